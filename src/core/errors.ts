@@ -1,0 +1,142 @@
+/**
+ * Every error toolscore throws is a `ToolscoreError` with a stable `code`, so callers (and the CLI's
+ * exit codes) can branch on the code rather than on message text.
+ *
+ * `isInstance` works across copies of the package (two versions installed side by side), where
+ * `instanceof` would not: it checks a symbol shared through the global registry.
+ */
+const marker = Symbol.for("toolscore.error");
+
+/** The stable error codes. New codes may be added; existing ones never change meaning. */
+export const ErrorCode = {
+  /** A value given to toolscore is not of the expected shape (a tool call without a name, ...). */
+  INVALID_INPUT: "INVALID_INPUT",
+  /** An option has an unknown name or a value outside its domain. */
+  INVALID_OPTION: "INVALID_OPTION",
+  /** A test case lacks fields a metric requires. */
+  MISSING_PARAMS: "MISSING_PARAMS",
+  /** A metric needs an LLM judge for what it was asked to do, and none was configured. */
+  JUDGE_REQUIRED: "JUDGE_REQUIRED",
+  /** An input is larger than a configured limit (nesting depth, alignment size). */
+  LIMIT_EXCEEDED: "LIMIT_EXCEEDED",
+  /** A metric threw something that is not a toolscore error (a bug in a custom metric, or ours). */
+  METRIC_FAILED: "METRIC_FAILED",
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ToolscoreErrorOptions {
+  message: string;
+  cause?: unknown;
+}
+
+/** Base class of every error toolscore throws. */
+export class ToolscoreError extends Error {
+  readonly [marker] = true;
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, options: ToolscoreErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+
+  /** True for any toolscore error, from this copy of the package or another. */
+  static isInstance(error: unknown): error is ToolscoreError {
+    return (
+      typeof error === "object" &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
+  }
+
+  /** A plain, JSON-serializable form for results and reports. */
+  toJSON(): { name: string; code: ErrorCode; message: string } {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}
+
+function hasCode(error: unknown, code: ErrorCode): boolean {
+  return ToolscoreError.isInstance(error) && error.code === code;
+}
+
+/**
+ * A value does not have the shape toolscore needs. `field` locates it in the caller's input,
+ * e.g. `toolsCalled[2].inputParameters.filters`.
+ */
+export class InvalidInputError extends ToolscoreError {
+  readonly field: string;
+
+  constructor(options: ToolscoreErrorOptions & { field: string }) {
+    super(ErrorCode.INVALID_INPUT, options);
+    this.field = options.field;
+  }
+
+  static override isInstance(error: unknown): error is InvalidInputError {
+    return hasCode(error, ErrorCode.INVALID_INPUT);
+  }
+}
+
+/** An option has an unknown name or an invalid value; thrown when the options are resolved. */
+export class InvalidOptionError extends ToolscoreError {
+  readonly option: string;
+  readonly value: unknown;
+
+  constructor(options: ToolscoreErrorOptions & { option: string; value: unknown }) {
+    super(ErrorCode.INVALID_OPTION, options);
+    this.option = options.option;
+    this.value = options.value;
+  }
+
+  static override isInstance(error: unknown): error is InvalidOptionError {
+    return hasCode(error, ErrorCode.INVALID_OPTION);
+  }
+}
+
+/** A test case lacks fields that a metric requires. */
+export class MissingParamsError extends ToolscoreError {
+  readonly fields: readonly string[];
+
+  constructor(options: ToolscoreErrorOptions & { fields: readonly string[] }) {
+    super(ErrorCode.MISSING_PARAMS, options);
+    this.fields = options.fields;
+  }
+
+  static override isInstance(error: unknown): error is MissingParamsError {
+    return hasCode(error, ErrorCode.MISSING_PARAMS);
+  }
+}
+
+/** A metric was configured to do something that needs an LLM judge, and no judge was given. */
+export class JudgeRequiredError extends ToolscoreError {
+  readonly option: string;
+
+  constructor(options: ToolscoreErrorOptions & { option: string }) {
+    super(ErrorCode.JUDGE_REQUIRED, options);
+    this.option = options.option;
+  }
+
+  static override isInstance(error: unknown): error is JudgeRequiredError {
+    return hasCode(error, ErrorCode.JUDGE_REQUIRED);
+  }
+}
+
+/** An input exceeds a limit: nesting depth, or the size of an alignment problem. */
+export class LimitExceededError extends ToolscoreError {
+  /** The name of the limit, as an option name (`maxDepth`, `maxAssignmentWork`). */
+  readonly limit: string;
+  readonly maximum: number;
+  /** Where the limit was hit, when it concerns one field of the input. */
+  readonly field: string | undefined;
+
+  constructor(options: ToolscoreErrorOptions & { limit: string; maximum: number; field?: string }) {
+    super(ErrorCode.LIMIT_EXCEEDED, options);
+    this.limit = options.limit;
+    this.maximum = options.maximum;
+    this.field = options.field;
+  }
+
+  static override isInstance(error: unknown): error is LimitExceededError {
+    return hasCode(error, ErrorCode.LIMIT_EXCEEDED);
+  }
+}

@@ -1,0 +1,117 @@
+import type { JsonValue } from "./json.js";
+import type { ToolCallType } from "./tool-call.js";
+
+/**
+ * The verdict on one argument of a paired call, located by a JSON path into the arguments
+ * (`$.query`, `$.filters.date`, `$["odd key"]`).
+ * - `match`: equal (or accepted by the matching rule);
+ * - `mismatch`: present on both sides with different values;
+ * - `missing`: expected but not passed;
+ * - `unexpected`: passed but not expected (and the rule counts extras against the call).
+ */
+export interface ArgumentVerdict {
+  readonly path: string;
+  readonly verdict: "match" | "mismatch" | "missing" | "unexpected";
+  readonly expected?: JsonValue;
+  readonly actual?: JsonValue;
+  /** A similarity in [0, 1], where the rule computes one (fuzzy matching). */
+  readonly similarity?: number;
+}
+
+/** One expected call paired with one call the agent made. Indices point into the input lists. */
+export interface PairDetail {
+  readonly expectedIndex: number;
+  readonly calledIndex: number;
+  readonly name: string;
+  /** The pair's score in [0, 1] under the metric's rules. */
+  readonly score: number;
+  /** Verdicts on the arguments; empty when arguments were not compared. */
+  readonly arguments: readonly ArgumentVerdict[];
+  /** The verdict on the output; absent when outputs were not compared. */
+  readonly output?: {
+    readonly verdict: "match" | "mismatch";
+    readonly expected: JsonValue;
+    readonly actual: JsonValue;
+  };
+}
+
+/**
+ * One reason a score is below 1, typed by kind. Paths are JSON paths into the arguments.
+ */
+export type Mismatch =
+  | { readonly kind: "missing-call"; readonly expectedIndex: number; readonly name: string }
+  | { readonly kind: "unexpected-call"; readonly calledIndex: number; readonly name: string }
+  | {
+      readonly kind: "out-of-order";
+      readonly expectedIndex: number;
+      readonly name: string;
+    }
+  | { readonly kind: "count-mismatch"; readonly expected: number; readonly actual: number }
+  | {
+      readonly kind: "name-mismatch";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly expected: string;
+      readonly actual: string;
+    }
+  | {
+      readonly kind: "type-mismatch";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly expected: ToolCallType;
+      readonly actual: ToolCallType;
+    }
+  | {
+      readonly kind: "args-mismatch";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly path: string;
+      readonly expected: JsonValue;
+      readonly actual: JsonValue;
+    }
+  | {
+      readonly kind: "args-missing";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly path: string;
+      readonly expected: JsonValue;
+    }
+  | {
+      readonly kind: "args-unexpected";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly path: string;
+      readonly actual: JsonValue;
+    }
+  | {
+      readonly kind: "output-mismatch";
+      readonly expectedIndex: number;
+      readonly calledIndex: number;
+      readonly path: "$";
+      readonly expected: JsonValue;
+      readonly actual: JsonValue;
+    };
+
+/** The pairing algorithm behind a result, named for what it computes or reproduces. */
+export type AlignmentAlgorithm =
+  "optimal-assignment" | "weighted-lcs" | "positional" | "deepeval-greedy" | "axion-first-fit";
+
+/**
+ * Everything behind a tool-call score, from one alignment: the pairs with their per-argument
+ * verdicts, the expected calls left unpaired (`missing`, or `outOfOrder` when a matching call
+ * exists but the order forbade pairing it), the calls nobody expected, a typed list of
+ * mismatches, and precision, recall and F1 on the same pairs.
+ */
+export interface ToolCallMatchDetails {
+  readonly algorithm: AlignmentAlgorithm;
+  readonly pairs: readonly PairDetail[];
+  readonly missing: readonly { readonly expectedIndex: number; readonly name: string }[];
+  readonly unexpected: readonly { readonly calledIndex: number; readonly name: string }[];
+  readonly outOfOrder: readonly { readonly expectedIndex: number; readonly name: string }[];
+  readonly mismatches: readonly Mismatch[];
+  /** Sum of pair scores over the number of calls made (0 when none were made but some expected). */
+  readonly precision: number;
+  /** Sum of pair scores over the number of expected calls (1 when none were expected). */
+  readonly recall: number;
+  readonly f1: number;
+}

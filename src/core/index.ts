@@ -1,0 +1,46 @@
+export {
+  ErrorCode,
+  InvalidInputError,
+  InvalidOptionError,
+  JudgeRequiredError,
+  LimitExceededError,
+  MissingParamsError,
+  ToolscoreError,
+} from "./errors.js";
+export type { ToolscoreErrorOptions } from "./errors.js";
+export {
+  DEFAULT_MAX_DEPTH,
+  childPath,
+  isJsonObject,
+  jsonEquals,
+  jsonTypeOf,
+  toJsonValue,
+} from "./json.js";
+export type {
+  JsonArray,
+  JsonObject,
+  JsonPrimitive,
+  JsonType,
+  JsonValue,
+  ToJsonValueOptions,
+} from "./json.js";
+export { toToolCall, toToolCalls } from "./tool-call.js";
+export type { ToToolCallOptions, ToolCall, ToolCallInput, ToolCallType } from "./tool-call.js";
+export type {
+  Content,
+  ContentPart,
+  ImagePart,
+  ImageSource,
+  TestCase,
+  TextPart,
+  ToolSpec,
+} from "./test-case.js";
+export type {
+  AlignmentAlgorithm,
+  ArgumentVerdict,
+  Mismatch,
+  PairDetail,
+  ToolCallMatchDetails,
+} from "./explanation.js";
+export { toErroredResult } from "./metric-result.js";
+export type { ErroredResult, MetricResult, ScoredResult, SkippedResult } from "./metric-result.js";

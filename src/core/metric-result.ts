@@ -1,0 +1,51 @@
+import { ErrorCode, ToolscoreError } from "./errors.js";
+
+/** A metric produced a score. */
+export interface ScoredResult<TDetails> {
+  readonly status: "scored";
+  readonly metric: string;
+  readonly score: number;
+  readonly threshold: number;
+  readonly success: boolean;
+  readonly reason?: string;
+  readonly details: TDetails;
+}
+
+/** A metric could not score this case; the run goes on. */
+export interface ErroredResult {
+  readonly status: "error";
+  readonly metric: string;
+  readonly error: { readonly code: ErrorCode; readonly message: string; readonly field?: string };
+}
+
+/** A metric did not apply to this case (for example, a field it scores was absent by design). */
+export interface SkippedResult {
+  readonly status: "skipped";
+  readonly metric: string;
+  readonly reason: string;
+}
+
+/** The outcome of one metric on one case. Switch on `status`. */
+export type MetricResult<TDetails = unknown> =
+  ScoredResult<TDetails> | ErroredResult | SkippedResult;
+
+/**
+ * Records a thrown value as the error outcome of one metric on one case, keeping its code and
+ * field when it is a toolscore error.
+ */
+export function toErroredResult(metric: string, error: unknown): ErroredResult {
+  if (ToolscoreError.isInstance(error)) {
+    const field = (error as { field?: unknown }).field;
+    return {
+      status: "error",
+      metric,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(typeof field === "string" ? { field } : {}),
+      },
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: "error", metric, error: { code: ErrorCode.METRIC_FAILED, message } };
+}

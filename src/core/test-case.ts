@@ -1,0 +1,47 @@
+import type { JsonObject } from "./json.js";
+import type { ToolCall } from "./tool-call.js";
+
+/** Where an image comes from. Loading and validation happen at the edge (`src/node`), not here. */
+export type ImageSource =
+  | { readonly kind: "url"; readonly url: string }
+  | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "base64"; readonly data: string; readonly mimeType?: string };
+
+export interface TextPart {
+  readonly type: "text";
+  readonly text: string;
+}
+
+export interface ImagePart {
+  readonly type: "image";
+  readonly source: ImageSource;
+}
+
+/** One piece of multimodal content. */
+export type ContentPart = TextPart | ImagePart;
+
+/** Text, or an ordered mix of text and images. */
+export type Content = string | readonly ContentPart[];
+
+/**
+ * A tool the agent could have called: its name, what it does, and its parameters as JSON Schema.
+ */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters?: JsonObject;
+}
+
+/**
+ * One evaluation case: what the user asked, what the agent answered and did, and what it was
+ * expected to do. Metrics read the fields they need and report the ones that are missing.
+ */
+export interface TestCase {
+  readonly id?: string;
+  readonly input?: Content;
+  readonly actualOutput?: Content;
+  readonly expectedOutput?: Content;
+  readonly toolsCalled?: readonly ToolCall[];
+  readonly expectedTools?: readonly ToolCall[];
+  readonly availableTools?: readonly ToolSpec[];
+}
