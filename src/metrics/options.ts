@@ -1,0 +1,90 @@
+import { InvalidOptionError } from "../core/errors.js";
+
+/** Helpers that validate one option each and name it in the error. */
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+export function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be true or false, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+export function numberOption(
+  option: string,
+  value: unknown,
+  fallback: number,
+  range?: { min: number; max: number },
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a finite number, got ${describe(value)}`,
+    });
+  }
+  if (range && (value < range.min || value > range.max)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be between ${range.min} and ${range.max}, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+export function enumOption<T extends string>(
+  option: string,
+  value: unknown,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${describe(value)}`,
+    });
+  }
+  return value as T;
+}
+
+/** Refuses option names a function does not know, so a typo never silently does nothing. */
+export function rejectUnknownOptions(
+  where: string,
+  options: object,
+  known: readonly string[],
+): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new InvalidOptionError({
+        option: key,
+        value: (options as Record<string, unknown>)[key],
+        message: `${where} has no option ${JSON.stringify(key)}; known options: ${known.join(", ")}`,
+      });
+    }
+  }
+}
+
+/** Checks that options were given as an object (or not at all). */
+export function optionsObject(where: string, options: unknown): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new InvalidOptionError({
+      option: "options",
+      value: options,
+      message: `${where} takes one options object, got ${Array.isArray(options) ? "an array" : describe(options)}`,
+    });
+  }
+  return options as Record<string, unknown>;
+}

@@ -1,0 +1,138 @@
+import { axionFirstFitPairs, deepevalGreedyPairs } from "../algorithms/greedy.js";
+import { assignmentWork, maxWeightFlow } from "../algorithms/optimal-assignment.js";
+import { positionalPairs } from "../algorithms/positional.js";
+import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
+import { weightedLcs } from "../algorithms/weighted-lcs.js";
+import type { AlignmentAlgorithm } from "../core/explanation.js";
+import { LimitExceededError } from "../core/errors.js";
+import type { ResolvedMatchLimits } from "./limits.js";
+import type { ToolCallMatrix, ToolGroup } from "./tool-call-matrix.js";
+
+export interface Pairing {
+  /** The pairs, in row (expected) order. */
+  readonly pairs: readonly Pair[];
+  /** The sum of the pair scores, accumulated the way the algorithm's reference does. */
+  readonly total: number;
+}
+
+function sumInRowOrder(pairs: readonly Pair[]): number {
+  let total = 0;
+  for (const pair of pairs) total += pair.score;
+  return total;
+}
+
+/**
+ * Optimal assignment within one tool's calls, over classes of identical calls: a b-matching whose
+ * flows are then spread over the calls so that identical calls pair in list order.
+ */
+function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatchLimits): Pair[] {
+  if (group.rows.length === 0 || group.cols.length === 0) return [];
+  const work = assignmentWork(group.rowClassCount, group.colClassCount);
+  if (work > limits.maxAssignmentWork) {
+    throw new LimitExceededError({
+      limit: "maxAssignmentWork",
+      maximum: limits.maxAssignmentWork,
+      message: `optimal pairing of ${group.rows.length} expected and ${group.cols.length} called '${group.name}' calls (${group.rowClassCount} × ${group.colClassCount} distinct) needs about ${work.toExponential(1)} steps, over limits.maxAssignmentWork (${limits.maxAssignmentWork.toExponential(1)}); raise it or use greedy matching`,
+    });
+  }
+  // Members of each class, ascending; the first stands for the class.
+  const rowMembers: number[][] = Array.from({ length: group.rowClassCount }, () => []);
+  group.rows.forEach((row, position) => rowMembers[group.rowClasses[position]].push(row));
+  const colMembers: number[][] = Array.from({ length: group.colClassCount }, () => []);
+  group.cols.forEach((col, position) => colMembers[group.colClasses[position]].push(col));
+
+  const classMatrix: ScoreMatrix = {
+    rows: group.rowClassCount,
+    cols: group.colClassCount,
+    score: (r, c) => matrix.score(rowMembers[r][0], colMembers[c][0]),
+  };
+  const flows = maxWeightFlow(classMatrix, {
+    rowCapacity: rowMembers.map((members) => members.length),
+    colCapacity: colMembers.map((members) => members.length),
+  });
+
+  // Each row class hands its members, in order, to its column classes in the order they first
+  // occur; each column class then pairs the rows it received with its own members, in order.
+  const received: { row: number; score: number }[][] = Array.from(
+    { length: group.colClassCount },
+    () => [],
+  );
+  const byRowClass = new Map<number, typeof flows>();
+  for (const flow of flows) {
+    const list = byRowClass.get(flow.row) ?? [];
+    list.push(flow);
+    byRowClass.set(flow.row, list);
+  }
+  for (const [rowClass, list] of byRowClass) {
+    const members = rowMembers[rowClass];
+    list.sort((a, b) => colMembers[a.col][0] - colMembers[b.col][0]);
+    let next = 0;
+    for (const flow of list) {
+      for (let k = 0; k < flow.count; k++) {
+        (received[flow.col] as { row: number; score: number }[]).push({
+          row: members[next++],
+          score: flow.score,
+        });
+      }
+    }
+  }
+  const pairs: Pair[] = [];
+  received.forEach((rows, colClass) => {
+    rows.sort((a, b) => a.row - b.row);
+    const members = colMembers[colClass];
+    rows.forEach(({ row, score }, k) => pairs.push({ row, col: members[k], score }));
+  });
+  return pairs;
+}
+
+/**
+ * Pairs expected calls with calls made using one of the alignment algorithms. Only calls of the
+ * same tool ever pair; pairs are by index.
+ */
+export function pairToolCalls(
+  matrix: ToolCallMatrix,
+  algorithm: AlignmentAlgorithm,
+  limits: ResolvedMatchLimits,
+): Pairing {
+  switch (algorithm) {
+    case "deepeval-greedy": {
+      const pairs = deepevalGreedyPairs(matrix, { maxScore: 1 });
+      return { pairs, total: sumInRowOrder(pairs) };
+    }
+    case "axion-first-fit": {
+      const pairs = axionFirstFitPairs(matrix);
+      return { pairs, total: sumInRowOrder(pairs) };
+    }
+    case "positional": {
+      // Position i pairs with position i whenever it is the same tool, even if the pair scores 0,
+      // so that the details can say what differed.
+      const sameTool: ScoreMatrix = {
+        rows: matrix.rows,
+        cols: matrix.cols,
+        score: (row, col) => (matrix.groupOfRow(row) === matrix.groupOfCol(col) ? 1 : 0),
+      };
+      const pairs = positionalPairs(sameTool).map(({ row, col }) => ({
+        row,
+        col,
+        score: matrix.score(row, col),
+      }));
+      return { pairs, total: sumInRowOrder(pairs) };
+    }
+    case "weighted-lcs": {
+      const cells = (matrix.rows + 1) * (matrix.cols + 1);
+      if (cells > limits.maxAlignmentCells) {
+        throw new LimitExceededError({
+          limit: "maxAlignmentCells",
+          maximum: limits.maxAlignmentCells,
+          message: `ordered alignment of ${matrix.rows} expected with ${matrix.cols} called tool calls needs ${cells} table cells, over limits.maxAlignmentCells (${limits.maxAlignmentCells}); raise it or split the case`,
+        });
+      }
+      return weightedLcs(matrix);
+    }
+    case "optimal-assignment": {
+      const pairs = matrix.groups.flatMap((group) => assignGroup(matrix, group, limits));
+      pairs.sort((a, b) => a.row - b.row);
+      return { pairs, total: sumInRowOrder(pairs) };
+    }
+  }
+}
