@@ -36,7 +36,9 @@ describe("ToolscoreError", () => {
 
 describe("toErroredResult", () => {
   it("keeps the code and field of toolscore errors", () => {
-    expect(toErroredResult("m", new InvalidInputError({ field: "a.b", message: "a.b is bad" }))).toEqual({
+    expect(
+      toErroredResult("m", new InvalidInputError({ field: "a.b", message: "a.b is bad" })),
+    ).toEqual({
       status: "error",
       metric: "m",
       error: { code: "INVALID_INPUT", message: "a.b is bad", field: "a.b" },

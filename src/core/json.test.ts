@@ -92,7 +92,10 @@ describe("toJsonValue", () => {
 
   it("accepts the same object twice when it is not a cycle", () => {
     const shared = { x: 1 };
-    expect(toJsonValue({ a: shared, b: shared }, { field: "x" })).toEqual({ a: { x: 1 }, b: { x: 1 } });
+    expect(toJsonValue({ a: shared, b: shared }, { field: "x" })).toEqual({
+      a: { x: 1 },
+      b: { x: 1 },
+    });
   });
 
   it("refuses nesting deeper than maxDepth without overflowing the stack", () => {

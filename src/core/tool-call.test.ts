@@ -20,20 +20,29 @@ describe("toToolCall", () => {
       output: null,
       type: "FUNCTION",
     });
-    expect(toToolCall({ name: "s", inputParameters: null, output: undefined }).inputParameters).toEqual({});
+    expect(
+      toToolCall({ name: "s", inputParameters: null, output: undefined }).inputParameters,
+    ).toEqual({});
   });
 
   it("accepts the snake_case and axion spellings of the parameters", () => {
     expect(toToolCall({ name: "s", input_parameters: { q: 1 } }).inputParameters).toEqual({ q: 1 });
     expect(toToolCall({ name: "s", args: { q: 1 } }).inputParameters).toEqual({ q: 1 });
-    expect(errorOf(() => toToolCall({ name: "s", args: { q: 1 }, inputParameters: {} })).message).toContain(
-      "gives its parameters twice",
-    );
+    expect(
+      errorOf(() => toToolCall({ name: "s", args: { q: 1 }, inputParameters: {} })).message,
+    ).toContain("gives its parameters twice");
   });
 
   it("keeps id, description, reasoning and MCP type", () => {
     expect(
-      toToolCall({ name: "s", id: "call_1", description: "d", reasoning: "r", type: "MCP", output: [1] }),
+      toToolCall({
+        name: "s",
+        id: "call_1",
+        description: "d",
+        reasoning: "r",
+        type: "MCP",
+        output: [1],
+      }),
     ).toEqual({
       name: "s",
       inputParameters: {},
