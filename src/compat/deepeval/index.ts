@@ -1,0 +1,33 @@
+/**
+ * deepeval-compatible tool correctness: the names and options of deepeval's TypeScript package,
+ * deepeval's numbers (with the fixes listed in the README), and toolscore's explanations.
+ */
+export {
+  MultimodalToolCorrectnessMetric,
+  ToolCorrectnessMetric,
+} from "./tool-correctness-metric.js";
+export type { ToolCorrectnessMetricOptions } from "./tool-correctness-metric.js";
+export {
+  LLMTestCase,
+  MLLMImage,
+  MLLMTestCase,
+  ToolCall,
+  ToolCallParams,
+  ToolCallType,
+} from "./test-case.js";
+export type {
+  LLMTestCaseInit,
+  MLLMImageInit,
+  MLLMTestCaseInit,
+  MultimodalContent,
+  ToolCallParamsInit,
+} from "./test-case.js";
+export {
+  InvalidInputError,
+  InvalidOptionError,
+  JudgeRequiredError,
+  LimitExceededError,
+  MissingParamsError,
+  MissingParamsError as MissingTestCaseParamsError,
+  ToolscoreError,
+} from "../../core/errors.js";
