@@ -66,13 +66,13 @@ describe("MetricRunner", () => {
       ["2", "scored", false],
     ]);
     const bad = results[1];
-    expect(bad?.status === "error" && bad.error).toEqual({
+    expect(bad.status === "error" && bad.error).toEqual({
       code: "INVALID_INPUT",
       message: "toolsCalled[0].name must be a string (the tool's name), got number",
       field: "toolsCalled[0].name",
     });
     const first = results[0];
-    expect(first?.status === "scored" && first.explanation).toBe("Correctly called: ['search']");
+    expect(first.status === "scored" && first.explanation).toBe("Correctly called: ['search']");
     expect(await runner.run({ items: dataset.slice(0, 1) })).toHaveLength(1);
   });
 

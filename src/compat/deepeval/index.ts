@@ -20,7 +20,7 @@ export type {
   MLLMImageInit,
   MLLMTestCaseInit,
   MultimodalContent,
-  ToolCallParamsInit,
+  ToolCallInit,
 } from "./test-case.js";
 export {
   InvalidInputError,

@@ -14,7 +14,8 @@ export const ToolCallType = {
 } as const;
 export type ToolCallType = (typeof ToolCallType)[keyof typeof ToolCallType];
 
-export interface ToolCallParamsInit {
+/** The shape of a tool call: a `ToolCall` instance or a plain object with these fields. */
+export interface ToolCallInit {
   name: string;
   description?: string;
   type?: ToolCallType;
@@ -27,7 +28,7 @@ export interface ToolCallParamsInit {
  * A tool call, as deepeval's TypeScript package shapes it. A plain object with the same fields
  * works wherever an instance does.
  */
-export class ToolCall {
+export class ToolCall implements ToolCallInit {
   name: string;
   description?: string;
   type?: ToolCallType;
@@ -35,7 +36,7 @@ export class ToolCall {
   output?: unknown;
   inputParameters?: Record<string, unknown> | null;
 
-  constructor(params: ToolCallParamsInit) {
+  constructor(params: ToolCallInit) {
     this.name = params.name;
     if (params.description !== undefined) this.description = params.description;
     if (params.type !== undefined) this.type = params.type;
@@ -45,28 +46,29 @@ export class ToolCall {
   }
 }
 
+/** The shape of a test case: an `LLMTestCase` instance or a plain object with these fields. */
 export interface LLMTestCaseInit {
   input: string;
   actualOutput?: string;
   expectedOutput?: string;
   context?: string[];
   retrievalContext?: string[];
-  toolsCalled?: ToolCall[];
-  expectedTools?: ToolCall[];
+  toolsCalled?: ToolCallInit[];
+  expectedTools?: ToolCallInit[];
   additionalMetadata?: Record<string, unknown>;
   comments?: string;
   name?: string;
 }
 
 /** A single-turn test case, as deepeval's TypeScript package shapes it. */
-export class LLMTestCase {
+export class LLMTestCase implements LLMTestCaseInit {
   input: string;
   actualOutput?: string;
   expectedOutput?: string;
   context?: string[];
   retrievalContext?: string[];
-  toolsCalled?: ToolCall[];
-  expectedTools?: ToolCall[];
+  toolsCalled?: ToolCallInit[];
+  expectedTools?: ToolCallInit[];
   additionalMetadata?: Record<string, unknown>;
   comments?: string;
   name?: string;
@@ -131,27 +133,28 @@ export class MLLMImage {
 /** Text and images, in order; a plain string is one text part. */
 export type MultimodalContent = string | (string | MLLMImage)[];
 
+/** The shape of a multimodal test case: an `MLLMTestCase` or a plain object. */
 export interface MLLMTestCaseInit {
   input: MultimodalContent;
   actualOutput?: MultimodalContent;
   expectedOutput?: MultimodalContent;
   context?: MultimodalContent;
   retrievalContext?: MultimodalContent;
-  toolsCalled?: ToolCall[];
-  expectedTools?: ToolCall[];
+  toolsCalled?: ToolCallInit[];
+  expectedTools?: ToolCallInit[];
   additionalMetadata?: Record<string, unknown>;
   name?: string;
 }
 
 /** A multimodal test case: input and output are lists of text and images. */
-export class MLLMTestCase {
+export class MLLMTestCase implements MLLMTestCaseInit {
   input: MultimodalContent;
   actualOutput?: MultimodalContent;
   expectedOutput?: MultimodalContent;
   context?: MultimodalContent;
   retrievalContext?: MultimodalContent;
-  toolsCalled?: ToolCall[];
-  expectedTools?: ToolCall[];
+  toolsCalled?: ToolCallInit[];
+  expectedTools?: ToolCallInit[];
   additionalMetadata?: Record<string, unknown>;
   name?: string;
 

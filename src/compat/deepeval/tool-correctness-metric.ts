@@ -13,7 +13,12 @@ import type {
 } from "../../metrics/deepeval-tool-correctness.js";
 import { booleanOption, optionsObject, rejectUnknownOptions } from "../../metrics/options.js";
 import type { MatchLimits } from "../../metrics/limits.js";
-import type { LLMTestCase, MLLMTestCase, ToolCall, ToolCallParams } from "./test-case.js";
+import type {
+  LLMTestCaseInit,
+  MLLMTestCaseInit,
+  ToolCallInit,
+  ToolCallParams,
+} from "./test-case.js";
 
 /** The options of deepeval's `ToolCorrectnessMetric`, plus toolscore's `matching` and `limits`. */
 export interface ToolCorrectnessMetricOptions {
@@ -35,7 +40,7 @@ export interface ToolCorrectnessMetricOptions {
    * The tools the agent could choose from, for an LLM judgement of tool selection. Needs an LLM
    * judge, which this version does not have: a non-empty list is a `JudgeRequiredError`.
    */
-  availableTools?: ToolCall[];
+  availableTools?: ToolCallInit[];
   /** Accepted for compatibility; toolscore shows no progress indicator. */
   showIndicator?: boolean;
   /** toolscore: `"greedy"` (deepeval's numbers, default) or `"optimal"` pairing when unordered. */
@@ -132,7 +137,7 @@ abstract class DeepevalToolCorrectnessBase {
   }
 
   /** Scores one test case, sets `score`, `reason`, `success` and `details`, and returns the score. */
-  measure(testCase: LLMTestCase | MLLMTestCase): Promise<number> {
+  measure(testCase: LLMTestCaseInit | MLLMTestCaseInit): Promise<number> {
     this.score = undefined;
     this.reason = undefined;
     this.success = undefined;
