@@ -1,4 +1,4 @@
-export { candidatesOf, denseScoreMatrix } from "./score-matrix.js";
+export { candidatesOf, denseScoreMatrix, fillRowScores } from "./score-matrix.js";
 export type { Pair, ScoreMatrix } from "./score-matrix.js";
 export { axionFirstFitPairs, deepevalGreedyPairs } from "./greedy.js";
 export type { DeepevalGreedyOptions } from "./greedy.js";

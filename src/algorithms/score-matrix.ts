@@ -11,6 +11,12 @@ export interface ScoreMatrix {
    * there, so calls of other tools cost nothing. Omitted: every column is a candidate.
    */
   candidates?(row: number): readonly number[];
+  /**
+   * Writes the score of every column of `row` into `target` (0 where the pair cannot be made).
+   * Optional: algorithms that need whole rows use it when present, as one tight loop is much
+   * faster than a call per cell.
+   */
+  fillRow?(row: number, target: Float64Array): void;
 }
 
 /** One row paired with one column, with the pair's score. */
@@ -33,6 +39,20 @@ export function denseScoreMatrix(values: readonly (readonly number[])[]): ScoreM
     cols,
     score: (row, col) => values[row][col],
   };
+}
+
+/** Fills `target` with the scores of one row, through `fillRow` when the matrix has it. */
+export function fillRowScores(matrix: ScoreMatrix, row: number, target: Float64Array): void {
+  if (matrix.fillRow) {
+    matrix.fillRow(row, target);
+    return;
+  }
+  if (!matrix.candidates) {
+    for (let col = 0; col < matrix.cols; col++) target[col] = matrix.score(row, col);
+    return;
+  }
+  target.fill(0);
+  for (const col of matrix.candidates(row)) target[col] = matrix.score(row, col);
 }
 
 const allColumnsCache = new WeakMap<ScoreMatrix, readonly number[]>();

@@ -1,3 +1,4 @@
+import { fillRowScores } from "./score-matrix.js";
 import type { Pair, ScoreMatrix } from "./score-matrix.js";
 
 export interface WeightedLcsOptions {
@@ -42,7 +43,7 @@ export function weightedLcs(
   const blockCount = Math.ceil(rows / blockRows);
   const checkpoints: Float64Array[] = [new Float64Array(width)];
   const block = new Float64Array((blockRows + 1) * width);
-  const isCandidate = new Uint8Array(cols);
+  const rowScores = new Float64Array(cols);
 
   // Fills block rows 1..count from block row 0, which holds table row `firstRow`.
   const computeBlock = (firstRow: number, count: number): void => {
@@ -50,23 +51,19 @@ export function weightedLcs(
       const row = firstRow + offset - 1; // matrix row of this table row
       const current = offset * width;
       const previous = current - width;
-      const candidates = matrix.candidates?.(row);
-      if (candidates) for (const col of candidates) isCandidate[col] = 1;
+      fillRowScores(matrix, row, rowScores);
       block[current] = 0;
       for (let j = 1; j <= cols; j++) {
         const up = block[previous + j];
         const left = block[current + j - 1];
         let best = up > left ? up : left;
-        if (!candidates || isCandidate[j - 1] === 1) {
-          const score = matrix.score(row, j - 1);
-          if (score > 0) {
-            const diagonal = block[previous + j - 1] + score;
-            if (diagonal > best) best = diagonal;
-          }
+        const score = rowScores[j - 1];
+        if (score > 0) {
+          const diagonal = block[previous + j - 1] + score;
+          if (diagonal > best) best = diagonal;
         }
         block[current + j] = best;
       }
-      if (candidates) for (const col of candidates) isCandidate[col] = 0;
     }
   };
 

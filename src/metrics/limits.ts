@@ -6,7 +6,7 @@ import { InvalidOptionError } from "../core/errors.js";
  * optimal assignment over thousands of mutually different calls of one tool.
  */
 export interface MatchLimits {
-  /** Pair similarities computed at most (identical calls are computed once). Default 2·10⁷. */
+  /** Pair similarities computed at most (identical calls are computed once). Default 10⁷. */
   maxPairEvaluations?: number;
   /** Cells of an ordered (weighted LCS) alignment table at most. Default 4·10⁸. */
   maxAlignmentCells?: number;
@@ -17,7 +17,7 @@ export interface MatchLimits {
 export type ResolvedMatchLimits = Required<MatchLimits>;
 
 export const defaultMatchLimits: ResolvedMatchLimits = {
-  maxPairEvaluations: 2e7,
+  maxPairEvaluations: 1e7,
   maxAlignmentCells: 4e8,
   maxAssignmentWork: 2e9,
 };

@@ -127,6 +127,15 @@ export function pairToolCalls(
           message: `ordered alignment of ${matrix.rows} expected with ${matrix.cols} called tool calls needs ${cells} table cells, over limits.maxAlignmentCells (${limits.maxAlignmentCells}); raise it or split the case`,
         });
       }
+      // Ordered alignment scores every pair of the same tool; refuse now rather than midway.
+      const needed = matrix.evaluationsToScoreAll();
+      if (needed > matrix.maxPairEvaluations) {
+        throw new LimitExceededError({
+          limit: "maxPairEvaluations",
+          maximum: matrix.maxPairEvaluations,
+          message: `ordered alignment of ${matrix.rows} expected with ${matrix.cols} called tool calls needs ${needed} pair comparisons, over limits.maxPairEvaluations (${matrix.maxPairEvaluations}); raise it or split the case`,
+        });
+      }
       return weightedLcs(matrix);
     }
     case "optimal-assignment": {

@@ -30,6 +30,10 @@ export interface ToolCallMatrix extends ScoreMatrix {
   groupOfCol(col: number): number;
   /** The calls made to the same tool as expected call `row`, ascending. */
   candidates(row: number): readonly number[];
+  /** How many pair comparisons scoring every pair would take (each distinct pair once, if cached). */
+  evaluationsToScoreAll(): number;
+  /** The comparison budget this matrix enforces. */
+  readonly maxPairEvaluations: number;
 }
 
 export interface ToolCallMatrixOptions {
@@ -149,6 +153,16 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
     groupOfRow: (row) => rowGroup[row],
     groupOfCol: (col) => colGroup[col],
     candidates: (row) => groups[rowGroup[row]].cols,
+    maxPairEvaluations,
+    evaluationsToScoreAll: () =>
+      groups.reduce(
+        (sum, group, g) =>
+          sum +
+          (caches[g]
+            ? group.rowClassCount * group.colClassCount
+            : group.rows.length * group.cols.length),
+        0,
+      ),
     score(row, col) {
       const g = rowGroup[row];
       if (colGroup[col] !== g) return 0;
@@ -163,6 +177,28 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
       const value = evaluate(row, col);
       cache[index] = value;
       return value;
+    },
+    fillRow(row, target) {
+      target.fill(0);
+      const g = rowGroup[row];
+      const group = groups[g];
+      const cache = caches[g];
+      const base = cache ? group.rowClasses[rowPosition[row]] * group.colClassCount : 0;
+      const cols = group.cols;
+      for (let position = 0; position < cols.length; position++) {
+        const col = cols[position];
+        if (!cache) {
+          target[col] = evaluate(row, col);
+          continue;
+        }
+        const index = base + group.colClasses[position];
+        let value = cache[index];
+        if (value !== value) {
+          value = evaluate(row, col);
+          cache[index] = value;
+        }
+        target[col] = value;
+      }
     },
   };
 }
