@@ -1,0 +1,125 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const src = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "src");
+
+/**
+ * The one-way dependency rule (docs/architecture.md): what each layer may import. `compat` holds
+ * the drop-in APIs of other libraries (toolscore/deepeval, toolscore/axion); it builds on the
+ * engine and nothing but the CLI builds on it.
+ */
+const allowed: Record<string, readonly string[]> = {
+  core: [],
+  algorithms: [],
+  adapters: ["core"],
+  matchers: ["core"],
+  media: ["core"],
+  metrics: ["matchers", "algorithms", "core"],
+  judges: ["media", "core"],
+  providers: ["core"],
+  runner: ["core"],
+  reporters: ["core", "runner"],
+  node: ["runner", "adapters", "media", "core"],
+  testing: ["metrics", "core"],
+  compat: ["metrics", "matchers", "algorithms", "core", "judges", "media"],
+  cli: [
+    "core",
+    "algorithms",
+    "adapters",
+    "matchers",
+    "media",
+    "metrics",
+    "judges",
+    "providers",
+    "runner",
+    "reporters",
+    "node",
+    "testing",
+    "compat",
+  ],
+};
+
+/** Layers that must stay pure: no I/O, no environment, no logging, no timers. */
+const pure = ["core", "algorithms", "adapters", "matchers", "metrics"];
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === "fixtures" ? [] : sourceFiles(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+function layerOf(file: string): string {
+  const relative = path.relative(src, file).split(path.sep);
+  return relative.length === 1 ? "(root)" : relative[0];
+}
+
+const files = sourceFiles(src);
+const importPattern =
+  /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  // Exactly one of the two groups matched; the other is undefined at run time.
+  return [...text.matchAll(importPattern)].map(
+    (match) => (match[1] as string | undefined) ?? match[2],
+  );
+}
+
+describe("layer rule", () => {
+  it("knows every layer in src", () => {
+    const layers = new Set(files.map(layerOf));
+    layers.delete("(root)");
+    expect([...layers].filter((layer) => !(layer in allowed))).toEqual([]);
+  });
+
+  it("imports only along the allowed arrows", () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith(".")) continue;
+        const to = layerOf(path.resolve(path.dirname(file), specifier));
+        if (to === from) continue;
+        const ok =
+          from === "(root)"
+            ? to !== "cli"
+            : to !== "(root)" && from in allowed && allowed[from].includes(to);
+        if (!ok)
+          violations.push(
+            `${path.relative(src, file)} -> ${specifier} (${from} may not import ${to})`,
+          );
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("keeps the pure layers free of I/O, environment, logging and timers", () => {
+    const violations: string[] = [];
+    for (const file of files.filter((f) => pure.includes(layerOf(f)))) {
+      const text = readFileSync(file, "utf8");
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith("."))
+          violations.push(`${path.relative(src, file)} imports ${specifier}`);
+      }
+      for (const pattern of [
+        /process\.env/,
+        /console\./,
+        /setTimeout|setInterval/,
+        /Date\.now\(\)/,
+      ]) {
+        if (pattern.test(text))
+          violations.push(`${path.relative(src, file)} uses ${pattern.source}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("lists exports by hand in every index", () => {
+    const offenders = files.filter((file) => /export\s+\*/.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});
