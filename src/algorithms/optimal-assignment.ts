@@ -25,12 +25,98 @@ export function assignmentWork(rows: number, cols: number): number {
   return Math.min(rows, cols) * (rows + cols + 2) ** 2;
 }
 
+/** The scores as a dense row-major array; 0 marks pairs that cannot be made. */
+function denseWeights(matrix: ScoreMatrix): Float64Array {
+  const weight = new Float64Array(matrix.rows * matrix.cols);
+  for (let r = 0; r < matrix.rows; r++) {
+    for (const c of candidatesOf(matrix, r)) {
+      const score = matrix.score(r, c);
+      if (score > 0) weight[r * matrix.cols + c] = score;
+    }
+  }
+  return weight;
+}
+
+/**
+ * The Hungarian algorithm in its shortest-augmenting-path form (one row at a time, potentials on
+ * both sides), for unit capacities: O(n²m) in the worst case, and close to O(nm) when most rows
+ * find a free best column at once, as real tool-call matrices do. With scores ≥ 0 and 0 standing
+ * for "no pair", a min-cost assignment of the smaller side is a maximum-weight matching; the
+ * zero-score pairs are then dropped.
+ */
+function hungarian(weight: Float64Array, rows: number, cols: number): Flow[] {
+  const transposed = rows > cols;
+  const n = transposed ? cols : rows;
+  const m = transposed ? rows : cols;
+  // 1-based, as the algorithm's bookkeeping uses index 0 as the virtual start column.
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(m + 1);
+  const owner = new Int32Array(m + 1); // owner[j]: the row assigned to column j, 0 if none
+  const way = new Int32Array(m + 1);
+  const minimum = new Float64Array(m + 1);
+  const used = new Uint8Array(m + 1);
+  const cost = transposed
+    ? (i: number, j: number) => -weight[(j - 1) * cols + (i - 1)]
+    : (i: number, j: number) => -weight[(i - 1) * cols + (j - 1)];
+
+  for (let i = 1; i <= n; i++) {
+    owner[0] = i;
+    let j0 = 0;
+    minimum.fill(Infinity);
+    used.fill(0);
+    do {
+      used[j0] = 1;
+      const i0 = owner[j0];
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= m; j++) {
+        if (used[j] === 1) continue;
+        const reduced = cost(i0, j) - u[i0] - v[j];
+        if (reduced < minimum[j]) {
+          minimum[j] = reduced;
+          way[j] = j0;
+        }
+        if (minimum[j] < delta) {
+          delta = minimum[j];
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= m; j++) {
+        if (used[j] === 1) {
+          u[owner[j]] += delta;
+          v[j] -= delta;
+        } else {
+          minimum[j] -= delta;
+        }
+      }
+      j0 = j1;
+    } while (owner[j0] !== 0);
+    do {
+      const j1 = way[j0];
+      owner[j0] = owner[j1];
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+
+  const flows: Flow[] = [];
+  for (let j = 1; j <= m; j++) {
+    if (owner[j] === 0) continue;
+    const row = transposed ? j - 1 : owner[j] - 1;
+    const col = transposed ? owner[j] - 1 : j - 1;
+    const score = weight[row * cols + col];
+    if (score > 0) flows.push({ row, col, count: 1, score });
+  }
+  flows.sort((a, b) => a.row - b.row);
+  return flows;
+}
+
 /**
  * Maximum-weight bipartite b-matching: pairs rows with columns (each up to its capacity) so that
- * the total score is as high as possible, using only pairs that score above 0. Solved exactly as a
- * min-cost flow by successive shortest paths (Dijkstra with potentials), stopping as soon as one
- * more pair would not raise the total. Ties are broken deterministically: the lowest index wins
- * at every step, so the same input always gives the same pairs.
+ * the total score is as high as possible, using only pairs that score above 0. With unit
+ * capacities this is the assignment problem, solved by the Hungarian algorithm; otherwise it is
+ * solved exactly as a min-cost flow by successive shortest paths (Dijkstra with potentials),
+ * stopping as soon as one more pair would not raise the total. Ties are broken deterministically,
+ * so the same input always gives the same pairs.
  */
 export function maxWeightFlow(matrix: ScoreMatrix, options: MaxWeightFlowOptions = {}): Flow[] {
   const rows = matrix.rows;
@@ -38,14 +124,9 @@ export function maxWeightFlow(matrix: ScoreMatrix, options: MaxWeightFlowOptions
   if (rows === 0 || cols === 0) return [];
   const rowCapacity = options.rowCapacity ?? new Array<number>(rows).fill(1);
   const colCapacity = options.colCapacity ?? new Array<number>(cols).fill(1);
-
-  // Dense weights; 0 marks pairs that cannot be made.
-  const weight = new Float64Array(rows * cols);
-  for (let r = 0; r < rows; r++) {
-    for (const c of candidatesOf(matrix, r)) {
-      const score = matrix.score(r, c);
-      if (score > 0) weight[r * cols + c] = score;
-    }
+  const weight = denseWeights(matrix);
+  if (rowCapacity.every((c) => c === 1) && colCapacity.every((c) => c === 1)) {
+    return hungarian(weight, rows, cols);
   }
 
   // Nodes: rows 0..rows-1, columns rows..rows+cols-1, source, sink. Edge costs are -weight.
@@ -86,10 +167,13 @@ export function maxWeightFlow(matrix: ScoreMatrix, options: MaxWeightFlowOptions
       }
     };
     for (;;) {
+      // Among equally near nodes the highest index wins: the sink, then columns, then rows. A
+      // free column reached by a tight edge then ends the search at once, instead of after every
+      // free row (all at distance 0) has been expanded.
       let u = -1;
       let best = Infinity;
       for (let v = 0; v < nodes; v++) {
-        if (done[v] === 0 && distance[v] < best) {
+        if (done[v] === 0 && distance[v] <= best && distance[v] !== Infinity) {
           best = distance[v];
           u = v;
         }
