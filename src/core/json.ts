@@ -33,6 +33,8 @@ export function isJsonObject(value: unknown): value is JsonObject {
  */
 export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
+  // Two different values of which one is not a container: no need for the walk below.
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   const stack: JsonValue[] = [a, b];
   while (stack.length > 0) {
     const y = stack.pop() as JsonValue;
@@ -98,95 +100,105 @@ function describe(value: unknown): string {
  * `maxDepth` is a `LimitExceededError`. A top-level `undefined` is returned as `undefined`.
  */
 export function toJsonValue(value: unknown, options: ToJsonValueOptions): JsonValue | undefined {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const keys: (string | number)[] = [];
-  const ancestors = new Set<object>();
-
-  const where = (): string =>
-    keys.reduce<string>((path, key) => childPath(path, key), options.field);
-  const fail = (problem: string): never => {
-    throw new InvalidInputError({ field: where(), message: `${where()} ${problem}` });
+  const walk: Walk = {
+    field: options.field,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    keys: [],
+    ancestors: [],
   };
+  return copyJson(walk, value, "", 0);
+}
 
-  const visit = (input: unknown, key: string, depth: number): JsonValue | undefined => {
-    let v = input;
-    if (
-      typeof v === "object" &&
-      v !== null &&
-      typeof (v as { toJSON?: unknown }).toJSON === "function"
-    ) {
-      v = (v as { toJSON: (key: string) => unknown }).toJSON(key);
-    }
-    switch (typeof v) {
-      case "string":
-      case "boolean":
-        return v;
-      case "number":
-        if (!Number.isFinite(v)) fail(`is ${describe(v)}, which JSON cannot represent`);
-        return v;
-      case "undefined":
-        return undefined;
-      case "bigint":
-      case "symbol":
-      case "function":
-        return fail(`is ${describe(v)}, not a JSON value`);
-    }
-    if (v === null) return null;
-    const object = v as object;
-    if (object instanceof Number || object instanceof String || object instanceof Boolean) {
-      return visit(object.valueOf(), key, depth);
-    }
-    if (
-      object instanceof Map ||
-      object instanceof Set ||
-      ArrayBuffer.isView(object) ||
-      object instanceof ArrayBuffer
-    ) {
-      return fail(`is ${describe(object)}; convert it to a plain object or array first`);
-    }
-    if (ancestors.has(object)) fail("contains a circular reference");
-    if (depth >= maxDepth) {
-      throw new LimitExceededError({
-        limit: "maxDepth",
-        maximum: maxDepth,
-        field: options.field,
-        message: `${options.field} is nested more than ${maxDepth} levels deep; flatten it or raise maxDepth`,
-      });
-    }
-    ancestors.add(object);
-    let copy: JsonValue;
-    if (Array.isArray(object)) {
-      const array: JsonValue[] = new Array<JsonValue>(object.length);
-      for (let i = 0; i < object.length; i++) {
-        keys.push(i);
-        array[i] = visit(object[i], String(i), depth + 1) ?? null;
-        keys.pop();
-      }
-      copy = array;
-    } else {
-      const record: JsonObject = {};
-      for (const k of Object.keys(object)) {
-        keys.push(k);
-        const item = visit((object as Record<string, unknown>)[k], k, depth + 1);
-        keys.pop();
-        if (item === undefined) continue;
-        if (k === "__proto__") {
-          // A plain assignment would replace the prototype instead of adding the key.
-          Object.defineProperty(record, k, {
-            value: item,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else {
-          record[k] = item;
-        }
-      }
-      copy = record;
-    }
-    ancestors.delete(object);
-    return copy;
-  };
+/** The state of one `toJsonValue` walk: where we are (for errors) and which objects enclose us. */
+interface Walk {
+  readonly field: string;
+  readonly maxDepth: number;
+  readonly keys: (string | number)[];
+  // An array, not a Set: nesting is shallow in practice, and a Set costs more to build.
+  readonly ancestors: object[];
+}
 
-  return visit(value, "", 0);
+function invalid(walk: Walk, problem: string): never {
+  const where = walk.keys.reduce<string>((path, key) => childPath(path, key), walk.field);
+  throw new InvalidInputError({ field: where, message: `${where} ${problem}` });
+}
+
+function copyJson(walk: Walk, input: unknown, key: string, depth: number): JsonValue | undefined {
+  let v = input;
+  if (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as { toJSON?: unknown }).toJSON === "function"
+  ) {
+    v = (v as { toJSON: (key: string) => unknown }).toJSON(key);
+  }
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      if (!Number.isFinite(v)) invalid(walk, `is ${describe(v)}, which JSON cannot represent`);
+      return v;
+    case "undefined":
+      return undefined;
+    case "bigint":
+    case "symbol":
+    case "function":
+      return invalid(walk, `is ${describe(v)}, not a JSON value`);
+  }
+  if (v === null) return null;
+  const object = v as object;
+  if (object instanceof Number || object instanceof String || object instanceof Boolean) {
+    return copyJson(walk, object.valueOf(), key, depth);
+  }
+  if (
+    object instanceof Map ||
+    object instanceof Set ||
+    ArrayBuffer.isView(object) ||
+    object instanceof ArrayBuffer
+  ) {
+    return invalid(walk, `is ${describe(object)}; convert it to a plain object or array first`);
+  }
+  if (walk.ancestors.includes(object)) invalid(walk, "contains a circular reference");
+  if (depth >= walk.maxDepth) {
+    throw new LimitExceededError({
+      limit: "maxDepth",
+      maximum: walk.maxDepth,
+      field: walk.field,
+      message: `${walk.field} is nested more than ${walk.maxDepth} levels deep; flatten it or raise maxDepth`,
+    });
+  }
+  walk.ancestors.push(object);
+  let copy: JsonValue;
+  if (Array.isArray(object)) {
+    const array = new Array<JsonValue>(object.length);
+    for (let i = 0; i < object.length; i++) {
+      walk.keys.push(i);
+      array[i] = copyJson(walk, object[i], String(i), depth + 1) ?? null;
+      walk.keys.pop();
+    }
+    copy = array;
+  } else {
+    const record: JsonObject = {};
+    for (const k of Object.keys(object)) {
+      walk.keys.push(k);
+      const item = copyJson(walk, (object as Record<string, unknown>)[k], k, depth + 1);
+      walk.keys.pop();
+      if (item === undefined) continue;
+      if (k === "__proto__") {
+        // A plain assignment would replace the prototype instead of adding the key.
+        Object.defineProperty(record, k, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        record[k] = item;
+      }
+    }
+    copy = record;
+  }
+  walk.ancestors.pop();
+  return copy;
 }

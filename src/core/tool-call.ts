@@ -95,18 +95,26 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
     });
   }
 
-  const given = parameterAliases.filter((key) => record[key] !== undefined);
-  if (given.length > 1) {
+  // Exactly one spelling of the parameters may be used; counted by hand, this runs per call.
+  let parameterKey: (typeof parameterAliases)[number] = "inputParameters";
+  let spellings = 0;
+  for (const key of parameterAliases) {
+    if (record[key] !== undefined) {
+      parameterKey = key;
+      spellings++;
+    }
+  }
+  if (spellings > 1) {
     throw new InvalidInputError({
       field,
-      message: `${field} gives its parameters twice (${given.join(" and ")}); keep one`,
+      message: `${field} gives its parameters twice (${parameterAliases.filter((key) => record[key] !== undefined).join(" and ")}); keep one`,
     });
   }
-  const parameterKey = given[0] ?? "inputParameters";
-  const parametersField = childPath(field, parameterKey);
   const rawParameters = record[parameterKey];
+  const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
   let inputParameters: JsonObject = {};
   if (rawParameters !== undefined && rawParameters !== null) {
+    const parametersField = `${field}.${parameterKey}`;
     if (!isJsonObject(rawParameters)) {
       throw new InvalidInputError({
         field: parametersField,
@@ -115,15 +123,17 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
     }
     inputParameters = toJsonValue(rawParameters, {
       field: parametersField,
-      ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+      ...depth,
     }) as JsonObject;
   }
 
+  const rawOutput = record.output;
   const output =
-    toJsonValue(record.output, {
-      field: childPath(field, "output"),
-      ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
-    }) ?? null;
+    rawOutput === undefined || rawOutput === null
+      ? null
+      : typeof rawOutput === "string"
+        ? rawOutput
+        : (toJsonValue(rawOutput, { field: `${field}.output`, ...depth }) ?? null);
 
   const rawType = record.type ?? "FUNCTION";
   if (!toolCallTypes.includes(rawType as ToolCallType)) {

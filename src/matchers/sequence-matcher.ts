@@ -31,12 +31,11 @@ function matchingCharacters(a: readonly string[], b: readonly string[]): number 
     }
   }
 
-  const longestMatch = (
-    aLow: number,
-    aHigh: number,
-    bLow: number,
-    bHigh: number,
-  ): [number, number, number] => {
+  // The longest matching block in a[aLow, aHigh) and b[bLow, bHigh), written to `match` as
+  // [i, j, size] (an out-parameter: tuples returned and destructured in this loop cost more than
+  // the matching itself).
+  const match = [0, 0, 0];
+  const longestMatch = (aLow: number, aHigh: number, bLow: number, bHigh: number): void => {
     let bestI = aLow;
     let bestJ = bLow;
     let bestSize = 0;
@@ -73,18 +72,27 @@ function matchingCharacters(a: readonly string[], b: readonly string[]): number 
     ) {
       bestSize++;
     }
-    return [bestI, bestJ, bestSize];
+    match[0] = bestI;
+    match[1] = bestJ;
+    match[2] = bestSize;
   };
 
   let matches = 0;
-  const queue: [number, number, number, number][] = [[0, a.length, 0, b.length]];
+  // Pending ranges, four numbers each: aLow, aHigh, bLow, bHigh.
+  const queue: number[] = [0, a.length, 0, b.length];
   while (queue.length > 0) {
-    const [aLow, aHigh, bLow, bHigh] = queue.pop() as [number, number, number, number];
-    const [i, j, size] = longestMatch(aLow, aHigh, bLow, bHigh);
+    const bHigh = queue.pop() as number;
+    const bLow = queue.pop() as number;
+    const aHigh = queue.pop() as number;
+    const aLow = queue.pop() as number;
+    longestMatch(aLow, aHigh, bLow, bHigh);
+    const i = match[0];
+    const j = match[1];
+    const size = match[2];
     if (size === 0) continue;
     matches += size;
-    if (aLow < i && bLow < j) queue.push([aLow, i, bLow, j]);
-    if (i + size < aHigh && j + size < bHigh) queue.push([i + size, aHigh, j + size, bHigh]);
+    if (aLow < i && bLow < j) queue.push(aLow, i, bLow, j);
+    if (i + size < aHigh && j + size < bHigh) queue.push(i + size, aHigh, j + size, bHigh);
   }
   return matches;
 }

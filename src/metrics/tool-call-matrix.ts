@@ -11,8 +11,8 @@ export interface ToolGroup {
   /** Indices of the calls made to this tool, ascending. */
   readonly cols: readonly number[];
   /** Class of each row (by position in `rows`): rows of one class score alike against anything. */
-  readonly rowClasses: Int32Array;
-  readonly colClasses: Int32Array;
+  readonly rowClasses: readonly number[];
+  readonly colClasses: readonly number[];
   readonly rowClassCount: number;
   readonly colClassCount: number;
 }
@@ -50,7 +50,8 @@ export interface ToolCallMatrixOptions {
   maxPairEvaluations: number;
 }
 
-// Below this many cells, deduplicating calls by key costs more than it saves.
+// Below this many cells, deduplicating calls by key costs more than it saves; a flat cache of
+// every pair is kept instead.
 const DEDUPLICATE_ABOVE_CELLS = 4096;
 // Per-group caches beyond this many entries are not kept (the evaluation budget still applies).
 const MAX_CACHE_ENTRIES = 1 << 22;
@@ -66,40 +67,47 @@ interface MutableGroup {
   cols: number[];
 }
 
+/** Class ids of the calls at `indices`, by key, in order of first appearance; returns the count. */
 function classify(
   indices: readonly number[],
   calls: readonly ToolCall[],
-  key: ((call: ToolCall) => string) | undefined,
-): [Int32Array, number] {
-  const classes = new Int32Array(indices.length);
-  if (!key) {
-    classes.forEach((_, position) => (classes[position] = position));
-    return [classes, indices.length];
-  }
+  key: (call: ToolCall) => string,
+  classes: number[],
+): number {
   const ids = new Map<string, number>();
-  indices.forEach((index, position) => {
+  for (const index of indices) {
     const k = key(calls[index]);
     let id = ids.get(k);
     if (id === undefined) {
       id = ids.size;
       ids.set(k, id);
     }
-    classes[position] = id;
-  });
-  return [classes, ids.size];
+    classes.push(id);
+  }
+  return ids.size;
+}
+
+function identity(length: number): number[] {
+  const classes = new Array<number>(length);
+  for (let i = 0; i < length; i++) classes[i] = i;
+  return classes;
 }
 
 /** Builds the lazy similarity matrix of two lists of tool calls. */
 export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
   const { expected, called, score, maxPairEvaluations } = options;
+  const rows = expected.length;
+  const cols = called.length;
   const byKey = new Map<string, number>();
   const mutableGroups: MutableGroup[] = [];
-  const rowGroup = new Int32Array(expected.length);
-  const colGroup = new Int32Array(called.length).fill(-1);
-  const rowPosition = new Int32Array(expected.length);
-  const colPosition = new Int32Array(called.length);
+  // Plain arrays: on small inputs, allocating typed arrays costs more than the whole scoring.
+  const rowGroup = new Array<number>(rows);
+  const colGroup = new Array<number>(cols);
+  const rowPosition = new Array<number>(rows);
+  const colPosition = new Array<number>(cols);
 
-  expected.forEach((call, row) => {
+  for (let row = 0; row < rows; row++) {
+    const call = expected[row];
     const key = groupKey(call);
     let group = byKey.get(key);
     if (group === undefined) {
@@ -111,27 +119,45 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
     rowGroup[row] = group;
     rowPosition[row] = target.rows.length;
     target.rows.push(row);
-  });
-  called.forEach((call, col) => {
-    const group = byKey.get(groupKey(call));
-    if (group === undefined) return;
+  }
+  for (let col = 0; col < cols; col++) {
+    const group = byKey.get(groupKey(called[col]));
+    colGroup[col] = group ?? -1;
+    if (group === undefined) continue;
     const target = mutableGroups[group];
-    colGroup[col] = group;
     colPosition[col] = target.cols.length;
     target.cols.push(col);
-  });
+  }
 
-  const deduplicate =
-    options.classKey !== undefined && expected.length * called.length > DEDUPLICATE_ABOVE_CELLS;
-  const classKey = deduplicate ? options.classKey : undefined;
+  const classKey = options.classKey;
+  const deduplicate = classKey !== undefined && rows * cols > DEDUPLICATE_ABOVE_CELLS;
   const groups: ToolGroup[] = mutableGroups.map((group) => {
-    const [rowClasses, rowClassCount] = classify(group.rows, expected, classKey);
-    const [colClasses, colClassCount] = classify(group.cols, called, classKey);
-    return { ...group, rowClasses, colClasses, rowClassCount, colClassCount };
-  });
-  const caches = groups.map((group) => {
-    const size = group.rowClassCount * group.colClassCount;
-    return size > 0 && size <= MAX_CACHE_ENTRIES ? new Float64Array(size).fill(Number.NaN) : null;
+    if (!deduplicate) {
+      const rowCount = group.rows.length;
+      const colCount = group.cols.length;
+      return {
+        name: group.name,
+        type: group.type,
+        rows: group.rows,
+        cols: group.cols,
+        rowClasses: identity(rowCount),
+        colClasses: identity(colCount),
+        rowClassCount: rowCount,
+        colClassCount: colCount,
+      };
+    }
+    const rowClasses: number[] = [];
+    const colClasses: number[] = [];
+    return {
+      name: group.name,
+      type: group.type,
+      rows: group.rows,
+      cols: group.cols,
+      rowClasses,
+      colClasses,
+      rowClassCount: classify(group.rows, expected, classKey, rowClasses),
+      colClassCount: classify(group.cols, called, classKey, colClasses),
+    };
   });
 
   let evaluations = 0;
@@ -140,15 +166,55 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
       throw new LimitExceededError({
         limit: "maxPairEvaluations",
         maximum: maxPairEvaluations,
-        message: `comparing ${expected.length} expected with ${called.length} called tool calls needs more than ${maxPairEvaluations} pair comparisons; raise limits.maxPairEvaluations or split the case`,
+        message: `comparing ${rows} expected with ${cols} called tool calls needs more than ${maxPairEvaluations} pair comparisons; raise limits.maxPairEvaluations or split the case`,
       });
     }
     return score(expected[row], called[col]);
   };
 
+  // Where a pair's score is cached: one slot per pair on small inputs, one per pair of classes
+  // within a tool on large ones (none when even that would be too big).
+  let cacheOf: (row: number) => Float64Array | number[] | null;
+  let slotOf: (row: number, col: number) => number;
+  let cachedAll: (g: number) => boolean;
+  if (!deduplicate && rows * cols <= DEDUPLICATE_ABOVE_CELLS) {
+    const flat = new Array<number>(rows * cols).fill(Number.NaN);
+    cacheOf = () => flat;
+    slotOf = (row, col) => row * cols + col;
+    cachedAll = () => true;
+  } else {
+    const caches = groups.map((group) => {
+      const size = group.rowClassCount * group.colClassCount;
+      return size > 0 && size <= MAX_CACHE_ENTRIES ? new Float64Array(size).fill(Number.NaN) : null;
+    });
+    cacheOf = (row) => caches[rowGroup[row]];
+    slotOf = (row, col) => {
+      const group = groups[rowGroup[row]];
+      return (
+        group.rowClasses[rowPosition[row]] * group.colClassCount +
+        group.colClasses[colPosition[col]]
+      );
+    };
+    cachedAll = (g) => caches[g] !== null;
+  }
+
+  const scoreOf = (row: number, col: number): number => {
+    if (colGroup[col] !== rowGroup[row]) return 0;
+    const cache = cacheOf(row);
+    if (!cache) return evaluate(row, col);
+    const slot = slotOf(row, col);
+    let value = cache[slot];
+    if (value !== value) {
+      // NaN: not computed yet.
+      value = evaluate(row, col);
+      cache[slot] = value;
+    }
+    return value;
+  };
+
   return {
-    rows: expected.length,
-    cols: called.length,
+    rows,
+    cols,
     groups,
     groupOfRow: (row) => rowGroup[row],
     groupOfCol: (col) => colGroup[col],
@@ -158,47 +224,15 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
       groups.reduce(
         (sum, group, g) =>
           sum +
-          (caches[g]
+          (cachedAll(g)
             ? group.rowClassCount * group.colClassCount
             : group.rows.length * group.cols.length),
         0,
       ),
-    score(row, col) {
-      const g = rowGroup[row];
-      if (colGroup[col] !== g) return 0;
-      const cache = caches[g];
-      if (!cache) return evaluate(row, col);
-      const group = groups[g];
-      const index =
-        group.rowClasses[rowPosition[row]] * group.colClassCount +
-        group.colClasses[colPosition[col]];
-      const cached = cache[index];
-      if (cached === cached) return cached; // not NaN: computed before
-      const value = evaluate(row, col);
-      cache[index] = value;
-      return value;
-    },
+    score: scoreOf,
     fillRow(row, target) {
       target.fill(0);
-      const g = rowGroup[row];
-      const group = groups[g];
-      const cache = caches[g];
-      const base = cache ? group.rowClasses[rowPosition[row]] * group.colClassCount : 0;
-      const cols = group.cols;
-      for (let position = 0; position < cols.length; position++) {
-        const col = cols[position];
-        if (!cache) {
-          target[col] = evaluate(row, col);
-          continue;
-        }
-        const index = base + group.colClasses[position];
-        let value = cache[index];
-        if (value !== value) {
-          value = evaluate(row, col);
-          cache[index] = value;
-        }
-        target[col] = value;
-      }
+      for (const col of groups[rowGroup[row]].cols) target[col] = scoreOf(row, col);
     },
   };
 }

@@ -96,8 +96,7 @@ abstract class DeepevalToolCorrectnessBase {
   success?: boolean;
   /** The error message of the last `measure`, when it threw. */
   error?: string;
-  /** The intermediate steps of the last `measure`. */
-  verboseLogs?: string;
+  private renderSteps?: () => string;
   /** toolscore: the alignment behind the last score: pairs, verdicts, missing and extra calls. */
   details?: ToolCallMatchDetails;
   /** toolscore: which reason template the last score selected. */
@@ -144,6 +143,7 @@ abstract class DeepevalToolCorrectnessBase {
     this.error = undefined;
     this.details = undefined;
     this.reasonKind = undefined;
+    this.renderSteps = undefined;
     try {
       return Promise.resolve(this.measureNow(testCase));
     } catch (error) {
@@ -184,29 +184,36 @@ abstract class DeepevalToolCorrectnessBase {
     this.reasonKind = result.reasonKind;
     if (result.reason !== undefined) this.reason = this.composeReason(result.reason);
 
-    const steps = [
-      `Expected Tools:\n${renderCalls(expected)}`,
-      `Tools Called:\n${renderCalls(called)}`,
-      `Pairing (${result.details.algorithm}):\n${
-        result.details.pairs
-          .map(
-            (p) =>
-              `  expected[${p.expectedIndex}] ${p.name} <-> called[${p.calledIndex}]: ${p.score}`,
-          )
-          .join("\n") || "  (none)"
-      }`,
-      `Missing: ${JSON.stringify(result.details.missing.map((m) => m.name))}; out of order: ${JSON.stringify(
-        result.details.outOfOrder.map((m) => m.name),
-      )}; unexpected: ${JSON.stringify(result.details.unexpected.map((m) => m.name))}`,
-      `Tool Calling Score: ${result.score}`,
-      `Final Score: ${final.score}\nFinal Reason: ${this.reason ?? "(includeReason is false)"}`,
-    ];
-    this.verboseLogs = steps.join("\n\n");
+    // Rendered on demand: most runs never read the steps, and rendering costs more than scoring.
+    const reason = this.reason;
+    this.renderSteps = () =>
+      [
+        `Expected Tools:\n${renderCalls(expected)}`,
+        `Tools Called:\n${renderCalls(called)}`,
+        `Pairing (${result.details.algorithm}):\n${
+          result.details.pairs
+            .map(
+              (p) =>
+                `  expected[${p.expectedIndex}] ${p.name} <-> called[${p.calledIndex}]: ${p.score}`,
+            )
+            .join("\n") || "  (none)"
+        }`,
+        `Missing: ${JSON.stringify(result.details.missing.map((m) => m.name))}; out of order: ${JSON.stringify(
+          result.details.outOfOrder.map((m) => m.name),
+        )}; unexpected: ${JSON.stringify(result.details.unexpected.map((m) => m.name))}`,
+        `Tool Calling Score: ${result.score}`,
+        `Final Score: ${final.score}\nFinal Reason: ${reason ?? "(includeReason is false)"}`,
+      ].join("\n\n");
     if (this.verboseMode) {
       const rule = "=".repeat(70);
-      console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.verboseLogs}\n`);
+      console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.renderSteps()}\n`);
     }
     return final.score;
+  }
+
+  /** The intermediate steps of the last `measure`, as `verboseMode` prints them. */
+  get verboseLogs(): string | undefined {
+    return this.renderSteps?.();
   }
 
   protected composeReason(toolCallingReason: string): string {
