@@ -1,0 +1,172 @@
+/**
+ * toolscore's own benchmarks: throughput of the compatible metrics on small deepeval-style cases,
+ * and time and peak memory on long trajectories. It measures the built package (dist/), as users
+ * run it; each workload runs in its own process so that its peak RSS is its own.
+ * Run: `npm run bench` (or `npm run bench -- --only small-deepeval`).
+ */
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { ToolCorrectness } from "toolscore/axion";
+import { ToolCorrectnessMetric } from "toolscore/deepeval";
+
+/** A small deterministic generator, so every run measures the same inputs. */
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const words = ["weather", "paris", "flights", "refund", "order", "invoice", "tomorrow", "usd"];
+
+function call(next, tools, params) {
+  const inputParameters = {};
+  for (let k = 0; k < params; k++) {
+    inputParameters[`p${k}`] =
+      next() < 0.5 ? words[Math.floor(next() * words.length)] : Math.floor(next() * 5);
+  }
+  return {
+    name: `tool_${Math.floor(next() * tools)}`,
+    inputParameters,
+    output: next() < 0.5 ? "ok" : null,
+  };
+}
+
+/** Workload (a): a few calls with a few parameters each. */
+function smallCases(count) {
+  const next = random(1);
+  return Array.from({ length: count }, () => {
+    const expected = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+      call(next, 4, 1 + Math.floor(next() * 4)),
+    );
+    const called = expected
+      .filter(() => next() < 0.8)
+      .map((c) => (next() < 0.3 ? call(next, 4, 3) : c));
+    if (next() < 0.5) called.push(call(next, 4, 2));
+    return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
+  });
+}
+
+/** A long trajectory: every tenth expected call is skipped by the agent. */
+function longCase(length, tools) {
+  const next = random(length);
+  const expected = Array.from({ length }, () => call(next, tools, 3));
+  const called = expected.filter((_, i) => i % 10 !== 3);
+  return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
+}
+
+/** Every combination of deepeval's options: 4 parameter sets x 3 modes x strict or not. */
+const deepevalCombinations = [];
+for (const evaluationParams of [
+  [],
+  ["inputParameters"],
+  ["output"],
+  ["inputParameters", "output"],
+]) {
+  for (const mode of [{}, { shouldConsiderOrdering: true }, { shouldExactMatch: true }]) {
+    for (const strictMode of [false, true])
+      deepevalCombinations.push({ evaluationParams, strictMode, ...mode });
+  }
+}
+
+/** Median of three timed runs after one warm-up. */
+async function timeCases(workload, cases, run) {
+  await run();
+  const times = [];
+  for (let repeat = 0; repeat < 3; repeat++) {
+    const start = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  times.sort((a, b) => a - b);
+  return { workload, cases, seconds: times[1] };
+}
+
+const workloads = {
+  "small-deepeval": () => {
+    const cases = smallCases(2_000);
+    const metrics = deepevalCombinations.map((options) => new ToolCorrectnessMetric(options));
+    return timeCases(
+      "deepeval ToolCorrectnessMetric, small cases x 24 option sets",
+      cases.length * metrics.length,
+      async () => {
+        for (const metric of metrics) for (const testCase of cases) await metric.measure(testCase);
+      },
+    );
+  },
+  "small-axion": () => {
+    const cases = smallCases(2_000);
+    const metrics = ["exact", "subset", "fuzzy"].flatMap((parameterMatchingStrategy) =>
+      [false, true].map(
+        (strictOrder) =>
+          new ToolCorrectness({ checkParameters: true, parameterMatchingStrategy, strictOrder }),
+      ),
+    );
+    return timeCases(
+      "axion ToolCorrectness, small cases x 6 option sets",
+      cases.length * metrics.length,
+      async () => {
+        for (const metric of metrics) for (const testCase of cases) await metric.execute(testCase);
+      },
+    );
+  },
+};
+const modes = [
+  ["greedy", {}],
+  ["optimal", { matching: "optimal" }],
+  ["ordered", { shouldConsiderOrdering: true }],
+  ["exact", { shouldExactMatch: true }],
+];
+for (const length of [100, 1_000, 10_000]) {
+  for (const [label, options] of modes) {
+    workloads[`long-${length}-${label}`] = () => {
+      const testCase = longCase(length, 20);
+      const metric = new ToolCorrectnessMetric({
+        evaluationParams: ["inputParameters"],
+        ...options,
+      });
+      const repeats = length >= 10_000 ? 1 : length >= 1_000 ? 5 : 50;
+      return timeCases(`deepeval ${label}, ${length} calls per side`, repeats, async () => {
+        for (let r = 0; r < repeats; r++) await metric.measure(testCase);
+      });
+    };
+  }
+}
+for (const length of [1_000, 10_000]) {
+  workloads[`long-${length}-axion`] = () => {
+    const testCase = longCase(length, 20);
+    const metric = new ToolCorrectness({
+      checkParameters: true,
+      parameterMatchingStrategy: "fuzzy",
+    });
+    return timeCases(`axion fuzzy, ${length} calls per side`, 1, () => metric.execute(testCase));
+  };
+}
+
+const only = process.argv.indexOf("--only");
+if (only >= 0) {
+  const name = process.argv[only + 1];
+  const workload = workloads[name];
+  if (!workload)
+    throw new Error(`unknown workload ${name}; known: ${Object.keys(workloads).join(", ")}`);
+  const measurement = await workload();
+  console.log(JSON.stringify({ ...measurement, peakMiB: process.resourceUsage().maxRSS / 1024 }));
+} else {
+  const self = fileURLToPath(import.meta.url);
+  console.log(
+    `toolscore benchmarks: node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x ${os.cpus().length}\n`,
+  );
+  console.log(
+    `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"ms/case".padStart(10)} ${"peak RSS".padStart(9)}`,
+  );
+  for (const name of Object.keys(workloads)) {
+    const out = execFileSync(process.execPath, [self, "--only", name], { encoding: "utf8" });
+    const result = JSON.parse(out.trim().split("\n").pop());
+    const perSecond = result.cases / result.seconds;
+    console.log(
+      `${result.workload.padEnd(58)} ${Math.round(perSecond).toLocaleString("en-US").padStart(10)} ${(1000 / perSecond).toFixed(3).padStart(10)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
+    );
+  }
+}
