@@ -1,0 +1,72 @@
+/**
+ * Scores the bundled agent runs (examples/agent-runs.json) three ways: deepeval's
+ * ToolCorrectnessMetric, axion's ToolCorrectness, and the explanation toolscore attaches to
+ * every score. Run it with `npm run example`.
+ */
+import { readFileSync } from "node:fs";
+import { ToolCorrectness } from "toolscore/axion";
+import { ToolCallParams, ToolCorrectnessMetric } from "toolscore/deepeval";
+import type { LLMTestCaseInit } from "toolscore/deepeval";
+import type { Mismatch } from "toolscore";
+
+interface AgentRun extends LLMTestCaseInit {
+  id: string;
+}
+
+const runs = JSON.parse(
+  readFileSync(new URL("./agent-runs.json", import.meta.url), "utf8"),
+) as AgentRun[];
+
+/** One line per mismatch, in plain words. */
+function describe(mismatch: Mismatch): string {
+  switch (mismatch.kind) {
+    case "missing-call":
+      return `expected call #${mismatch.expectedIndex} ${mismatch.name}() was never made`;
+    case "unexpected-call":
+      return `call #${mismatch.calledIndex} ${mismatch.name}() was not expected`;
+    case "out-of-order":
+      return `${mismatch.name}() was made, but out of order`;
+    case "args-mismatch":
+      return `${mismatch.path}: expected ${JSON.stringify(mismatch.expected)}, got ${JSON.stringify(mismatch.actual)}`;
+    case "args-missing":
+      return `${mismatch.path}: expected ${JSON.stringify(mismatch.expected)}, not passed`;
+    case "args-unexpected":
+      return `${mismatch.path}: ${JSON.stringify(mismatch.actual)} passed but not expected`;
+    default:
+      return mismatch.kind;
+  }
+}
+
+const evaluationParams = [ToolCallParams.INPUT_PARAMETERS];
+const metrics = {
+  "deepeval, unordered": new ToolCorrectnessMetric({ evaluationParams }),
+  "deepeval, optimal": new ToolCorrectnessMetric({ evaluationParams, matching: "optimal" }),
+  "deepeval, in order": new ToolCorrectnessMetric({
+    evaluationParams,
+    shouldConsiderOrdering: true,
+  }),
+};
+const axion = new ToolCorrectness({ checkParameters: true, parameterMatchingStrategy: "fuzzy" });
+
+let passed = 0;
+for (const run of runs) {
+  console.log(`\n${run.id}: "${run.input}"`);
+  for (const [label, metric] of Object.entries(metrics)) {
+    const score = await metric.measure(run);
+    console.log(
+      `  ${label.padEnd(20)} ${score.toFixed(3)}  ${metric.isSuccessful() ? "pass" : "FAIL"}`,
+    );
+  }
+  const fuzzy = await axion.execute(run);
+  console.log(
+    `  ${"axion, fuzzy args".padEnd(20)} ${fuzzy.score.toFixed(3)}  ${fuzzy.explanation}`,
+  );
+
+  const unordered = metrics["deepeval, unordered"];
+  const why = (unordered.details?.mismatches ?? []).map(describe);
+  if (why.length > 0) console.log(`  why: ${why.join("\n       ")}`);
+  if (unordered.isSuccessful()) passed++;
+}
+console.log(
+  `\n${passed}/${runs.length} runs pass deepeval's default ToolCorrectnessMetric (threshold 0.5).`,
+);
