@@ -125,6 +125,15 @@ describe("ToolCorrectnessMetric", () => {
     expect(log).not.toHaveBeenCalled();
   });
 
+  it("accepts deepeval's model option, which only the selection judge would use", async () => {
+    const metric = new ToolCorrectnessMetric({ model: "gpt-4.1", showIndicator: false });
+    expect(await metric.measure({ input: "q", toolsCalled: [], expectedTools: [] })).toBe(1);
+    expect(() => new ToolCorrectnessMetric({ model: 4 } as never)).toThrow(/model must be/);
+    expect(
+      () => new ToolCorrectnessMetric({ model: "gpt-4.1", availableTools: [{ name: "a" }] }),
+    ).toThrow(JudgeRequiredError);
+  });
+
   it("rejects availableTools without a judge, before any case runs", () => {
     const create = () =>
       new ToolCorrectnessMetric({ availableTools: [new ToolCall({ name: "WebSearch" })] });

@@ -1,4 +1,9 @@
-import { InvalidInputError, JudgeRequiredError, MissingParamsError } from "../../core/errors.js";
+import {
+  InvalidInputError,
+  InvalidOptionError,
+  JudgeRequiredError,
+  MissingParamsError,
+} from "../../core/errors.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
@@ -43,6 +48,12 @@ export interface ToolCorrectnessMetricOptions {
   availableTools?: ToolCallInit[];
   /** Accepted for compatibility; toolscore shows no progress indicator. */
   showIndicator?: boolean;
+  /**
+   * The judge model for tool selection, as deepeval names it. Only `availableTools` uses it, and
+   * judging is not available yet, so for now it is validated and otherwise unused (deepeval, too,
+   * ignores it without `availableTools`).
+   */
+  model?: string | object;
   /** toolscore: `"greedy"` (deepeval's numbers, default) or `"optimal"` pairing when unordered. */
   matching?: "greedy" | "optimal";
   /** toolscore: bounds for pathological inputs. */
@@ -59,6 +70,7 @@ const knownOptions = [
   "shouldExactMatch",
   "availableTools",
   "showIndicator",
+  "model",
   "matching",
   "limits",
 ];
@@ -109,7 +121,18 @@ abstract class DeepevalToolCorrectnessBase {
   constructor(options: ToolCorrectnessMetricOptions | undefined, metricName: string) {
     const given = optionsObject(metricName, options);
     rejectUnknownOptions(metricName, given, knownOptions);
-    const { verboseMode, availableTools, showIndicator, ...scoring } = given;
+    const { verboseMode, availableTools, showIndicator, model, ...scoring } = given;
+    if (
+      model !== undefined &&
+      typeof model !== "string" &&
+      (typeof model !== "object" || model === null)
+    ) {
+      throw new InvalidOptionError({
+        option: "model",
+        value: model,
+        message: `model must be a model name or a model object, got ${model === null ? "null" : typeof model}`,
+      });
+    }
     this.resolved = resolveDeepevalToolCorrectnessOptions(scoring);
     booleanOption("showIndicator", showIndicator, false);
     this.verboseMode = booleanOption("verboseMode", verboseMode, false);
