@@ -21,6 +21,8 @@ export const ErrorCode = {
   LIMIT_EXCEEDED: "LIMIT_EXCEEDED",
   /** A metric threw something that is not a toolscore error (a bug in a custom metric, or ours). */
   METRIC_FAILED: "METRIC_FAILED",
+  /** A transcript's format could not be recognized (and none was given). */
+  UNKNOWN_FORMAT: "UNKNOWN_FORMAT",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -138,5 +140,16 @@ export class LimitExceededError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is LimitExceededError {
     return hasCode(error, ErrorCode.LIMIT_EXCEEDED);
+  }
+}
+
+/** A transcript's format could not be recognized; `options.format` names it explicitly. */
+export class UnknownFormatError extends ToolscoreError {
+  constructor(options: ToolscoreErrorOptions) {
+    super(ErrorCode.UNKNOWN_FORMAT, options);
+  }
+
+  static override isInstance(error: unknown): error is UnknownFormatError {
+    return hasCode(error, ErrorCode.UNKNOWN_FORMAT);
   }
 }

@@ -36,6 +36,16 @@ export interface PairDetail {
 }
 
 /**
+ * The call of the same tool that came closest to an expected call that went unmatched, and what
+ * kept them apart: the answer to "it was called, so why is it missing?".
+ */
+export interface NearMiss {
+  readonly calledIndex: number;
+  readonly arguments: readonly ArgumentVerdict[];
+  readonly output?: PairDetail["output"];
+}
+
+/**
  * One reason a score is below 1, typed by kind. Paths are JSON paths into the arguments.
  */
 export type Mismatch =
@@ -105,7 +115,12 @@ export type AlignmentAlgorithm =
 export interface ToolCallMatchDetails {
   readonly algorithm: AlignmentAlgorithm;
   readonly pairs: readonly PairDetail[];
-  readonly missing: readonly { readonly expectedIndex: number; readonly name: string }[];
+  /** Expected calls left unpaired; `nearest` explains the closest unpaired call of the same tool. */
+  readonly missing: readonly {
+    readonly expectedIndex: number;
+    readonly name: string;
+    readonly nearest?: NearMiss;
+  }[];
   readonly unexpected: readonly { readonly calledIndex: number; readonly name: string }[];
   readonly outOfOrder: readonly { readonly expectedIndex: number; readonly name: string }[];
   readonly mismatches: readonly Mismatch[];

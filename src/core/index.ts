@@ -6,6 +6,7 @@ export {
   LimitExceededError,
   MissingParamsError,
   ToolscoreError,
+  UnknownFormatError,
 } from "./errors.js";
 export type { ToolscoreErrorOptions } from "./errors.js";
 export {
@@ -39,8 +40,19 @@ export type {
   AlignmentAlgorithm,
   ArgumentVerdict,
   Mismatch,
+  NearMiss,
   PairDetail,
   ToolCallMatchDetails,
 } from "./explanation.js";
 export { toErroredResult } from "./metric-result.js";
 export type { ErroredResult, MetricResult, ScoredResult, SkippedResult } from "./metric-result.js";
+export { trajectoryFormats } from "./trajectory.js";
+export type {
+  NameMapping,
+  Trajectory,
+  TrajectoryFormat,
+  TrajectoryStep,
+  TrajectoryTurn,
+  TrajectoryWarning,
+  TrajectoryWarningCode,
+} from "./trajectory.js";

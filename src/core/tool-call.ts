@@ -28,6 +28,13 @@ export interface ToolCall {
   readonly description?: string;
   /** The agent's stated reason for the call; never compared. */
   readonly reasoning?: string;
+  /** Whether the tool reported an error (its output then holds the error). */
+  readonly isError?: boolean;
+  /**
+   * The raw argument text, when the agent's arguments were not a JSON object (malformed JSON,
+   * or JSON of another type); `inputParameters` is then `{}`.
+   */
+  readonly invalidArguments?: string;
 }
 
 /**
@@ -45,6 +52,8 @@ export interface ToolCallInput {
   id?: string;
   description?: string;
   reasoning?: string;
+  isError?: boolean;
+  invalidArguments?: string;
 }
 
 export interface ToToolCallOptions {
@@ -153,6 +162,18 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
   if (description !== undefined) call.description = description;
   const reasoning = optionalString(record, "reasoning", field);
   if (reasoning !== undefined) call.reasoning = reasoning;
+  const invalidArguments = optionalString(record, "invalidArguments", field);
+  if (invalidArguments !== undefined) call.invalidArguments = invalidArguments;
+  const isError = record.isError;
+  if (isError !== undefined && isError !== null) {
+    if (typeof isError !== "boolean") {
+      throw new InvalidInputError({
+        field: `${field}.isError`,
+        message: `${field}.isError must be true or false when given, got ${typeof isError}`,
+      });
+    }
+    call.isError = isError;
+  }
   return call;
 }
 

@@ -1,0 +1,78 @@
+import type { ToolSpec } from "./test-case.js";
+import type { ToolCall } from "./tool-call.js";
+
+/** The transcript formats toolscore reads, by id. */
+export const trajectoryFormats = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic",
+  "gemini",
+  "bedrock",
+  "langchain",
+  "ai-sdk",
+  "otel",
+  "openinference",
+  "mcp",
+] as const;
+
+export type TrajectoryFormat = (typeof trajectoryFormats)[number];
+
+/** Tool calls the agent issued together (parallel calls in one message or one model response). */
+export interface TrajectoryStep {
+  readonly index: number;
+  /** Indices into `Trajectory.calls`, in order. */
+  readonly calls: readonly number[];
+}
+
+/** The part of a conversation that follows one user message. */
+export interface TrajectoryTurn {
+  readonly index: number;
+  /** The user's text that opened the turn, when the transcript has one. */
+  readonly input?: string;
+  /** Indices into `Trajectory.steps`. */
+  readonly steps: readonly number[];
+  /** Indices into `Trajectory.calls`. */
+  readonly calls: readonly number[];
+}
+
+/** Every oddity a parser met, by kind. */
+export type TrajectoryWarningCode =
+  | "result-without-call"
+  | "call-without-result"
+  | "duplicate-call-id"
+  | "duplicate-result"
+  | "invalid-arguments"
+  | "unknown-block"
+  | "unknown-role"
+  | "not-an-object"
+  | "missing-name"
+  | "denied-call";
+
+/** Something odd in a transcript, and where: a JSON path into the input (`$[3].content[1]`). */
+export interface TrajectoryWarning {
+  readonly code: TrajectoryWarningCode;
+  readonly message: string;
+  readonly path: string;
+}
+
+/** A tool name as the transcript had it, and as toolscore compares it. */
+export interface NameMapping {
+  readonly original: string;
+  readonly normalized: string;
+}
+
+/**
+ * A transcript read into toolscore's model: the tool calls in the order the agent made them
+ * (outputs joined to their calls), how they group into steps and turns, the tool definitions the
+ * transcript carried, and every oddity met on the way.
+ */
+export interface Trajectory {
+  readonly format: TrajectoryFormat;
+  readonly calls: readonly ToolCall[];
+  readonly steps: readonly TrajectoryStep[];
+  readonly turns: readonly TrajectoryTurn[];
+  readonly tools: readonly ToolSpec[];
+  readonly warnings: readonly TrajectoryWarning[];
+  /** The tool names that normalization changed; empty when it changed none. */
+  readonly nameMapping: readonly NameMapping[];
+}
