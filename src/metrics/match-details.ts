@@ -2,6 +2,7 @@ import type {
   AlignmentAlgorithm,
   ArgumentVerdict,
   Mismatch,
+  NearMiss,
   PairDetail,
   ToolCallMatchDetails,
 } from "../core/explanation.js";
@@ -86,7 +87,7 @@ export function buildMatchDetails(options: BuildMatchDetailsOptions): ToolCallMa
   }
 
   const pairs: PairDetail[] = [];
-  const missing: { expectedIndex: number; name: string }[] = [];
+  const missing: { expectedIndex: number; name: string; nearest?: NearMiss }[] = [];
   const outOfOrder: { expectedIndex: number; name: string }[] = [];
   const mismatches: Mismatch[] = [];
   if (algorithm === "positional" && expected.length !== called.length) {
@@ -150,8 +151,31 @@ export function buildMatchDetails(options: BuildMatchDetailsOptions): ToolCallMa
       outOfOrder.push({ expectedIndex, name: call.name });
       mismatches.push({ kind: "out-of-order", expectedIndex, name: call.name });
     } else {
-      missing.push({ expectedIndex, name: call.name });
       mismatches.push({ kind: "missing-call", expectedIndex, name: call.name });
+      // A call of the same tool that did not pair scored 0 against this one: say why.
+      const nearestIndex = matrix.candidates(expectedIndex).find((col) => colPaired[col] === 0);
+      if (nearestIndex === undefined) {
+        missing.push({ expectedIndex, name: call.name });
+      } else {
+        const explanation = explainPair(call, called[nearestIndex]);
+        missing.push({
+          expectedIndex,
+          name: call.name,
+          nearest: { calledIndex: nearestIndex, ...explanation },
+        });
+        mismatches.push(...argumentMismatches(explanation.arguments, expectedIndex, nearestIndex));
+        if (explanation.output?.verdict === "mismatch") {
+          const { expected: e, actual: a } = explanation.output;
+          mismatches.push({
+            kind: "output-mismatch",
+            expectedIndex,
+            calledIndex: nearestIndex,
+            path: "$",
+            expected: e,
+            actual: a,
+          });
+        }
+      }
     }
   });
 

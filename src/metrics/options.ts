@@ -88,3 +88,16 @@ export function optionsObject(where: string, options: unknown): Record<string, u
   }
   return options as Record<string, unknown>;
 }
+
+/** A judge model option: a model name such as "openai/gpt-4.1", or a model object. */
+export function modelOption(option: string, value: unknown): string | object | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  if (typeof value !== "object" || value === null) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a model name or a model object, got ${value === null ? "null" : typeof value}`,
+    });
+  }
+  return value;
+}
