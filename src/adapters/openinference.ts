@@ -1,0 +1,162 @@
+import { asId, asString, jsonOrText } from "./read.js";
+import { addMessageCalls, readSpans, stepGroups } from "./otlp.js";
+import type { DecodedSpan, MessageCall } from "./otlp.js";
+import { readToolSpecs } from "./tool-spec.js";
+import type { TrajectoryBuilder } from "./trajectory-builder.js";
+
+interface FlatCall {
+  id?: string;
+  name?: string;
+  arguments?: unknown;
+}
+
+const outputCall =
+  /^llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/;
+const inputMessage = /^llm\.input_messages\.(\d+)\.message\.(role|tool_call_id|content|name)$/;
+const toolDefinition = /^llm\.tools\.(\d+)\.tool\.(json_schema|name|description)$/;
+
+function kindOf(span: DecodedSpan): string | undefined {
+  return asString(span.attributes.get("openinference.span.kind"))?.toUpperCase();
+}
+
+function byIndex<T>(map: Map<number, T>, index: number, create: () => T): T {
+  let value = map.get(index);
+  if (value === undefined) {
+    value = create();
+    map.set(index, value);
+  }
+  return value;
+}
+
+/**
+ * OpenInference spans (OTLP JSON): `TOOL` spans (`tool.name`, arguments in `input.value`, output in
+ * `output.value`, parsed when `output.mime_type` is JSON, errors from the span status) ordered by
+ * start time; the flattened `llm.output_messages.*.message.tool_calls.*` of `LLM` spans group
+ * them into steps and stand in for them (results from `tool` messages of later `LLM` spans) when
+ * a trace has no `TOOL` spans. Tools come from `llm.tools.*.tool.*` and `tool.parameters`.
+ */
+export function readOpenInference(input: unknown, builder: TrajectoryBuilder): void {
+  const spans = readSpans(input, builder);
+  const messageCalls: MessageCall[] = [];
+  const results = new Map<string, { output: unknown; isError: boolean; path: string }>();
+  let step = 0;
+
+  for (const span of spans) {
+    if (kindOf(span) !== "LLM") continue;
+    const outputs = new Map<number, Map<number, FlatCall>>();
+    const inputs = new Map<number, Record<string, unknown>>();
+    const tools = new Map<number, Record<string, unknown>>();
+    for (const [key, value] of span.attributes) {
+      let match = outputCall.exec(key);
+      if (match) {
+        const call = byIndex(
+          byIndex(outputs, Number(match[1]), () => new Map<number, FlatCall>()),
+          Number(match[2]),
+          (): FlatCall => ({}),
+        );
+        if (match[3] === "id") call.id = asId(value);
+        else if (match[3] === "function.name") call.name = asString(value);
+        else call.arguments = value;
+        continue;
+      }
+      match = inputMessage.exec(key);
+      if (match) {
+        byIndex(inputs, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
+        continue;
+      }
+      match = toolDefinition.exec(key);
+      if (match)
+        byIndex(tools, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
+    }
+    for (const [, tool] of [...tools].sort((a, b) => a[0] - b[0])) {
+      const schema = jsonOrText(tool.json_schema);
+      const specs = readToolSpecs(schema);
+      const name = asString(tool.name);
+      if (name !== undefined) {
+        builder.addTool({
+          name,
+          ...(asString(tool.description) === undefined
+            ? {}
+            : { description: tool.description as string }),
+          ...(specs[0]?.parameters ? { parameters: specs[0].parameters } : {}),
+        });
+      } else {
+        for (const spec of specs) builder.addTool(spec);
+      }
+    }
+    for (const [, message] of [...inputs].sort((a, b) => a[0] - b[0])) {
+      const id = asId(message.tool_call_id);
+      if (message.role === "tool" && id !== undefined && !results.has(id)) {
+        results.set(id, { output: message.content ?? null, isError: false, path: span.path });
+      }
+    }
+    for (const [, calls] of [...outputs].sort((a, b) => a[0] - b[0])) {
+      let found = false;
+      for (const [, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+        if (call.name === undefined) continue;
+        messageCalls.push({
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          step,
+          path: span.path,
+        });
+        found = true;
+      }
+      if (found) step++;
+    }
+  }
+
+  const toolSpans = spans.filter((span) => kindOf(span) === "TOOL");
+  if (toolSpans.length === 0) {
+    addMessageCalls(builder, messageCalls, results);
+    return;
+  }
+
+  // Join tool spans to the calls the model made: by id when the span has one, else by name in order.
+  const unmatched = [...messageCalls];
+  const items = toolSpans.map((span) => {
+    const id =
+      asId(span.attributes.get("tool_call.id")) ?? asId(span.attributes.get("tool.call_id"));
+    const name = asString(span.attributes.get("tool.name")) ?? span.name;
+    const position = unmatched.findIndex((call) =>
+      id !== undefined ? call.id === id : call.name === name,
+    );
+    const call = position >= 0 ? unmatched.splice(position, 1)[0] : undefined;
+    return { span, name, id: id ?? call?.id, step: call?.step };
+  });
+  for (const group of stepGroups(items)) {
+    builder.startStep();
+    for (const { span, name, id } of group) {
+      if (name === "") {
+        builder.warn("missing-name", "a TOOL span without tool.name was skipped", span.path);
+        continue;
+      }
+      const description = asString(span.attributes.get("tool.description"));
+      const parameters = readToolSpecs({
+        name,
+        parameters: span.attributes.get("tool.parameters"),
+      })[0]?.parameters;
+      builder.addTool({
+        name,
+        ...(description === undefined ? {} : { description }),
+        ...(parameters === undefined ? {} : { parameters }),
+      });
+      const mime = asString(span.attributes.get("output.mime_type")) ?? "";
+      const output = span.attributes.get("output.value");
+      builder.addCall({
+        name,
+        arguments: span.attributes.get("input.value"),
+        id,
+        path: span.path,
+        result: {
+          output: mime.includes("json")
+            ? jsonOrText(output)
+            : (output ?? (id === undefined ? null : (results.get(id)?.output ?? null))),
+          isError: span.isError,
+        },
+      });
+    }
+    builder.endStep();
+  }
+}

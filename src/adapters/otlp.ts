@@ -1,0 +1,225 @@
+import { InvalidInputError } from "../core/errors.js";
+import { asArray, asRecord, asString, at } from "./read.js";
+import type { Record_ } from "./read.js";
+import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
+
+/** A span, decoded from OTLP JSON or a plain span export, with its attributes as values. */
+export interface DecodedSpan {
+  readonly name: string;
+  readonly spanId: string | undefined;
+  readonly parentSpanId: string | undefined;
+  /** Start and end in nanoseconds since the epoch, when known. */
+  readonly start: bigint | undefined;
+  readonly end: bigint | undefined;
+  readonly attributes: ReadonlyMap<string, unknown>;
+  readonly isError: boolean;
+  /** Where the span is in the input. */
+  readonly path: string;
+  /** Its position in the input, to keep the order of spans that started together. */
+  readonly order: number;
+}
+
+/** An OTLP `AnyValue` (`{stringValue}`, `{intValue}`, `{arrayValue: {values}}`, ...) as a plain value. */
+function anyValue(value: unknown): unknown {
+  const record = asRecord(value);
+  if (!record) return value;
+  if ("stringValue" in record) return record.stringValue;
+  if ("boolValue" in record) return record.boolValue;
+  if ("intValue" in record)
+    return typeof record.intValue === "string" ? Number(record.intValue) : record.intValue;
+  if ("doubleValue" in record) return record.doubleValue;
+  if ("bytesValue" in record) return record.bytesValue;
+  const array = asRecord(record.arrayValue);
+  if (array) return (asArray(array.values) ?? []).map(anyValue);
+  const kvlist = asRecord(record.kvlistValue);
+  if (kvlist) return Object.fromEntries(attributePairs(kvlist.values));
+  return value;
+}
+
+function attributePairs(attributes: unknown): [string, unknown][] {
+  const list = asArray(attributes);
+  if (list) {
+    return list.flatMap((item) => {
+      const record = asRecord(item);
+      const key = record && asString(record.key);
+      return key === undefined ? [] : [[key, anyValue(record?.value)] as [string, unknown]];
+    });
+  }
+  const record = asRecord(attributes);
+  return record ? Object.entries(record) : [];
+}
+
+function nanoseconds(span: Record_, unixKey: string, isoKey: string): bigint | undefined {
+  const unix = span[unixKey];
+  if (typeof unix === "string" && /^\d+$/.test(unix)) return BigInt(unix);
+  if (typeof unix === "number" && Number.isFinite(unix)) return BigInt(Math.trunc(unix));
+  const iso = asString(span[isoKey]);
+  if (iso !== undefined) {
+    const ms = Date.parse(iso);
+    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
+  }
+  return undefined;
+}
+
+function statusIsError(span: Record_): boolean {
+  const status = asRecord(span.status);
+  const code = status?.code ?? span.status_code ?? span.statusCode;
+  return code === 2 || code === "STATUS_CODE_ERROR" || code === "ERROR";
+}
+
+/**
+ * Every span in an OTLP JSON export (`{resourceSpans: [{scopeSpans: [{spans}]}]}`, or a list of
+ * such exports), a `{spans}` object, or a list of spans; sorted by start time (spans without one
+ * keep their place).
+ */
+export function decodeSpans(input: unknown, onSkip: (path: string) => void): DecodedSpan[] {
+  const raw: { span: unknown; path: string }[] = [];
+  const fromExport = (value: Record_, path: string): boolean => {
+    const resourceSpans = asArray(value.resourceSpans ?? value.resource_spans);
+    if (!resourceSpans) return false;
+    resourceSpans.forEach((resource, r) => {
+      const resourcePath = at(at(path, "resourceSpans"), r);
+      const scopes =
+        asArray(
+          asRecord(resource)?.scopeSpans ?? asRecord(resource)?.instrumentationLibrarySpans,
+        ) ?? [];
+      scopes.forEach((scope, s) => {
+        const scopePath = at(at(resourcePath, "scopeSpans"), s);
+        asArray(asRecord(scope)?.spans)?.forEach((span, i) =>
+          raw.push({ span, path: at(at(scopePath, "spans"), i) }),
+        );
+      });
+    });
+    return true;
+  };
+  const record = asRecord(input);
+  const list = asArray(input);
+  if (record) {
+    if (!fromExport(record, "$")) {
+      const spans = asArray(record.spans) ?? asArray(record.data);
+      if (!spans)
+        throw new InvalidInputError({
+          field: "$",
+          message: "a trace must hold resourceSpans (OTLP JSON) or a list of spans",
+        });
+      spans.forEach((span, i) => raw.push({ span, path: at("$.spans", i) }));
+    }
+  } else if (list) {
+    list.forEach((item, i) => {
+      const itemRecord = asRecord(item);
+      if (itemRecord && fromExport(itemRecord, at("$", i))) return;
+      raw.push({ span: item, path: at("$", i) });
+    });
+  } else {
+    throw new InvalidInputError({
+      field: "$",
+      message: `a trace must be an object or a list, got ${input === null ? "null" : typeof input}`,
+    });
+  }
+
+  const spans: DecodedSpan[] = [];
+  raw.forEach(({ span, path }, order) => {
+    const record = asRecord(span);
+    if (!record) {
+      onSkip(path);
+      return;
+    }
+    const context = asRecord(record.context);
+    spans.push({
+      name: asString(record.name) ?? "",
+      spanId: asString(record.spanId) ?? asString(record.span_id) ?? asString(context?.span_id),
+      parentSpanId:
+        asString(record.parentSpanId) ??
+        asString(record.parent_span_id) ??
+        asString(record.parent_id) ??
+        undefined,
+      start: nanoseconds(record, "startTimeUnixNano", "start_time"),
+      end: nanoseconds(record, "endTimeUnixNano", "end_time"),
+      attributes: new Map(attributePairs(record.attributes)),
+      isError: statusIsError(record),
+      path,
+      order,
+    });
+  });
+  spans.sort((a, b) => {
+    if (a.start !== undefined && b.start !== undefined && a.start !== b.start)
+      return a.start < b.start ? -1 : 1;
+    return a.order - b.order;
+  });
+  return spans;
+}
+
+/**
+ * Groups tool spans into steps. Spans whose calls appear in the same model response (`step`)
+ * are one step; spans without that knowledge are one step when they share a parent and overlap
+ * in time (tools the agent ran in parallel).
+ */
+export function stepGroups<T extends { span: DecodedSpan; step?: number | undefined }>(
+  items: readonly T[],
+): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let groupEnd: bigint | undefined;
+  for (const item of items) {
+    const previous = current.at(-1);
+    let together = false;
+    if (previous !== undefined) {
+      if (item.step !== undefined || previous.step !== undefined) {
+        together = item.step === previous.step;
+      } else {
+        together =
+          previous.span.parentSpanId === item.span.parentSpanId &&
+          item.span.start !== undefined &&
+          groupEnd !== undefined &&
+          item.span.start < groupEnd;
+      }
+    }
+    if (!together && current.length > 0) {
+      groups.push(current);
+      current = [];
+      groupEnd = undefined;
+    }
+    current.push(item);
+    const end = item.span.end;
+    if (end !== undefined && (groupEnd === undefined || end > groupEnd)) groupEnd = end;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/** The spans of a trace, with a warning for each entry that is not a span. */
+export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSpan[] {
+  return decodeSpans(input, (path) => {
+    builder.warn("not-an-object", "a span that is not an object was skipped", path);
+  });
+}
+
+/** A tool call found in a model span's output messages; `step` numbers the message. */
+export interface MessageCall {
+  readonly id: string | undefined;
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly step: number;
+  readonly path: string;
+}
+
+/**
+ * For traces without tool spans: the calls of the model's output messages, one step per message,
+ * and their results (taken from later input messages) joined by id.
+ */
+export function addMessageCalls(
+  builder: TrajectoryBuilder,
+  calls: readonly MessageCall[],
+  results: ReadonlyMap<string, RawResult & { path: string }>,
+): void {
+  let current: number | undefined;
+  for (const call of calls) {
+    if (call.step !== current) {
+      builder.startStep();
+      current = call.step;
+    }
+    builder.addCall({ name: call.name, arguments: call.arguments, id: call.id, path: call.path });
+  }
+  builder.endStep();
+  for (const [id, result] of results) builder.addResult({ id, ...result });
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
+import { detectFormat } from "./detect-format.js";
+import { parseTrajectory } from "./parse-trajectory.js";
+
+function errorOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected an error");
+}
+
+describe("parseTrajectory", () => {
+  it("says why it cannot tell a format, and how to name one", () => {
+    const error = errorOf(() => parseTrajectory([{ foo: 1 }, { bar: 2 }]));
+    expect(UnknownFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /none of the 2 messages has a shape toolscore knows.*pass options\.format \(one of openai-chat, /,
+    );
+    expect(UnknownFormatError.isInstance(errorOf(() => parseTrajectory(42)))).toBe(true);
+  });
+
+  it("refuses an unknown format id and a top-level value a forced format cannot read", () => {
+    expect(errorOf(() => parseTrajectory([], { format: "openai" as never }))).toSatisfy((e) =>
+      InvalidOptionError.isInstance(e),
+    );
+    const error = errorOf(() =>
+      parseTrajectory("plain text, not a transcript", { format: "openai-chat" }),
+    );
+    expect(InvalidInputError.isInstance(error)).toBe(true);
+    expect((error as InvalidInputError).field).toBe("line 1");
+    expect(
+      InvalidInputError.isInstance(errorOf(() => parseTrajectory(true, { format: "anthropic" }))),
+    ).toBe(true);
+  });
+
+  it("reads JSON text and JSON Lines", () => {
+    const messages = [
+      {
+        role: "assistant",
+        tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "a", content: "ok" },
+    ];
+    expect(parseTrajectory(JSON.stringify(messages)).calls[0]?.output).toBe("ok");
+    expect(
+      parseTrajectory(messages.map((m) => JSON.stringify(m)).join("\n")).calls[0]?.output,
+    ).toBe("ok");
+    const bad = errorOf(() => parseTrajectory(`${JSON.stringify(messages[0])}\n{nope\n`));
+    expect((bad as InvalidInputError).field).toBe("line 2");
+  });
+
+  it("joins results without ids to the earliest unanswered call", () => {
+    const t = parseTrajectory([
+      {
+        role: "assistant",
+        tool_calls: [
+          { type: "function", function: { name: "first", arguments: "{}" } },
+          { type: "function", function: { name: "second", arguments: "{}" } },
+        ],
+      },
+      { role: "tool", content: "one" },
+      { role: "tool", content: "two" },
+      { role: "tool", content: "three" },
+    ]);
+    expect(t.calls.map((c) => c.output)).toEqual(["one", "two"]);
+    expect(t.warnings.map((w) => [w.code, w.path])).toEqual([["result-without-call", "$[3]"]]);
+  });
+
+  it("normalizes names on request and reports what changed", () => {
+    const t = parseTrajectory(
+      {
+        tools: [
+          { type: "function", function: { name: "mcp__github__create_issue", parameters: {} } },
+        ],
+        messages: [
+          {
+            role: "assistant",
+            tool_calls: [
+              {
+                id: "a",
+                type: "function",
+                function: { name: "mcp__github__create_issue_a1b2", arguments: "{}" },
+              },
+            ],
+          },
+          { role: "tool", tool_call_id: "a", content: "#12" },
+        ],
+      },
+      { normalizeNames: { stripMcpPrefix: true } },
+    );
+    expect(t.calls[0]?.name).toBe("create_issue");
+    expect(t.tools[0]?.name).toBe("create_issue");
+    expect(t.nameMapping).toEqual([
+      { original: "mcp__github__create_issue_a1b2", normalized: "create_issue" },
+      { original: "mcp__github__create_issue", normalized: "create_issue" },
+    ]);
+    expect(parseTrajectory([], { normalizeNames: true }).nameMapping).toEqual([]);
+  });
+
+  it("reads 100,000 messages", () => {
+    const messages: object[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      messages.push({
+        role: "assistant",
+        tool_calls: [
+          { id: `c${i}`, type: "function", function: { name: "step", arguments: `{"i":${i}}` } },
+        ],
+      });
+      messages.push({ role: "tool", tool_call_id: `c${i}`, content: String(i) });
+    }
+    const t = parseTrajectory(messages);
+    expect(t.calls).toHaveLength(50_000);
+    expect(t.calls[49_999]).toMatchObject({ inputParameters: { i: 49_999 }, output: "49999" });
+    expect(t.steps).toHaveLength(50_000);
+    expect(t.warnings).toEqual([]);
+  });
+});
+
+describe("detectFormat", () => {
+  it("reads plain chat without tool calls as OpenAI chat, and says so", () => {
+    expect(
+      detectFormat([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hello" },
+      ]),
+    ).toEqual({
+      format: "openai-chat",
+      evidence: "plain chat messages with no tool calls, read as OpenAI chat",
+    });
+  });
+
+  it("recognizes request and response envelopes", () => {
+    expect(detectFormat({ contents: [] }).format).toBe("gemini");
+    expect(detectFormat({ object: "response", output: [] }).format).toBe("openai-responses");
+    expect(
+      detectFormat({
+        model: "claude",
+        system: "be brief",
+        messages: [{ role: "user", content: "hi" }],
+      }).format,
+    ).toBe("anthropic");
+    expect(
+      detectFormat({
+        messages: [{ role: "user", content: [{ text: "hi" }] }],
+        toolConfig: { tools: [] },
+      }).format,
+    ).toBe("bedrock");
+    expect(detectFormat({ steps: [] }).format).toBe("ai-sdk");
+    expect(detectFormat({ resourceSpans: [] }).format).toBe("otel");
+  });
+
+  it("follows the majority when messages disagree, and reports the minority", () => {
+    const detection = detectFormat([
+      { role: "tool", tool_call_id: "a", content: "x" },
+      { role: "tool", tool_call_id: "b", content: "y" },
+      { role: "assistant", content: [{ type: "tool_use", id: "c", name: "f", input: {} }] },
+    ]);
+    expect(detection).toEqual({
+      format: "openai-chat",
+      evidence: "2 messages look like openai-chat; fewer look like anthropic (1)",
+    });
+  });
+});

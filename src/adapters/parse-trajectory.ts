@@ -1,0 +1,143 @@
+import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { trajectoryFormats } from "../core/trajectory.js";
+import type { NameMapping, Trajectory, TrajectoryFormat } from "../core/trajectory.js";
+import { readAiSdk } from "./ai-sdk.js";
+import { readAnthropic } from "./anthropic.js";
+import { readBedrock } from "./bedrock.js";
+import { detectFormat } from "./detect-format.js";
+import { readGemini } from "./gemini.js";
+import { readLangChain } from "./langchain.js";
+import { readMcp } from "./mcp.js";
+import { createNameNormalizer } from "./normalize-tool-name.js";
+import type { NameNormalizationOptions } from "./normalize-tool-name.js";
+import { readOpenAIChat } from "./openai-chat.js";
+import { readOpenAIResponses } from "./openai-responses.js";
+import { readOpenInference } from "./openinference.js";
+import { readOtel } from "./otel.js";
+import { TrajectoryBuilder } from "./trajectory-builder.js";
+
+export interface ParseTrajectoryOptions {
+  /** The transcript's format; detected when omitted (see `detectFormat`). */
+  format?: TrajectoryFormat;
+  /**
+   * Normalize tool names (of calls and tool definitions): `true` removes random-looking
+   * suffixes such as `_xg7c`; an object sets the rules. Default false: names as they are.
+   */
+  normalizeNames?: boolean | NameNormalizationOptions;
+}
+
+const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuilder) => void> = {
+  "openai-chat": readOpenAIChat,
+  "openai-responses": readOpenAIResponses,
+  anthropic: readAnthropic,
+  gemini: readGemini,
+  bedrock: readBedrock,
+  langchain: readLangChain,
+  "ai-sdk": readAiSdk,
+  otel: readOtel,
+  openinference: readOpenInference,
+  mcp: readMcp,
+};
+
+/** A transcript given as JSON text or JSON Lines becomes a value; anything else is taken as is. */
+function decode(input: unknown): unknown {
+  if (typeof input !== "string") return input;
+  const text = input.trim();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // JSON Lines: one message, item or span per line.
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
+    .filter(({ line }) => line !== "")
+    .map(({ line, number }) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        throw new InvalidInputError({
+          field: `line ${number}`,
+          message: `the transcript is neither JSON nor JSON Lines: line ${number} is not valid JSON`,
+        });
+      }
+    });
+}
+
+function resolveFormat(format: unknown): TrajectoryFormat | undefined {
+  if (format === undefined) return undefined;
+  if (!trajectoryFormats.includes(format as TrajectoryFormat)) {
+    throw new InvalidOptionError({
+      option: "format",
+      value: format,
+      message: `format must be one of ${trajectoryFormats.join(", ")}; got ${JSON.stringify(format)}`,
+    });
+  }
+  return format as TrajectoryFormat;
+}
+
+/** Applies a name normalizer to a trajectory's calls and tools, recording what changed. */
+export function normalizeTrajectoryNames(
+  trajectory: Trajectory,
+  options: NameNormalizationOptions = {},
+): Trajectory {
+  const normalize = createNameNormalizer(options);
+  const mapping = new Map<string, string>();
+  const rename = (name: string): string => {
+    const normalized = normalize(name);
+    if (normalized !== name) mapping.set(name, normalized);
+    return normalized;
+  };
+  const calls: ToolCall[] = trajectory.calls.map((call) => ({ ...call, name: rename(call.name) }));
+  const seen = new Set<string>();
+  const tools = trajectory.tools.flatMap((tool) => {
+    const name = rename(tool.name);
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return [{ ...tool, name }];
+  });
+  const nameMapping: NameMapping[] = [...mapping].map(([original, normalized]) => ({
+    original,
+    normalized,
+  }));
+  return { ...trajectory, calls, tools, nameMapping };
+}
+
+/**
+ * Reads an agent transcript in any supported format into toolscore's model: the tool calls in
+ * order with their outputs joined by call id, grouped into steps (calls issued together) and
+ * turns (split at user messages), the tool definitions found, and a warning for every oddity.
+ * Accepts the transcript as a value, as JSON text, or as JSON Lines.
+ *
+ * @example
+ * const { calls, warnings } = parseTrajectory(messages); // OpenAI, Anthropic, Gemini, ... detected
+ * const trajectory = parseTrajectory(otlpJson, { format: "otel", normalizeNames: true });
+ */
+export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions = {}): Trajectory {
+  const given: unknown = options;
+  if (typeof given !== "object" || given === null) {
+    throw new InvalidOptionError({
+      option: "options",
+      value: options,
+      message: "parseTrajectory takes an options object",
+    });
+  }
+  const value = decode(input);
+  let format = resolveFormat(options.format);
+  if (format === undefined) {
+    const detection = detectFormat(value);
+    if (detection.format === undefined) {
+      throw new UnknownFormatError({
+        message: `cannot tell the transcript's format: ${detection.reason}; pass options.format (one of ${trajectoryFormats.join(", ")})`,
+      });
+    }
+    format = detection.format;
+  }
+  const builder = new TrajectoryBuilder(format);
+  readers[format](value, builder);
+  const trajectory = builder.build({ expectResults: true });
+  const normalizeNames = options.normalizeNames ?? false;
+  if (normalizeNames === false) return trajectory;
+  return normalizeTrajectoryNames(trajectory, normalizeNames === true ? {} : normalizeNames);
+}

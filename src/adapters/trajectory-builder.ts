@@ -1,0 +1,306 @@
+import type { ToolSpec } from "../core/test-case.js";
+import { isJsonObject, toJsonValue } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import type { ToolCall, ToolCallType } from "../core/tool-call.js";
+import { jsonText } from "./read.js";
+import type {
+  Trajectory,
+  TrajectoryFormat,
+  TrajectoryStep,
+  TrajectoryTurn,
+  TrajectoryWarning,
+  TrajectoryWarningCode,
+} from "../core/trajectory.js";
+
+/** A tool call as a format reader found it, before validation. */
+export interface RawCall {
+  name: string;
+  /** The arguments: an object, a JSON text, or absent. */
+  arguments: unknown;
+  id?: string | undefined;
+  type?: ToolCallType;
+  /** Where the call is in the input, for warnings. */
+  path: string;
+  /** Set when the format carries the result with the call itself (UI parts, spans). */
+  result?: RawResult | undefined;
+  /**
+   * Set when the source already judged the arguments invalid (LangChain's invalid_tool_calls,
+   * the AI SDK's invalid calls): why. The raw text is then kept as is.
+   */
+  invalid?: string | undefined;
+}
+
+/** A tool result as a format reader found it. */
+export interface RawResult {
+  output: unknown;
+  isError: boolean;
+}
+
+interface MutableCall {
+  name: string;
+  inputParameters: JsonObject;
+  output: JsonValue;
+  type: ToolCallType;
+  id?: string;
+  isError: boolean;
+  invalidArguments?: string;
+  resolved: boolean;
+  path: string;
+}
+
+/**
+ * Collects what a format reader finds (calls, results, tool definitions, user turns, oddities)
+ * and turns it into a `Trajectory`: results are joined to their calls by id, or, for formats
+ * without ids, to the earliest unanswered call of the same tool.
+ */
+export class TrajectoryBuilder {
+  private readonly calls: MutableCall[] = [];
+  private readonly steps: number[][] = [];
+  private readonly turns: { input?: string; steps: number[]; calls: number[] }[] = [];
+  private readonly tools: ToolSpec[] = [];
+  private readonly toolNames = new Set<string>();
+  private readonly warnings: TrajectoryWarning[] = [];
+  /** Unanswered calls by id, earliest first. */
+  private readonly pendingById = new Map<string, number[]>();
+  /** Unanswered calls without an id, by name, earliest first. */
+  private readonly pendingByName = new Map<string, number[]>();
+  private readonly seenIds = new Set<string>();
+  private currentStep: number[] | undefined;
+
+  constructor(private readonly format: TrajectoryFormat) {}
+
+  warn(code: TrajectoryWarningCode, message: string, path: string): void {
+    this.warnings.push({ code, message, path });
+  }
+
+  /** A warning that a message with a role this format does not have was skipped. */
+  unknownRole(role: unknown, path: string, what = "a message"): void {
+    this.warn("unknown-role", `${what} with role ${JSON.stringify(role)} was skipped`, path);
+  }
+
+  /** `value` as an object, or undefined after a warning that `what` was skipped. */
+  objectAt(value: unknown, path: string, what: string): Record<string, unknown> | undefined {
+    if (isJsonObject(value)) return value;
+    this.warn("not-an-object", `${what} that is not an object was skipped`, path);
+    return undefined;
+  }
+
+  /** A user message with real content: a new turn begins. */
+  startTurn(input?: string): void {
+    this.endStep();
+    this.turns.push({ ...(input === undefined ? {} : { input }), steps: [], calls: [] });
+  }
+
+  /**
+   * Calls added from now on were issued together (one assistant message, one model response),
+   * until the next `startStep`, `endStep` or `startTurn`. Calls added outside any step are a step
+   * each.
+   */
+  startStep(): void {
+    this.stepOpen = true;
+    // Made on the first call, so that a message without calls leaves no empty step.
+    this.currentStep = undefined;
+  }
+
+  endStep(): void {
+    this.stepOpen = false;
+    this.currentStep = undefined;
+  }
+
+  private stepOpen = false;
+
+  /** Whether calls are currently being grouped into one step. */
+  get stepIsOpen(): boolean {
+    return this.stepOpen;
+  }
+
+  private currentTurn(): { steps: number[]; calls: number[] } {
+    if (this.turns.length === 0) this.turns.push({ steps: [], calls: [] });
+    return this.turns[this.turns.length - 1];
+  }
+
+  addCall(raw: RawCall): number {
+    const index = this.calls.length;
+    const call: MutableCall = {
+      name: raw.name,
+      inputParameters: {},
+      output: null,
+      type: raw.type ?? "FUNCTION",
+      isError: false,
+      resolved: false,
+      path: raw.path,
+    };
+    if (raw.invalid !== undefined) {
+      call.invalidArguments =
+        typeof raw.arguments === "string" ? raw.arguments : jsonText(raw.arguments);
+      this.warn(
+        "invalid-arguments",
+        `the arguments of ${raw.name} are invalid: ${raw.invalid}`,
+        raw.path,
+      );
+    } else {
+      this.readArguments(call, raw.arguments, raw.path);
+    }
+    if (raw.id !== undefined && raw.id !== "") {
+      call.id = raw.id;
+      if (this.seenIds.has(raw.id)) {
+        this.warn(
+          "duplicate-call-id",
+          `call id ${JSON.stringify(raw.id)} is used by more than one call`,
+          raw.path,
+        );
+      }
+      this.seenIds.add(raw.id);
+    }
+    this.calls.push(call);
+
+    const turn = this.currentTurn();
+    let step = this.stepOpen ? this.currentStep : undefined;
+    if (!step) {
+      step = [];
+      this.steps.push(step);
+      turn.steps.push(this.steps.length - 1);
+      if (this.stepOpen) this.currentStep = step;
+    }
+    step.push(index);
+    turn.calls.push(index);
+    this.attachResult(call, raw);
+    return index;
+  }
+
+  private attachResult(call: MutableCall, raw: RawCall): void {
+    if (raw.result) {
+      this.resolve(call, raw.result, raw.path);
+      return;
+    }
+    const index = this.calls.length - 1;
+    const queue = call.id !== undefined ? this.pendingById : this.pendingByName;
+    const key = call.id ?? call.name;
+    const list = queue.get(key);
+    if (list) list.push(index);
+    else queue.set(key, [index]);
+  }
+
+  private readArguments(call: MutableCall, value: unknown, path: string): void {
+    if (value === undefined || value === null || value === "") return;
+    let parsed: unknown = value;
+    if (typeof value === "string") {
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        call.invalidArguments = value;
+        this.warn("invalid-arguments", `the arguments of ${call.name} are not valid JSON`, path);
+        return;
+      }
+    }
+    if (!isJsonObject(parsed)) {
+      call.invalidArguments = typeof value === "string" ? value : JSON.stringify(value);
+      this.warn("invalid-arguments", `the arguments of ${call.name} are not a JSON object`, path);
+      return;
+    }
+    call.inputParameters = toJsonValue(parsed, { field: path }) as JsonObject;
+  }
+
+  private resolve(call: MutableCall, result: RawResult, path: string): void {
+    call.output = toJsonValue(result.output, { field: path }) ?? null;
+    call.isError = result.isError;
+    call.resolved = true;
+  }
+
+  /**
+   * A result: joined to the call with the same id, or (without an id) to the earliest unanswered
+   * call of `name`, or of any name when `name` is unknown too.
+   */
+  addResult(
+    result: RawResult & { id?: string | undefined; name?: string | undefined; path: string },
+  ): void {
+    let index: number | undefined;
+    if (result.id !== undefined && result.id !== "") {
+      index = this.pendingById.get(result.id)?.shift();
+      if (index === undefined) {
+        const answered = this.calls.some((call) => call.id === result.id);
+        this.warn(
+          answered ? "duplicate-result" : "result-without-call",
+          answered
+            ? `a second result for call id ${JSON.stringify(result.id)}; the first one is kept`
+            : `a result for call id ${JSON.stringify(result.id)}, which no call has`,
+          result.path,
+        );
+        return;
+      }
+    } else {
+      index = this.takeWithoutId(result.name);
+      if (index === undefined) {
+        this.warn(
+          "result-without-call",
+          `a result${result.name === undefined ? "" : ` of ${result.name}`} with no unanswered call to join it to`,
+          result.path,
+        );
+        return;
+      }
+    }
+    this.resolve(this.calls[index], result, result.path);
+  }
+
+  private takeWithoutId(name: string | undefined): number | undefined {
+    if (name !== undefined) {
+      const byName = this.pendingByName.get(name)?.shift();
+      if (byName !== undefined) return byName;
+      // A result without an id for a call that had one: join by name among those too.
+      for (const [, list] of this.pendingById) {
+        const position = list.findIndex((i) => this.calls[i].name === name);
+        if (position >= 0) return list.splice(position, 1)[0];
+      }
+      return undefined;
+    }
+    let earliest: { list: number[]; index: number } | undefined;
+    for (const list of [...this.pendingByName.values(), ...this.pendingById.values()]) {
+      const first = list.at(0);
+      if (first !== undefined && (!earliest || first < earliest.index))
+        earliest = { list, index: first };
+    }
+    return earliest?.list.shift();
+  }
+
+  /** A tool definition; the first one of a name wins. */
+  addTool(spec: ToolSpec): void {
+    if (this.toolNames.has(spec.name)) return;
+    this.toolNames.add(spec.name);
+    this.tools.push(spec);
+  }
+
+  /** Whether any call has been added. */
+  get callCount(): number {
+    return this.calls.length;
+  }
+
+  build(options: { expectResults: boolean }): Trajectory {
+    if (options.expectResults) {
+      for (const call of this.calls) {
+        if (!call.resolved) {
+          this.warn("call-without-result", `the call to ${call.name} has no result`, call.path);
+        }
+      }
+    }
+    const calls: ToolCall[] = this.calls.map((call) => ({
+      name: call.name,
+      inputParameters: call.inputParameters,
+      output: call.output,
+      type: call.type,
+      ...(call.id === undefined ? {} : { id: call.id }),
+      isError: call.isError,
+      ...(call.invalidArguments === undefined ? {} : { invalidArguments: call.invalidArguments }),
+    }));
+    const steps: TrajectoryStep[] = this.steps.map((members, index) => ({ index, calls: members }));
+    const turns: TrajectoryTurn[] = this.turns.map((turn, index) => ({ index, ...turn }));
+    return {
+      format: this.format,
+      calls,
+      steps,
+      turns,
+      tools: this.tools,
+      warnings: this.warnings,
+      nameMapping: [],
+    };
+  }
+}
