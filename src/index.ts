@@ -12,6 +12,7 @@ export {
   LimitExceededError,
   MissingParamsError,
   ToolscoreError,
+  UnknownFormatError,
   childPath,
   isJsonObject,
   jsonEquals,
@@ -20,6 +21,7 @@ export {
   toJsonValue,
   toToolCall,
   toToolCalls,
+  trajectoryFormats,
 } from "./core/index.js";
 export type {
   AlignmentAlgorithm,
@@ -36,6 +38,7 @@ export type {
   JsonValue,
   MetricResult,
   Mismatch,
+  NearMiss,
   PairDetail,
   ScoredResult,
   SkippedResult,
@@ -49,7 +52,28 @@ export type {
   ToolCallType,
   ToolSpec,
   ToolscoreErrorOptions,
+  NameMapping,
+  Trajectory,
+  TrajectoryFormat,
+  TrajectoryStep,
+  TrajectoryTurn,
+  TrajectoryWarning,
+  TrajectoryWarningCode,
 } from "./core/index.js";
+export {
+  createNameNormalizer,
+  detectFormat,
+  normalizeToolName,
+  normalizeTrajectoryNames,
+  parseTrajectory,
+  readToolList,
+  readToolSpecs,
+} from "./adapters/index.js";
+export type {
+  FormatDetection,
+  NameNormalizationOptions,
+  ParseTrajectoryOptions,
+} from "./adapters/index.js";
 export {
   assignmentWork,
   axionFirstFitPairs,

@@ -31,3 +31,18 @@ export {
   MissingParamsError as MissingTestCaseParamsError,
   ToolscoreError,
 } from "../../core/errors.js";
+export {
+  DeepEvalToolCorrectnessMetric,
+  ToolCallParser,
+  TrajectoryParser,
+} from "./trajectory-metric.js";
+export type {
+  AvailableTool,
+  DeepEvalToolCorrectnessInput,
+  DeepEvalToolCorrectnessMetricOptions,
+  DeepEvalToolCorrectnessResult,
+  ToolStep,
+  TrajectoryToolCall,
+} from "./trajectory-metric.js";
+export { normalizeToolName } from "../../adapters/normalize-tool-name.js";
+export type { NameNormalizationOptions } from "../../adapters/normalize-tool-name.js";

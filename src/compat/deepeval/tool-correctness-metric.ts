@@ -1,9 +1,4 @@
-import {
-  InvalidInputError,
-  InvalidOptionError,
-  JudgeRequiredError,
-  MissingParamsError,
-} from "../../core/errors.js";
+import { InvalidInputError, JudgeRequiredError, MissingParamsError } from "../../core/errors.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
@@ -16,7 +11,12 @@ import type {
   DeepevalReasonKind,
   ResolvedDeepevalToolCorrectnessOptions,
 } from "../../metrics/deepeval-tool-correctness.js";
-import { booleanOption, optionsObject, rejectUnknownOptions } from "../../metrics/options.js";
+import {
+  booleanOption,
+  modelOption,
+  optionsObject,
+  rejectUnknownOptions,
+} from "../../metrics/options.js";
 import type { MatchLimits } from "../../metrics/limits.js";
 import type {
   LLMTestCaseInit,
@@ -122,17 +122,7 @@ abstract class DeepevalToolCorrectnessBase {
     const given = optionsObject(metricName, options);
     rejectUnknownOptions(metricName, given, knownOptions);
     const { verboseMode, availableTools, showIndicator, model, ...scoring } = given;
-    if (
-      model !== undefined &&
-      typeof model !== "string" &&
-      (typeof model !== "object" || model === null)
-    ) {
-      throw new InvalidOptionError({
-        option: "model",
-        value: model,
-        message: `model must be a model name or a model object, got ${model === null ? "null" : typeof model}`,
-      });
-    }
+    modelOption("model", model);
     this.resolved = resolveDeepevalToolCorrectnessOptions(scoring);
     booleanOption("showIndicator", showIndicator, false);
     this.verboseMode = booleanOption("verboseMode", verboseMode, false);
