@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { parseTrajectory } from "toolscore";
 import { ToolCorrectness } from "toolscore/axion";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 
@@ -142,6 +143,80 @@ for (const length of [1_000, 10_000]) {
       parameterMatchingStrategy: "fuzzy",
     });
     return timeCases(`axion fuzzy, ${length} calls per side`, 1, () => metric.execute(testCase));
+  };
+}
+
+/** A transcript of `messages` messages: half assistant tool calls, half their results. */
+function openaiTranscript(messages) {
+  const list = [];
+  for (let i = 0; i < messages / 2; i++) {
+    list.push({
+      role: "assistant",
+      tool_calls: [
+        {
+          id: `c${i}`,
+          type: "function",
+          function: { name: `tool_${i % 20}`, arguments: `{"i":${i},"q":"weather in paris"}` },
+        },
+      ],
+    });
+    list.push({ role: "tool", tool_call_id: `c${i}`, content: `result ${i}` });
+  }
+  return list;
+}
+
+function anthropicTranscript(messages) {
+  const list = [];
+  for (let i = 0; i < messages / 2; i++) {
+    list.push({
+      role: "assistant",
+      content: [
+        {
+          type: "tool_use",
+          id: `t${i}`,
+          name: `tool_${i % 20}`,
+          input: { i, q: "weather in paris" },
+        },
+      ],
+    });
+    list.push({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `result ${i}` }],
+    });
+  }
+  return list;
+}
+
+function otlpTrace(spans) {
+  const str = (key, value) => ({ key, value: { stringValue: value } });
+  const list = Array.from({ length: spans }, (_, i) => ({
+    spanId: `s${i}`,
+    parentSpanId: "root",
+    name: `execute_tool tool_${i % 20}`,
+    startTimeUnixNano: String(1_000_000_000n * BigInt(i)),
+    endTimeUnixNano: String(1_000_000_000n * BigInt(i) + 500_000_000n),
+    attributes: [
+      str("gen_ai.operation.name", "execute_tool"),
+      str("gen_ai.tool.name", `tool_${i % 20}`),
+      str("gen_ai.tool.call.id", `c${i}`),
+      str("gen_ai.tool.call.arguments", `{"i":${i}}`),
+      str("gen_ai.tool.call.result", `result ${i}`),
+    ],
+  }));
+  return { resourceSpans: [{ scopeSpans: [{ spans: list }] }] };
+}
+
+for (const [label, make, size] of [
+  ["OpenAI chat, 100,000 messages", openaiTranscript, 100_000],
+  ["Anthropic, 100,000 messages", anthropicTranscript, 100_000],
+  ["OTel GenAI, 20,000 execute_tool spans", otlpTrace, 20_000],
+]) {
+  workloads[`parse-${label.split(",")[0].toLowerCase().replace(/\s+/g, "-")}`] = () => {
+    const input = make(size);
+    return timeCases(`parseTrajectory: ${label}`, 1, () => {
+      const trajectory = parseTrajectory(input);
+      if (trajectory.warnings.length > 0) throw new Error("unexpected warnings");
+    });
   };
 }
 

@@ -1,12 +1,18 @@
 /**
  * Scores the bundled agent runs (examples/agent-runs.json) three ways: deepeval's
  * ToolCorrectnessMetric, axion's ToolCorrectness, and the explanation toolscore attaches to
- * every score. Run it with `npm run example`.
+ * every score; then scores a run recorded in Anthropic's format against an expected run written
+ * in OpenAI's (examples/transcripts). Run it with `npm run example`.
  */
 import { readFileSync } from "node:fs";
 import { ToolCorrectness } from "toolscore/axion";
-import { ToolCallParams, ToolCorrectnessMetric } from "toolscore/deepeval";
+import {
+  DeepEvalToolCorrectnessMetric,
+  ToolCallParams,
+  ToolCorrectnessMetric,
+} from "toolscore/deepeval";
 import type { LLMTestCaseInit } from "toolscore/deepeval";
+import { parseTrajectory } from "toolscore";
 import type { Mismatch } from "toolscore";
 
 interface AgentRun extends LLMTestCaseInit {
@@ -21,7 +27,7 @@ const runs = JSON.parse(
 function describe(mismatch: Mismatch): string {
   switch (mismatch.kind) {
     case "missing-call":
-      return `expected call #${mismatch.expectedIndex} ${mismatch.name}() was never made`;
+      return `expected call #${mismatch.expectedIndex} ${mismatch.name}() has no matching call`;
     case "unexpected-call":
       return `call #${mismatch.calledIndex} ${mismatch.name}() was not expected`;
     case "out-of-order":
@@ -30,6 +36,8 @@ function describe(mismatch: Mismatch): string {
       return `${mismatch.path}: expected ${JSON.stringify(mismatch.expected)}, got ${JSON.stringify(mismatch.actual)}`;
     case "args-missing":
       return `${mismatch.path}: expected ${JSON.stringify(mismatch.expected)}, not passed`;
+    case "output-mismatch":
+      return `output: expected ${JSON.stringify(mismatch.expected)}, got ${JSON.stringify(mismatch.actual)}`;
     case "args-unexpected":
       return `${mismatch.path}: ${JSON.stringify(mismatch.actual)} passed but not expected`;
     default:
@@ -70,3 +78,26 @@ for (const run of runs) {
 console.log(
   `\n${passed}/${runs.length} runs pass deepeval's default ToolCorrectnessMetric (threshold 0.5).`,
 );
+
+// Transcripts: the agent's run was recorded from Anthropic's API, the expectation written in
+// OpenAI's format. Both are read into the same model; tool names are normalized on both sides.
+const read = (file: string): unknown =>
+  JSON.parse(readFileSync(new URL(`./transcripts/${file}`, import.meta.url), "utf8"));
+const run = read("run.anthropic.json");
+const expectedRun = read("expected.openai.json");
+const parsed = parseTrajectory(run);
+console.log(
+  `\ntranscripts: read the agent's run as ${parsed.format}, ${parsed.calls.length} calls`,
+);
+const trajectoryMetric = new DeepEvalToolCorrectnessMetric();
+const result = await trajectoryMetric.measure({
+  query: "What's the weather in Paris and Lyon, and find me a train to Lyon on May 3?",
+  agentTrajectory: run,
+  expectedAgentTrajectory: expectedRun,
+});
+console.log(
+  `  DeepEvalToolCorrectnessMetric ${result.score.toFixed(3)}  ${result.success ? "pass" : "FAIL"}`,
+);
+for (const { original, normalized } of result.nameMapping)
+  console.log(`  name ${original} read as ${normalized}`);
+console.log(`  why: ${result.details.mismatches.map(describe).join("\n       ")}`);
