@@ -133,7 +133,8 @@ function voteOf(message: Record_): TrajectoryFormat | undefined {
     if (first && ("args" in first || "name" in first)) return "langchain";
   }
   if (message.function_call !== undefined) return "openai-chat";
-  if (message.role === "tool" && message.tool_call_id !== undefined) return "openai-chat";
+  // A `tool` message with a tool_call_id is OpenAI's and LangGraph's alike: the assistant
+  // messages' tool_calls tell the two apart, so it casts no vote.
   if (message.role === "function") return "openai-chat";
   if (message.role === undefined && (asArray(message.toolCalls) || asArray(message.toolResults)))
     return "ai-sdk";

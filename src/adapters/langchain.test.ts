@@ -87,6 +87,30 @@ describe("langchain", () => {
     ]);
   });
 
+  it("reads dicts that name a role instead of a type (LangGraph state)", () => {
+    const t = parseTrajectory([
+      { role: "user", content: "weather?" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ name: "get_weather", args: { city: "Oslo" }, id: "c1" }],
+      },
+      { role: "tool", content: "-3°C", tool_call_id: "c1" },
+    ]);
+    expect(t.format).toBe("langchain");
+    expect(t.calls).toEqual([
+      {
+        name: "get_weather",
+        inputParameters: { city: "Oslo" },
+        output: "-3°C",
+        type: "FUNCTION",
+        id: "c1",
+        isError: false,
+      },
+    ]);
+    expect(t.turns.map((turn) => turn.input)).toEqual(["weather?"]);
+  });
+
   it("reads the Python serialization (langchain.schema ids)", () => {
     const t = parseTrajectory([
       {

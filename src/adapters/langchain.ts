@@ -36,6 +36,16 @@ const kinds: Record<
   RemoveMessage: "remove",
 };
 
+const roles: Record<string, "assistant" | "user" | "tool" | "system"> = {
+  assistant: "assistant",
+  ai: "assistant",
+  user: "user",
+  human: "user",
+  tool: "tool",
+  system: "system",
+  developer: "system",
+};
+
 /** The kind and fields of a message in any of LangChain's dictionary forms. */
 function unwrap(message: Record_): { kind: string | undefined; fields: Record_ } {
   // The serializable constructor form: { lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs }.
@@ -117,11 +127,10 @@ export function readLangChain(input: unknown, builder: TrajectoryBuilder): void 
     const message = builder.objectAt(item, messagePath, "a message");
     if (!message) return;
     const { kind, fields } = unwrap(message);
+    // ChatMessage, and dicts that name a role instead of a type (LangGraph state, to_openai-like
+    // dumps with LangChain's tool_calls), say who spoke in `role`.
     let role = kind === undefined ? undefined : kinds[kind];
-    if (role === "chat")
-      role =
-        kinds[asString(fields.role) ?? ""] ??
-        (fields.role === "assistant" ? "assistant" : fields.role === "user" ? "user" : undefined);
+    if (role === "chat" || kind === undefined) role = roles[asString(fields.role) ?? ""];
     switch (role) {
       case "system":
       case "remove":

@@ -153,14 +153,49 @@ describe("detectFormat", () => {
   });
 
   it("follows the majority when messages disagree, and reports the minority", () => {
+    const call = (id: string) => ({
+      id,
+      type: "function",
+      function: { name: "f", arguments: "{}" },
+    });
     const detection = detectFormat([
-      { role: "tool", tool_call_id: "a", content: "x" },
-      { role: "tool", tool_call_id: "b", content: "y" },
+      { role: "assistant", tool_calls: [call("a")] },
+      { role: "assistant", tool_calls: [call("b")] },
       { role: "assistant", content: [{ type: "tool_use", id: "c", name: "f", input: {} }] },
     ]);
     expect(detection).toEqual({
       format: "openai-chat",
       evidence: "2 messages look like openai-chat; fewer look like anthropic (1)",
     });
+  });
+
+  it("tells OpenAI chat from LangGraph role dicts by the shape of tool_calls alone", () => {
+    const results = [
+      { role: "tool", tool_call_id: "a", content: "1" },
+      { role: "tool", tool_call_id: "b", content: "2" },
+    ];
+    const langGraph = [
+      {
+        role: "assistant",
+        tool_calls: [
+          { name: "f", args: {}, id: "a" },
+          { name: "g", args: {}, id: "b" },
+        ],
+      },
+      ...results,
+    ];
+    const openai = [
+      {
+        role: "assistant",
+        tool_calls: [
+          { id: "a", type: "function", function: { name: "f", arguments: "{}" } },
+          { id: "b", type: "function", function: { name: "g", arguments: "{}" } },
+        ],
+      },
+      ...results,
+    ];
+    expect(detectFormat(langGraph).format).toBe("langchain");
+    expect(detectFormat(openai).format).toBe("openai-chat");
+    expect(parseTrajectory(langGraph).calls.map((c) => c.output)).toEqual(["1", "2"]);
   });
 });
