@@ -16,6 +16,8 @@ export interface ArgumentVerdict {
   readonly actual?: JsonValue;
   /** A similarity in [0, 1], where the rule computes one (fuzzy matching). */
   readonly similarity?: number;
+  /** How the verdict was reached, when a rule or a schema decided it (a matcher, a default, ...). */
+  readonly note?: string;
 }
 
 /** One expected call paired with one call the agent made. Indices point into the input lists. */
@@ -33,6 +35,8 @@ export interface PairDetail {
     readonly expected: JsonValue;
     readonly actual: JsonValue;
   };
+  /** Set when the tool reported an error for this call. */
+  readonly isError?: boolean;
 }
 
 /**
@@ -104,7 +108,12 @@ export type Mismatch =
 
 /** The pairing algorithm behind a result, named for what it computes or reproduces. */
 export type AlignmentAlgorithm =
-  "optimal-assignment" | "weighted-lcs" | "positional" | "deepeval-greedy" | "axion-first-fit";
+  | "optimal-assignment"
+  | "weighted-lcs"
+  | "positional"
+  | "partial-order"
+  | "deepeval-greedy"
+  | "axion-first-fit";
 
 /**
  * Everything behind a tool-call score, from one alignment: the pairs with their per-argument

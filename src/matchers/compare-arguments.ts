@@ -1,0 +1,312 @@
+import type { ArgumentVerdict } from "../core/explanation.js";
+import { childPath, isJsonObject, jsonEquals } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { axionValueSimilarity } from "./axion-parameters.js";
+import type { PathPattern } from "./path-rules.js";
+import { itemSchema, optionalDefault, propertySchema, readAsDeclared } from "./schema-guide.js";
+import { isValueMatcher } from "./value-matchers.js";
+import type { ExpectedValue, ValueMatcher } from "./value-matchers.js";
+
+/**
+ * How expected and actual values compare:
+ * - `exact`: every key on either side must match;
+ * - `subset`: the expected keys must be there and match; extra actual keys are fine;
+ * - `superset`: every actual key must be expected and match; expected keys may be left out;
+ * - `ignore`: not compared;
+ * - `{ fuzzy: t }`: strings and numbers match when their similarity reaches `t` (0..1); extra
+ *   actual keys are fine, missing expected ones are not.
+ */
+export type ArgumentMode = "exact" | "subset" | "superset" | "ignore" | { readonly fuzzy: number };
+
+/** A mode, or a matcher that the value at a path must satisfy whatever was expected. */
+export type ArgumentRule = ArgumentMode | ValueMatcher;
+
+/** Rules ready for comparison: a default mode and path rules, the first matching one winning. */
+export interface CompiledRules {
+  readonly mode: ArgumentMode;
+  readonly paths: readonly { readonly pattern: PathPattern; readonly rule: ArgumentRule }[];
+}
+
+export interface CompareOptions {
+  readonly rules: CompiledRules;
+  /** The JSON Schema of the compared value (a tool's `parameters`), to compare by meaning. */
+  readonly schema?: JsonObject | undefined;
+  /** When given, every check is explained here, with its JSON path. */
+  readonly verdicts?: ArgumentVerdict[] | undefined;
+}
+
+type Path = (string | number)[];
+
+interface Walk {
+  readonly paths: CompiledRules["paths"];
+  readonly root: JsonObject;
+  readonly verdicts: ArgumentVerdict[] | undefined;
+  readonly path: Path;
+}
+
+const emptyRoot: JsonObject = {};
+
+function jsonPath(path: Path): string {
+  let text = "$";
+  for (const key of path) text = childPath(text, key);
+  return text;
+}
+
+function ruleAt(walk: Walk): ArgumentRule | undefined {
+  for (const { pattern, rule } of walk.paths) if (pattern.matches(walk.path)) return rule;
+  return undefined;
+}
+
+function record(
+  walk: Walk,
+  verdict: ArgumentVerdict["verdict"],
+  expected: ExpectedValue | undefined,
+  actual: JsonValue | undefined,
+  extra?: { similarity?: number; note?: string },
+): void {
+  if (!walk.verdicts) return;
+  walk.verdicts.push({
+    path: jsonPath(walk.path),
+    verdict,
+    ...(expected === undefined
+      ? {}
+      : { expected: isValueMatcher(expected) ? expected.toJSON() : (expected as JsonValue) }),
+    ...(actual === undefined ? {} : { actual }),
+    ...(extra?.similarity === undefined ? {} : { similarity: extra.similarity }),
+    ...(extra?.note === undefined ? {} : { note: extra.note }),
+  });
+}
+
+function testMatcher(walk: Walk, matcher: ValueMatcher, actual: JsonValue | undefined): number {
+  const ok = matcher.test(actual);
+  record(walk, ok ? "match" : actual === undefined ? "missing" : "mismatch", matcher, actual, {
+    note: ok ? `matched ${matcher.describe}` : `expected ${matcher.describe}`,
+  });
+  return ok ? 1 : 0;
+}
+
+function isFuzzy(mode: ArgumentMode): mode is { readonly fuzzy: number } {
+  return typeof mode === "object";
+}
+
+/** Compares one value; undefined when nothing was compared (ignored). */
+function compareNode(
+  walk: Walk,
+  expected: ExpectedValue,
+  actual: JsonValue,
+  mode: ArgumentMode,
+  schema: JsonObject | undefined,
+): number | undefined {
+  if (isValueMatcher(expected)) return testMatcher(walk, expected, actual);
+  let e = expected as JsonValue;
+  let a = actual;
+  let note: string | undefined;
+  if (schema) {
+    const readE = readAsDeclared(e, schema, walk.root);
+    const readA = readAsDeclared(a, schema, walk.root);
+    e = readE.value;
+    a = readA.value;
+    note = readA.note ?? readE.note;
+  }
+  if (isJsonObject(e) && isJsonObject(a)) return compareObjects(walk, e, a, mode, schema);
+  if (Array.isArray(e) && Array.isArray(a)) return compareArrays(walk, e, a, mode, schema);
+  if (isFuzzy(mode) && !jsonEquals(e, a)) {
+    const similarity = axionValueSimilarity(a, e);
+    const ok = similarity >= mode.fuzzy;
+    record(walk, ok ? "match" : "mismatch", e, a, {
+      similarity,
+      ...(note === undefined ? {} : { note }),
+    });
+    return ok ? 1 : 0;
+  }
+  const ok = jsonEquals(e, a);
+  record(
+    walk,
+    ok ? "match" : "mismatch",
+    expected,
+    actual,
+    note === undefined ? undefined : { note },
+  );
+  return ok ? 1 : 0;
+}
+
+/** A key present on one side only: allowed by the mode, equal to the schema's default, or wrong. */
+function oneSided(
+  walk: Walk,
+  present: JsonValue | ExpectedValue,
+  side: "expected" | "actual",
+  mode: ArgumentMode,
+  parentSchema: JsonObject | undefined,
+  key: string,
+  childSchema: JsonObject | undefined,
+): number | undefined {
+  if (side === "expected" && isValueMatcher(present)) return testMatcher(walk, present, undefined);
+  if (side === "actual" && (mode === "subset" || isFuzzy(mode))) return undefined;
+  if (side === "expected" && mode === "superset") return undefined;
+  const fallback = optionalDefault(parentSchema, key, childSchema);
+  if (fallback !== undefined && !isValueMatcher(present)) {
+    const value = readAsDeclared(present as JsonValue, childSchema, walk.root).value;
+    if (jsonEquals(value, readAsDeclared(fallback, childSchema, walk.root).value)) {
+      record(
+        walk,
+        "match",
+        side === "expected" ? present : fallback,
+        side === "actual" ? (present as JsonValue) : fallback,
+        {
+          note: `left out on one side; equals the schema default ${JSON.stringify(fallback)}`,
+        },
+      );
+      return 1;
+    }
+  }
+  if (side === "expected") record(walk, "missing", present, undefined);
+  else record(walk, "unexpected", undefined, present as JsonValue);
+  return 0;
+}
+
+function compareObjects(
+  walk: Walk,
+  expected: Record<string, ExpectedValue>,
+  actual: JsonObject,
+  mode: ArgumentMode,
+  schema: JsonObject | undefined,
+): number {
+  let sum = 0;
+  let counted = 0;
+  const visit = (key: string, inExpected: boolean, inActual: boolean): void => {
+    walk.path.push(key);
+    const rule = walk.paths.length > 0 ? ruleAt(walk) : undefined;
+    const childSchema = schema ? propertySchema(schema, key, walk.root) : undefined;
+    let score: number | undefined;
+    if (rule !== undefined && isValueMatcher(rule)) {
+      score = testMatcher(walk, rule, inActual ? actual[key] : undefined);
+    } else {
+      const childMode = rule ?? mode;
+      if (childMode !== "ignore") {
+        if (inExpected && inActual) {
+          score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
+        } else if (inExpected) {
+          score = oneSided(walk, expected[key], "expected", mode, schema, key, childSchema);
+        } else {
+          score = oneSided(walk, actual[key], "actual", mode, schema, key, childSchema);
+        }
+      }
+    }
+    walk.path.pop();
+    if (score !== undefined) {
+      sum += score;
+      counted++;
+    }
+  };
+  for (const key of Object.keys(expected)) visit(key, true, Object.hasOwn(actual, key));
+  for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) visit(key, false, true);
+  return counted === 0 ? 1 : sum / counted;
+}
+
+/** Whether one element matches another entirely (for subset and superset arrays). */
+function elementMatches(
+  walk: Walk,
+  expected: ExpectedValue,
+  actual: JsonValue,
+  mode: ArgumentMode,
+  schema: JsonObject | undefined,
+): boolean {
+  const quiet: Walk = { ...walk, verdicts: undefined };
+  return (
+    compareNode(
+      quiet,
+      expected,
+      actual,
+      mode === "superset" || mode === "subset" ? mode : "exact",
+      schema,
+    ) === 1
+  );
+}
+
+function compareArrays(
+  walk: Walk,
+  expected: ExpectedValue[],
+  actual: JsonValue[],
+  mode: ArgumentMode,
+  schema: JsonObject | undefined,
+): number {
+  if (mode === "subset" || mode === "superset") {
+    // Membership, whatever the order: subset needs every expected element, superset every actual one.
+    const needles = mode === "subset" ? expected : actual;
+    const haystack = mode === "subset" ? actual : expected;
+    const used = new Uint8Array(haystack.length);
+    let found = 0;
+    needles.forEach((needle, index) => {
+      const elementSchema = itemSchema(schema, index, walk.root);
+      const at = haystack.findIndex((item, j) => {
+        if (used[j] === 1) return false;
+        return mode === "subset"
+          ? elementMatches(walk, needle, item as JsonValue, mode, elementSchema)
+          : elementMatches(walk, item, needle as JsonValue, mode, elementSchema);
+      });
+      if (at >= 0) {
+        used[at] = 1;
+        found++;
+      }
+    });
+    const score = needles.length === 0 ? 1 : found / needles.length;
+    record(walk, score === 1 ? "match" : "mismatch", expected, actual, {
+      note: `${found} of ${needles.length} ${mode === "subset" ? "expected elements found" : "elements were expected"}`,
+    });
+    return score;
+  }
+  const length = Math.max(expected.length, actual.length);
+  if (length === 0) {
+    record(walk, "match", expected, actual);
+    return 1;
+  }
+  let sum = 0;
+  let counted = 0;
+  for (let index = 0; index < length; index++) {
+    walk.path.push(index);
+    let score: number | undefined;
+    if (index >= actual.length) {
+      record(walk, "missing", expected[index], undefined);
+      score = 0;
+    } else if (index >= expected.length) {
+      record(walk, "unexpected", undefined, actual[index]);
+      score = 0;
+    } else {
+      score = compareNode(
+        walk,
+        expected[index],
+        actual[index],
+        mode,
+        itemSchema(schema, index, walk.root),
+      );
+    }
+    walk.path.pop();
+    if (score !== undefined) {
+      sum += score;
+      counted++;
+    }
+  }
+  return counted === 0 ? 1 : sum / counted;
+}
+
+/**
+ * How well actual arguments (or outputs) match the expected ones, in [0, 1]: the mean over the
+ * compared keys of each key's score (1 or 0 for a value, the same mean, recursively, for an
+ * object). Rules decide what is compared and how; a schema makes the comparison follow the
+ * declared types, defaults, enum spellings and date formats. With `verdicts`, every check is
+ * recorded with its JSON path and, when a rule or the schema decided it, a note saying how.
+ */
+export function compareArguments(
+  expected: ExpectedValue,
+  actual: JsonValue,
+  options: CompareOptions,
+): number {
+  const walk: Walk = {
+    paths: options.rules.paths,
+    root: options.schema ?? emptyRoot,
+    verdicts: options.verdicts,
+    path: [],
+  };
+  if (options.rules.mode === "ignore") return 1;
+  return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;
+}

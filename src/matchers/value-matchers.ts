@@ -1,0 +1,375 @@
+import { InvalidInputError } from "../core/errors.js";
+import { childPath, isJsonObject, jsonEquals, jsonTypeOf, toJsonValue } from "../core/json.js";
+import type { JsonType, JsonValue } from "../core/json.js";
+
+const brand = Symbol.for("toolscore.matcher");
+
+/**
+ * An asymmetric matcher: a stand-in for an expected value that accepts a set of actual values
+ * (any string, a regex, a number within a tolerance, ...). `describe` says in words what it
+ * accepts, for explanations. `test` receives `undefined` when the argument is absent.
+ */
+export interface ValueMatcher {
+  readonly [brand]: true;
+  readonly kind: string;
+  readonly describe: string;
+  test(value: JsonValue | undefined): boolean;
+  /** The JSON form, for datasets and reports (`{"$match": "regex", ...}`); undefined for `custom`. */
+  toJSON(): JsonValue;
+}
+
+/** True for a value made by one of the `match.*` functions (from any copy of toolscore). */
+export function isValueMatcher(value: unknown): value is ValueMatcher {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[brand] === true
+  );
+}
+
+function matcher(
+  kind: string,
+  describe: string,
+  test: (value: JsonValue | undefined) => boolean,
+  json: JsonValue | undefined,
+): ValueMatcher {
+  return {
+    [brand]: true,
+    kind,
+    describe,
+    test,
+    toJSON: () => json ?? { $match: kind, description: describe },
+  };
+}
+
+type AnyType = Exclude<JsonType, "null"> | "null";
+
+export interface CloseToOptions {
+  /** Largest accepted absolute difference. */
+  absolute?: number;
+  /** Largest accepted difference relative to the expected value (0.01 = 1%). */
+  relative?: number;
+}
+
+export interface RangeOptions {
+  min?: number;
+  max?: number;
+  /** Exclude the bounds themselves. Default false (inclusive). */
+  exclusive?: boolean;
+}
+
+function finite(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new TypeError(`${name} must be a finite number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Asymmetric matchers to write inside expected arguments and outputs.
+ *
+ * @example
+ * expected: [{ name: "book", inputParameters: {
+ *   date: match.regex(/^2026-05-/), seats: match.range({ min: 1, max: 4 }), note: match.absent() } }]
+ */
+export const match = {
+  /** Any value (of `type`, when given); the argument must be present. */
+  any(type?: AnyType): ValueMatcher {
+    if (type === undefined)
+      return matcher("any", "any value", (v) => v !== undefined, { $match: "any" });
+    return matcher("any", `any ${type}`, (v) => v !== undefined && jsonTypeOf(v) === type, {
+      $match: "any",
+      type,
+    });
+  },
+  anyString(): ValueMatcher {
+    return match.any("string");
+  },
+  anyNumber(): ValueMatcher {
+    return match.any("number");
+  },
+  /** A string matching a regular expression. */
+  regex(pattern: RegExp | string, flags?: string): ValueMatcher {
+    const regex = typeof pattern === "string" ? new RegExp(pattern, flags) : pattern;
+    // A global or sticky regex keeps state between tests; a fresh copy without them does not.
+    const stateless = new RegExp(regex.source, regex.flags.replace(/[gy]/g, ""));
+    return matcher(
+      "regex",
+      `a string matching /${regex.source}/${stateless.flags}`,
+      (v) => typeof v === "string" && stateless.test(v),
+      {
+        $match: "regex",
+        pattern: regex.source,
+        ...(stateless.flags ? { flags: stateless.flags } : {}),
+      },
+    );
+  },
+  /** A string containing `text`. */
+  contains(text: string, options: { ignoreCase?: boolean } = {}): ValueMatcher {
+    if (typeof text !== "string") throw new TypeError("match.contains needs a string");
+    const ignoreCase = options.ignoreCase === true;
+    const needle = ignoreCase ? text.toLowerCase() : text;
+    return matcher(
+      "contains",
+      `a string containing ${JSON.stringify(text)}${ignoreCase ? " (any case)" : ""}`,
+      (v) => typeof v === "string" && (ignoreCase ? v.toLowerCase() : v).includes(needle),
+      { $match: "contains", value: text, ...(ignoreCase ? { ignoreCase } : {}) },
+    );
+  },
+  /** A number within an absolute and/or relative tolerance of `value`. */
+  closeTo(value: number, options: CloseToOptions): ValueMatcher {
+    const target = finite("match.closeTo value", value);
+    const absolute =
+      options.absolute === undefined ? undefined : finite("absolute", options.absolute);
+    const relative =
+      options.relative === undefined ? undefined : finite("relative", options.relative);
+    if (absolute === undefined && relative === undefined) {
+      throw new TypeError("match.closeTo needs an absolute or a relative tolerance");
+    }
+    const parts = [
+      ...(absolute === undefined ? [] : [`±${absolute}`]),
+      ...(relative === undefined ? [] : [`±${relative * 100}%`]),
+    ];
+    return matcher(
+      "closeTo",
+      `a number within ${parts.join(" or ")} of ${target}`,
+      (v) => {
+        if (typeof v !== "number") return false;
+        const difference = Math.abs(v - target);
+        return (
+          (absolute !== undefined && difference <= absolute) ||
+          (relative !== undefined && difference <= relative * Math.abs(target))
+        );
+      },
+      {
+        $match: "closeTo",
+        value: target,
+        ...(absolute === undefined ? {} : { absolute }),
+        ...(relative === undefined ? {} : { relative }),
+      },
+    );
+  },
+  /** One of several values (JSON equality). */
+  oneOf(values: readonly JsonValue[]): ValueMatcher {
+    if (!Array.isArray(values) || values.length === 0)
+      throw new TypeError("match.oneOf needs a non-empty array");
+    const copies = values.map((v, i) => toJsonValue(v, { field: `oneOf[${i}]` }) as JsonValue);
+    return matcher(
+      "oneOf",
+      `one of ${JSON.stringify(copies)}`,
+      (v) => v !== undefined && copies.some((c) => jsonEquals(c, v)),
+      { $match: "oneOf", values: copies },
+    );
+  },
+  /** A number within bounds (inclusive unless `exclusive`). */
+  range(options: RangeOptions): ValueMatcher {
+    const min = options.min === undefined ? undefined : finite("min", options.min);
+    const max = options.max === undefined ? undefined : finite("max", options.max);
+    if (min === undefined && max === undefined)
+      throw new TypeError("match.range needs min and/or max");
+    const exclusive = options.exclusive === true;
+    const bounds = [
+      ...(min === undefined ? [] : [`${exclusive ? ">" : ">="} ${min}`]),
+      ...(max === undefined ? [] : [`${exclusive ? "<" : "<="} ${max}`]),
+    ];
+    return matcher(
+      "range",
+      `a number ${bounds.join(" and ")}`,
+      (v) =>
+        typeof v === "number" &&
+        (min === undefined || (exclusive ? v > min : v >= min)) &&
+        (max === undefined || (exclusive ? v < max : v <= max)),
+      {
+        $match: "range",
+        ...(min === undefined ? {} : { min }),
+        ...(max === undefined ? {} : { max }),
+        ...(exclusive ? { exclusive } : {}),
+      },
+    );
+  },
+  /** The argument is there, whatever its value. */
+  present(): ValueMatcher {
+    return matcher("present", "present", (v) => v !== undefined, { $match: "present" });
+  },
+  /** The argument is not there. */
+  absent(): ValueMatcher {
+    return matcher("absent", "absent", (v) => v === undefined, { $match: "absent" });
+  },
+  /** Your own predicate; `description` says what it accepts. Not expressible in JSON datasets. */
+  custom(
+    test: (value: JsonValue | undefined) => boolean,
+    description = "a custom condition",
+  ): ValueMatcher {
+    if (typeof test !== "function") throw new TypeError("match.custom needs a function");
+    return matcher("custom", description, (v) => test(v), undefined);
+  },
+} as const;
+
+const jsonTypes: readonly AnyType[] = ["string", "number", "boolean", "object", "array", "null"];
+
+function fail(field: string, message: string): never {
+  throw new InvalidInputError({ field, message: `${field}: ${message}` });
+}
+
+function field<T>(
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+  check: (v: unknown) => v is T,
+  expected: string,
+): T {
+  const value = record[key];
+  if (!check(value))
+    fail(
+      childPath(path, key),
+      `must be ${expected}, got ${value === undefined ? "nothing" : JSON.stringify(value)}`,
+    );
+  return value;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const isString = (v: unknown): v is string => typeof v === "string";
+const optionalNumber = (v: unknown): v is number | undefined => v === undefined || isNumber(v);
+
+/** Builds the matcher a JSON dataset describes as `{"$match": kind, ...}`. */
+function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
+  const kind = record.$match;
+  const allowed: Record<string, readonly string[]> = {
+    any: ["type"],
+    regex: ["pattern", "flags"],
+    contains: ["value", "ignoreCase"],
+    closeTo: ["value", "absolute", "relative"],
+    oneOf: ["values"],
+    range: ["min", "max", "exclusive"],
+    present: [],
+    absent: [],
+  };
+  if (typeof kind !== "string" || !(kind in allowed)) {
+    fail(
+      path,
+      `unknown matcher ${JSON.stringify(kind)}; use one of ${Object.keys(allowed).join(", ")}`,
+    );
+  }
+  for (const key of Object.keys(record)) {
+    if (key !== "$match" && !allowed[kind].includes(key)) {
+      fail(
+        childPath(path, key),
+        `is not a field of the ${kind} matcher (fields: ${allowed[kind].join(", ") || "none"})`,
+      );
+    }
+  }
+  try {
+    switch (kind) {
+      case "any": {
+        const type = record.type;
+        if (type !== undefined && !jsonTypes.includes(type as AnyType)) {
+          fail(childPath(path, "type"), `must be one of ${jsonTypes.join(", ")}`);
+        }
+        return match.any(type as AnyType | undefined);
+      }
+      case "regex": {
+        const pattern = field(
+          record,
+          "pattern",
+          path,
+          isString,
+          "a regular expression as a string",
+        );
+        const flags = record.flags;
+        if (flags !== undefined && typeof flags !== "string")
+          fail(childPath(path, "flags"), 'must be a string such as "i"');
+        try {
+          return match.regex(pattern, flags);
+        } catch (error) {
+          return fail(
+            childPath(path, "pattern"),
+            `is not a valid regular expression (${(error as Error).message})`,
+          );
+        }
+      }
+      case "contains":
+        return match.contains(field(record, "value", path, isString, "a string"), {
+          ignoreCase: record.ignoreCase === true,
+        });
+      case "closeTo": {
+        const absolute = field(record, "absolute", path, optionalNumber, "a number");
+        const relative = field(record, "relative", path, optionalNumber, "a number");
+        if (absolute === undefined && relative === undefined)
+          fail(path, "needs absolute or relative");
+        return match.closeTo(field(record, "value", path, isNumber, "a number"), {
+          ...(absolute === undefined ? {} : { absolute }),
+          ...(relative === undefined ? {} : { relative }),
+        });
+      }
+      case "oneOf": {
+        const values = field(record, "values", path, Array.isArray, "a non-empty array");
+        if (values.length === 0) fail(childPath(path, "values"), "must not be empty");
+        return match.oneOf(values as JsonValue[]);
+      }
+      case "range": {
+        const min = field(record, "min", path, optionalNumber, "a number");
+        const max = field(record, "max", path, optionalNumber, "a number");
+        if (min === undefined && max === undefined) fail(path, "needs min and/or max");
+        return match.range({
+          ...(min === undefined ? {} : { min }),
+          ...(max === undefined ? {} : { max }),
+          exclusive: record.exclusive === true,
+        });
+      }
+      case "present":
+        return match.present();
+      default:
+        return match.absent();
+    }
+  } catch (error) {
+    if (InvalidInputError.isInstance(error)) throw error;
+    return fail(path, (error as Error).message);
+  }
+}
+
+/** An expected value: JSON where any node may be a matcher. */
+export type ExpectedValue =
+  JsonValue | ValueMatcher | { [key: string]: ExpectedValue } | ExpectedValue[];
+
+/**
+ * Reads an expected value: keeps code matchers, turns `{"$match": ...}` objects into matchers
+ * (validated, errors name the path), unwraps `{"$literal": value}` (for data that really has a
+ * `$match` key), and validates the rest as JSON.
+ */
+export function toExpectedValue(
+  value: unknown,
+  options: { field: string },
+): ExpectedValue | undefined {
+  const visit = (v: unknown, path: string, depth: number): ExpectedValue | undefined => {
+    if (isValueMatcher(v)) return v;
+    if (depth > 1000)
+      throw new InvalidInputError({
+        field: options.field,
+        message: `${options.field} is nested more than 1000 levels deep`,
+      });
+    if (Array.isArray(v))
+      return v.map((item, i) => visit(item, childPath(path, i), depth + 1) ?? null);
+    if (isJsonObject(v)) {
+      const record = v as Record<string, unknown>;
+      if (Object.hasOwn(record, "$match")) return fromJson(record, path);
+      if (Object.hasOwn(record, "$literal"))
+        return toJsonValue(record.$literal, { field: childPath(path, "$literal") }) ?? null;
+      const copy: Record<string, ExpectedValue> = {};
+      for (const key of Object.keys(record)) {
+        const item = visit(record[key], childPath(path, key), depth + 1);
+        if (item !== undefined) copy[key] = item;
+      }
+      return copy;
+    }
+    return toJsonValue(v, { field: path });
+  };
+  return visit(value, options.field, 0);
+}
+
+/** Whether an expected value contains a matcher anywhere. */
+export function hasMatchers(value: ExpectedValue | undefined): boolean {
+  if (isValueMatcher(value)) return true;
+  if (Array.isArray(value)) return value.some(hasMatchers);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(hasMatchers);
+  return false;
+}
