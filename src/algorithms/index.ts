@@ -7,3 +7,5 @@ export type { WeightedLcsOptions, WeightedLcsResult } from "./weighted-lcs.js";
 export { positionalPairs } from "./positional.js";
 export { assignmentWork, maxWeightFlow, optimalAssignment } from "./optimal-assignment.js";
 export type { Flow, MaxWeightFlowOptions } from "./optimal-assignment.js";
+export { StateLimitError, partialOrderPairs } from "./partial-order.js";
+export type { PartialOrderOptions } from "./partial-order.js";
