@@ -36,6 +36,8 @@ export type {
   JsonPrimitive,
   JsonType,
   JsonValue,
+  MeasureOptions,
+  Metric,
   MetricResult,
   Mismatch,
   NearMiss,
@@ -102,6 +104,32 @@ export {
   sequenceMatcherRatio,
 } from "./matchers/index.js";
 export type { DiffArgumentsOptions } from "./matchers/index.js";
+export { compareArguments, isValueMatcher, match, SchemaValidator } from "./matchers/index.js";
+export type {
+  ArgumentMode,
+  ArgumentRule,
+  CloseToOptions,
+  ExpectedValue,
+  RangeOptions,
+  SchemaViolation,
+  ValueMatcher,
+} from "./matchers/index.js";
+export { matchToolCalls, toolCallAccuracy } from "./metrics/index.js";
+export type {
+  CallSchemaViolation,
+  ExpectedCallsInput,
+  ExpectedToolCallInput,
+  MatchConstraints,
+  MatchOptions,
+  MatchResult,
+  OrderMode,
+  RulesInput,
+  ScoreKind,
+  ToolCallAccuracyCase,
+  ToolCallAccuracyOptions,
+  ToolRules,
+  Violation,
+} from "./metrics/index.js";
 export {
   defaultMatchLimits,
   finalizeDeepevalScore,

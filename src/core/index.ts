@@ -45,6 +45,7 @@ export type {
   ToolCallMatchDetails,
 } from "./explanation.js";
 export { toErroredResult } from "./metric-result.js";
+export type { MeasureOptions, Metric } from "./metric.js";
 export type { ErroredResult, MetricResult, ScoredResult, SkippedResult } from "./metric-result.js";
 export { trajectoryFormats } from "./trajectory.js";
 export type {

@@ -31,3 +31,29 @@ export type {
   AxionToolCorrectnessScore,
   ResolvedAxionToolCorrectnessOptions,
 } from "./axion-tool-correctness.js";
+export {
+  matchToolCalls,
+  matchWithResolvedOptions,
+  resolveMatchOptions,
+} from "./match-tool-calls.js";
+export type {
+  CallSchemaViolation,
+  MatchConstraints,
+  MatchOptions,
+  MatchResult,
+  OrderMode,
+  ResolvedMatchOptions,
+  RulesInput,
+  ScoreKind,
+  ToolRules,
+  Violation,
+} from "./match-tool-calls.js";
+export { toExpectedCalls } from "./expected-calls.js";
+export type {
+  ExpectedCall,
+  ExpectedCalls,
+  ExpectedCallsInput,
+  ExpectedToolCallInput,
+} from "./expected-calls.js";
+export { toolCallAccuracy } from "./tool-call-accuracy.js";
+export type { ToolCallAccuracyCase, ToolCallAccuracyOptions } from "./tool-call-accuracy.js";

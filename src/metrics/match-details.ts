@@ -8,18 +8,21 @@ import type {
 } from "../core/explanation.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { Pairing } from "./pairing.js";
-import type { ToolCallMatrix } from "./tool-call-matrix.js";
+import type { NamedCall, ToolCallMatrix } from "./tool-call-matrix.js";
 
 /** What a metric says about one pair beyond its score: argument verdicts and the output verdict. */
 export type PairExplanation = Pick<PairDetail, "arguments" | "output">;
 
-export interface BuildMatchDetailsOptions {
+export interface BuildMatchDetailsOptions<
+  E extends NamedCall = ToolCall,
+  C extends NamedCall = ToolCall,
+> {
   algorithm: AlignmentAlgorithm;
-  expected: readonly ToolCall[];
-  called: readonly ToolCall[];
+  expected: readonly E[];
+  called: readonly C[];
   matrix: ToolCallMatrix;
   pairing: Pairing;
-  explainPair: (expected: ToolCall, called: ToolCall) => PairExplanation;
+  explainPair: (expected: E, called: C) => PairExplanation;
 }
 
 /** Precision, recall and F1 of a pairing whose pair scores sum to `total`. */
@@ -77,7 +80,9 @@ function argumentMismatches(
  * the same tool that would have scored above 0 is also left unpaired (only an order constraint can
  * cause that), and `missing` otherwise.
  */
-export function buildMatchDetails(options: BuildMatchDetailsOptions): ToolCallMatchDetails {
+export function buildMatchDetails<E extends NamedCall = ToolCall, C extends NamedCall = ToolCall>(
+  options: BuildMatchDetailsOptions<E, C>,
+): ToolCallMatchDetails {
   const { algorithm, expected, called, matrix, pairing, explainPair } = options;
   const pairedCol = new Int32Array(expected.length).fill(-1);
   const colPaired = new Uint8Array(called.length);

@@ -91,7 +91,7 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
  */
 export function pairToolCalls(
   matrix: ToolCallMatrix,
-  algorithm: AlignmentAlgorithm,
+  algorithm: Exclude<AlignmentAlgorithm, "partial-order">,
   limits: ResolvedMatchLimits,
 ): Pairing {
   switch (algorithm) {

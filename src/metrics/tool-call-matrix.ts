@@ -36,16 +36,28 @@ export interface ToolCallMatrix extends ScoreMatrix {
   readonly maxPairEvaluations: number;
 }
 
-export interface ToolCallMatrixOptions {
-  expected: readonly ToolCall[];
-  called: readonly ToolCall[];
+/** What the matrix needs of a call: its tool's name and type. */
+export interface NamedCall {
+  readonly name: string;
+  readonly type: ToolCall["type"];
+}
+
+export interface ToolCallMatrixOptions<
+  E extends NamedCall = ToolCall,
+  C extends NamedCall = ToolCall,
+> {
+  expected: readonly E[];
+  called: readonly C[];
   /** The score of one expected call against one call of the same tool, in [0, 1]. */
-  score: (expected: ToolCall, called: ToolCall) => number;
+  score: (expected: E, called: C) => number;
   /**
    * A key such that calls with equal keys score the same against anything; lets large inputs
-   * compute each distinct pair once. Without it, every call is its own class.
+   * compute each distinct pair once. Without it, every call is its own class. `classKey` serves
+   * both sides; `expectedKey` and `calledKey` override it per side.
    */
-  classKey?: (call: ToolCall) => string;
+  classKey?: (call: E | C) => string;
+  expectedKey?: (call: E) => string;
+  calledKey?: (call: C) => string;
   /** Pair scores computed at most before a `LimitExceededError`. */
   maxPairEvaluations: number;
 }
@@ -56,7 +68,7 @@ const DEDUPLICATE_ABOVE_CELLS = 4096;
 // Per-group caches beyond this many entries are not kept (the evaluation budget still applies).
 const MAX_CACHE_ENTRIES = 1 << 22;
 
-function groupKey(call: ToolCall): string {
+function groupKey(call: NamedCall): string {
   return `${call.type}\u0000${call.name}`;
 }
 
@@ -68,10 +80,10 @@ interface MutableGroup {
 }
 
 /** Class ids of the calls at `indices`, by key, in order of first appearance; returns the count. */
-function classify(
+function classify<T>(
   indices: readonly number[],
-  calls: readonly ToolCall[],
-  key: (call: ToolCall) => string,
+  calls: readonly T[],
+  key: (call: T) => string,
   classes: number[],
 ): number {
   const ids = new Map<string, number>();
@@ -94,7 +106,9 @@ function identity(length: number): number[] {
 }
 
 /** Builds the lazy similarity matrix of two lists of tool calls. */
-export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
+export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCall = ToolCall>(
+  options: ToolCallMatrixOptions<E, C>,
+): ToolCallMatrix {
   const { expected, called, score, maxPairEvaluations } = options;
   const rows = expected.length;
   const cols = called.length;
@@ -129,8 +143,10 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
     target.cols.push(col);
   }
 
-  const classKey = options.classKey;
-  const deduplicate = classKey !== undefined && rows * cols > DEDUPLICATE_ABOVE_CELLS;
+  const expectedKey = options.expectedKey ?? options.classKey;
+  const calledKey = options.calledKey ?? options.classKey;
+  const deduplicate =
+    expectedKey !== undefined && calledKey !== undefined && rows * cols > DEDUPLICATE_ABOVE_CELLS;
   const groups: ToolGroup[] = mutableGroups.map((group) => {
     if (!deduplicate) {
       const rowCount = group.rows.length;
@@ -155,8 +171,8 @@ export function toolCallMatrix(options: ToolCallMatrixOptions): ToolCallMatrix {
       cols: group.cols,
       rowClasses,
       colClasses,
-      rowClassCount: classify(group.rows, expected, classKey, rowClasses),
-      colClassCount: classify(group.cols, called, classKey, colClasses),
+      rowClassCount: classify(group.rows, expected, expectedKey, rowClasses),
+      colClassCount: classify(group.cols, called, calledKey, colClasses),
     };
   });
 

@@ -1,0 +1,18 @@
+import type { MetricResult } from "./metric-result.js";
+import type { TestCase } from "./test-case.js";
+
+/** What a metric's `measure` may be asked to honour. */
+export interface MeasureOptions {
+  /** Stops work as soon as possible; the promise then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The contract every toolscore metric meets: a stable name, and `measure`, which scores one case
+ * and resolves to a result (a score, or an error recorded for that case); it rejects only when
+ * aborted.
+ */
+export interface Metric<TCase = TestCase, TDetails = unknown> {
+  readonly name: string;
+  measure(testCase: TCase, options?: MeasureOptions): Promise<MetricResult<TDetails>>;
+}

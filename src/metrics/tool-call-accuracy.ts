@@ -1,0 +1,85 @@
+import { InvalidInputError, MissingParamsError } from "../core/errors.js";
+import type { MeasureOptions, Metric } from "../core/metric.js";
+import { toErroredResult } from "../core/metric-result.js";
+import type { MetricResult } from "../core/metric-result.js";
+import type { ToolSpec } from "../core/test-case.js";
+import { matchWithResolvedOptions, resolveMatchOptions } from "./match-tool-calls.js";
+import type { MatchOptions, MatchResult } from "./match-tool-calls.js";
+
+/** What `toolCallAccuracy` reads from a case. */
+export interface ToolCallAccuracyCase {
+  /** The calls made: a list, or a trajectory from `parseTrajectory`. */
+  readonly toolsCalled?: unknown;
+  /** The expected calls: a list, or groups for a partial order; may hold matchers. */
+  readonly expectedTools?: unknown;
+  /** Tool definitions for this case, added to `options.tools`. */
+  readonly availableTools?: readonly ToolSpec[];
+}
+
+export interface ToolCallAccuracyOptions extends MatchOptions {
+  /** The metric's name in results. Default "Tool Call Accuracy". */
+  name?: string;
+}
+
+/**
+ * toolscore's own tool-call metric: `matchToolCalls` as a metric. Options are validated when the
+ * metric is created; a case that cannot be scored resolves to an error result naming the problem.
+ *
+ * @example
+ * const metric = toolCallAccuracy({ order: "in-order", arguments: { mode: "exact", paths: { "*_id": "ignore" } } });
+ * const result = await metric.measure({ toolsCalled, expectedTools });
+ * if (result.status === "scored") show(result.score, result.reason);
+ */
+export function toolCallAccuracy(
+  options: ToolCallAccuracyOptions = {},
+): Metric<ToolCallAccuracyCase, MatchResult> {
+  const { name = "Tool Call Accuracy", ...matchOptions } = options;
+  const resolved = resolveMatchOptions(matchOptions);
+  return {
+    name,
+    measure(
+      testCase: ToolCallAccuracyCase,
+      measureOptions: MeasureOptions = {},
+    ): Promise<MetricResult<MatchResult>> {
+      const signal = measureOptions.signal;
+      if (signal?.aborted)
+        return Promise.reject(
+          signal.reason instanceof Error ? signal.reason : new Error("aborted"),
+        );
+      try {
+        if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
+          throw new InvalidInputError({
+            field: "testCase",
+            message: `${name} measures a test case object`,
+          });
+        }
+        const missing = (["toolsCalled", "expectedTools"] as const).filter(
+          (field) => testCase[field] === undefined || testCase[field] === null,
+        );
+        if (missing.length > 0) {
+          throw new MissingParamsError({
+            fields: missing,
+            message: `${name} needs ${missing.join(" and ")} on the test case (an empty list means no calls)`,
+          });
+        }
+        const details = matchWithResolvedOptions(
+          testCase.toolsCalled,
+          testCase.expectedTools,
+          resolved,
+          testCase.availableTools ?? [],
+        );
+        return Promise.resolve({
+          status: "scored",
+          metric: name,
+          score: details.score,
+          threshold: details.threshold,
+          success: details.success,
+          reason: details.reason,
+          details,
+        });
+      } catch (error) {
+        return Promise.resolve(toErroredResult(name, error));
+      }
+    },
+  };
+}
