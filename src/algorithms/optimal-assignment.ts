@@ -1,3 +1,5 @@
+import { zeros } from "./buffers.js";
+import type { Numbers } from "./buffers.js";
 import { candidatesOf } from "./score-matrix.js";
 import type { Pair, ScoreMatrix } from "./score-matrix.js";
 
@@ -26,8 +28,8 @@ export function assignmentWork(rows: number, cols: number): number {
 }
 
 /** The scores as a dense row-major array; 0 marks pairs that cannot be made. */
-function denseWeights(matrix: ScoreMatrix): Float64Array {
-  const weight = new Float64Array(matrix.rows * matrix.cols);
+function denseWeights(matrix: ScoreMatrix): Numbers {
+  const weight = zeros(matrix.rows * matrix.cols);
   for (let r = 0; r < matrix.rows; r++) {
     for (const c of candidatesOf(matrix, r)) {
       const score = matrix.score(r, c);
@@ -44,17 +46,17 @@ function denseWeights(matrix: ScoreMatrix): Float64Array {
  * for "no pair", a min-cost assignment of the smaller side is a maximum-weight matching; the
  * zero-score pairs are then dropped.
  */
-function hungarian(weight: Float64Array, rows: number, cols: number): Flow[] {
+function hungarian(weight: Numbers, rows: number, cols: number): Flow[] {
   const transposed = rows > cols;
   const n = transposed ? cols : rows;
   const m = transposed ? rows : cols;
   // 1-based, as the algorithm's bookkeeping uses index 0 as the virtual start column.
-  const u = new Float64Array(n + 1);
-  const v = new Float64Array(m + 1);
-  const owner = new Int32Array(m + 1); // owner[j]: the row assigned to column j, 0 if none
-  const way = new Int32Array(m + 1);
-  const minimum = new Float64Array(m + 1);
-  const used = new Uint8Array(m + 1);
+  const u = zeros(n + 1);
+  const v = zeros(m + 1);
+  const owner = zeros(m + 1); // owner[j]: the row assigned to column j, 0 if none
+  const way = zeros(m + 1);
+  const minimum = zeros(m + 1);
+  const used = zeros(m + 1);
   const cost = transposed
     ? (i: number, j: number) => -weight[(j - 1) * cols + (i - 1)]
     : (i: number, j: number) => -weight[(i - 1) * cols + (j - 1)];

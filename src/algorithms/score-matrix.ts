@@ -1,3 +1,5 @@
+import type { Numbers } from "./buffers.js";
+
 /**
  * Similarities between rows (expected calls) and columns (calls made). A score of 0 or less means
  * the two cannot pair. Algorithms only ever pair by index.
@@ -16,7 +18,7 @@ export interface ScoreMatrix {
    * Optional: algorithms that need whole rows use it when present, as one tight loop is much
    * faster than a call per cell.
    */
-  fillRow?(row: number, target: Float64Array): void;
+  fillRow?(row: number, target: Numbers): void;
 }
 
 /** One row paired with one column, with the pair's score. */
@@ -42,7 +44,7 @@ export function denseScoreMatrix(values: readonly (readonly number[])[]): ScoreM
 }
 
 /** Fills `target` with the scores of one row, through `fillRow` when the matrix has it. */
-export function fillRowScores(matrix: ScoreMatrix, row: number, target: Float64Array): void {
+export function fillRowScores(matrix: ScoreMatrix, row: number, target: Numbers): void {
   if (matrix.fillRow) {
     matrix.fillRow(row, target);
     return;

@@ -1,3 +1,5 @@
+import { zeros } from "./buffers.js";
+import type { Numbers } from "./buffers.js";
 import { fillRowScores } from "./score-matrix.js";
 import type { Pair, ScoreMatrix } from "./score-matrix.js";
 
@@ -41,9 +43,9 @@ export function weightedLcs(
   // Rows per block; each block is recomputed from its first row, which is kept as a checkpoint.
   const blockRows = (rows + 1) * width <= fullTableCells ? rows : Math.ceil(Math.sqrt(rows + 1));
   const blockCount = Math.ceil(rows / blockRows);
-  const checkpoints: Float64Array[] = [new Float64Array(width)];
-  const block = new Float64Array((blockRows + 1) * width);
-  const rowScores = new Float64Array(cols);
+  const checkpoints: Numbers[] = [zeros(width)];
+  const block = zeros((blockRows + 1) * width);
+  const rowScores = zeros(cols);
 
   // Fills block rows 1..count from block row 0, which holds table row `firstRow`.
   const computeBlock = (firstRow: number, count: number): void => {
@@ -70,7 +72,8 @@ export function weightedLcs(
   const loadBlock = (index: number): number => {
     const firstRow = index * blockRows;
     const count = Math.min(blockRows, rows - firstRow);
-    block.set(checkpoints[index], 0);
+    const checkpoint = checkpoints[index];
+    for (let k = 0; k < width; k++) block[k] = checkpoint[k];
     computeBlock(firstRow, count);
     return count;
   };
