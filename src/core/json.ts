@@ -61,7 +61,16 @@ export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   return true;
 }
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Whether a key can follow a dot in a path: `[A-Za-z_$][A-Za-z0-9_$]*` (a loop beats a regex here). */
+function isIdentifier(key: string): boolean {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+    if (!letter && !(i > 0 && c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
 
 /**
  * Extends a field or JSON path by one key: `a.b`, `a["odd key"]`, `a[3]`. Used both for field
@@ -69,7 +78,7 @@ const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export function childPath(parent: string, key: string | number): string {
   if (typeof key === "number") return `${parent}[${key}]`;
-  return identifier.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+  return isIdentifier(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
 export interface ToJsonValueOptions {
@@ -201,4 +210,46 @@ function copyJson(walk: Walk, input: unknown, key: string, depth: number): JsonV
   }
   walk.ancestors.pop();
   return copy;
+}
+
+/**
+ * Whether `value` already is clean JSON, the way {@link toJsonValue} would return it: plain
+ * objects and arrays only (no `toJSON`, no `undefined` inside, finite numbers), nested at most
+ * `maxDepth` deep, and without an object that `reject` refuses. A cycle is reported as unclean
+ * (it exceeds any depth). Allocates nothing.
+ */
+export function isCleanJson(
+  value: unknown,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+  reject?: (record: object) => boolean,
+): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (maxDepth <= 0) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      // Holes and undefined become null in a copy: not clean as given.
+      if (!(i in value) || !isCleanJson(value[i], maxDepth - 1, reject)) return false;
+    }
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  if (typeof record.toJSON === "function" || (reject !== undefined && reject(record))) return false;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) return false;
+    if (!isCleanJson(record[key], maxDepth - 1, reject)) return false;
+  }
+  return true;
 }

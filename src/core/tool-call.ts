@@ -1,15 +1,14 @@
 import { InvalidInputError } from "./errors.js";
-import { childPath, isJsonObject, toJsonValue } from "./json.js";
+import { childPath, isCleanJson, isJsonObject, toJsonValue } from "./json.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
 /** How a tool was reached: a plain function tool, or a tool served over MCP. */
 export type ToolCallType = "FUNCTION" | "MCP";
 
-const toolCallTypes: readonly ToolCallType[] = ["FUNCTION", "MCP"];
-
 /**
  * One tool call, made by an agent or expected of it: the model every metric works on.
- * Values are validated JSON, so metrics never meet cycles, functions or `NaN`.
+ * Values are validated JSON, so metrics never meet cycles, functions or `NaN`. Values that
+ * already are plain JSON are kept as given, not copied: treat calls as immutable.
  *
  * @example
  * const call = toToolCall({ name: "search", inputParameters: { query: "weather" } });
@@ -87,8 +86,35 @@ function optionalString(
  * naming the field when the value is not a tool call.
  */
 export function toToolCall(value: unknown, options: ToToolCallOptions = {}): ToolCall {
-  const field = options.field ?? "toolCall";
+  return readToolCall(value, options.field ?? "toolCall", undefined, options.maxDepth);
+}
+
+/** `parent[index]`, or `parent` itself; built only when an error needs it. */
+function fieldAt(parent: string, index: number | undefined): string {
+  return index === undefined ? parent : `${parent}[${index}]`;
+}
+
+/** Reads clean JSON as given; anything else through the validating copy. */
+function jsonAt(
+  value: unknown,
+  field: () => string,
+  maxDepth: number | undefined,
+): JsonValue | undefined {
+  if (isCleanJson(value, maxDepth)) return value as JsonValue;
+  return toJsonValue(
+    value,
+    maxDepth === undefined ? { field: field() } : { field: field(), maxDepth },
+  );
+}
+
+function readToolCall(
+  value: unknown,
+  parent: string,
+  index: number | undefined,
+  maxDepth: number | undefined,
+): ToolCall {
   if (!isJsonObject(value)) {
+    const field = fieldAt(parent, index);
     throw new InvalidInputError({
       field,
       message: `${field} must be a tool call object like { name: "search" }, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
@@ -97,7 +123,7 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
   const record = value as Record<string, unknown>;
   const name = record.name;
   if (typeof name !== "string") {
-    const path = childPath(field, "name");
+    const path = childPath(fieldAt(parent, index), "name");
     throw new InvalidInputError({
       field: path,
       message: `${path} must be a string (the tool's name), got ${name === null ? "null" : typeof name}`,
@@ -114,26 +140,23 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
     }
   }
   if (spellings > 1) {
+    const field = fieldAt(parent, index);
     throw new InvalidInputError({
       field,
       message: `${field} gives its parameters twice (${parameterAliases.filter((key) => record[key] !== undefined).join(" and ")}); keep one`,
     });
   }
   const rawParameters = record[parameterKey];
-  const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
   let inputParameters: JsonObject = {};
   if (rawParameters !== undefined && rawParameters !== null) {
-    const parametersField = `${field}.${parameterKey}`;
+    const parametersField = () => `${fieldAt(parent, index)}.${parameterKey}`;
     if (!isJsonObject(rawParameters)) {
       throw new InvalidInputError({
-        field: parametersField,
-        message: `${parametersField} must be an object of named arguments, got ${Array.isArray(rawParameters) ? "an array" : typeof rawParameters}`,
+        field: parametersField(),
+        message: `${parametersField()} must be an object of named arguments, got ${Array.isArray(rawParameters) ? "an array" : typeof rawParameters}`,
       });
     }
-    inputParameters = toJsonValue(rawParameters, {
-      field: parametersField,
-      ...depth,
-    }) as JsonObject;
+    inputParameters = jsonAt(rawParameters, parametersField, maxDepth) as JsonObject;
   }
 
   const rawOutput = record.output;
@@ -142,11 +165,11 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
       ? null
       : typeof rawOutput === "string"
         ? rawOutput
-        : (toJsonValue(rawOutput, { field: `${field}.output`, ...depth }) ?? null);
+        : (jsonAt(rawOutput, () => `${fieldAt(parent, index)}.output`, maxDepth) ?? null);
 
   const rawType = record.type ?? "FUNCTION";
-  if (!toolCallTypes.includes(rawType as ToolCallType)) {
-    const path = childPath(field, "type");
+  if (rawType !== "FUNCTION" && rawType !== "MCP") {
+    const path = childPath(fieldAt(parent, index), "type");
     throw new InvalidInputError({
       field: path,
       message: `${path} must be "FUNCTION" or "MCP", got ${typeof rawType === "string" ? JSON.stringify(rawType) : typeof rawType}`,
@@ -155,18 +178,28 @@ export function toToolCall(value: unknown, options: ToToolCallOptions = {}): Too
 
   const call: {
     -readonly [K in keyof ToolCall]: ToolCall[K];
-  } = { name, inputParameters, output, type: rawType as ToolCallType };
-  const id = optionalString(record, "id", field);
-  if (id !== undefined) call.id = id;
-  const description = optionalString(record, "description", field);
-  if (description !== undefined) call.description = description;
-  const reasoning = optionalString(record, "reasoning", field);
-  if (reasoning !== undefined) call.reasoning = reasoning;
-  const invalidArguments = optionalString(record, "invalidArguments", field);
-  if (invalidArguments !== undefined) call.invalidArguments = invalidArguments;
+  } = { name, inputParameters, output, type: rawType };
+  // Optional fields, read only when present (most calls have none of them).
+  if (record.id !== undefined) {
+    const id = optionalString(record, "id", fieldAt(parent, index));
+    if (id !== undefined) call.id = id;
+  }
+  if (record.description !== undefined) {
+    const description = optionalString(record, "description", fieldAt(parent, index));
+    if (description !== undefined) call.description = description;
+  }
+  if (record.reasoning !== undefined) {
+    const reasoning = optionalString(record, "reasoning", fieldAt(parent, index));
+    if (reasoning !== undefined) call.reasoning = reasoning;
+  }
+  if (record.invalidArguments !== undefined) {
+    const invalidArguments = optionalString(record, "invalidArguments", fieldAt(parent, index));
+    if (invalidArguments !== undefined) call.invalidArguments = invalidArguments;
+  }
   const isError = record.isError;
   if (isError !== undefined && isError !== null) {
     if (typeof isError !== "boolean") {
+      const field = fieldAt(parent, index);
       throw new InvalidInputError({
         field: `${field}.isError`,
         message: `${field}.isError must be true or false when given, got ${typeof isError}`,
@@ -191,7 +224,9 @@ export function toToolCalls(
       message: `${options.field} must be an array of tool calls, got ${value === null ? "null" : typeof value}`,
     });
   }
-  return value.map((item: unknown, index) =>
-    toToolCall(item, { ...options, field: `${options.field}[${index}]` }),
-  );
+  const calls = new Array<ToolCall>(value.length);
+  for (let index = 0; index < value.length; index++) {
+    calls[index] = readToolCall(value[index], options.field, index, options.maxDepth);
+  }
+  return calls;
 }

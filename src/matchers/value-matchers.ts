@@ -1,5 +1,13 @@
 import { InvalidInputError } from "../core/errors.js";
-import { childPath, isJsonObject, jsonEquals, jsonTypeOf, toJsonValue } from "../core/json.js";
+import {
+  childPath,
+  DEFAULT_MAX_DEPTH,
+  isCleanJson,
+  isJsonObject,
+  jsonEquals,
+  jsonTypeOf,
+  toJsonValue,
+} from "../core/json.js";
 import type { JsonType, JsonValue } from "../core/json.js";
 
 const brand = Symbol.for("toolscore.matcher");
@@ -327,6 +335,14 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
   }
 }
 
+const hasMatcherKey = (record: object): boolean =>
+  Object.hasOwn(record, "$match") || Object.hasOwn(record, "$literal");
+
+/** Whether an expected value is plain JSON without matchers, usable as given. Allocates nothing. */
+export function isPlainExpectedValue(value: unknown): value is JsonValue {
+  return value !== undefined && isCleanJson(value, DEFAULT_MAX_DEPTH, hasMatcherKey);
+}
+
 /** An expected value: JSON where any node may be a matcher. */
 export type ExpectedValue =
   JsonValue | ValueMatcher | { [key: string]: ExpectedValue } | ExpectedValue[];
@@ -340,6 +356,8 @@ export function toExpectedValue(
   value: unknown,
   options: { field: string },
 ): ExpectedValue | undefined {
+  // Plain JSON without matchers (the common case) is used as given.
+  if (isPlainExpectedValue(value)) return value;
   const visit = (v: unknown, path: string, depth: number): ExpectedValue | undefined => {
     if (isValueMatcher(v)) return v;
     if (depth > 1000)

@@ -1,6 +1,10 @@
 import { InvalidInputError } from "../core/errors.js";
 import { childPath, isJsonObject } from "../core/json.js";
-import { isValueMatcher, toExpectedValue } from "../matchers/value-matchers.js";
+import {
+  isPlainExpectedValue,
+  isValueMatcher,
+  toExpectedValue,
+} from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
 
 /**
@@ -49,15 +53,25 @@ export interface ExpectedCalls {
 
 const argumentKeys = ["inputParameters", "arguments", "args", "input_parameters"] as const;
 
+interface ReadCall {
+  readonly call: ExpectedCall & { predecessors: number[] };
+  readonly after: readonly string[] | undefined;
+}
+
+/** `parent[index]` or `parent[group][index]`: built only for error messages. */
+function fieldName(parent: string, group: number, index: number): string {
+  return group < 0 ? `${parent}[${index}]` : `${parent}[${group}][${index}]`;
+}
+
 function readCall(
   value: unknown,
-  field: string,
+  parent: string,
+  group: number,
+  index: number,
   predecessors: number[],
-): ExpectedCall & { after: readonly string[] } {
-  if (
-    !isJsonObject(value) &&
-    !(typeof value === "object" && value !== null && !Array.isArray(value))
-  ) {
+): ReadCall {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const field = fieldName(parent, group, index);
     throw new InvalidInputError({
       field,
       message: `${field} must be an expected call object like { name: "search" }`,
@@ -65,22 +79,32 @@ function readCall(
   }
   const record = value as Record<string, unknown>;
   if (typeof record.name !== "string") {
+    const field = fieldName(parent, group, index);
     throw new InvalidInputError({
       field: `${field}.name`,
       message: `${field}.name must be a string (the tool's name)`,
     });
   }
-  const given = argumentKeys.filter((key) => record[key] !== undefined);
-  if (given.length > 1) {
-    throw new InvalidInputError({
-      field,
-      message: `${field} gives its arguments twice (${given.join(" and ")}); keep one`,
-    });
+  let key: (typeof argumentKeys)[number] | undefined;
+  for (const candidate of argumentKeys) {
+    if (record[candidate] === undefined) continue;
+    if (key !== undefined) {
+      const field = fieldName(parent, group, index);
+      const given = argumentKeys.filter((k) => record[k] !== undefined);
+      throw new InvalidInputError({
+        field,
+        message: `${field} gives its arguments twice (${given.join(" and ")}); keep one`,
+      });
+    }
+    key = candidate;
   }
-  const key = given.at(0);
   let args: ExpectedValue = {};
-  if (key !== undefined && record[key] !== null) {
-    const argumentsField = childPath(field, key);
+  const raw = key === undefined ? undefined : record[key];
+  if (isJsonObject(raw) && isPlainExpectedValue(raw)) {
+    // Plain arguments without matchers, the common case: used as given.
+    args = raw;
+  } else if (key !== undefined && raw !== null) {
+    const argumentsField = childPath(fieldName(parent, group, index), key);
     const parsed = toExpectedValue(record[key], { field: argumentsField });
     if (!isValueMatcher(parsed) && !isJsonObject(parsed)) {
       throw new InvalidInputError({
@@ -90,21 +114,36 @@ function readCall(
     }
     args = parsed;
   }
-  const output = Object.hasOwn(record, "output")
-    ? (toExpectedValue(record.output, { field: childPath(field, "output") }) ?? null)
-    : undefined;
+  let output: ExpectedValue | undefined;
+  if (Object.hasOwn(record, "output")) {
+    const rawOutput = record.output;
+    output =
+      typeof rawOutput === "string" || rawOutput === null
+        ? rawOutput
+        : (toExpectedValue(rawOutput, {
+            field: childPath(fieldName(parent, group, index), "output"),
+          }) ?? null);
+  }
   const id = record.id;
   if (id !== undefined && typeof id !== "string") {
+    const field = fieldName(parent, group, index);
     throw new InvalidInputError({ field: `${field}.id`, message: `${field}.id must be a string` });
   }
-  const after = record.after ?? [];
-  if (!Array.isArray(after) || !after.every((item): item is string => typeof item === "string")) {
+  const after = record.after;
+  if (
+    after !== undefined &&
+    (!Array.isArray(after) || !after.every((item): item is string => typeof item === "string"))
+  ) {
+    const field = fieldName(parent, group, index);
     throw new InvalidInputError({
       field: `${field}.after`,
       message: `${field}.after must be a list of expected call ids`,
     });
   }
-  return { name: record.name, type: "FUNCTION", arguments: args, output, id, predecessors, after };
+  return {
+    call: { name: record.name, type: "FUNCTION", arguments: args, output, id, predecessors },
+    after: after,
+  };
 }
 
 /** Validates expected calls and works out their partial order, naming the field of any problem. */
@@ -115,43 +154,42 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
       message: `${field} must be a list of expected calls, or a list of groups of them`,
     });
   }
-  const grouped = input.length > 0 && input.every((item) => Array.isArray(item));
-  if (!grouped && input.some((item) => Array.isArray(item))) {
+  let arrays = 0;
+  for (const item of input) if (Array.isArray(item)) arrays++;
+  const grouped = input.length > 0 && arrays === input.length;
+  if (!grouped && arrays > 0) {
     throw new InvalidInputError({
       field,
       message: `${field} mixes calls and groups; give either a list of calls or a list of groups (lists)`,
     });
   }
-  const calls: (ExpectedCall & { after: readonly string[]; predecessors: number[] })[] = [];
+  const read: ReadCall[] = [];
   if (grouped) {
     let previousGroup: number[] = [];
-    (input as unknown[][]).forEach((group, g) => {
+    for (let g = 0; g < input.length; g++) {
+      const group = input[g] as unknown[];
       const members: number[] = [];
-      group.forEach((item, i) => {
-        members.push(calls.length);
-        calls.push(
-          readCall(item, `${field}[${g}][${i}]`, [...previousGroup]) as ExpectedCall & {
-            after: readonly string[];
-            predecessors: number[];
-          },
-        );
-      });
+      for (let i = 0; i < group.length; i++) {
+        members.push(read.length);
+        read.push(readCall(group[i], field, g, i, [...previousGroup]));
+      }
       // An empty group imposes nothing: the next group follows the last non-empty one.
       if (members.length > 0) previousGroup = members;
-    });
+    }
   } else {
-    input.forEach((item, i) =>
-      calls.push(
-        readCall(item, `${field}[${i}]`, []) as ExpectedCall & {
-          after: readonly string[];
-          predecessors: number[];
-        },
-      ),
-    );
+    for (let i = 0; i < input.length; i++) read.push(readCall(input[i], field, -1, i, []));
   }
+  const calls = read.map((item) => item.call);
+  const hasAfter = read.some((item) => item.after !== undefined && item.after.length > 0);
+  if (hasAfter || calls.some((call) => call.id !== undefined)) linkIds(read, field);
+  if (hasAfter) rejectCycles(calls, field);
+  return { calls, partial: grouped || hasAfter };
+}
 
+/** Checks ids are unique and turns `after` ids into predecessor indices. */
+function linkIds(read: readonly ReadCall[], field: string): void {
   const byId = new Map<string, number>();
-  calls.forEach((call, index) => {
+  read.forEach(({ call }, index) => {
     if (call.id === undefined) return;
     if (byId.has(call.id)) {
       throw new InvalidInputError({
@@ -161,10 +199,8 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
     }
     byId.set(call.id, index);
   });
-  let hasAfter = false;
-  calls.forEach((call, index) => {
-    for (const id of call.after) {
-      hasAfter = true;
+  read.forEach(({ call, after }, index) => {
+    for (const id of after ?? []) {
       const before = byId.get(id);
       if (before === undefined) {
         throw new InvalidInputError({
@@ -175,7 +211,10 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
       call.predecessors.push(before);
     }
   });
-  // A cycle would make the order unsatisfiable; name one call on it.
+}
+
+/** A cycle would make the order unsatisfiable; names one call on it. */
+function rejectCycles(calls: readonly ExpectedCall[], field: string): void {
   const state = new Uint8Array(calls.length);
   const visit = (index: number): void => {
     if (state[index] === 2) return;
@@ -192,12 +231,4 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
   calls.forEach((_, index) => {
     visit(index);
   });
-  return {
-    calls: calls.map((call) => {
-      const copy = { ...call };
-      Reflect.deleteProperty(copy, "after");
-      return copy;
-    }),
-    partial: grouped || hasAfter,
-  };
 }
