@@ -41,15 +41,25 @@ interface Walk {
   readonly paths: CompiledRules["paths"];
   readonly root: JsonObject;
   readonly verdicts: ArgumentVerdict[] | undefined;
+  /** The keys from the root to the value compared now. */
   readonly path: Path;
+  /** The JSON path of each prefix of `path` (`$`, `$.a`, `$.a[0]`), kept only for verdicts. */
+  readonly texts: string[];
 }
 
 const emptyRoot: JsonObject = {};
+// Stands for the path and path texts of walks that do not track them (never written to).
+const untracked: never[] = [];
 
-function jsonPath(path: Path): string {
-  let text = "$";
-  for (const key of path) text = childPath(text, key);
-  return text;
+function enter(walk: Walk, key: string | number): void {
+  // The keys are needed only to match path rules.
+  if (walk.paths.length > 0) walk.path.push(key);
+  if (walk.verdicts) walk.texts.push(childPath(walk.texts[walk.texts.length - 1], key));
+}
+
+function leave(walk: Walk): void {
+  if (walk.paths.length > 0) walk.path.pop();
+  if (walk.verdicts) walk.texts.pop();
 }
 
 function ruleAt(walk: Walk): ArgumentRule | undefined {
@@ -57,31 +67,49 @@ function ruleAt(walk: Walk): ArgumentRule | undefined {
   return undefined;
 }
 
+/** Records a verdict at the current path, when verdicts are wanted. */
 function record(
   walk: Walk,
   verdict: ArgumentVerdict["verdict"],
   expected: ExpectedValue | undefined,
   actual: JsonValue | undefined,
-  extra?: { similarity?: number; note?: string },
+  note?: string,
+  similarity?: number,
 ): void {
   if (!walk.verdicts) return;
-  walk.verdicts.push({
-    path: jsonPath(walk.path),
+  const entry: { -readonly [K in keyof ArgumentVerdict]: ArgumentVerdict[K] } = {
+    path: walk.texts[walk.texts.length - 1],
     verdict,
-    ...(expected === undefined
-      ? {}
-      : { expected: isValueMatcher(expected) ? expected.toJSON() : (expected as JsonValue) }),
-    ...(actual === undefined ? {} : { actual }),
-    ...(extra?.similarity === undefined ? {} : { similarity: extra.similarity }),
-    ...(extra?.note === undefined ? {} : { note: extra.note }),
-  });
+  };
+  if (expected !== undefined) {
+    entry.expected = isValueMatcher(expected) ? expected.toJSON() : (expected as JsonValue);
+  }
+  if (actual !== undefined) entry.actual = actual;
+  if (similarity !== undefined) entry.similarity = similarity;
+  if (note !== undefined) entry.note = note;
+  walk.verdicts.push(entry);
+}
+
+/** `record` for a key of the current object, without entering it. */
+function recordAt(
+  walk: Walk,
+  key: string,
+  verdict: ArgumentVerdict["verdict"],
+  expected: JsonValue,
+  actual: JsonValue,
+): void {
+  enter(walk, key);
+  record(walk, verdict, expected, actual);
+  leave(walk);
 }
 
 function testMatcher(walk: Walk, matcher: ValueMatcher, actual: JsonValue | undefined): number {
   const ok = matcher.test(actual);
-  record(walk, ok ? "match" : actual === undefined ? "missing" : "mismatch", matcher, actual, {
-    note: ok ? `matched ${matcher.describe}` : `expected ${matcher.describe}`,
-  });
+  if (walk.verdicts) {
+    const verdict = ok ? "match" : actual === undefined ? "missing" : "mismatch";
+    const note = ok ? `matched ${matcher.describe}` : `expected ${matcher.describe}`;
+    record(walk, verdict, matcher, actual, note);
+  }
   return ok ? 1 : 0;
 }
 
@@ -113,20 +141,11 @@ function compareNode(
   if (isFuzzy(mode) && !jsonEquals(e, a)) {
     const similarity = axionValueSimilarity(a, e);
     const ok = similarity >= mode.fuzzy;
-    record(walk, ok ? "match" : "mismatch", e, a, {
-      similarity,
-      ...(note === undefined ? {} : { note }),
-    });
+    record(walk, ok ? "match" : "mismatch", e, a, note, similarity);
     return ok ? 1 : 0;
   }
   const ok = jsonEquals(e, a);
-  record(
-    walk,
-    ok ? "match" : "mismatch",
-    expected,
-    actual,
-    note === undefined ? undefined : { note },
-  );
+  record(walk, ok ? "match" : "mismatch", expected, actual, note);
   return ok ? 1 : 0;
 }
 
@@ -152,9 +171,8 @@ function oneSided(
         "match",
         side === "expected" ? present : fallback,
         side === "actual" ? (present as JsonValue) : fallback,
-        {
-          note: `left out on one side; equals the schema default ${JSON.stringify(fallback)}`,
-        },
+        walk.verdicts &&
+          `left out on one side; equals the schema default ${JSON.stringify(fallback)}`,
       );
       return 1;
     }
@@ -173,34 +191,79 @@ function compareObjects(
 ): number {
   let sum = 0;
   let counted = 0;
-  const visit = (key: string, inExpected: boolean, inActual: boolean): void => {
-    walk.path.push(key);
-    const rule = walk.paths.length > 0 ? ruleAt(walk) : undefined;
-    const childSchema = schema ? propertySchema(schema, key, walk.root) : undefined;
-    let score: number | undefined;
-    if (rule !== undefined && isValueMatcher(rule)) {
-      score = testMatcher(walk, rule, inActual ? actual[key] : undefined);
-    } else {
-      const childMode = rule ?? mode;
-      if (childMode !== "ignore") {
-        if (inExpected && inActual) {
-          score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
-        } else if (inExpected) {
-          score = oneSided(walk, expected[key], "expected", mode, schema, key, childSchema);
-        } else {
-          score = oneSided(walk, actual[key], "actual", mode, schema, key, childSchema);
-        }
+  // Without path rules, a schema or fuzziness, two primitives compare by equality right here.
+  const direct = walk.paths.length === 0 && schema === undefined && typeof mode === "string";
+  for (const key in expected) {
+    if (!Object.hasOwn(expected, key)) continue;
+    const e = expected[key];
+    if (direct && typeof e !== "object" && Object.hasOwn(actual, key)) {
+      const a = actual[key];
+      if (typeof a !== "object") {
+        if (mode === "ignore") continue;
+        const ok = e === a;
+        if (walk.verdicts) recordAt(walk, key, ok ? "match" : "mismatch", e, a);
+        sum += ok ? 1 : 0;
+        counted++;
+        continue;
       }
     }
-    walk.path.pop();
+    const score = compareKey(
+      walk,
+      expected,
+      actual,
+      key,
+      true,
+      Object.hasOwn(actual, key),
+      mode,
+      schema,
+    );
     if (score !== undefined) {
       sum += score;
       counted++;
     }
-  };
-  for (const key of Object.keys(expected)) visit(key, true, Object.hasOwn(actual, key));
-  for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) visit(key, false, true);
+  }
+  for (const key in actual) {
+    if (!Object.hasOwn(actual, key) || Object.hasOwn(expected, key)) continue;
+    const score = compareKey(walk, expected, actual, key, false, true, mode, schema);
+    if (score !== undefined) {
+      sum += score;
+      counted++;
+    }
+  }
   return counted === 0 ? 1 : sum / counted;
+}
+
+/** One key of an object comparison, under the first path rule that applies to it. */
+function compareKey(
+  walk: Walk,
+  expected: Record<string, ExpectedValue>,
+  actual: JsonObject,
+  key: string,
+  inExpected: boolean,
+  inActual: boolean,
+  mode: ArgumentMode,
+  schema: JsonObject | undefined,
+): number | undefined {
+  enter(walk, key);
+  const rule = walk.paths.length > 0 ? ruleAt(walk) : undefined;
+  const childSchema = schema ? propertySchema(schema, key, walk.root) : undefined;
+  let score: number | undefined;
+  if (rule !== undefined && isValueMatcher(rule)) {
+    score = testMatcher(walk, rule, inActual ? actual[key] : undefined);
+  } else {
+    const childMode = rule ?? mode;
+    if (childMode !== "ignore") {
+      if (inExpected && inActual) {
+        score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
+      } else if (inExpected) {
+        score = oneSided(walk, expected[key], "expected", mode, schema, key, childSchema);
+      } else {
+        score = oneSided(walk, actual[key], "actual", mode, schema, key, childSchema);
+      }
+    }
+  }
+  leave(walk);
+  return score;
 }
 
 /** Whether one element matches another entirely (for subset and superset arrays). */
@@ -211,7 +274,13 @@ function elementMatches(
   mode: ArgumentMode,
   schema: JsonObject | undefined,
 ): boolean {
-  const quiet: Walk = { ...walk, verdicts: undefined };
+  const quiet: Walk = {
+    paths: walk.paths,
+    root: walk.root,
+    verdicts: undefined,
+    path: walk.path,
+    texts: walk.texts,
+  };
   return (
     compareNode(
       quiet,
@@ -250,9 +319,14 @@ function compareArrays(
       }
     });
     const score = needles.length === 0 ? 1 : found / needles.length;
-    record(walk, score === 1 ? "match" : "mismatch", expected, actual, {
-      note: `${found} of ${needles.length} ${mode === "subset" ? "expected elements found" : "elements were expected"}`,
-    });
+    record(
+      walk,
+      score === 1 ? "match" : "mismatch",
+      expected,
+      actual,
+      walk.verdicts &&
+        `${found} of ${needles.length} ${mode === "subset" ? "expected elements found" : "elements were expected"}`,
+    );
     return score;
   }
   const length = Math.max(expected.length, actual.length);
@@ -263,7 +337,7 @@ function compareArrays(
   let sum = 0;
   let counted = 0;
   for (let index = 0; index < length; index++) {
-    walk.path.push(index);
+    enter(walk, index);
     let score: number | undefined;
     if (index >= actual.length) {
       record(walk, "missing", expected[index], undefined);
@@ -280,7 +354,7 @@ function compareArrays(
         itemSchema(schema, index, walk.root),
       );
     }
-    walk.path.pop();
+    leave(walk);
     if (score !== undefined) {
       sum += score;
       counted++;
@@ -305,7 +379,8 @@ export function compareArguments(
     paths: options.rules.paths,
     root: options.schema ?? emptyRoot,
     verdicts: options.verdicts,
-    path: [],
+    path: options.rules.paths.length > 0 ? [] : untracked,
+    texts: options.verdicts ? ["$"] : untracked,
   };
   if (options.rules.mode === "ignore") return 1;
   return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;

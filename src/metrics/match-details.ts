@@ -1,6 +1,5 @@
 import type {
   AlignmentAlgorithm,
-  ArgumentVerdict,
   Mismatch,
   NearMiss,
   PairDetail,
@@ -11,7 +10,7 @@ import type { Pairing } from "./pairing.js";
 import type { NamedCall, ToolCallMatrix } from "./tool-call-matrix.js";
 
 /** What a metric says about one pair beyond its score: argument verdicts and the output verdict. */
-export type PairExplanation = Pick<PairDetail, "arguments" | "output">;
+export type PairExplanation = Pick<PairDetail, "arguments" | "output" | "isError">;
 
 export interface BuildMatchDetailsOptions<
   E extends NamedCall = ToolCall,
@@ -22,7 +21,7 @@ export interface BuildMatchDetailsOptions<
   called: readonly C[];
   matrix: ToolCallMatrix;
   pairing: Pairing;
-  explainPair: (expected: E, called: C) => PairExplanation;
+  explainPair: (expected: E, called: C, row: number, col: number) => PairExplanation;
 }
 
 /** Precision, recall and F1 of a pairing whose pair scores sum to `total`. */
@@ -37,13 +36,14 @@ export function precisionRecallF1(
   return { precision, recall, f1 };
 }
 
-function argumentMismatches(
-  verdicts: readonly ArgumentVerdict[],
+/** Appends the mismatches that argument and output verdicts of one pair (or near miss) show. */
+function pushMismatches(
+  mismatches: Mismatch[],
+  explanation: PairExplanation,
   expectedIndex: number,
   calledIndex: number,
-): Mismatch[] {
-  const mismatches: Mismatch[] = [];
-  for (const v of verdicts) {
+): void {
+  for (const v of explanation.arguments) {
     if (v.verdict === "mismatch") {
       mismatches.push({
         kind: "args-mismatch",
@@ -71,7 +71,37 @@ function argumentMismatches(
       });
     }
   }
-  return mismatches;
+  const output = explanation.output;
+  if (output?.verdict === "mismatch") {
+    mismatches.push({
+      kind: "output-mismatch",
+      expectedIndex,
+      calledIndex,
+      path: "$",
+      expected: output.expected,
+      actual: output.actual,
+    });
+  }
+}
+
+/** A pair's details: its indices, name and score, with the explanation's fields. */
+function pairDetail(
+  expectedIndex: number,
+  calledIndex: number,
+  name: string,
+  score: number,
+  explanation: PairExplanation,
+): PairDetail {
+  const detail: { -readonly [K in keyof PairDetail]: PairDetail[K] } = {
+    expectedIndex,
+    calledIndex,
+    name,
+    score,
+    arguments: explanation.arguments,
+  };
+  if (explanation.output !== undefined) detail.output = explanation.output;
+  if (explanation.isError !== undefined) detail.isError = explanation.isError;
+  return detail;
 }
 
 /**
@@ -84,11 +114,14 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
   options: BuildMatchDetailsOptions<E, C>,
 ): ToolCallMatchDetails {
   const { algorithm, expected, called, matrix, pairing, explainPair } = options;
-  const pairedCol = new Int32Array(expected.length).fill(-1);
-  const colPaired = new Uint8Array(called.length);
+  // Plain arrays: on small inputs, allocating typed arrays costs more than the work.
+  const pairedCol = new Array<number>(expected.length).fill(-1);
+  const pairScore = new Array<number>(expected.length);
+  const colPaired = new Array<boolean>(called.length).fill(false);
   for (const pair of pairing.pairs) {
     pairedCol[pair.row] = pair.col;
-    colPaired[pair.col] = 1;
+    pairScore[pair.row] = pair.score;
+    colPaired[pair.col] = true;
   }
 
   const pairs: PairDetail[] = [];
@@ -99,37 +132,18 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
     mismatches.push({ kind: "count-mismatch", expected: expected.length, actual: called.length });
   }
 
-  const pairScore = new Map<number, number>(pairing.pairs.map((p) => [p.row, p.score]));
-  expected.forEach((call, expectedIndex) => {
+  for (let expectedIndex = 0; expectedIndex < expected.length; expectedIndex++) {
+    const call = expected[expectedIndex];
     const calledIndex = pairedCol[expectedIndex];
     if (calledIndex >= 0) {
-      const explanation = explainPair(call, called[calledIndex]);
-      pairs.push({
-        expectedIndex,
-        calledIndex,
-        name: call.name,
-        score: pairScore.get(expectedIndex) as number,
-        ...explanation,
-      });
-      mismatches.push(...argumentMismatches(explanation.arguments, expectedIndex, calledIndex));
-      if (explanation.output?.verdict === "mismatch") {
-        const { expected: e, actual: a } = explanation.output;
-        mismatches.push({
-          kind: "output-mismatch",
-          expectedIndex,
-          calledIndex,
-          path: "$",
-          expected: e,
-          actual: a,
-        });
-      }
-      return;
+      const explanation = explainPair(call, called[calledIndex], expectedIndex, calledIndex);
+      pairs.push(
+        pairDetail(expectedIndex, calledIndex, call.name, pairScore[expectedIndex], explanation),
+      );
+      pushMismatches(mismatches, explanation, expectedIndex, calledIndex);
+      continue;
     }
-    if (
-      algorithm === "positional" &&
-      expectedIndex < called.length &&
-      colPaired[expectedIndex] === 0
-    ) {
+    if (algorithm === "positional" && expectedIndex < called.length && !colPaired[expectedIndex]) {
       const other = called[expectedIndex];
       mismatches.push(
         other.name === call.name
@@ -149,55 +163,49 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
             },
       );
     }
-    const couldPair = matrix
-      .candidates(expectedIndex)
-      .some((col) => colPaired[col] === 0 && matrix.score(expectedIndex, col) > 0);
+    // Unpaired calls of the same tool: one that could have paired means order kept them apart.
+    let couldPair = false;
+    let nearestIndex = -1;
+    for (const col of matrix.candidates(expectedIndex)) {
+      if (colPaired[col]) continue;
+      if (nearestIndex < 0) nearestIndex = col;
+      if (matrix.score(expectedIndex, col) > 0) {
+        couldPair = true;
+        break;
+      }
+    }
     if (couldPair) {
       outOfOrder.push({ expectedIndex, name: call.name });
       mismatches.push({ kind: "out-of-order", expectedIndex, name: call.name });
-    } else {
-      mismatches.push({ kind: "missing-call", expectedIndex, name: call.name });
-      // A call of the same tool that did not pair scored 0 against this one: say why.
-      const nearestIndex = matrix.candidates(expectedIndex).find((col) => colPaired[col] === 0);
-      if (nearestIndex === undefined) {
-        missing.push({ expectedIndex, name: call.name });
-      } else {
-        const explanation = explainPair(call, called[nearestIndex]);
-        missing.push({
-          expectedIndex,
-          name: call.name,
-          nearest: { calledIndex: nearestIndex, ...explanation },
-        });
-        mismatches.push(...argumentMismatches(explanation.arguments, expectedIndex, nearestIndex));
-        if (explanation.output?.verdict === "mismatch") {
-          const { expected: e, actual: a } = explanation.output;
-          mismatches.push({
-            kind: "output-mismatch",
-            expectedIndex,
-            calledIndex: nearestIndex,
-            path: "$",
-            expected: e,
-            actual: a,
-          });
-        }
-      }
+      continue;
     }
-  });
+    mismatches.push({ kind: "missing-call", expectedIndex, name: call.name });
+    if (nearestIndex < 0) {
+      missing.push({ expectedIndex, name: call.name });
+      continue;
+    }
+    // A call of the same tool that did not pair scored 0 against this one: say why.
+    const explanation = explainPair(call, called[nearestIndex], expectedIndex, nearestIndex);
+    const nearest: { -readonly [K in keyof NearMiss]: NearMiss[K] } = {
+      calledIndex: nearestIndex,
+      arguments: explanation.arguments,
+    };
+    if (explanation.output !== undefined) nearest.output = explanation.output;
+    missing.push({ expectedIndex, name: call.name, nearest });
+    pushMismatches(mismatches, explanation, expectedIndex, nearestIndex);
+  }
 
   const unexpected: { calledIndex: number; name: string }[] = [];
   called.forEach((call, calledIndex) => {
-    if (colPaired[calledIndex] === 1) return;
+    if (colPaired[calledIndex]) return;
     unexpected.push({ calledIndex, name: call.name });
     mismatches.push({ kind: "unexpected-call", calledIndex, name: call.name });
   });
 
-  return {
-    algorithm,
-    pairs,
-    missing,
-    unexpected,
-    outOfOrder,
-    mismatches,
-    ...precisionRecallF1(pairing.total, expected.length, called.length),
-  };
+  const { precision, recall, f1 } = precisionRecallF1(
+    pairing.total,
+    expected.length,
+    called.length,
+  );
+  return { algorithm, pairs, missing, unexpected, outOfOrder, mismatches, precision, recall, f1 };
 }

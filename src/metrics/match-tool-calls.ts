@@ -4,6 +4,7 @@ import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type {
   AlignmentAlgorithm,
   ArgumentVerdict,
+  PairDetail,
   ToolCallMatchDetails,
 } from "../core/explanation.js";
 import { isJsonObject, jsonEquals } from "../core/json.js";
@@ -25,8 +26,8 @@ import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
 import { enumOption, numberOption, optionsObject, rejectUnknownOptions } from "./options.js";
 import { pairToolCalls } from "./pairing.js";
-import type { Pairing } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
+import type { ToolCallMatrix } from "./tool-call-matrix.js";
 
 /**
  * How the order of calls counts:
@@ -171,6 +172,8 @@ export interface ResolvedMatchOptions {
   readonly limits: ResolvedMatchLimits;
   readonly maxOrderStates: number;
   readonly validator: SchemaValidator;
+  /** The definitions of `tools`, by (normalized) name. */
+  readonly definitions: ReadonlyMap<string, JsonObject>;
 }
 
 const orderModes: readonly OrderMode[] = [
@@ -410,6 +413,7 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
       max: Number.MAX_SAFE_INTEGER,
     }),
     validator: new SchemaValidator(),
+    definitions: toolDefinitions(tools, given.normalizeName),
   };
   resolvedCache.set(options, resolved);
   return resolved;
@@ -475,31 +479,48 @@ function total(pairs: readonly Pair[]): number {
 
 function checkConstraints(
   calls: readonly ToolCall[],
-  names: readonly string[],
+  nameOf: (call: { name: string }) => string,
   constraints: MatchConstraints,
-): Violation[] {
-  const violations: Violation[] = [];
-  const forbidden = new Set(constraints.forbiddenTools ?? []);
+  violations: Violation[],
+): void {
+  const { forbiddenTools, minCalls, maxCalls, maxTotalCalls, redundantCalls } = constraints;
+  if (
+    forbiddenTools === undefined &&
+    minCalls === undefined &&
+    maxCalls === undefined &&
+    maxTotalCalls === undefined &&
+    redundantCalls !== "forbid"
+  ) {
+    return;
+  }
+  // Constraint names go through the same normalization as the calls' names.
+  const byName = (record: Readonly<Record<string, number>> | undefined) =>
+    new Map(Object.entries(record ?? {}).map(([name, n]) => [nameOf({ name }), n]));
+  const forbidden = new Set((forbiddenTools ?? []).map((name) => nameOf({ name })));
+  const most = byName(maxCalls);
   const counts = new Map<string, number>();
-  names.forEach((name, index) => {
+  const tooMany: number[] = [];
+  calls.forEach((call, index) => {
+    const name = nameOf(call);
     if (forbidden.has(name)) violations.push({ kind: "forbidden-tool", calledIndex: index, name });
     const count = (counts.get(name) ?? 0) + 1;
     counts.set(name, count);
-    const max = constraints.maxCalls?.[name];
-    if (max !== undefined && count === max + 1)
-      violations.push({ kind: "too-many-calls", calledIndex: index, name, count: 0, max });
-    if (constraints.maxTotalCalls !== undefined && index === constraints.maxTotalCalls) {
+    const max = most.get(name);
+    if (max !== undefined && count === max + 1) {
+      tooMany.push(violations.length);
+      violations.push({ kind: "too-many-calls", calledIndex: index, name, count, max });
+    }
+    if (maxTotalCalls !== undefined && index === maxTotalCalls) {
       violations.push({
         kind: "too-many-total-calls",
         calledIndex: index,
         count: calls.length,
-        max: constraints.maxTotalCalls,
+        max: maxTotalCalls,
       });
     }
-    if (constraints.redundantCalls === "forbid" && index > 0) {
+    if (redundantCalls === "forbid" && index > 0) {
       const previous = calls[index - 1];
-      const call = calls[index];
-      if (names[index - 1] === name && jsonEquals(previous.inputParameters, call.inputParameters)) {
+      if (nameOf(previous) === name && jsonEquals(previous.inputParameters, call.inputParameters)) {
         violations.push({
           kind: "redundant-call",
           calledIndex: index,
@@ -509,79 +530,124 @@ function checkConstraints(
       }
     }
   });
-  // The count of a too-many-calls violation is the final count.
-  for (let i = 0; i < violations.length; i++) {
-    const violation = violations[i];
-    if (violation.kind === "too-many-calls")
-      violations[i] = { ...violation, count: counts.get(violation.name) ?? 0 };
+  // A too-many-calls violation sits at the first call over the maximum and reports the final count.
+  for (const at of tooMany) {
+    const violation = violations[at];
+    if (violation.kind === "too-many-calls") {
+      violations[at] = { ...violation, count: counts.get(violation.name) ?? violation.count };
+    }
   }
-  for (const [name, min] of Object.entries(constraints.minCalls ?? {})) {
+  for (const [name, min] of byName(minCalls)) {
     const count = counts.get(name) ?? 0;
     if (count < min) violations.push({ kind: "too-few-calls", name, count, min });
   }
-  return violations;
 }
 
-function sentence(items: readonly string[], limit = 4): string {
+/** Joins reasons, naming at most `limit` of them (the result lists every one). */
+function sentence(items: readonly string[], limit = 6): string {
   if (items.length <= limit) return items.join("; ");
-  return `${items.slice(0, limit).join("; ")}; and ${items.length - limit} more`;
+  return `${items.slice(0, limit).join("; ")}; and ${items.length - limit} more (see mismatches)`;
 }
 
-function describeVerdict(name: string, verdict: ArgumentVerdict): string {
-  const show = (value: JsonValue | undefined) => JSON.stringify(value);
+const show = (value: JsonValue | undefined): string =>
+  value === undefined ? "absent" : JSON.stringify(value);
+
+function describeVerdict(verdict: ArgumentVerdict): string {
   switch (verdict.verdict) {
     case "missing":
-      return `${name} lacks ${verdict.path}${verdict.note ? ` (${verdict.note})` : ""}`;
+      return `${verdict.path} missing${verdict.note ? ` (${verdict.note})` : ""}`;
     case "unexpected":
-      return `${name} has unexpected ${verdict.path} = ${show(verdict.actual)}`;
-    default:
-      return `${name} ${verdict.path} is ${show(verdict.actual)}, expected ${verdict.note?.startsWith("expected ") ? verdict.note.slice(9) : show(verdict.expected)}`;
+      return `${verdict.path} = ${show(verdict.actual)} not expected`;
+    default: {
+      const wanted = verdict.note?.startsWith("expected ")
+        ? verdict.note.slice("expected ".length)
+        : show(verdict.expected);
+      return `${verdict.path} is ${show(verdict.actual)}, expected ${wanted}`;
+    }
   }
 }
 
+/** What differed between an expected call and a call made: arguments, output, error. */
+function differences(
+  verdicts: readonly ArgumentVerdict[],
+  output: PairDetail["output"],
+  isError: boolean | undefined,
+): string {
+  const parts: string[] = [];
+  for (const verdict of verdicts)
+    if (verdict.verdict !== "match") parts.push(describeVerdict(verdict));
+  if (output?.verdict === "mismatch")
+    parts.push(`output is ${show(output.actual)}, expected ${show(output.expected)}`);
+  if (isError === true) parts.push("the tool reported an error");
+  return parts.join(", ");
+}
+
+function describeViolation(violation: Violation): string {
+  switch (violation.kind) {
+    case "forbidden-tool":
+      return `called[${violation.calledIndex}] ${violation.name} is a forbidden tool`;
+    case "too-few-calls":
+      return `${violation.name} called ${violation.count} time${violation.count === 1 ? "" : "s"}, at least ${violation.min} required`;
+    case "too-many-calls":
+      return `${violation.name} called ${violation.count} times, at most ${violation.max} allowed (from called[${violation.calledIndex}])`;
+    case "too-many-total-calls":
+      return `${violation.count} calls in all, at most ${violation.max} allowed (from called[${violation.calledIndex}])`;
+    case "redundant-call":
+      return `called[${violation.calledIndex}] ${violation.name} repeats called[${violation.previousIndex}]`;
+    case "unretried-error":
+      return `called[${violation.calledIndex}] ${violation.name} failed and was not retried`;
+  }
+}
+
+const rounded = (n: number): number => Math.round(n * 1000) / 1000;
+const calls = (n: number): string => (n === 1 ? "1 expected call" : `${n} expected calls`);
+
+/**
+ * The reason sentence: how many expected calls matched, then every reason the score is below 1,
+ * located by `expected[i]` / `called[j]` and argument path.
+ */
 function buildReason(
   result: Omit<MatchResult, "reason">,
-  expected: readonly ExpectedCall[],
+  expectedCount: number,
+  failed: boolean,
 ): string {
-  const scoreText = `${result.scoreKind} ${Number(result.score.toFixed(3))}`;
+  const scoreText = `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
-    return `All ${expected.length} expected calls were made as expected (order: ${result.order}; ${scoreText}).`;
+    if (expectedCount === 0) return `No calls were expected and none were made (${scoreText}).`;
+    return `${expectedCount === 1 ? "The" : "All"} ${calls(expectedCount)} ${expectedCount === 1 ? "was" : "were"} made as expected (${scoreText}).`;
   }
-  const matched = result.pairs.filter((pair) => pair.score === 1).length;
-  const parts: string[] = [];
-  const missing = result.missing.map(
-    (m) => m.name + (m.nearest ? " (made, but not as expected)" : ""),
-  );
-  if (missing.length > 0) parts.push(`missing: ${sentence(missing)}`);
-  if (result.outOfOrder.length > 0)
-    parts.push(`out of order: ${sentence(result.outOfOrder.map((m) => m.name))}`);
-  if (result.unexpected.length > 0)
-    parts.push(`not expected: ${sentence(result.unexpected.map((u) => u.name))}`);
-  const differences = result.pairs.flatMap((pair) =>
-    pair.arguments.filter((v) => v.verdict !== "match").map((v) => describeVerdict(pair.name, v)),
-  );
+  const items: string[] = [];
+  let matched = 0;
+  for (const pair of result.pairs) {
+    if (pair.score === 1 && pair.output?.verdict !== "mismatch") {
+      matched++;
+      continue;
+    }
+    const what = differences(pair.arguments, pair.output, pair.isError);
+    items.push(
+      `expected[${pair.expectedIndex}] ${pair.name} paired with called[${pair.calledIndex}] (score ${rounded(pair.score)})${what ? `: ${what}` : ""}`,
+    );
+  }
   for (const m of result.missing) {
-    if (m.nearest)
-      differences.push(
-        ...m.nearest.arguments
-          .filter((v) => v.verdict !== "match")
-          .map((v) => describeVerdict(m.name, v)),
+    if (m.nearest) {
+      const what = differences(m.nearest.arguments, m.nearest.output, undefined);
+      items.push(
+        `expected[${m.expectedIndex}] ${m.name} missing; called[${m.nearest.calledIndex}] differs${what ? `: ${what}` : ""}`,
       );
-    if (m.nearest?.output?.verdict === "mismatch") differences.push(`${m.name} output differs`);
+    } else {
+      items.push(`expected[${m.expectedIndex}] ${m.name} missing`);
+    }
   }
-  for (const pair of result.pairs)
-    if (pair.output?.verdict === "mismatch") differences.push(`${pair.name} output differs`);
-  if (differences.length > 0) parts.push(`differences: ${sentence(differences)}`);
-  if (result.violations.length > 0)
-    parts.push(
-      `violations: ${sentence(result.violations.map((v) => v.kind + ("name" in v ? ` (${v.name})` : "")))}`,
-    );
-  if (result.schemaViolations.length > 0) {
-    parts.push(
-      `schema: ${sentence(result.schemaViolations.map((v) => `${v.name} ${v.path} ${v.message}`))}`,
-    );
+  for (const m of result.outOfOrder)
+    items.push(`expected[${m.expectedIndex}] ${m.name} made out of order`);
+  for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+  for (const v of result.violations) items.push(describeViolation(v));
+  for (const v of result.schemaViolations) {
+    items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);
   }
-  return `${matched} of ${expected.length} expected calls matched (order: ${result.order}; ${scoreText}). ${parts.join(". ")}.`;
+  const head = `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
+  const tail = failed ? " The case fails on the violations above." : "";
+  return `${head}. ${sentence(items)}.${tail}`;
 }
 
 /**
@@ -616,7 +682,6 @@ export function matchWithResolvedOptions(
   caseTools: readonly ToolSpec[] = [],
 ): MatchResult {
   const { calls, tools: trajectoryTools } = readActual(actual);
-  const carriedTools = [...caseTools, ...trajectoryTools];
   const parsed = toExpectedCalls(expected);
   if (parsed.partial && resolved.order !== undefined && resolved.order !== "partial") {
     throw new InvalidOptionError({
@@ -628,174 +693,130 @@ export function matchWithResolvedOptions(
   const order: OrderMode = parsed.partial ? "partial" : (resolved.order ?? "any");
   const expectedCalls = parsed.calls;
   const normalize = resolved.normalizeName;
-  const names = normalize
-    ? calls.map((call) => normalize(call.name))
-    : calls.map((call) => call.name);
-  const expectedNames = normalize
-    ? expectedCalls.map((call) => normalize(call.name))
-    : expectedCalls.map((call) => call.name);
-
-  const definitions = new Map<string, JsonObject>();
-  for (const tool of [...resolved.tools, ...carriedTools]) {
-    const name = normalize ? normalize(tool.name) : tool.name;
-    if (!definitions.has(name) && isJsonObject(tool.parameters))
-      definitions.set(name, tool.parameters);
-  }
+  const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
+  const definitions =
+    caseTools.length === 0 && trajectoryTools.length === 0
+      ? resolved.definitions
+      : toolDefinitions([...resolved.tools, ...caseTools, ...trajectoryTools], normalize);
   const rulesFor = (name: string): ToolCompiled => resolved.perTool.get(name) ?? resolved.defaults;
 
   // Calls that failed and were retried (toolErrors "retry") are attempts, not calls to score.
-  const retried = new Uint8Array(calls.length);
   const violations: Violation[] = [];
-  if (resolved.toolErrors === "retry") {
-    calls.forEach((call, index) => {
-      if (call.isError !== true) return;
-      const retriedLater = names.some((name, later) => later > index && name === names[index]);
-      if (retriedLater) retried[index] = 1;
-      else
-        violations.push({
-          kind: "unretried-error",
-          calledIndex: index,
-          name: names[index],
-        });
-    });
-  }
+  const retried =
+    resolved.toolErrors === "retry" ? retriedCalls(calls, nameOf, violations) : noCalls;
+  const failing = resolved.toolErrors !== "ignore";
 
-  const rows = expectedCalls.map((_call, index) => ({
-    name: expectedNames[index],
-    type: "FUNCTION" as const,
-    index,
-  }));
-  const cols = calls.map((call, index) => ({
-    name: names[index],
-    type: "FUNCTION" as const,
-    index,
-    call,
-  }));
-  const pairScore = (row: (typeof rows)[number], col: (typeof cols)[number]): number => {
-    const call = col.call;
-    if (retried[col.index] === 1) return 0;
-    if (call.isError === true && resolved.toolErrors !== "ignore") return 0;
-    const e = expectedCalls[row.index];
-    const rules = rulesFor(row.name);
-    let score = compareArguments(e.arguments, call.inputParameters, {
-      rules: rules.arguments,
-      schema: definitions.get(row.name),
+  // On small cases, the verdicts are recorded while scoring, so that explaining the chosen pairs
+  // does not compare them a second time.
+  const width = calls.length;
+  const recorded =
+    width * expectedCalls.length <= RECORD_VERDICTS_UP_TO
+      ? new Array<ArgumentVerdict[] | undefined>(width * expectedCalls.length)
+      : undefined;
+  const compareCall = (
+    e: ExpectedCall,
+    call: ToolCall,
+    verdicts: ArgumentVerdict[] | undefined,
+  ): number =>
+    compareArguments(e.arguments, call.inputParameters, {
+      rules: rulesFor(nameOf(e)).arguments,
+      schema: definitions.size === 0 ? undefined : definitions.get(nameOf(e)),
+      verdicts,
     });
-    if (score > 0 && e.output !== undefined && rules.output.mode !== "ignore") {
-      if (compareArguments(e.output, call.output, { rules: rules.output }) < 1) score = 0;
+  const pairScore = (e: ExpectedCall, call: ToolCall, row: number, col: number): number => {
+    if (call.isError === true && failing) return 0;
+    let verdicts: ArgumentVerdict[] | undefined;
+    if (recorded) recorded[row * width + col] = verdicts = [];
+    let score = compareCall(e, call, verdicts);
+    const outputRules = rulesFor(nameOf(e)).output;
+    if (score > 0 && e.output !== undefined && outputRules.mode !== "ignore") {
+      if (compareArguments(e.output, call.output, { rules: outputRules }) < 1) score = 0;
     }
     return quantize(score);
   };
-  const matrix = toolCallMatrix({
-    expected: rows,
-    called: cols,
+  let matcherIds: Map<object, number> | undefined;
+  const matrix = toolCallMatrix<ExpectedCall>({
+    expected: expectedCalls,
+    called: calls,
     score: pairScore,
-    expectedKey: (row) => {
-      const e = expectedCalls[row.index];
-      // Matchers have no stable text; calls holding them are each their own class.
-      return JSON.stringify([e.arguments, e.output ?? null], (_key, value: unknown) =>
-        isValueMatcher(value) ? `\u0000matcher${row.index}` : value,
-      );
-    },
-    calledKey: (col) =>
-      JSON.stringify([
-        col.call.inputParameters,
-        col.call.output,
-        col.call.isError === true,
-        retried[col.index],
-      ]),
+    groupKey: nameOf,
+    expectedKey: (e) =>
+      // Matchers have no stable text; each matcher object is its own class.
+      JSON.stringify([e.arguments, e.output ?? null], (_key, value: unknown) => {
+        if (!isValueMatcher(value)) return value;
+        matcherIds ??= new Map();
+        let id = matcherIds.get(value);
+        if (id === undefined) matcherIds.set(value, (id = matcherIds.size));
+        return `\u0000matcher${id}`;
+      }),
+    calledKey: (call) => JSON.stringify([call.inputParameters, call.output, call.isError === true]),
     maxPairEvaluations: resolved.limits.maxPairEvaluations,
   });
 
   const algorithm = algorithmOf(order);
-  let pairing: Pairing;
-  if (order === "partial") {
-    let pairs: Pair[];
-    try {
-      pairs = partialOrderPairs(matrix, {
-        predecessors: expectedCalls.map((call) => call.predecessors),
-        maxStates: resolved.maxOrderStates,
-      });
-    } catch (error) {
-      if (!(error instanceof StateLimitError)) throw error;
-      throw new LimitExceededError({
-        limit: "maxOrderStates",
-        maximum: resolved.maxOrderStates,
-        message: `${error.message}: the partial order is too wide to align exactly (large groups of unordered calls); split the groups, raise limits.maxOrderStates, or use order "any"`,
-      });
-    }
-    pairing = { pairs, total: total(pairs) };
-  } else {
-    const base = pairToolCalls(
-      matrix,
-      algorithm as Exclude<AlignmentAlgorithm, "partial-order">,
-      resolved.limits,
-    );
-    pairing = { pairs: base.pairs, total: total(base.pairs) };
-  }
+  const pairs = alignCalls(matrix, order, algorithm, expectedCalls, retried, resolved);
 
-  const explainPair = (row: (typeof rows)[number], col: (typeof cols)[number]): PairExplanation => {
-    const e = expectedCalls[row.index];
-    const rules = rulesFor(row.name);
-    const verdicts: ArgumentVerdict[] = [];
-    compareArguments(e.arguments, col.call.inputParameters, {
-      rules: rules.arguments,
-      schema: definitions.get(row.name),
-      verdicts,
-    });
-    const explanation: {
-      arguments: ArgumentVerdict[];
-      output?: PairExplanation["output"];
-      isError?: boolean;
-    } = { arguments: verdicts };
-    if (e.output !== undefined && rules.output.mode !== "ignore") {
-      const same = compareArguments(e.output, col.call.output, { rules: rules.output }) === 1;
-      explanation.output = {
-        verdict: same ? "match" : "mismatch",
-        expected: (isValueMatcher(e.output)
-          ? e.output.toJSON()
-          : JSON.parse(JSON.stringify(e.output))) as JsonValue,
-        actual: col.call.output,
-      };
+  const explainPair = (
+    e: ExpectedCall,
+    call: ToolCall,
+    row: number,
+    col: number,
+  ): PairExplanation => {
+    const rules = rulesFor(nameOf(e));
+    let verdicts = recorded?.[row * width + col];
+    if (verdicts === undefined) compareCall(e, call, (verdicts = []));
+    if (e.output === undefined || rules.output.mode === "ignore") {
+      return call.isError === true
+        ? { arguments: verdicts, isError: true }
+        : { arguments: verdicts };
     }
-    if (col.call.isError === true) explanation.isError = true;
-    return explanation;
+    const same = compareArguments(e.output, call.output, { rules: rules.output }) === 1;
+    const output = {
+      verdict: same ? ("match" as const) : ("mismatch" as const),
+      expected: (isValueMatcher(e.output)
+        ? e.output.toJSON()
+        : JSON.parse(JSON.stringify(e.output))) as JsonValue,
+      actual: call.output,
+    };
+    return call.isError === true
+      ? { arguments: verdicts, output, isError: true }
+      : { arguments: verdicts, output };
   };
+  const sum = total(pairs);
   const details = buildMatchDetails({
     algorithm,
-    expected: rows,
-    called: cols,
+    expected: expectedCalls,
+    called: calls,
     matrix,
-    pairing,
+    pairing: { pairs, total: sum },
     explainPair,
   });
 
   // Retried attempts are neither unexpected calls nor part of precision's denominator.
-  const unexpected = details.unexpected.filter((item) => retried[item.calledIndex] !== 1);
-  const mismatches = details.mismatches.filter(
-    (m) => !(m.kind === "unexpected-call" && retried[m.calledIndex] === 1),
-  );
-  const consideredCalls = calls.length - retried.reduce((n, r) => n + r, 0);
-  const sum = pairing.total;
+  let unexpected = details.unexpected;
+  let mismatches = details.mismatches;
+  if (retried.size > 0) {
+    unexpected = unexpected.filter((item) => !retried.has(item.calledIndex));
+    mismatches = mismatches.filter(
+      (m) => !(m.kind === "unexpected-call" && retried.has(m.calledIndex)),
+    );
+  }
+  const consideredCalls = calls.length - retried.size;
   const recall = expectedCalls.length === 0 ? 1 : sum / expectedCalls.length;
   const precision =
     consideredCalls === 0 ? (expectedCalls.length === 0 ? 1 : 0) : sum / consideredCalls;
   const f1 = precision === 0 || recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
 
-  violations.push(...checkConstraints(calls, names, resolved.constraints));
-  const schemaViolations: CallSchemaViolation[] = [];
-  calls.forEach((call, index) => {
-    const name = names[index];
-    const schema = definitions.get(name);
-    if (!schema) return;
-    for (const violation of resolved.validator.validate(schema, call.inputParameters)) {
-      schemaViolations.push({ ...violation, calledIndex: index, name });
-    }
-  });
+  checkConstraints(calls, nameOf, resolved.constraints, violations);
+  const schemaViolations =
+    definitions.size === 0
+      ? noSchemaViolations
+      : validateCalls(calls, nameOf, definitions, resolved.validator);
 
-  const perfect = details.pairs.every((pair) => pair.score === 1);
-  const allExpectedPaired = details.pairs.length === expectedCalls.length;
-  const allCallsPaired = details.pairs.length === consideredCalls;
+  let perfect = true;
+  for (const pair of pairs) if (pair.score !== 1) perfect = false;
+  const allExpectedPaired = pairs.length === expectedCalls.length;
+  const allCallsPaired = pairs.length === consideredCalls;
   let exact: boolean;
   switch (order) {
     case "subset":
@@ -814,21 +835,19 @@ export function matchWithResolvedOptions(
     (resolved.onSchemaViolation === "fail" && schemaViolations.length > 0);
   if (failedByViolation) exact = false;
   const scoreKind = resolved.score ?? defaultScore(order);
-  const raw =
-    scoreKind === "exact"
-      ? exact
-        ? 1
-        : 0
-      : scoreKind === "precision"
-        ? precision
-        : scoreKind === "recall"
-          ? recall
-          : f1;
-  const score = failedByViolation ? 0 : raw;
+  let score: number;
+  if (failedByViolation) score = 0;
+  else if (scoreKind === "exact") score = exact ? 1 : 0;
+  else if (scoreKind === "precision") score = precision;
+  else if (scoreKind === "recall") score = recall;
+  else score = f1;
 
-  const result: Omit<MatchResult, "reason"> = {
-    ...details,
+  const result: { -readonly [K in keyof MatchResult]: MatchResult[K] } = {
+    algorithm,
+    pairs: details.pairs,
+    missing: details.missing,
     unexpected,
+    outOfOrder: details.outOfOrder,
     mismatches,
     precision,
     recall,
@@ -841,6 +860,122 @@ export function matchWithResolvedOptions(
     order,
     violations,
     schemaViolations,
+    reason: "",
   };
-  return { ...result, reason: buildReason(result, expectedCalls) };
+  result.reason = buildReason(result, expectedCalls.length, failedByViolation);
+  return result;
+}
+
+const plainName = (call: { name: string }): string => call.name;
+// Pairs of calls up to which verdicts are recorded while scoring (see matchWithResolvedOptions).
+const RECORD_VERDICTS_UP_TO = 256;
+// Shared empties: most cases have no retried calls and no schema violations.
+const noCalls: ReadonlySet<number> = new Set();
+const noSchemaViolations: readonly CallSchemaViolation[] = Object.freeze([]);
+
+/** The tool definitions by (normalized) name; the first definition of a name wins. */
+function toolDefinitions(
+  tools: readonly ToolSpec[],
+  normalize: ((name: string) => string) | undefined,
+): ReadonlyMap<string, JsonObject> {
+  const definitions = new Map<string, JsonObject>();
+  for (const tool of tools) {
+    const name = normalize ? normalize(tool.name) : tool.name;
+    if (!definitions.has(name) && isJsonObject(tool.parameters)) {
+      definitions.set(name, tool.parameters);
+    }
+  }
+  return definitions;
+}
+
+/**
+ * Failed calls that the agent retried (the same tool called again later): attempts, left out of
+ * the scoring. A failed call never retried is an `unretried-error` violation.
+ */
+function retriedCalls(
+  calls: readonly ToolCall[],
+  nameOf: (call: ToolCall) => string,
+  violations: Violation[],
+): ReadonlySet<number> {
+  const retried = new Set<number>();
+  const seenLater = new Set<string>();
+  const unretried: Violation[] = [];
+  for (let index = calls.length - 1; index >= 0; index--) {
+    const call = calls[index];
+    const name = nameOf(call);
+    if (call.isError === true) {
+      if (seenLater.has(name)) retried.add(index);
+      else unretried.push({ kind: "unretried-error", calledIndex: index, name });
+    }
+    seenLater.add(name);
+  }
+  violations.push(...unretried.reverse());
+  return retried;
+}
+
+/** Pairs by the order mode; retried attempts never pair. */
+function alignCalls(
+  matrix: ToolCallMatrix,
+  order: OrderMode,
+  algorithm: AlignmentAlgorithm,
+  expectedCalls: readonly ExpectedCall[],
+  retried: ReadonlySet<number>,
+  resolved: ResolvedMatchOptions,
+): readonly Pair[] {
+  const scores: ToolCallMatrix =
+    retried.size === 0
+      ? matrix
+      : {
+          ...matrix,
+          score: (row, col) => (retried.has(col) ? 0 : matrix.score(row, col)),
+          fillRow(row, target) {
+            matrix.fillRow(row, target);
+            for (const col of retried) target[col] = 0;
+          },
+        };
+  if (order !== "partial") {
+    return pairToolCalls(
+      scores,
+      algorithm as Exclude<AlignmentAlgorithm, "partial-order">,
+      resolved.limits,
+    ).pairs;
+  }
+  try {
+    return partialOrderPairs(scores, {
+      predecessors: expectedCalls.map((call) => call.predecessors),
+      maxStates: resolved.maxOrderStates,
+    });
+  } catch (error) {
+    if (!(error instanceof StateLimitError)) throw error;
+    throw new LimitExceededError({
+      limit: "maxOrderStates",
+      maximum: resolved.maxOrderStates,
+      message: `${error.message}: the partial order is too wide to align exactly (large groups of unordered calls); split the groups, raise limits.maxOrderStates, or use order "any"`,
+    });
+  }
+}
+
+/** Schema violations of every call whose tool has a definition. */
+function validateCalls(
+  calls: readonly ToolCall[],
+  nameOf: (call: ToolCall) => string,
+  definitions: ReadonlyMap<string, JsonObject>,
+  validator: SchemaValidator,
+): readonly CallSchemaViolation[] {
+  let found: CallSchemaViolation[] | undefined;
+  calls.forEach((call, calledIndex) => {
+    const name = nameOf(call);
+    const schema = definitions.get(name);
+    if (!schema) return;
+    for (const violation of validator.validate(schema, call.inputParameters)) {
+      (found ??= []).push({
+        kind: violation.kind,
+        path: violation.path,
+        message: violation.message,
+        calledIndex,
+        name,
+      });
+    }
+  });
+  return found ?? noSchemaViolations;
 }

@@ -22,6 +22,28 @@ function sumInRowOrder(pairs: readonly Pair[]): number {
 }
 
 /**
+ * One call on one side: the optimal pairing takes the best-scoring call on the other side, the
+ * first of equals (the choice the assignment algorithm makes, found without it).
+ */
+function bestSingle(matrix: ScoreMatrix, group: ToolGroup): Pair[] {
+  let best: Pair | undefined;
+  if (group.rows.length === 1) {
+    const row = group.rows[0];
+    for (const col of group.cols) {
+      const score = matrix.score(row, col);
+      if (score > 0 && (best === undefined || score > best.score)) best = { row, col, score };
+    }
+  } else {
+    const col = group.cols[0];
+    for (const row of group.rows) {
+      const score = matrix.score(row, col);
+      if (score > 0 && (best === undefined || score > best.score)) best = { row, col, score };
+    }
+  }
+  return best === undefined ? [] : [best];
+}
+
+/**
  * Optimal assignment within one tool's calls, over classes of identical calls: a b-matching whose
  * flows are then spread over the calls so that identical calls pair in list order.
  */
@@ -34,6 +56,17 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
       maximum: limits.maxAssignmentWork,
       message: `optimal pairing of ${group.rows.length} expected and ${group.cols.length} called '${group.name}' calls (${group.rowClassCount} × ${group.colClassCount} distinct) needs about ${work.toExponential(1)} steps, over limits.maxAssignmentWork (${limits.maxAssignmentWork.toExponential(1)}); raise it or use greedy matching`,
     });
+  }
+  if (group.rows.length === 1 || group.cols.length === 1) return bestSingle(matrix, group);
+  if (group.rowClassCount === group.rows.length && group.colClassCount === group.cols.length) {
+    // Every call is its own class: a plain assignment within the group.
+    const { rows, cols } = group;
+    const flows = maxWeightFlow({
+      rows: rows.length,
+      cols: cols.length,
+      score: (r, c) => matrix.score(rows[r], cols[c]),
+    });
+    return flows.map((flow) => ({ row: rows[flow.row], col: cols[flow.col], score: flow.score }));
   }
   // Members of each class, ascending; the first stands for the class.
   const rowMembers: number[][] = Array.from({ length: group.rowClassCount }, () => []);
@@ -139,8 +172,13 @@ export function pairToolCalls(
       return weightedLcs(matrix);
     }
     case "optimal-assignment": {
-      const pairs = matrix.groups.flatMap((group) => assignGroup(matrix, group, limits));
-      pairs.sort((a, b) => a.row - b.row);
+      // Gathered by row rather than sorted: pairs come out in row order.
+      const byRow = new Array<Pair | undefined>(matrix.rows);
+      for (const group of matrix.groups) {
+        for (const pair of assignGroup(matrix, group, limits)) byRow[pair.row] = pair;
+      }
+      const pairs: Pair[] = [];
+      for (const pair of byRow) if (pair !== undefined) pairs.push(pair);
       return { pairs, total: sumInRowOrder(pairs) };
     }
   }

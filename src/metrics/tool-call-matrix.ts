@@ -1,3 +1,4 @@
+import type { Numbers } from "../algorithms/buffers.js";
 import type { ScoreMatrix } from "../algorithms/score-matrix.js";
 import { LimitExceededError } from "../core/errors.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -10,7 +11,10 @@ export interface ToolGroup {
   readonly rows: readonly number[];
   /** Indices of the calls made to this tool, ascending. */
   readonly cols: readonly number[];
-  /** Class of each row (by position in `rows`): rows of one class score alike against anything. */
+  /**
+   * Class of each row (by position in `rows`): rows of one class score alike against anything.
+   * Read by position only; the array may be longer than `rows`.
+   */
   readonly rowClasses: readonly number[];
   readonly colClasses: readonly number[];
   readonly rowClassCount: number;
@@ -34,6 +38,7 @@ export interface ToolCallMatrix extends ScoreMatrix {
   evaluationsToScoreAll(): number;
   /** The comparison budget this matrix enforces. */
   readonly maxPairEvaluations: number;
+  fillRow(row: number, target: Numbers): void;
 }
 
 /** What the matrix needs of a call: its tool's name and type. */
@@ -49,7 +54,7 @@ export interface ToolCallMatrixOptions<
   expected: readonly E[];
   called: readonly C[];
   /** The score of one expected call against one call of the same tool, in [0, 1]. */
-  score: (expected: E, called: C) => number;
+  score: (expected: E, called: C, row: number, col: number) => number;
   /**
    * A key such that calls with equal keys score the same against anything; lets large inputs
    * compute each distinct pair once. Without it, every call is its own class. `classKey` serves
@@ -58,6 +63,11 @@ export interface ToolCallMatrixOptions<
   classKey?: (call: E | C) => string;
   expectedKey?: (call: E) => string;
   calledKey?: (call: C) => string;
+  /**
+   * Which calls can pair at all: those whose keys are equal. Default: the same type and name.
+   * The group is named after its first expected call.
+   */
+  groupKey?: (call: E | C) => string;
   /** Pair scores computed at most before a `LimitExceededError`. */
   maxPairEvaluations: number;
 }
@@ -68,7 +78,7 @@ const DEDUPLICATE_ABOVE_CELLS = 4096;
 // Per-group caches beyond this many entries are not kept (the evaluation budget still applies).
 const MAX_CACHE_ENTRIES = 1 << 22;
 
-function groupKey(call: NamedCall): string {
+function typeAndName(call: NamedCall): string {
   return `${call.type}\u0000${call.name}`;
 }
 
@@ -110,6 +120,7 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
   options: ToolCallMatrixOptions<E, C>,
 ): ToolCallMatrix {
   const { expected, called, score, maxPairEvaluations } = options;
+  const groupKey = options.groupKey ?? typeAndName;
   const rows = expected.length;
   const cols = called.length;
   const byKey = new Map<string, number>();
@@ -147,19 +158,19 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
   const calledKey = options.calledKey ?? options.classKey;
   const deduplicate =
     expectedKey !== undefined && calledKey !== undefined && rows * cols > DEDUPLICATE_ABOVE_CELLS;
+  // Without deduplication every call is its own class: one shared identity serves every group.
+  const everyCall = deduplicate ? [] : identity(Math.max(rows, cols));
   const groups: ToolGroup[] = mutableGroups.map((group) => {
     if (!deduplicate) {
-      const rowCount = group.rows.length;
-      const colCount = group.cols.length;
       return {
         name: group.name,
         type: group.type,
         rows: group.rows,
         cols: group.cols,
-        rowClasses: identity(rowCount),
-        colClasses: identity(colCount),
-        rowClassCount: rowCount,
-        colClassCount: colCount,
+        rowClasses: everyCall,
+        colClasses: everyCall,
+        rowClassCount: group.rows.length,
+        colClassCount: group.cols.length,
       };
     }
     const rowClasses: number[] = [];
@@ -185,7 +196,7 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
         message: `comparing ${rows} expected with ${cols} called tool calls needs more than ${maxPairEvaluations} pair comparisons; raise limits.maxPairEvaluations or split the case`,
       });
     }
-    return score(expected[row], called[col]);
+    return score(expected[row], called[col], row, col);
   };
 
   // Where a pair's score is cached: one slot per pair on small inputs, one per pair of classes
