@@ -77,12 +77,13 @@ export function isRequired(schema: JsonObject | undefined, key: string): boolean
 }
 
 const numeric = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * A value read as the schema declares it, and a note when that changed it: a numeric string is a
  * number where only numbers are allowed, "true"/"false" a boolean where only booleans are, a
  * number a string where only strings are (so "020" stays "020"); an enum value in another case is
- * the enum's own spelling; a date-time or date is its instant.
+ * the enum's own spelling; an RFC 3339 date-time (`format: date-time`) is its instant in UTC.
  */
 export function readAsDeclared(
   value: JsonValue,
@@ -95,7 +96,8 @@ export function readAsDeclared(
     if (
       (types.has("number") || types.has("integer")) &&
       !types.has("string") &&
-      numeric.test(value)
+      numeric.test(value) &&
+      Number.isFinite(Number(value))
     ) {
       return {
         value: Number(value),
@@ -120,15 +122,15 @@ export function readAsDeclared(
           note: `${JSON.stringify(value)} read as the enum value ${JSON.stringify(same[0])}`,
         };
     }
-    const format = schema.format;
-    if (format === "date-time" || format === "date") {
-      const time = Date.parse(value);
+    // Only RFC 3339 date-times with an offset: other strings would parse in the machine's
+    // time zone, and a score must not depend on where it runs.
+    if (schema.format === "date-time" && rfc3339.test(value)) {
+      const time = Date.parse(value.toUpperCase().replace(" ", "T"));
       if (!Number.isNaN(time)) {
         const instant = new Date(time).toISOString();
-        const canonical = format === "date" ? instant.slice(0, 10) : instant;
-        return canonical === value
+        return instant === value
           ? { value }
-          : { value: canonical, note: `${JSON.stringify(value)} read as ${format} ${canonical}` };
+          : { value: instant, note: `${JSON.stringify(value)} read as the instant ${instant}` };
       }
     }
   }

@@ -10,6 +10,10 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   formatsModule) as FormatsPlugin;
 
+// Lenient about unknown keywords (tool schemas carry many); every error, not the first; and a
+// schema's $id is not registered, so two tools (or two copies of one) may share an $id.
+const ajvOptions = { strict: false, allErrors: true, addUsedSchema: false } as const;
+
 /** Why called arguments do not fit the tool's own JSON Schema. */
 export interface SchemaViolation {
   readonly kind:
@@ -109,13 +113,13 @@ export class SchemaValidator {
       let ajv: Ajv | Ajv2020;
       if (uses2020) {
         if (!this.draft2020) {
-          this.draft2020 = new Ajv2020({ strict: false, allErrors: true });
+          this.draft2020 = new Ajv2020(ajvOptions);
           addFormats(this.draft2020);
         }
         ajv = this.draft2020;
       } else {
         if (!this.draft07) {
-          this.draft07 = new Ajv({ strict: false, allErrors: true });
+          this.draft07 = new Ajv(ajvOptions);
           addFormats(this.draft07);
         }
         ajv = this.draft07;

@@ -1,6 +1,6 @@
 import { partialOrderPairs, StateLimitError } from "../algorithms/partial-order.js";
 import type { Pair } from "../algorithms/score-matrix.js";
-import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
+import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type {
   AlignmentAlgorithm,
   ArgumentVerdict,
@@ -251,7 +251,7 @@ function compileRules(option: string, input: unknown, fallback: CompiledRules): 
         throw new InvalidOptionError({
           option: `${option}.paths`,
           value: source,
-          message: (error as Error).message,
+          message: `${option}.paths: ${(error as Error).message}`,
         });
       }
       paths.push({
@@ -445,10 +445,26 @@ function readActual(actual: unknown): ActualInput {
     const trajectory = actual as unknown as { calls: unknown; tools?: unknown };
     return {
       calls: toToolCalls(trajectory.calls, { field: "actual.calls" }),
-      tools: Array.isArray(trajectory.tools) ? (trajectory.tools as ToolSpec[]) : [],
+      tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, "actual.tools"),
     };
   }
   return { calls: toToolCalls(actual, { field: "actual" }), tools: [] };
+}
+
+/** Validates a list of tool definitions; only `name` and `parameters` matter here. */
+function toolList(value: unknown, field: string): readonly ToolSpec[] {
+  if (!Array.isArray(value)) {
+    throw new InvalidInputError({ field, message: `${field} must be a list of tool definitions` });
+  }
+  value.forEach((tool: unknown, index) => {
+    if (!isJsonObject(tool) || typeof tool.name !== "string") {
+      throw new InvalidInputError({
+        field: `${field}[${index}]`,
+        message: `${field}[${index}] must be a tool definition { name, description?, parameters? }`,
+      });
+    }
+  });
+  return value as ToolSpec[];
 }
 
 function defaultScore(order: OrderMode): ScoreKind {
@@ -682,6 +698,7 @@ export function matchWithResolvedOptions(
   caseTools: readonly ToolSpec[] = [],
 ): MatchResult {
   const { calls, tools: trajectoryTools } = readActual(actual);
+  toolList(caseTools, "availableTools");
   const parsed = toExpectedCalls(expected);
   if (parsed.partial && resolved.order !== undefined && resolved.order !== "partial") {
     throw new InvalidOptionError({
