@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../core/json.js";
+import { SchemaValidator } from "./schema-validation.js";
+
+const weather: JsonObject = {
+  type: "object",
+  properties: {
+    city: { type: "string" },
+    days: { type: "integer", minimum: 1 },
+    unit: { type: "string", enum: ["c", "f"] },
+    when: { type: "string", format: "date-time" },
+    filters: { type: "object", properties: { max: { type: "number" } } },
+  },
+  required: ["city"],
+};
+
+describe("SchemaValidator", () => {
+  const validator = new SchemaValidator();
+
+  it("accepts arguments that fit", () => {
+    expect(validator.validate(weather, { city: "Paris", days: 2, unit: "c" })).toEqual([]);
+  });
+
+  it("reports each kind of violation with its JSON path", () => {
+    const violations = validator.validate(weather, {
+      days: "2",
+      unit: "kelvin",
+      when: "tomorrow",
+      filters: { max: 3, colour: "red" },
+      mood: "happy",
+    });
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { kind: "missing-required", path: "$.city", message: "city is required" },
+        { kind: "wrong-type", path: "$.days", message: "must be integer" },
+        expect.objectContaining({ kind: "invalid-value", path: "$.unit" }),
+        expect.objectContaining({ kind: "invalid-value", path: "$.when" }),
+        {
+          kind: "unknown-argument",
+          path: "$.mood",
+          message: "mood is not a parameter of this tool",
+        },
+        {
+          kind: "unknown-argument",
+          path: "$.filters.colour",
+          message: "colour is not a parameter of this tool",
+        },
+      ]),
+    );
+    expect(violations).toHaveLength(6);
+  });
+
+  it("reports additionalProperties: false once, through Ajv", () => {
+    const strict: JsonObject = { ...weather, additionalProperties: false };
+    const violations = validator.validate(strict, { city: "Paris", mood: "happy" });
+    expect(violations).toEqual([
+      { kind: "unknown-argument", path: "$.mood", message: "mood is not a parameter of this tool" },
+    ]);
+  });
+
+  it("allows extra arguments where the schema allows additional properties", () => {
+    const open: JsonObject = { ...weather, additionalProperties: true };
+    expect(validator.validate(open, { city: "Paris", mood: "happy" })).toEqual([]);
+  });
+
+  it("follows $ref and reads draft 2020-12 schemas", () => {
+    const schema: JsonObject = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { point: { $ref: "#/$defs/point" } },
+      $defs: {
+        point: { type: "object", properties: { x: { type: "number" } } },
+      },
+    };
+    expect(validator.validate(schema, { point: { x: "1" } })).toEqual([
+      { kind: "wrong-type", path: "$.point.x", message: "must be number" },
+    ]);
+  });
+
+  it("reports a schema that cannot compile instead of throwing", () => {
+    expect(validator.validate({ type: "no-such-type" }, {})).toEqual([
+      expect.objectContaining({ kind: "invalid-schema", path: "$" }),
+    ]);
+  });
+});
+
+describe("SchemaValidator with $id", () => {
+  it("validates two copies of a schema with the same $id", () => {
+    const validator = new SchemaValidator();
+    const copy = (): JsonObject => ({
+      $id: "https://example.com/tools/search.json",
+      type: "object",
+      properties: { limit: { type: "number" } },
+    });
+    expect(validator.validate(copy(), { limit: "1" })).toEqual([
+      { kind: "wrong-type", path: "$.limit", message: "must be number" },
+    ]);
+    expect(validator.validate(copy(), { limit: "1" })).toEqual([
+      { kind: "wrong-type", path: "$.limit", message: "must be number" },
+    ]);
+  });
+});

@@ -1,0 +1,519 @@
+import { describe, expect, it } from "vitest";
+import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
+import type { ToolSpec } from "../core/test-case.js";
+import { match } from "../matchers/value-matchers.js";
+import { matchToolCalls } from "./match-tool-calls.js";
+import type { ExpectedCallsInput } from "./expected-calls.js";
+import type { MatchOptions, OrderMode } from "./match-tool-calls.js";
+
+const call = (name: string, inputParameters: Record<string, unknown> = {}, extra = {}) => ({
+  name,
+  inputParameters,
+  ...extra,
+});
+const want = (name: string, args: Record<string, unknown> = {}, extra = {}) => ({
+  name,
+  arguments: args,
+  ...extra,
+});
+
+describe("matchToolCalls: one result, every view", () => {
+  const actual = [
+    call("search_flights", { from: "PAR", to: "LON" }),
+    call("get_weather", { city: "London", unit: "f" }),
+    call("get_weather", { city: "London", unit: "c" }),
+    call("send_email", { to: "a@b.c" }),
+  ];
+  const expected = [
+    want("search_flights", { from: "PAR", to: "LON" }),
+    want("get_weather", { city: "London", unit: "c" }),
+    want("book_hotel", { city: "London" }),
+    want("send_email", { to: "a@b.c", subject: "trip" }),
+  ];
+  const result = matchToolCalls(actual, expected);
+
+  it("computes precision, recall and F1 on the same optimal pairs", () => {
+    // Pairs: 1 + 1 + 0.5 (send_email lacks subject) = 2.5 over 4 expected and 4 made.
+    expect(result.recall).toBe(2.5 / 4);
+    expect(result.precision).toBe(2.5 / 4);
+    expect(result.f1).toBe(2.5 / 4);
+    expect(result.score).toBe(result.f1);
+    expect(result.scoreKind).toBe("f1");
+    expect(result.exact).toBe(false);
+    expect(result.success).toBe(true);
+    expect(result.threshold).toBe(0.5);
+    expect(result.order).toBe("any");
+    expect(result.algorithm).toBe("optimal-assignment");
+  });
+
+  it("lists the pairs with per-argument verdicts and JSON paths", () => {
+    expect(result.pairs.map((p) => [p.expectedIndex, p.calledIndex, p.score])).toEqual([
+      [0, 0, 1],
+      [1, 2, 1],
+      [3, 3, 0.5],
+    ]);
+    expect(result.pairs[2]?.arguments).toEqual([
+      { path: "$.to", verdict: "match", expected: "a@b.c", actual: "a@b.c" },
+      { path: "$.subject", verdict: "missing", expected: "trip" },
+    ]);
+  });
+
+  it("names what is missing and unexpected, by index", () => {
+    expect(result.missing).toEqual([{ expectedIndex: 2, name: "book_hotel" }]);
+    expect(result.unexpected).toEqual([{ calledIndex: 1, name: "get_weather" }]);
+    expect(result.outOfOrder).toEqual([]);
+    // In expected order, then the unexpected calls.
+    expect(result.mismatches).toEqual([
+      { kind: "missing-call", expectedIndex: 2, name: "book_hotel" },
+      {
+        kind: "args-missing",
+        expectedIndex: 3,
+        calledIndex: 3,
+        path: "$.subject",
+        expected: "trip",
+      },
+      { kind: "unexpected-call", calledIndex: 1, name: "get_weather" },
+    ]);
+  });
+
+  it("says why in one sentence, by index and path", () => {
+    expect(result.reason).toBe(
+      "2 of 4 expected calls matched exactly (order: any; f1 0.625). " +
+        "expected[3] send_email paired with called[3] (score 0.5): $.subject missing; " +
+        "expected[2] book_hotel missing; called[1] get_weather not expected.",
+    );
+  });
+
+  it("lets options.score pick the number", () => {
+    for (const score of ["precision", "recall", "f1", "exact"] as const) {
+      const picked = matchToolCalls(actual, expected, { score });
+      expect(picked.score).toBe(score === "exact" ? 0 : picked[score]);
+      expect(picked.scoreKind).toBe(score);
+    }
+  });
+
+  it("explains a perfect match briefly", () => {
+    const perfect = matchToolCalls([call("a", { x: 1 })], [want("a", { x: 1 })]);
+    expect(perfect).toMatchObject({ score: 1, exact: true, success: true });
+    expect(perfect.reason).toBe("The 1 expected call was made as expected (order: any; f1 1).");
+    expect(matchToolCalls([], []).reason).toBe(
+      "No calls were expected and none were made (order: any; f1 1).",
+    );
+  });
+});
+
+describe("matchToolCalls: order modes", () => {
+  const a = want("a", { n: 1 });
+  const b = want("b", { n: 2 });
+  const c = want("c", { n: 3 });
+  const made = (...names: string[]) =>
+    names.map((name) => call(name, { n: { a: 1, b: 2, c: 3, x: 9 }[name] }));
+
+  const table: [OrderMode, string[], { score: number; exact: boolean }][] = [
+    ["any", ["c", "a", "b"], { score: 1, exact: true }],
+    ["any", ["a", "b"], { score: 0.8, exact: false }],
+    ["in-order", ["a", "x", "b", "c"], { score: 1, exact: true }],
+    ["in-order", ["b", "a", "c"], { score: 2 / 3, exact: false }],
+    ["in-order", ["c", "b", "a"], { score: 1 / 3, exact: false }],
+    ["strict", ["a", "b", "c"], { score: 1, exact: true }],
+    ["strict", ["a", "x", "b", "c"], { score: 2 / 7, exact: false }],
+    ["subset", ["a", "c"], { score: 1, exact: true }],
+    ["subset", ["a", "x"], { score: 0.5, exact: false }],
+    ["superset", ["x", "c", "b", "a", "x"], { score: 1, exact: true }],
+    ["superset", ["a", "b"], { score: 2 / 3, exact: false }],
+  ];
+  for (const [order, names, want] of table) {
+    it(`${order}: ${names.join(",")} scores ${want.score.toFixed(3)}`, () => {
+      const result = matchToolCalls(made(...names), [a, b, c], { order });
+      expect(result.score).toBeCloseTo(want.score, 12);
+      expect(result.exact).toBe(want.exact);
+      expect(result.order).toBe(order);
+    });
+  }
+
+  it("defaults the score to recall where extra calls are allowed, precision for subset", () => {
+    expect(matchToolCalls([], [a], { order: "in-order" }).scoreKind).toBe("recall");
+    expect(matchToolCalls([], [a], { order: "superset" }).scoreKind).toBe("recall");
+    expect(matchToolCalls([], [a], { order: "subset" }).scoreKind).toBe("precision");
+    expect(matchToolCalls([], [[a]]).scoreKind).toBe("recall");
+    expect(matchToolCalls([], [a], { order: "strict" }).scoreKind).toBe("f1");
+  });
+
+  it("names calls made in the wrong order as out of order, not missing", () => {
+    const result = matchToolCalls(made("b", "a"), [a, b], { order: "in-order" });
+    expect(result.outOfOrder).toEqual([{ expectedIndex: 1, name: "b" }]);
+    expect(result.missing).toEqual([]);
+    expect(result.reason).toContain("expected[1] b made out of order");
+  });
+
+  describe("partial order", () => {
+    const groups = [
+      [want("weather", { city: "Paris" }), want("weather", { city: "Lyon" })],
+      [want("book", { city: "Lyon" })],
+    ];
+    const weather = (city: string) => call("weather", { city });
+
+    it("accepts the calls of a group in any order, groups in sequence", () => {
+      for (const order of [
+        [weather("Paris"), weather("Lyon")],
+        [weather("Lyon"), weather("Paris")],
+      ]) {
+        const result = matchToolCalls([...order, call("book", { city: "Lyon" })], groups);
+        expect(result).toMatchObject({ score: 1, exact: true, order: "partial" });
+        expect(result.algorithm).toBe("partial-order");
+      }
+    });
+
+    it("finds a group's call made after the next group out of order", () => {
+      const result = matchToolCalls(
+        [weather("Paris"), call("book", { city: "Lyon" }), weather("Lyon")],
+        groups,
+      );
+      expect(result.score).toBeCloseTo(2 / 3, 12);
+      expect(result.outOfOrder.length + result.unexpected.length).toBeGreaterThan(0);
+      expect(result.exact).toBe(false);
+    });
+
+    it("reads explicit after dependencies", () => {
+      const expected = [
+        want("search", {}, { id: "s" }),
+        want("weather", {}, { id: "w" }),
+        want("book", {}, { after: ["s", "w"] }),
+      ];
+      expect(matchToolCalls([call("weather"), call("search"), call("book")], expected).score).toBe(
+        1,
+      );
+      expect(
+        matchToolCalls([call("weather"), call("book"), call("search")], expected).score,
+      ).toBeCloseTo(2 / 3, 12);
+    });
+
+    it("refuses another order mode for a partial order", () => {
+      expect(() => matchToolCalls([], groups, { order: "strict" })).toThrow(InvalidOptionError);
+    });
+
+    it("refuses a partial order too wide to align exactly, with a way out", () => {
+      const wide = [Array.from({ length: 24 }, (_, i) => want(`t${i % 3}`, { i }))];
+      const calls = Array.from({ length: 24 }, (_, i) => call(`t${i % 3}`, { i }));
+      expect(() => matchToolCalls(calls, wide, { limits: { maxOrderStates: 1000 } })).toThrow(
+        LimitExceededError,
+      );
+    });
+  });
+});
+
+describe("matchToolCalls: the peers' bug reports", () => {
+  it("scores a reordered expected list the same", () => {
+    const calls = [call("a", { x: 1 }), call("b", { y: 2 }), call("a", { x: 3 })];
+    const expected = [want("a", { x: 1 }), want("b", { y: 2 }), want("a", { x: 4 })];
+    const forward = matchToolCalls(calls, expected);
+    const reversed = matchToolCalls(calls, [...expected].reverse());
+    expect(reversed.score).toBe(forward.score);
+    expect(reversed.precision).toBe(forward.precision);
+  });
+
+  it("scores a correctly duplicated call 1, and an extra duplicate as an extra", () => {
+    const twice = [call("search", { q: "x" }), call("search", { q: "x" })];
+    expect(
+      matchToolCalls(twice, [want("search", { q: "x" }), want("search", { q: "x" })]).score,
+    ).toBe(1);
+    const extra = matchToolCalls(twice, [want("search", { q: "x" })]);
+    expect(extra).toMatchObject({ recall: 1, precision: 0.5 });
+    expect(extra.unexpected).toEqual([{ calledIndex: 1, name: "search" }]);
+  });
+
+  it("compares nested arguments without crashing, with partial credit by path", () => {
+    const result = matchToolCalls(
+      [call("q", { filter: { range: { from: 1, to: 5 }, tags: ["a", { b: [1, 2] }] } })],
+      [want("q", { filter: { range: { from: 1, to: 6 }, tags: ["a", { b: [1, 2] }] } })],
+    );
+    expect(result.score).toBe(0.75);
+    expect(result.mismatches).toEqual([
+      expect.objectContaining({ kind: "args-mismatch", path: "$.filter.range.to" }),
+    ]);
+  });
+
+  it("handles empty lists on either side", () => {
+    expect(matchToolCalls([], [])).toMatchObject({
+      score: 1,
+      precision: 1,
+      recall: 1,
+      exact: true,
+    });
+    expect(matchToolCalls([call("a")], [])).toMatchObject({ score: 0, precision: 0, recall: 1 });
+    expect(matchToolCalls([], [want("a")])).toMatchObject({ score: 0, precision: 0, recall: 0 });
+  });
+
+  it("accepts numbers sent as strings where the tool's schema says number", () => {
+    const tools: ToolSpec[] = [
+      {
+        name: "get_forecast",
+        parameters: {
+          type: "object",
+          properties: { days: { type: "integer" }, zip: { type: "string" } },
+        },
+      },
+    ];
+    const calls = [call("get_forecast", { days: "5", zip: "020" })];
+    expect(matchToolCalls(calls, [want("get_forecast", { days: 5, zip: "020" })]).score).toBe(0.5);
+    const guided = matchToolCalls(calls, [want("get_forecast", { days: 5, zip: "020" })], {
+      tools,
+    });
+    expect(guided.score).toBe(1);
+    // The string still breaks the schema: reported apart from the expectation.
+    expect(guided.schemaViolations).toEqual([
+      {
+        kind: "wrong-type",
+        path: "$.days",
+        message: "must be integer",
+        calledIndex: 0,
+        name: "get_forecast",
+      },
+    ]);
+    expect(guided.reason).toContain("called[0] get_forecast $.days breaks its schema");
+  });
+
+  it("pairs optimally where greedy pairing would not", () => {
+    // Greedy takes e0-c0 (0.75) and leaves e1 only c1 (0): 0.75. Optimal: e0-c1 + e1-c0 = 1.25.
+    const calls = [call("s", { a: 1, b: 1, c: 1, d: 1 }), call("s", { a: 1, b: 1, c: 2, d: 2 })];
+    const expected = [want("s", { a: 1, b: 1, c: 1, d: 2 }), want("s", { a: 1, b: 1, c: 1, d: 1 })];
+    const result = matchToolCalls(calls, expected);
+    expect(result.pairs.map((p) => [p.expectedIndex, p.calledIndex, p.score])).toEqual([
+      [0, 1, 0.75],
+      [1, 0, 1],
+    ]);
+    expect(result.recall).toBe(1.75 / 2);
+  });
+});
+
+describe("matchToolCalls: argument rules", () => {
+  it("applies rules for all calls, per tool, and per path", () => {
+    const options: MatchOptions = {
+      arguments: { mode: "exact", paths: { "*_id": "ignore" } },
+      toolRules: { search: { arguments: "subset" } },
+    };
+    const result = matchToolCalls(
+      [call("refund", { order_id: "o-77", amount: 5 }), call("search", { q: "x", limit: 9 })],
+      [want("refund", { order_id: "o-1", amount: 5 }), want("search", { q: "x" })],
+      options,
+    );
+    expect(result.score).toBe(1);
+  });
+
+  it("reads rules and matchers written as JSON exactly as their code forms", () => {
+    const calls = [call("book", { date: "2025-06-01", seats: 2, ref: "r-9" })];
+    const code = matchToolCalls(
+      calls,
+      [want("book", { date: match.regex("^2025-"), seats: match.range({ min: 1, max: 4 }) })],
+      { arguments: { mode: "subset", paths: { ref: match.anyString() } } },
+    );
+    const json = matchToolCalls(
+      calls,
+      JSON.parse(
+        '[{"name":"book","arguments":{"date":{"$match":"regex","pattern":"^2025-"},"seats":{"$match":"range","min":1,"max":4}}}]',
+      ) as ExpectedCallsInput,
+      { arguments: { mode: "subset", paths: { ref: match.anyString() } } },
+    );
+    expect(code.score).toBe(1);
+    expect(json.score).toBe(code.score);
+    expect(json.pairs).toEqual(code.pairs);
+  });
+
+  it("compares outputs under the output rules when an expected call gives one", () => {
+    const calls = [call("lookup", {}, { output: { status: "ok", id: 7 } })];
+    expect(matchToolCalls(calls, [want("lookup", {}, { output: { status: "ok" } })]).score).toBe(1);
+    const exact = matchToolCalls(calls, [want("lookup", {}, { output: { status: "ok" } })], {
+      output: "exact",
+    });
+    expect(exact.score).toBe(0);
+    expect(exact.missing[0]?.nearest?.output).toEqual({
+      verdict: "mismatch",
+      expected: { status: "ok" },
+      actual: { status: "ok", id: 7 },
+    });
+    expect(
+      matchToolCalls(calls, [want("lookup", {}, { output: { status: "ok" } })], {
+        output: "subset",
+      }).score,
+    ).toBe(1);
+    expect(
+      matchToolCalls(
+        calls,
+        [want("lookup", {}, { output: { id: match.anyNumber(), status: "ok" } })],
+        {
+          output: "exact",
+        },
+      ).score,
+    ).toBe(1);
+  });
+});
+
+describe("matchToolCalls: tool errors", () => {
+  const failed = call("fetch", { url: "u" }, { isError: true, output: "timeout" });
+  const ok = call("fetch", { url: "u" }, { output: "page" });
+  const expected = [want("fetch", { url: "u" })];
+
+  it("ignores errors by default, but marks the pair", () => {
+    const result = matchToolCalls([failed], expected);
+    expect(result.score).toBe(1);
+    expect(result.pairs[0]?.isError).toBe(true);
+  });
+
+  it("counts a failed call as a failure with toolErrors: fail", () => {
+    const result = matchToolCalls([failed], expected, { toolErrors: "fail" });
+    expect(result.score).toBe(0);
+    expect(result.missing[0]?.nearest).toBeDefined();
+    expect(result.reason).toContain("expected[0] fetch missing; called[0] differs");
+  });
+
+  it("requires a failed call to be retried with toolErrors: retry", () => {
+    const retried = matchToolCalls([failed, ok], expected, { toolErrors: "retry" });
+    expect(retried).toMatchObject({ score: 1, precision: 1, violations: [] });
+    expect(retried.unexpected).toEqual([]);
+    const notRetried = matchToolCalls([failed], expected, { toolErrors: "retry" });
+    expect(notRetried.violations).toEqual([
+      { kind: "unretried-error", calledIndex: 0, name: "fetch" },
+    ]);
+    expect(notRetried.score).toBe(0);
+    expect(notRetried.reason).toContain("called[0] fetch failed and was not retried");
+  });
+});
+
+describe("matchToolCalls: constraints", () => {
+  const calls = [
+    call("search", { q: "a" }),
+    call("search", { q: "a" }),
+    call("delete_account"),
+    call("search", { q: "b" }),
+  ];
+  const expected = [want("search", { q: "a" }), want("search", { q: "b" })];
+
+  it("lists every violation with the call index", () => {
+    const result = matchToolCalls(calls, expected, {
+      constraints: {
+        forbiddenTools: ["delete_account"],
+        maxCalls: { search: 2 },
+        minCalls: { confirm: 1 },
+        maxTotalCalls: 3,
+        redundantCalls: "forbid",
+      },
+      onViolation: "report",
+    });
+    expect(result.violations).toEqual([
+      { kind: "redundant-call", calledIndex: 1, previousIndex: 0, name: "search" },
+      { kind: "forbidden-tool", calledIndex: 2, name: "delete_account" },
+      { kind: "too-many-calls", calledIndex: 3, name: "search", count: 3, max: 2 },
+      { kind: "too-many-total-calls", calledIndex: 3, count: 4, max: 3 },
+      { kind: "too-few-calls", name: "confirm", count: 0, min: 1 },
+    ]);
+    // Reported only: the score is the alignment's.
+    expect(result.score).toBeCloseTo(result.f1, 12);
+    expect(result.score).toBeGreaterThan(0);
+    expect(result.exact).toBe(false);
+  });
+
+  it("fails the case on a violation by default, and says so", () => {
+    const result = matchToolCalls(calls, expected, {
+      constraints: { forbiddenTools: ["delete_account"] },
+    });
+    expect(result.score).toBe(0);
+    expect(result.success).toBe(false);
+    expect(result.reason).toContain("called[2] delete_account is a forbidden tool");
+    expect(result.reason).toContain("The case fails on the violations above.");
+  });
+
+  it("fails on schema violations only when asked", () => {
+    const tools: ToolSpec[] = [
+      {
+        name: "search",
+        parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      },
+    ];
+    const calls = [call("search", { q: "a", page: 2 })];
+    const reported = matchToolCalls(calls, [want("search", { q: "a" })], {
+      tools,
+      arguments: "subset",
+    });
+    expect(reported.score).toBe(1);
+    expect(reported.schemaViolations).toEqual([
+      expect.objectContaining({ kind: "unknown-argument", path: "$.page", calledIndex: 0 }),
+    ]);
+    const failing = matchToolCalls(calls, [want("search", { q: "a" })], {
+      tools,
+      arguments: "subset",
+      onSchemaViolation: "fail",
+    });
+    expect(failing.score).toBe(0);
+  });
+
+  it("normalizes names in constraints the way it normalizes calls", () => {
+    const result = matchToolCalls([call("Delete-Account")], [], {
+      normalizeName: (name) => name.toLowerCase().replace(/-/g, "_"),
+      constraints: { forbiddenTools: ["delete_account"] },
+    });
+    expect(result.violations).toEqual([
+      { kind: "forbidden-tool", calledIndex: 0, name: "delete_account" },
+    ]);
+  });
+});
+
+describe("matchToolCalls: inputs", () => {
+  it("reads a parsed trajectory, using the tool definitions it carries", () => {
+    const trajectory = {
+      calls: [{ name: "count", inputParameters: { n: "3" }, output: null, type: "FUNCTION" }],
+      tools: [
+        { name: "count", parameters: { type: "object", properties: { n: { type: "number" } } } },
+      ],
+    };
+    expect(matchToolCalls(trajectory, [want("count", { n: 3 })]).score).toBe(1);
+  });
+
+  it("normalizes tool names on both sides", () => {
+    const result = matchToolCalls([call("GetWeather")], [want("get_weather")], {
+      normalizeName: (name) => name.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase(),
+    });
+    expect(result.score).toBe(1);
+  });
+
+  it("names the bad field of a bad input", () => {
+    expect(() => matchToolCalls([{ name: 1 }], [])).toThrow(/actual\[0\]\.name must be a string/);
+    expect(() => matchToolCalls([], [{ arguments: {} } as never])).toThrow(InvalidInputError);
+    expect(() => matchToolCalls("calls", [])).toThrow(/actual must be an array of tool calls/);
+  });
+
+  const badOptions: [MatchOptions, RegExp][] = [
+    [{ order: "sorted" as OrderMode }, /order/],
+    [{ score: "mean" as "f1" }, /score/],
+    [
+      { arguments: "loose" as "exact" },
+      /arguments must be "exact", "subset", "superset", "ignore" or \{ fuzzy: 0..1 \}/,
+    ],
+    [{ arguments: { fuzzy: 2 } }, /arguments must be/],
+    [{ arguments: { paths: { "a..b": "ignore" } } }, /arguments\.paths/],
+    [{ toolRules: { search: { args: "subset" } as never } }, /toolRules\.search/],
+    [
+      { constraints: { maxCalls: { a: -1 } } },
+      /constraints\.maxCalls must map tool names to whole numbers/,
+    ],
+    [
+      { constraints: { forbiddenTools: "x" as never } },
+      /constraints\.forbiddenTools must be a list/,
+    ],
+    [{ threshold: 2 }, /threshold/],
+    [{ toolErrors: "skip" as "fail" }, /toolErrors/],
+    [{ tools: [{ parameters: {} }] as never }, /tools must be a list of tool definitions/],
+    [{ typo: true } as MatchOptions, /typo/],
+  ];
+  for (const [options, message] of badOptions) {
+    it(`rejects ${JSON.stringify(options)} with an InvalidOptionError`, () => {
+      let error: unknown;
+      try {
+        matchToolCalls([], [], options);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidOptionError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    });
+  }
+});

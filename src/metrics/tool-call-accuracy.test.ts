@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { ErrorCode, InvalidOptionError } from "../core/errors.js";
+import { toolCallAccuracy } from "./tool-call-accuracy.js";
+
+describe("toolCallAccuracy", () => {
+  const toolsCalled = [{ name: "get_weather", inputParameters: { city: "Paris", days: "3" } }];
+  const expectedTools = [{ name: "get_weather", arguments: { city: "Paris", days: 3 } }];
+  const availableTools = [
+    {
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer" } },
+      },
+    },
+  ];
+
+  it("scores a case with matchToolCalls, using the case's available tools", async () => {
+    const metric = toolCallAccuracy();
+    const withoutTools = await metric.measure({ toolsCalled, expectedTools });
+    const withTools = await metric.measure({ toolsCalled, expectedTools, availableTools });
+    expect(withoutTools).toMatchObject({ status: "scored", score: 0.5, success: true });
+    expect(withTools).toMatchObject({
+      status: "scored",
+      metric: "Tool Call Accuracy",
+      score: 1,
+      threshold: 0.5,
+      success: true,
+    });
+    if (withTools.status !== "scored") throw new Error("unreachable");
+    expect(withTools.reason).toBe(withTools.details.reason);
+    expect(withTools.details.schemaViolations).toHaveLength(1);
+  });
+
+  it("takes a name and the options of matchToolCalls", async () => {
+    const metric = toolCallAccuracy({ name: "ordered", order: "strict", threshold: 0.9 });
+    const result = await metric.measure({
+      toolsCalled: [{ name: "b" }, { name: "a" }],
+      expectedTools: [{ name: "a" }, { name: "b" }],
+    });
+    expect(metric.name).toBe("ordered");
+    expect(result).toMatchObject({ status: "scored", metric: "ordered", score: 0, success: false });
+  });
+
+  it("validates its options when created", () => {
+    expect(() => toolCallAccuracy({ order: "random" as "any" })).toThrow(InvalidOptionError);
+  });
+
+  it("records a bad case as an error result naming the field, without throwing", async () => {
+    const metric = toolCallAccuracy();
+    const missing = await metric.measure({ toolsCalled: [] });
+    expect(missing).toMatchObject({
+      status: "error",
+      error: { code: ErrorCode.MISSING_PARAMS },
+    });
+    const bad = await metric.measure({ toolsCalled: [{ name: 7 }], expectedTools: [] });
+    expect(bad).toMatchObject({
+      status: "error",
+      error: { code: ErrorCode.INVALID_INPUT, field: "actual[0].name" },
+    });
+    const badTools = await metric.measure({
+      toolsCalled: [],
+      expectedTools: [],
+      availableTools: "search" as never,
+    });
+    expect(badTools).toMatchObject({ status: "error", error: { field: "availableTools" } });
+    const notACase = await metric.measure(null as never);
+    expect(notACase).toMatchObject({ status: "error", error: { code: ErrorCode.INVALID_INPUT } });
+  });
+
+  it("rejects when aborted", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(
+      toolCallAccuracy().measure({ toolsCalled, expectedTools }, { signal: controller.signal }),
+    ).rejects.toThrow("stop");
+  });
+});
