@@ -1,0 +1,255 @@
+/**
+ * Properties of matchToolCalls, checked with fast-check on generated cases: scores stay in [0, 1],
+ * identical inputs score 1, unordered scores ignore the order of both lists, key order never
+ * matters, an unexpected call never raises precision, arbitrary input never crashes, and the
+ * optimal pairing is optimal (checked against brute force).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ToolscoreError, matchToolCalls } from "../src/index.js";
+import type { JsonObject, JsonValue, MatchOptions, OrderMode } from "../src/index.js";
+
+interface Call {
+  name: string;
+  inputParameters: JsonObject;
+}
+
+// A small domain, so that generated calls often match, nearly match, or share a tool.
+const value: fc.Arbitrary<JsonValue> = fc.constantFrom<JsonValue>(
+  1,
+  2,
+  "1",
+  "a",
+  "b",
+  null,
+  true,
+  [1, 2],
+  { k: 1 },
+  { k: 2, j: [1] },
+);
+const args: fc.Arbitrary<JsonObject> = fc.dictionary(fc.constantFrom("x", "y", "z", "w"), value, {
+  maxKeys: 4,
+});
+const toolCall: fc.Arbitrary<Call> = fc.record({
+  name: fc.constantFrom("a", "b", "c"),
+  inputParameters: args,
+});
+const calls = fc.array(toolCall, { maxLength: 7 });
+
+const toExpected = (list: readonly Call[]) =>
+  list.map((c) => ({ name: c.name, arguments: c.inputParameters }));
+
+const orders: OrderMode[] = ["any", "in-order", "strict", "subset", "superset"];
+const unordered: OrderMode[] = ["any", "subset", "superset"];
+const runs = { numRuns: 300, seed: 20261121 };
+
+/** The same JSON with every object's keys in reverse order. */
+function reverseKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(reverseKeys);
+  if (v !== null && typeof v === "object") {
+    const out: JsonObject = {};
+    for (const key of Object.keys(v).reverse()) out[key] = reverseKeys(v[key]);
+    return out;
+  }
+  return v;
+}
+
+const scores = (r: ReturnType<typeof matchToolCalls>) => [r.score, r.precision, r.recall, r.f1];
+
+describe("matchToolCalls properties", () => {
+  it("keeps every score in [0, 1], in every order mode", () => {
+    fc.assert(
+      fc.property(calls, calls, fc.constantFrom(...orders), (actual, expected, order) => {
+        const result = matchToolCalls(actual, toExpected(expected), { order });
+        for (const s of scores(result)) {
+          expect(s).toBeGreaterThanOrEqual(0);
+          expect(s).toBeLessThanOrEqual(1);
+        }
+        for (const pair of result.pairs) expect(pair.score).toBeLessThanOrEqual(1);
+      }),
+      runs,
+    );
+  });
+
+  it("scores identical inputs 1, exactly, in every order mode and as a partial order", () => {
+    fc.assert(
+      fc.property(calls, fc.constantFrom(...orders), (list, order) => {
+        const result = matchToolCalls(list, toExpected(list), { order });
+        expect(scores(result)).toEqual([1, 1, 1, 1]);
+        expect(result.exact).toBe(true);
+        expect(result.mismatches).toEqual([]);
+        const grouped = matchToolCalls(list, [toExpected(list)]);
+        expect(grouped.score).toBe(1);
+      }),
+      runs,
+    );
+  });
+
+  it("never changes an unordered score when either list is permuted", () => {
+    fc.assert(
+      fc.property(
+        calls,
+        calls,
+        fc.constantFrom(...unordered),
+        fc.infiniteStream(fc.nat()),
+        (actual, expected, order, stream) => {
+          const shuffle = <T>(list: readonly T[]): T[] => {
+            const copy = [...list];
+            const picks = stream.take(copy.length);
+            let i = copy.length;
+            for (const pick of picks) {
+              const j = pick % i;
+              i--;
+              [copy[i], copy[j]] = [copy[j], copy[i]];
+            }
+            return copy;
+          };
+          const base = matchToolCalls(actual, toExpected(expected), { order });
+          const permuted = matchToolCalls(shuffle(actual), toExpected(shuffle(expected)), {
+            order,
+          });
+          // Bit-for-bit: pair scores are quantized so that sums are exact in any order.
+          expect(scores(permuted)).toEqual(scores(base));
+          expect(permuted.exact).toBe(base.exact);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("never depends on the order of keys in arguments", () => {
+    fc.assert(
+      fc.property(calls, calls, fc.constantFrom(...orders), (actual, expected, order) => {
+        const reordered = actual.map((c) => ({
+          name: c.name,
+          inputParameters: reverseKeys(c.inputParameters) as JsonObject,
+        }));
+        const base = matchToolCalls(actual, toExpected(expected), { order });
+        const other = matchToolCalls(reordered, toExpected(expected), { order });
+        expect(scores(other)).toEqual(scores(base));
+      }),
+      runs,
+    );
+  });
+
+  it("never raises precision when an unexpected call is added", () => {
+    fc.assert(
+      fc.property(
+        calls,
+        calls,
+        fc.constantFrom(...orders),
+        fc.nat(),
+        args,
+        (actual, expected, order, at, extraArgs) => {
+          const before = matchToolCalls(actual, toExpected(expected), { order });
+          // Anywhere in the list; at the end for strict, where positions are the alignment.
+          const index = order === "strict" ? actual.length : at % (actual.length + 1);
+          const extra = { name: "never_expected", inputParameters: extraArgs };
+          const longer = [...actual.slice(0, index), extra, ...actual.slice(index)];
+          const after = matchToolCalls(longer, toExpected(expected), { order });
+          expect(after.precision).toBeLessThanOrEqual(before.precision);
+          expect(after.recall).toBe(before.recall);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("never crashes on arbitrary JSON: a result, or a typed error", () => {
+    const anyCall = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        inputParameters: fc.jsonValue(),
+        output: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    const anyExpected = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        arguments: fc.jsonValue(),
+        output: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.array(anyCall, { maxLength: 5 }), fc.jsonValue()),
+        fc.oneof(fc.array(anyExpected, { maxLength: 5 }), fc.jsonValue()),
+        fc.constantFrom<MatchOptions>(
+          {},
+          { order: "in-order" },
+          { arguments: "subset" },
+          { arguments: { fuzzy: 0.5 } },
+          { output: "exact" },
+        ),
+        (actual, expected, options) => {
+          try {
+            const result = matchToolCalls(actual, expected as never, options);
+            expect(result.score).toBeGreaterThanOrEqual(0);
+            expect(result.score).toBeLessThanOrEqual(1);
+            expect(typeof result.reason).toBe("string");
+          } catch (error) {
+            expect(ToolscoreError.isInstance(error), String(error)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 500, seed: 20261121 },
+    );
+  });
+
+  it("finds the optimal pairing, where greedy pairing often does not", () => {
+    // Brute force over every one-to-one pairing, from the pair scores matchToolCalls reports.
+    const best = (pair: (e: number, c: number) => number, rows: number, cols: number): number => {
+      const used = new Array<boolean>(cols).fill(false);
+      const visit = (row: number): number => {
+        if (row === rows) return 0;
+        let top = visit(row + 1);
+        for (let col = 0; col < cols; col++) {
+          const s = pair(row, col);
+          if (used[col] || s <= 0) continue;
+          used[col] = true;
+          top = Math.max(top, s + visit(row + 1));
+          used[col] = false;
+        }
+        return top;
+      };
+      return visit(0);
+    };
+    // One tool, three arguments of two values each: many partial scores, many near-ties.
+    const bit = fc.constantFrom(1, 2);
+    const sameTool = fc.array(
+      fc.record({ name: fc.constant("s"), inputParameters: fc.record({ x: bit, y: bit, z: bit }) }),
+      { minLength: 1, maxLength: 5 },
+    );
+    let greedyWorse = 0;
+    fc.assert(
+      fc.property(sameTool, sameTool, (actual, expected) => {
+        const pair = (e: number, c: number) =>
+          matchToolCalls([actual[c] as Call], toExpected([expected[e]])).recall;
+        const optimum = best(pair, expected.length, actual.length);
+        const result = matchToolCalls(actual, toExpected(expected));
+        expect(result.recall * expected.length).toBeCloseTo(optimum, 9);
+        // Greedy, row by row taking the best free column: how often it falls short.
+        const used = new Set<number>();
+        let greedy = 0;
+        for (let e = 0; e < expected.length; e++) {
+          let top = -1;
+          let at = -1;
+          for (let c = 0; c < actual.length; c++) {
+            const s = pair(e, c);
+            if (!used.has(c) && s > 0 && s > top) [top, at] = [s, c];
+          }
+          if (at >= 0) {
+            used.add(at);
+            greedy += top;
+          }
+        }
+        if (greedy < optimum - 1e-9) greedyWorse++;
+      }),
+      { numRuns: 400, seed: 20261121 },
+    );
+    // The generator does produce cases that tell the two apart.
+    expect(greedyWorse).toBeGreaterThan(50);
+  });
+});
