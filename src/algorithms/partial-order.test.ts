@@ -80,20 +80,32 @@ describe("partialOrderPairs", () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    for (let trial = 0; trial < 200; trial++) {
-      const rows = 1 + Math.floor(random() * 5);
-      const cols = 1 + Math.floor(random() * 6);
+    for (let trial = 0; trial < 1000; trial++) {
+      const rows = 1 + Math.floor(random() * 6);
+      const cols = 1 + Math.floor(random() * 7);
+      // Few distinct scores, so that ties and identical rows are common.
       const values = Array.from({ length: rows }, () =>
-        Array.from({ length: cols }, () => (random() < 0.5 ? 0 : Math.ceil(random() * 4) / 4)),
+        Array.from({ length: cols }, () => (random() < 0.5 ? 0 : Math.ceil(random() * 2) / 2)),
       );
-      // Random DAG: edges only from lower to higher rows.
+      // Random DAG over a random permutation, so edges may point from higher to lower rows.
+      const rank = Array.from({ length: rows }, (_, r) => r).sort(() => random() - 0.5);
       const predecessors = Array.from({ length: rows }, (_, r) =>
-        Array.from({ length: r }, (_, q) => q).filter(() => random() < 0.4),
+        Array.from({ length: rows }, (_, q) => q).filter(
+          (q) => rank[q] < rank[r] && random() < 0.4,
+        ),
       );
-      const total = partialOrderPairs(denseScoreMatrix(values), { predecessors }).reduce(
-        (sum, p) => sum + p.score,
-        0,
-      );
+      const pairs = partialOrderPairs(denseScoreMatrix(values), { predecessors });
+      const total = pairs.reduce((sum, p) => sum + p.score, 0);
+      // A valid pairing: one row per column, and every direct predecessor paired earlier.
+      expect(new Set(pairs.map((p) => p.col)).size).toBe(pairs.length);
+      const colOf = new Map(pairs.map((p) => [p.row, p.col]));
+      for (const pair of pairs) {
+        expect(pair.score).toBe(values[pair.row]?.[pair.col]);
+        for (const before of predecessors[pair.row] ?? []) {
+          const earlier = colOf.get(before);
+          if (earlier !== undefined) expect(earlier).toBeLessThan(pair.col);
+        }
+      }
       expect(total).toBeCloseTo(bruteForce(values, predecessors), 12);
     }
   });
@@ -102,12 +114,29 @@ describe("partialOrderPairs", () => {
     expect(() =>
       partialOrderPairs(denseScoreMatrix([[1], [1]]), { predecessors: [[1], [0]] }),
     ).toThrow(/cycle/);
-    const wide = Array.from({ length: 20 }, () => new Array<number>(20).fill(1));
+    // Twenty unordered rows with distinct scores, then one last row: too many open states.
+    let seed = 5;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const wide = Array.from({ length: 21 }, () =>
+      Array.from({ length: 21 }, () => Math.ceil(random() * 100) / 100),
+    );
+    const predecessors = wide.map((_, row) =>
+      row === 20 ? Array.from({ length: 20 }, (__, k) => k) : [],
+    );
     expect(() =>
-      partialOrderPairs(denseScoreMatrix(wide), {
-        predecessors: wide.map(() => []),
-        maxStates: 10_000,
-      }),
+      partialOrderPairs(denseScoreMatrix(wide), { predecessors, maxStates: 10_000 }),
     ).toThrow(StateLimitError);
+  });
+
+  it("pairs identical rows in index order instead of trying every choice", () => {
+    const ones = Array.from({ length: 30 }, () => new Array<number>(30).fill(1));
+    const pairs = partialOrderPairs(denseScoreMatrix(ones), {
+      predecessors: ones.map(() => []),
+      maxStates: 2_000,
+    });
+    expect(pairs.map((p) => [p.row, p.col])).toEqual(ones.map((_, k) => [k, k]));
   });
 });

@@ -1,4 +1,5 @@
 import { candidatesOf } from "./score-matrix.js";
+import { weightedLcs } from "./weighted-lcs.js";
 import type { Pair, ScoreMatrix } from "./score-matrix.js";
 
 /** Thrown when a partial order is too wide to align exactly within the state budget. */
@@ -29,6 +30,149 @@ interface State {
   /** The row paired with this column, or -1. */
   row: number;
   ideal: bigint;
+}
+
+/**
+ * A valid pairing's total, found greedily: each column, in order, takes the best-scoring row still
+ * open (ties to the row whose settled set is smallest as a number: earlier rows first). Often
+ * optimal when calls follow the order, which makes it a strong bound.
+ */
+function greedyTotal(
+  matrix: ScoreMatrix,
+  rowsOf: readonly (readonly number[])[],
+  closure: readonly bigint[],
+  bits: readonly bigint[],
+): number {
+  let settled = 0n;
+  let total = 0;
+  for (let col = 0; col < matrix.cols; col++) {
+    let best = -1;
+    let bestScore = 0;
+    for (const row of rowsOf[col]) {
+      if ((settled & bits[row]) !== 0n) continue;
+      const score = matrix.score(row, col);
+      if (score > bestScore || (score === bestScore && best >= 0 && closure[row] < closure[best])) {
+        best = row;
+        bestScore = score;
+      }
+    }
+    if (best >= 0) {
+      settled |= closure[best];
+      total += bestScore;
+    }
+  }
+  return total;
+}
+
+/**
+ * For each row, the first row interchangeable with it (itself if none): rows are interchangeable when
+ * they have the same predecessors and successors and score the same against every column (a
+ * group of identical parallel calls). Pairing them in index order loses nothing and keeps the
+ * states from multiplying by the ways to choose among copies.
+ */
+function interchangeableRows(
+  matrix: ScoreMatrix,
+  predecessors: readonly (readonly number[])[],
+  rowsOf: readonly (readonly number[])[],
+): number[] {
+  const rows = matrix.rows;
+  const successors: number[][] = Array.from({ length: rows }, () => []);
+  for (let row = 0; row < rows; row++)
+    for (const before of predecessors[row] ?? []) successors[before].push(row);
+  const colsOf: number[][] = Array.from({ length: rows }, () => []);
+  rowsOf.forEach((list, col) => {
+    for (const row of list) colsOf[row].push(col);
+  });
+  const classOf = new Array<number>(rows);
+  const firstWithKey = new Map<string, number>();
+  const sameScores = (a: number, b: number): boolean => {
+    const cols = colsOf[a];
+    if (cols.length !== colsOf[b].length) return false;
+    return cols.every(
+      (col, k) => colsOf[b][k] === col && matrix.score(a, col) === matrix.score(b, col),
+    );
+  };
+  for (let row = 0; row < rows; row++) {
+    const sorted = (list: readonly number[]) => [...list].sort((a, b) => a - b).join(",");
+    // A cheap fingerprint of the row's scores; equality is then checked for real.
+    let hash = colsOf[row].length;
+    for (const col of colsOf[row]) {
+      hash = (Math.imul(hash, 31) + col) | 0;
+      hash = (Math.imul(hash, 31) + Math.round(matrix.score(row, col) * 1e9)) | 0;
+    }
+    const key = `${sorted(predecessors[row] ?? [])}|${sorted(successors[row])}|${hash}`;
+    const first = firstWithKey.get(key);
+    if (first === undefined) firstWithKey.set(key, row);
+    classOf[row] = first !== undefined && sameScores(first, row) ? first : row;
+  }
+  return classOf;
+}
+
+/** The rows in an order that respects `predecessors` (ties by index): a linear extension. */
+function linearExtension(predecessors: readonly (readonly number[])[], rows: number): number[] {
+  const waiting = new Array<number>(rows).fill(0);
+  const successors: number[][] = Array.from({ length: rows }, () => []);
+  for (let row = 0; row < rows; row++) {
+    for (const before of predecessors[row] ?? []) {
+      waiting[row]++;
+      successors[before].push(row);
+    }
+  }
+  // Rows become ready in index order; a binary heap would only matter for huge wide orders.
+  const ready: number[] = [];
+  for (let row = rows - 1; row >= 0; row--) if (waiting[row] === 0) ready.push(row);
+  const order: number[] = [];
+  while (ready.length > 0) {
+    let at = 0;
+    for (let k = 1; k < ready.length; k++) if (ready[k] < ready[at]) at = k;
+    const row = ready[at];
+    ready[at] = ready[ready.length - 1];
+    ready.pop();
+    order.push(row);
+    for (const after of successors[row]) if (--waiting[after] === 0) ready.push(after);
+  }
+  return order;
+}
+
+/** `matrix` with its rows taken in `order`. */
+function reorderRows(matrix: ScoreMatrix, order: readonly number[]): ScoreMatrix {
+  return {
+    rows: order.length,
+    cols: matrix.cols,
+    score: (row, col) => matrix.score(order[row], col),
+    ...(matrix.candidates
+      ? {
+          candidates: (row: number) =>
+            (matrix.candidates as (r: number) => readonly number[])(order[row]),
+        }
+      : {}),
+  };
+}
+
+/**
+ * Drops every state that another one dominates: a state whose settled rows include all of
+ * another's, with no higher total, can do nothing the other cannot do at least as well (every row
+ * still open to it is open to the other). What remains is the Pareto frontier of (settled rows,
+ * total), which for groups in sequence is a handful of states per column instead of thousands.
+ */
+function withoutDominated(states: State[]): State[] {
+  if (states.length < 2) return states;
+  // Highest total first (ties in the order offered), so a dominating state is met first.
+  const order = states.map((_, index) => index);
+  order.sort((a, b) => states[b].total - states[a].total || a - b);
+  const frontier: State[] = [];
+  for (const index of order) {
+    const state = states[index];
+    let dominated = false;
+    for (const other of frontier) {
+      if ((other.ideal & ~state.ideal) === 0n) {
+        dominated = true;
+        break;
+      }
+    }
+    if (!dominated) frontier.push(state);
+  }
+  return frontier;
 }
 
 /**
@@ -66,13 +210,37 @@ export function partialOrderPairs(matrix: ScoreMatrix, options: PartialOrderOpti
   for (let row = 0; row < rows; row++)
     for (const col of candidatesOf(matrix, row)) rowsOf[col].push(row);
 
+  const bits = Array.from({ length: rows }, (_, row) => 1n << BigInt(row));
+  const classOf = interchangeableRows(matrix, options.predecessors, rowsOf);
+  // Per state, which classes already offered their first open row (stamped, not cleared).
+  const offered = new Array<number>(rows).fill(-1);
+  let stamp = 0;
+
+  // Branch and bound: a state that cannot reach the total of a known valid pairing, even if
+  // every later column paired at its best score, is dropped. The known pairing is the in-order
+  // alignment along one linear extension of the order, which is valid under the partial order.
+  const suffix = new Array<number>(matrix.cols + 1).fill(0);
+  for (let col = matrix.cols - 1; col >= 0; col--) {
+    let top = 0;
+    for (const row of rowsOf[col]) top = Math.max(top, matrix.score(row, col));
+    suffix[col] = suffix[col + 1] + top;
+  }
+  const known = Math.max(
+    weightedLcs(reorderRows(matrix, linearExtension(options.predecessors, rows))).total,
+    greedyTotal(matrix, rowsOf, closure, bits),
+  );
+  // Sums taken in another order may differ in the last bits; never prune on such a hair.
+  const floor = known - 1e-9 * (1 + known);
+
   let states = 1;
   const layers: State[][] = [[{ total: 0, previous: -1, row: -1, ideal: 0n }]];
   for (let col = 0; col < matrix.cols; col++) {
     const previous = layers[col];
     const next: State[] = [];
     const byIdeal = new Map<bigint, number>();
+    const reachable = suffix[col + 1];
     const offer = (state: State): void => {
+      if (state.total + reachable < floor) return;
       const at = byIdeal.get(state.ideal);
       if (at === undefined) {
         byIdeal.set(state.ideal, next.length);
@@ -83,9 +251,14 @@ export function partialOrderPairs(matrix: ScoreMatrix, options: PartialOrderOpti
     };
     previous.forEach((state, index) => {
       offer({ total: state.total, previous: index, row: -1, ideal: state.ideal });
+      stamp++;
       for (const row of rowsOf[col]) {
-        const bit = 1n << BigInt(row);
-        if ((state.ideal & bit) !== 0n) continue;
+        if ((state.ideal & bits[row]) !== 0n) continue;
+        // Of interchangeable rows (all listed here, ascending), only the first one still open
+        // may pair: the others would give the same totals from states that differ only by
+        // which copy was used.
+        if (offered[classOf[row]] === stamp) continue;
+        offered[classOf[row]] = stamp;
         const score = matrix.score(row, col);
         if (score <= 0) continue;
         offer({
@@ -96,9 +269,10 @@ export function partialOrderPairs(matrix: ScoreMatrix, options: PartialOrderOpti
         });
       }
     });
-    states += next.length;
+    const kept = withoutDominated(next);
+    states += kept.length;
     if (states > maxStates) throw new StateLimitError(states, maxStates);
-    layers.push(next);
+    layers.push(kept);
   }
 
   const last = layers[matrix.cols];
