@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { parseTrajectory } from "toolscore";
+import { matchToolCalls, parseTrajectory } from "toolscore";
 import { ToolCorrectness } from "toolscore/axion";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 
@@ -143,6 +143,93 @@ for (const length of [1_000, 10_000]) {
       parameterMatchingStrategy: "fuzzy",
     });
     return timeCases(`axion fuzzy, ${length} calls per side`, 1, () => metric.execute(testCase));
+  };
+}
+
+/**
+ * Typical cases for matchToolCalls: 3 to 5 expected calls of 6 tools with 2 or 3 arguments each;
+ * the agent changes an argument now and then, skips a call, adds one, swaps two.
+ */
+function typicalCases(count) {
+  const next = random(7);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const makeCall = () => {
+    const args = {};
+    const keys = 2 + Math.floor(next() * 2);
+    for (let k = 0; k < keys; k++)
+      args[`arg_${k}`] = next() < 0.6 ? pick(words) : Math.floor(next() * 9);
+    return { name: `tool_${Math.floor(next() * 6)}`, inputParameters: args };
+  };
+  return Array.from({ length: count }, () => {
+    const expected = Array.from({ length: 3 + Math.floor(next() * 3) }, makeCall);
+    const actual = [];
+    for (const e of expected) {
+      if (next() < 0.1) continue;
+      const args = { ...e.inputParameters };
+      if (next() < 0.2) args.arg_0 = pick(words);
+      actual.push({ name: e.name, inputParameters: args });
+    }
+    if (next() < 0.3) actual.push(makeCall());
+    if (actual.length > 1 && next() < 0.3) actual.push(actual.shift());
+    return {
+      actual,
+      expected: expected.map((e) => ({ name: e.name, arguments: e.inputParameters })),
+    };
+  });
+}
+
+for (const [label, options] of [
+  ["any", {}],
+  ["in-order", { order: "in-order" }],
+  ["strict", { order: "strict" }],
+]) {
+  workloads[`match-typical-${label}`] = () => {
+    const cases = typicalCases(5_000);
+    return timeCases(
+      `matchToolCalls ${label}, typical cases (3-5 calls)`,
+      cases.length * 20,
+      () => {
+        for (let r = 0; r < 20; r++)
+          for (const c of cases) matchToolCalls(c.actual, c.expected, options);
+      },
+    );
+  };
+}
+
+/** A long trajectory for matchToolCalls: every tenth expected call skipped, a few arguments off. */
+function longMatchCase(length) {
+  const { toolsCalled, expectedTools } = longCase(length, 20);
+  return {
+    actual: toolsCalled.map((c, i) =>
+      i % 7 === 0 ? { ...c, inputParameters: { ...c.inputParameters, p0: "x" } } : c,
+    ),
+    expected: expectedTools.map((e) => ({ name: e.name, arguments: e.inputParameters })),
+  };
+}
+
+for (const length of [1_000, 10_000]) {
+  for (const [label, options] of [
+    ["any", {}],
+    ["in-order", { order: "in-order" }],
+    ["strict", { order: "strict" }],
+  ]) {
+    workloads[`match-${length}-${label}`] = () => {
+      const { actual, expected } = longMatchCase(length);
+      const repeats = length >= 10_000 ? 1 : 5;
+      return timeCases(`matchToolCalls ${label}, ${length} calls per side`, repeats, () => {
+        for (let r = 0; r < repeats; r++) matchToolCalls(actual, expected, options);
+      });
+    };
+  }
+  workloads[`match-${length}-partial`] = () => {
+    const { actual, expected } = longMatchCase(length);
+    // Groups of four calls in any order, the groups in sequence.
+    const groups = [];
+    for (let i = 0; i < expected.length; i += 4) groups.push(expected.slice(i, i + 4));
+    const repeats = length >= 10_000 ? 1 : 5;
+    return timeCases(`matchToolCalls partial order, ${length} calls per side`, repeats, () => {
+      for (let r = 0; r < repeats; r++) matchToolCalls(actual, groups);
+    });
   };
 }
 

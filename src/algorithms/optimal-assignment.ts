@@ -1,6 +1,5 @@
 import { zeros } from "./buffers.js";
 import type { Numbers } from "./buffers.js";
-import { candidatesOf } from "./score-matrix.js";
 import type { Pair, ScoreMatrix } from "./score-matrix.js";
 
 export interface MaxWeightFlowOptions {
@@ -31,7 +30,14 @@ export function assignmentWork(rows: number, cols: number): number {
 function denseWeights(matrix: ScoreMatrix): Numbers {
   const weight = zeros(matrix.rows * matrix.cols);
   for (let r = 0; r < matrix.rows; r++) {
-    for (const c of candidatesOf(matrix, r)) {
+    if (!matrix.candidates) {
+      for (let c = 0; c < matrix.cols; c++) {
+        const score = matrix.score(r, c);
+        if (score > 0) weight[r * matrix.cols + c] = score;
+      }
+      continue;
+    }
+    for (const c of matrix.candidates(r)) {
       const score = matrix.score(r, c);
       if (score > 0) weight[r * matrix.cols + c] = score;
     }

@@ -950,6 +950,11 @@ function alignCalls(
             for (const col of retried) target[col] = 0;
           },
         };
+  // A partial order without a single constraint is a multiset: the assignment is exact, and fast
+  // however wide the group.
+  const unconstrained =
+    order === "partial" && expectedCalls.every((call) => call.predecessors.length === 0);
+  if (unconstrained) return pairToolCalls(scores, "optimal-assignment", resolved.limits).pairs;
   if (order !== "partial") {
     return pairToolCalls(
       scores,
