@@ -193,10 +193,14 @@ function compareObjects(
   let counted = 0;
   // Without path rules, a schema or fuzziness, two primitives compare by equality right here.
   const direct = walk.paths.length === 0 && schema === undefined && typeof mode === "string";
-  for (const key in expected) {
-    if (!Object.hasOwn(expected, key)) continue;
+  const expectedKeys = Object.keys(expected);
+  let present = 0;
+  for (let k = 0; k < expectedKeys.length; k++) {
+    const key = expectedKeys[k];
     const e = expected[key];
-    if (direct && typeof e !== "object" && Object.hasOwn(actual, key)) {
+    const inActual = Object.hasOwn(actual, key);
+    if (inActual) present++;
+    if (direct && inActual && typeof e !== "object") {
       const a = actual[key];
       if (typeof a !== "object") {
         if (mode === "ignore") continue;
@@ -207,27 +211,23 @@ function compareObjects(
         continue;
       }
     }
-    const score = compareKey(
-      walk,
-      expected,
-      actual,
-      key,
-      true,
-      Object.hasOwn(actual, key),
-      mode,
-      schema,
-    );
+    const score = compareKey(walk, expected, actual, key, true, inActual, mode, schema);
     if (score !== undefined) {
       sum += score;
       counted++;
     }
   }
-  for (const key in actual) {
-    if (!Object.hasOwn(actual, key) || Object.hasOwn(expected, key)) continue;
-    const score = compareKey(walk, expected, actual, key, false, true, mode, schema);
-    if (score !== undefined) {
-      sum += score;
-      counted++;
+  const actualKeys = Object.keys(actual);
+  // Keys only the call has; none when every one of its keys was expected.
+  if (actualKeys.length > present) {
+    for (let k = 0; k < actualKeys.length; k++) {
+      const key = actualKeys[k];
+      if (Object.hasOwn(expected, key)) continue;
+      const score = compareKey(walk, expected, actual, key, false, true, mode, schema);
+      if (score !== undefined) {
+        sum += score;
+        counted++;
+      }
     }
   }
   return counted === 0 ? 1 : sum / counted;

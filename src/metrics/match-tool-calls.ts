@@ -419,9 +419,10 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
   return resolved;
 }
 
-// Pair scores are multiples of 2^-20: every sum of them is exact in floating point, so the
-// optimal total (and every unordered score) cannot depend on the order of the lists.
-const QUANTUM = 2 ** -20;
+// Pair scores are multiples of 2^-32 (2/3 becomes 0.66666666674): a double holds any sum of up
+// to 2^21 of them exactly, so the optimal total (and every unordered score) cannot depend on the
+// order in which the lists were given.
+const QUANTUM = 2 ** -32;
 
 function quantize(score: number): number {
   if (score >= 1) return 1;
