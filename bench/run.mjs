@@ -321,14 +321,18 @@ if (only >= 0) {
     `toolscore benchmarks: node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x ${os.cpus().length}\n`,
   );
   console.log(
-    `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"ms/case".padStart(10)} ${"peak RSS".padStart(9)}`,
+    `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"per case".padStart(11)} ${"peak RSS".padStart(9)}`,
   );
   for (const name of Object.keys(workloads)) {
     const out = execFileSync(process.execPath, [self, "--only", name], { encoding: "utf8" });
     const result = JSON.parse(out.trim().split("\n").pop());
     const perSecond = result.cases / result.seconds;
+    const rate =
+      perSecond < 10 ? perSecond.toFixed(2) : Math.round(perSecond).toLocaleString("en-US");
+    const ms = 1000 / perSecond;
+    const perCase = ms < 0.1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(1)} ms`;
     console.log(
-      `${result.workload.padEnd(58)} ${Math.round(perSecond).toLocaleString("en-US").padStart(10)} ${(1000 / perSecond).toFixed(3).padStart(10)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
+      `${result.workload.padEnd(58)} ${rate.padStart(10)} ${perCase.padStart(11)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
     );
   }
 }
