@@ -2,7 +2,8 @@
  * Scores the bundled agent runs (examples/agent-runs.json) three ways: deepeval's
  * ToolCorrectnessMetric, axion's ToolCorrectness, and the explanation toolscore attaches to
  * every score; then scores a run recorded in Anthropic's format against an expected run written
- * in OpenAI's (examples/transcripts). Run it with `npm run example`.
+ * in OpenAI's (examples/transcripts), and against expectations written for toolscore's own
+ * matcher. Run it with `npm run example`.
  */
 import { readFileSync } from "node:fs";
 import { ToolCorrectness } from "toolscore/axion";
@@ -12,7 +13,7 @@ import {
   ToolCorrectnessMetric,
 } from "toolscore/deepeval";
 import type { LLMTestCaseInit } from "toolscore/deepeval";
-import { parseTrajectory } from "toolscore";
+import { match, matchToolCalls, parseTrajectory } from "toolscore";
 import type { Mismatch } from "toolscore";
 
 interface AgentRun extends LLMTestCaseInit {
@@ -101,3 +102,39 @@ console.log(
 for (const { original, normalized } of result.nameMapping)
   console.log(`  name ${original} read as ${normalized}`);
 console.log(`  why: ${result.details.mismatches.map(describe).join("\n       ")}`);
+
+// toolscore's own matcher: the two weather lookups in either order (one group), then the train
+// search, whose departure station is free and whose date the tool's schema declares.
+const tools = [
+  {
+    name: "search_trains",
+    parameters: {
+      type: "object",
+      properties: {
+        from: { type: "string" },
+        to: { type: "string" },
+        date: { type: "string", format: "date" },
+      },
+      required: ["to", "date"],
+    },
+  },
+];
+const own = matchToolCalls(
+  parseTrajectory(run, { normalizeNames: true }),
+  [
+    [
+      { name: "get_weather", arguments: { city: "Paris" } },
+      { name: "get_weather", arguments: { city: "Lyon" } },
+    ],
+    [
+      {
+        name: "search_trains",
+        arguments: { from: match.anyString(), to: "Lyon", date: "2026-05-03" },
+      },
+    ],
+  ],
+  { tools },
+);
+console.log(`
+matchToolCalls (partial order)  ${own.score.toFixed(3)}  ${own.success ? "pass" : "FAIL"}`);
+console.log(`  ${own.reason}`);
