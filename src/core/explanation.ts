@@ -47,6 +47,8 @@ export interface NearMiss {
   readonly calledIndex: number;
   readonly arguments: readonly ArgumentVerdict[];
   readonly output?: PairDetail["output"];
+  /** Set when the tool reported an error for this call. */
+  readonly isError?: boolean;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface BuildMatchDetailsOptions<
   matrix: ToolCallMatrix;
   pairing: Pairing;
   explainPair: (expected: E, called: C, row: number, col: number) => PairExplanation;
+  /** Calls left out of the comparison (retried attempts): never unexpected, never a near miss. */
+  skipCalled?: ReadonlySet<number>;
 }
 
 /** Precision, recall and F1 of a pairing whose pair scores sum to `total`. */
@@ -114,6 +116,7 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
   options: BuildMatchDetailsOptions<E, C>,
 ): ToolCallMatchDetails {
   const { algorithm, expected, called, matrix, pairing, explainPair } = options;
+  const skip = options.skipCalled;
   // Plain arrays: on small inputs, allocating typed arrays costs more than the work.
   const pairedCol = new Array<number>(expected.length).fill(-1);
   const pairScore = new Array<number>(expected.length);
@@ -167,7 +170,7 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
     let couldPair = false;
     let nearestIndex = -1;
     for (const col of matrix.candidates(expectedIndex)) {
-      if (colPaired[col]) continue;
+      if (colPaired[col] || skip?.has(col) === true) continue;
       if (nearestIndex < 0) nearestIndex = col;
       if (matrix.score(expectedIndex, col) > 0) {
         couldPair = true;
@@ -191,13 +194,14 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
       arguments: explanation.arguments,
     };
     if (explanation.output !== undefined) nearest.output = explanation.output;
+    if (explanation.isError !== undefined) nearest.isError = explanation.isError;
     missing.push({ expectedIndex, name: call.name, nearest });
     pushMismatches(mismatches, explanation, expectedIndex, nearestIndex);
   }
 
   const unexpected: { calledIndex: number; name: string }[] = [];
   called.forEach((call, calledIndex) => {
-    if (colPaired[calledIndex]) return;
+    if (colPaired[calledIndex] || skip?.has(calledIndex) === true) return;
     unexpected.push({ calledIndex, name: call.name });
     mismatches.push({ kind: "unexpected-call", calledIndex, name: call.name });
   });

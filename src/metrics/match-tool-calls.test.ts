@@ -391,7 +391,10 @@ describe("matchToolCalls: tool errors", () => {
     const result = matchToolCalls([failed], expected, { toolErrors: "fail" });
     expect(result.score).toBe(0);
     expect(result.missing[0]?.nearest).toBeDefined();
-    expect(result.reason).toContain("expected[0] fetch missing; called[0] differs");
+    expect(result.reason).toContain(
+      "expected[0] fetch missing; called[0] differs: the tool reported an error",
+    );
+    expect(result.missing[0]?.nearest?.isError).toBe(true);
   });
 
   it("requires a failed call to be retried with toolErrors: retry", () => {
@@ -404,6 +407,11 @@ describe("matchToolCalls: tool errors", () => {
     ]);
     expect(notRetried.score).toBe(0);
     expect(notRetried.reason).toContain("called[0] fetch failed and was not retried");
+    // A retried attempt is neither unexpected nor offered as the near miss.
+    const twice = matchToolCalls([failed, failed], expected, { toolErrors: "retry" });
+    expect(twice.unexpected).toEqual([{ calledIndex: 1, name: "fetch" }]);
+    expect(twice.missing[0]?.nearest?.calledIndex).toBe(1);
+    expect(twice.precision).toBe(0);
   });
 });
 

@@ -647,7 +647,7 @@ function buildReason(
   }
   for (const m of result.missing) {
     if (m.nearest) {
-      const what = differences(m.nearest.arguments, m.nearest.output, undefined);
+      const what = differences(m.nearest.arguments, m.nearest.output, m.nearest.isError);
       items.push(
         `expected[${m.expectedIndex}] ${m.name} missing; called[${m.nearest.calledIndex}] differs${what ? `: ${what}` : ""}`,
       );
@@ -808,17 +808,11 @@ export function matchWithResolvedOptions(
     matrix,
     pairing: { pairs, total: sum },
     explainPair,
+    skipCalled: retried,
   });
 
   // Retried attempts are neither unexpected calls nor part of precision's denominator.
-  let unexpected = details.unexpected;
-  let mismatches = details.mismatches;
-  if (retried.size > 0) {
-    unexpected = unexpected.filter((item) => !retried.has(item.calledIndex));
-    mismatches = mismatches.filter(
-      (m) => !(m.kind === "unexpected-call" && retried.has(m.calledIndex)),
-    );
-  }
+  const { unexpected, mismatches } = details;
   const consideredCalls = calls.length - retried.size;
   const recall = expectedCalls.length === 0 ? 1 : sum / expectedCalls.length;
   const precision =
