@@ -14,7 +14,7 @@ const entryPoints = Object.keys(packageJson.exports)
   .map((key) => (key === "." ? "toolscore" : `toolscore/${key.slice(2)}`));
 
 const smoke = `
-import { toToolCall, optimalAssignment, denseScoreMatrix } from "toolscore";
+import { toToolCall, optimalAssignment, denseScoreMatrix, match, matchToolCalls } from "toolscore";
 import { ToolCorrectnessMetric, ToolCallParams } from "toolscore/deepeval";
 import { ToolCorrectness } from "toolscore/axion";
 
@@ -29,9 +29,37 @@ const axion = await new ToolCorrectness({ checkParameters: true }).execute({
   expectedTools: [{ name: "f", args: { a: 1 } }],
 });
 const pairs = optimalAssignment(denseScoreMatrix([[0.5, 1], [1, 0]]));
-console.log(JSON.stringify({ score, axion: axion.score, pairs: pairs.length, call: toToolCall({ name: "x" }).type }));
+// Ajv and ajv-formats load from the installed package: a wrong type and a bad date-time.
+const matched = matchToolCalls(
+  [{ name: "count", inputParameters: { n: "3", when: "yesterday" } }],
+  [{ name: "count", arguments: { n: 3, when: match.anyString() } }],
+  {
+    tools: [{
+      name: "count",
+      parameters: {
+        type: "object",
+        properties: { n: { type: "number" }, when: { type: "string", format: "date-time" } },
+      },
+    }],
+  },
+);
+console.log(JSON.stringify({
+  score,
+  axion: axion.score,
+  pairs: pairs.length,
+  call: toToolCall({ name: "x" }).type,
+  matched: matched.score,
+  schema: matched.schemaViolations.map((v) => v.kind),
+}));
 `;
-const expectedOutput = JSON.stringify({ score: 1, axion: 1, pairs: 2, call: "FUNCTION" });
+const expectedOutput = JSON.stringify({
+  score: 1,
+  axion: 1,
+  pairs: 2,
+  call: "FUNCTION",
+  matched: 1,
+  schema: ["wrong-type", "invalid-value"],
+});
 
 function requireBuild(): void {
   if (!existsSync(path.join(root, "dist", "index.js"))) {
