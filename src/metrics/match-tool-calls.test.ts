@@ -347,6 +347,32 @@ describe("matchToolCalls: argument rules", () => {
     expect(json.pairs).toEqual(code.pairs);
   });
 
+  it("reads path rules given as JSON matchers, as a config file would", () => {
+    const calls = [call("refund", { order_id: "o-77", amount: 5 })];
+    const expected = [want("refund", { order_id: "o-1", amount: 5 })];
+    const options = JSON.parse(
+      '{"arguments":{"mode":"exact","paths":{"order_id":{"$match":"regex","pattern":"^o-\\\\d+$"}}}}',
+    ) as MatchOptions;
+    expect(matchToolCalls(calls, expected, options).score).toBe(1);
+    expect(() =>
+      matchToolCalls(calls, expected, {
+        arguments: { paths: { order_id: { $match: "glob" } as never } },
+      }),
+    ).toThrow(/unknown matcher "glob"/);
+  });
+
+  it("normalizes the tool names of toolRules like the calls' names", () => {
+    const result = matchToolCalls(
+      [call("Search", { q: "x", page: 2 })],
+      [want("search", { q: "x" })],
+      {
+        normalizeName: (name) => name.toLowerCase(),
+        toolRules: { SEARCH: { arguments: "subset" } },
+      },
+    );
+    expect(result.score).toBe(1);
+  });
+
   it("compares outputs under the output rules when an expected call gives one", () => {
     const calls = [call("lookup", {}, { output: { status: "ok", id: 7 } })];
     expect(matchToolCalls(calls, [want("lookup", {}, { output: { status: "ok" } })]).score).toBe(1);

@@ -17,7 +17,7 @@ import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/comp
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator } from "../matchers/schema-validation.js";
 import type { SchemaViolation } from "../matchers/schema-validation.js";
-import { isValueMatcher } from "../matchers/value-matchers.js";
+import { isValueMatcher, toExpectedValue } from "../matchers/value-matchers.js";
 import { toExpectedCalls } from "./expected-calls.js";
 import type { ExpectedCall, ExpectedCallsInput } from "./expected-calls.js";
 import { resolveMatchLimits } from "./limits.js";
@@ -220,6 +220,19 @@ function mode(option: string, value: unknown): ArgumentMode {
   });
 }
 
+/** A path rule: a mode, a matcher, or a matcher in its JSON form (`{"$match": "any"}`). */
+function pathRule(option: string, rule: unknown): ArgumentRule {
+  if (isValueMatcher(rule)) return rule;
+  if (isJsonObject(rule) && Object.hasOwn(rule, "$match")) {
+    try {
+      return toExpectedValue(rule, { field: option }) as ArgumentRule;
+    } catch (error) {
+      throw new InvalidOptionError({ option, value: rule, message: (error as Error).message });
+    }
+  }
+  return mode(option, rule);
+}
+
 function compileRules(option: string, input: unknown, fallback: CompiledRules): CompiledRules {
   if (input === undefined) return fallback;
   if (typeof input === "string" || (isJsonObject(input) && "fuzzy" in input)) {
@@ -254,12 +267,7 @@ function compileRules(option: string, input: unknown, fallback: CompiledRules): 
           message: `${option}.paths: ${(error as Error).message}`,
         });
       }
-      paths.push({
-        pattern,
-        rule: isValueMatcher(rule)
-          ? rule
-          : mode(`${option}.paths[${JSON.stringify(source)}]`, rule),
-      });
+      paths.push({ pattern, rule: pathRule(`${option}.paths[${JSON.stringify(source)}]`, rule) });
     }
   }
   return {
@@ -341,6 +349,13 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
   if (cached) return cached;
   const given = optionsObject("matchToolCalls", options) as MatchOptions;
   rejectUnknownOptions("matchToolCalls", given, knownOptions);
+  if (given.normalizeName !== undefined && typeof given.normalizeName !== "function") {
+    throw new InvalidOptionError({
+      option: "normalizeName",
+      value: given.normalizeName,
+      message: "normalizeName must be a function",
+    });
+  }
   const defaults: ToolCompiled = {
     arguments: compileRules("arguments", given.arguments, { mode: "exact", paths: [] }),
     output: compileRules("output", given.output, { mode: "ignore", paths: [] }),
@@ -362,7 +377,8 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
           message: `toolRules.${name} must be { arguments?, output? }`,
         });
       rejectUnknownOptions(`toolRules.${name}`, rules, ["arguments", "output"]);
-      perTool.set(name, {
+      // Tool names go through the same normalization as the calls' names.
+      perTool.set(given.normalizeName ? given.normalizeName(name) : name, {
         arguments: compileRules(`toolRules.${name}.arguments`, rules.arguments, defaults.arguments),
         output: compileRules(`toolRules.${name}.output`, rules.output, defaults.output),
       });
@@ -377,13 +393,6 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
       option: "tools",
       value: tools,
       message: "tools must be a list of tool definitions { name, description?, parameters? }",
-    });
-  }
-  if (given.normalizeName !== undefined && typeof given.normalizeName !== "function") {
-    throw new InvalidOptionError({
-      option: "normalizeName",
-      value: given.normalizeName,
-      message: "normalizeName must be a function",
     });
   }
   const limits = given.limits ?? {};
