@@ -733,13 +733,6 @@ export function matchWithResolvedOptions(
     resolved.toolErrors === "retry" ? retriedCalls(calls, nameOf, violations) : noCalls;
   const failing = resolved.toolErrors !== "ignore";
 
-  // On small cases, the verdicts are recorded while scoring, so that explaining the chosen pairs
-  // does not compare them a second time.
-  const width = calls.length;
-  const recorded =
-    width * expectedCalls.length <= RECORD_VERDICTS_UP_TO
-      ? new Array<ArgumentVerdict[] | undefined>(width * expectedCalls.length)
-      : undefined;
   const compareCall = (
     e: ExpectedCall,
     call: ToolCall,
@@ -750,11 +743,10 @@ export function matchWithResolvedOptions(
       schema: definitions.size === 0 ? undefined : definitions.get(nameOf(e)),
       verdicts,
     });
-  const pairScore = (e: ExpectedCall, call: ToolCall, row: number, col: number): number => {
+  // Scoring records nothing: only the pairs finally chosen are explained, below.
+  const pairScore = (e: ExpectedCall, call: ToolCall): number => {
     if (call.isError === true && failing) return 0;
-    let verdicts: ArgumentVerdict[] | undefined;
-    if (recorded) recorded[row * width + col] = verdicts = [];
-    let score = compareCall(e, call, verdicts);
+    let score = compareCall(e, call, undefined);
     const outputRules = rulesFor(nameOf(e)).output;
     if (score > 0 && e.output !== undefined && outputRules.mode !== "ignore") {
       if (compareArguments(e.output, call.output, { rules: outputRules }) < 1) score = 0;
@@ -783,15 +775,10 @@ export function matchWithResolvedOptions(
   const algorithm = algorithmOf(order);
   const pairs = alignCalls(matrix, order, algorithm, expectedCalls, retried, resolved);
 
-  const explainPair = (
-    e: ExpectedCall,
-    call: ToolCall,
-    row: number,
-    col: number,
-  ): PairExplanation => {
+  const explainPair = (e: ExpectedCall, call: ToolCall): PairExplanation => {
     const rules = rulesFor(nameOf(e));
-    let verdicts = recorded?.[row * width + col];
-    if (verdicts === undefined) compareCall(e, call, (verdicts = []));
+    const verdicts: ArgumentVerdict[] = [];
+    compareCall(e, call, verdicts);
     if (e.output === undefined || rules.output.mode === "ignore") {
       return call.isError === true
         ? { arguments: verdicts, isError: true }
@@ -888,8 +875,6 @@ export function matchWithResolvedOptions(
 }
 
 const plainName = (call: { name: string }): string => call.name;
-// Pairs of calls up to which verdicts are recorded while scoring (see matchWithResolvedOptions).
-const RECORD_VERDICTS_UP_TO = 256;
 // Shared empties: most cases have no retried calls and no schema violations.
 const noCalls: ReadonlySet<number> = new Set();
 const noSchemaViolations: readonly CallSchemaViolation[] = Object.freeze([]);
@@ -934,6 +919,25 @@ function retriedCalls(
   return retried;
 }
 
+/** `matrix` where the `skipped` calls pair with nothing. */
+function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): ToolCallMatrix {
+  return {
+    rows: matrix.rows,
+    cols: matrix.cols,
+    groups: matrix.groups,
+    maxPairEvaluations: matrix.maxPairEvaluations,
+    groupOfRow: (row) => matrix.groupOfRow(row),
+    groupOfCol: (col) => matrix.groupOfCol(col),
+    candidates: (row) => matrix.candidates(row),
+    evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
+    score: (row, col) => (skipped.has(col) ? 0 : matrix.score(row, col)),
+    fillRow(row, target) {
+      matrix.fillRow(row, target);
+      for (const col of skipped) target[col] = 0;
+    },
+  };
+}
+
 /** Pairs by the order mode; retried attempts never pair. */
 function alignCalls(
   matrix: ToolCallMatrix,
@@ -943,17 +947,7 @@ function alignCalls(
   retried: ReadonlySet<number>,
   resolved: ResolvedMatchOptions,
 ): readonly Pair[] {
-  const scores: ToolCallMatrix =
-    retried.size === 0
-      ? matrix
-      : {
-          ...matrix,
-          score: (row, col) => (retried.has(col) ? 0 : matrix.score(row, col)),
-          fillRow(row, target) {
-            matrix.fillRow(row, target);
-            for (const col of retried) target[col] = 0;
-          },
-        };
+  const scores = retried.size === 0 ? matrix : withoutCalls(matrix, retried);
   // A partial order without a single constraint is a multiset: the assignment is exact, and fast
   // however wide the group.
   const unconstrained =

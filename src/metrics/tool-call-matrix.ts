@@ -187,79 +187,162 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
     };
   });
 
-  let evaluations = 0;
-  const evaluate = (row: number, col: number): number => {
-    if (++evaluations > maxPairEvaluations) {
-      throw new LimitExceededError({
-        limit: "maxPairEvaluations",
-        maximum: maxPairEvaluations,
-        message: `comparing ${rows} expected with ${cols} called tool calls needs more than ${maxPairEvaluations} pair comparisons; raise limits.maxPairEvaluations or split the case`,
-      });
-    }
-    return score(expected[row], called[col], row, col);
-  };
-
-  // Where a pair's score is cached: one slot per pair on small inputs, one per pair of classes
-  // within a tool on large ones (none when even that would be too big).
-  let cacheOf: (row: number) => Float64Array | number[] | null;
-  let slotOf: (row: number, col: number) => number;
-  let cachedAll: (g: number) => boolean;
   if (!deduplicate && rows * cols <= DEDUPLICATE_ABOVE_CELLS) {
-    const flat = new Array<number>(rows * cols).fill(Number.NaN);
-    cacheOf = () => flat;
-    slotOf = (row, col) => row * cols + col;
-    cachedAll = () => true;
-  } else {
-    const caches = groups.map((group) => {
-      const size = group.rowClassCount * group.colClassCount;
-      return size > 0 && size <= MAX_CACHE_ENTRIES ? new Float64Array(size).fill(Number.NaN) : null;
-    });
-    cacheOf = (row) => caches[rowGroup[row]];
-    slotOf = (row, col) => {
-      const group = groups[rowGroup[row]];
-      return (
-        group.rowClasses[rowPosition[row]] * group.colClassCount +
-        group.colClasses[colPosition[col]]
-      );
-    };
-    cachedAll = (g) => caches[g] !== null;
+    return new SmallMatrix(
+      rows,
+      cols,
+      groups,
+      rowGroup,
+      colGroup,
+      (row, col) => score(expected[row], called[col], row, col),
+      maxPairEvaluations,
+    );
   }
-
-  const scoreOf = (row: number, col: number): number => {
-    if (colGroup[col] !== rowGroup[row]) return 0;
-    const cache = cacheOf(row);
-    if (!cache) return evaluate(row, col);
-    const slot = slotOf(row, col);
-    let value = cache[slot];
-    if (value !== value) {
-      // NaN: not computed yet.
-      value = evaluate(row, col);
-      cache[slot] = value;
-    }
-    return value;
-  };
-
-  return {
+  const caches = groups.map((group) => {
+    const size = group.rowClassCount * group.colClassCount;
+    return size > 0 && size <= MAX_CACHE_ENTRIES ? new Float64Array(size).fill(Number.NaN) : null;
+  });
+  return new ClassMatrix(
     rows,
     cols,
     groups,
-    groupOfRow: (row) => rowGroup[row],
-    groupOfCol: (col) => colGroup[col],
-    candidates: (row) => groups[rowGroup[row]].cols,
+    rowGroup,
+    colGroup,
+    (row, col) => score(expected[row], called[col], row, col),
     maxPairEvaluations,
-    evaluationsToScoreAll: () =>
-      groups.reduce(
-        (sum, group, g) =>
-          sum +
-          (cachedAll(g)
-            ? group.rowClassCount * group.colClassCount
-            : group.rows.length * group.cols.length),
-        0,
-      ),
-    score: scoreOf,
-    fillRow(row, target) {
-      target.fill(0);
-      for (const col of groups[rowGroup[row]].cols) target[col] = scoreOf(row, col);
-    },
-  };
+    caches,
+    rowPosition,
+    colPosition,
+  );
+}
+
+/** What both matrix shapes share: groups, the evaluation budget, and the derived views. */
+abstract class BaseMatrix implements ToolCallMatrix {
+  private evaluations = 0;
+
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly groups: readonly ToolGroup[],
+    protected readonly rowGroup: readonly number[],
+    protected readonly colGroup: readonly number[],
+    private readonly compute: (row: number, col: number) => number,
+    readonly maxPairEvaluations: number,
+  ) {}
+
+  protected evaluate(row: number, col: number): number {
+    if (++this.evaluations > this.maxPairEvaluations) {
+      throw new LimitExceededError({
+        limit: "maxPairEvaluations",
+        maximum: this.maxPairEvaluations,
+        message: `comparing ${this.rows} expected with ${this.cols} called tool calls needs more than ${this.maxPairEvaluations} pair comparisons; raise limits.maxPairEvaluations or split the case`,
+      });
+    }
+    return this.compute(row, col);
+  }
+
+  abstract score(row: number, col: number): number;
+  abstract evaluationsToScoreAll(): number;
+
+  groupOfRow(row: number): number {
+    return this.rowGroup[row];
+  }
+
+  groupOfCol(col: number): number {
+    return this.colGroup[col];
+  }
+
+  candidates(row: number): readonly number[] {
+    return this.groups[this.rowGroup[row]].cols;
+  }
+
+  fillRow(row: number, target: Numbers): void {
+    target.fill(0);
+    for (const col of this.groups[this.rowGroup[row]].cols) target[col] = this.score(row, col);
+  }
+}
+
+/** Small inputs: every call its own class, one cache slot per pair. */
+class SmallMatrix extends BaseMatrix {
+  private readonly cache: number[];
+
+  constructor(
+    rows: number,
+    cols: number,
+    groups: readonly ToolGroup[],
+    rowGroup: readonly number[],
+    colGroup: readonly number[],
+    compute: (row: number, col: number) => number,
+    maxPairEvaluations: number,
+  ) {
+    super(rows, cols, groups, rowGroup, colGroup, compute, maxPairEvaluations);
+    this.cache = new Array<number>(rows * cols).fill(Number.NaN);
+  }
+
+  score(row: number, col: number): number {
+    if (this.colGroup[col] !== this.rowGroup[row]) return 0;
+    const slot = row * this.cols + col;
+    let value = this.cache[slot];
+    if (value !== value) {
+      // NaN: not computed yet.
+      value = this.evaluate(row, col);
+      this.cache[slot] = value;
+    }
+    return value;
+  }
+
+  evaluationsToScoreAll(): number {
+    let sum = 0;
+    for (const group of this.groups) sum += group.rows.length * group.cols.length;
+    return sum;
+  }
+}
+
+/**
+ * Large inputs: one cache slot per pair of classes of identical calls within a tool (none when
+ * even that would be too big), so 10,000 copies of a call cost one comparison.
+ */
+class ClassMatrix extends BaseMatrix {
+  constructor(
+    rows: number,
+    cols: number,
+    groups: readonly ToolGroup[],
+    rowGroup: readonly number[],
+    colGroup: readonly number[],
+    compute: (row: number, col: number) => number,
+    maxPairEvaluations: number,
+    private readonly caches: readonly (Float64Array | null)[],
+    private readonly rowPosition: readonly number[],
+    private readonly colPosition: readonly number[],
+  ) {
+    super(rows, cols, groups, rowGroup, colGroup, compute, maxPairEvaluations);
+  }
+
+  score(row: number, col: number): number {
+    const g = this.rowGroup[row];
+    if (this.colGroup[col] !== g) return 0;
+    const cache = this.caches[g];
+    if (!cache) return this.evaluate(row, col);
+    const group = this.groups[g];
+    const slot =
+      group.rowClasses[this.rowPosition[row]] * group.colClassCount +
+      group.colClasses[this.colPosition[col]];
+    let value = cache[slot];
+    if (value !== value) {
+      value = this.evaluate(row, col);
+      cache[slot] = value;
+    }
+    return value;
+  }
+
+  evaluationsToScoreAll(): number {
+    let sum = 0;
+    this.groups.forEach((group, g) => {
+      sum +=
+        this.caches[g] !== null
+          ? group.rowClassCount * group.colClassCount
+          : group.rows.length * group.cols.length;
+    });
+    return sum;
+  }
 }
