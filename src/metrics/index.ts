@@ -31,23 +31,19 @@ export type {
   AxionToolCorrectnessScore,
   ResolvedAxionToolCorrectnessOptions,
 } from "./axion-tool-correctness.js";
-export {
-  matchToolCalls,
-  matchWithResolvedOptions,
-  resolveMatchOptions,
-} from "./match-tool-calls.js";
+export { matchToolCalls, matchWithResolvedOptions } from "./match-tool-calls.js";
+export { resolveMatchOptions } from "./match-options.js";
 export type {
-  CallSchemaViolation,
   MatchConstraints,
   MatchOptions,
-  MatchResult,
   OrderMode,
   ResolvedMatchOptions,
   RulesInput,
   ScoreKind,
+  ToolCompiled,
   ToolRules,
-  Violation,
-} from "./match-tool-calls.js";
+} from "./match-options.js";
+export type { CallSchemaViolation, MatchResult, Violation } from "./match-result.js";
 export { toExpectedCalls } from "./expected-calls.js";
 export type {
   ExpectedCall,

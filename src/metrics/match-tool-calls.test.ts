@@ -4,7 +4,7 @@ import type { ToolSpec } from "../core/test-case.js";
 import { match } from "../matchers/value-matchers.js";
 import { matchToolCalls } from "./match-tool-calls.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
-import type { MatchOptions, OrderMode } from "./match-tool-calls.js";
+import type { MatchOptions, OrderMode } from "./match-options.js";
 
 const call = (name: string, inputParameters: Record<string, unknown> = {}, extra = {}) => ({
   name,

@@ -3,8 +3,10 @@ import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
-import { matchWithResolvedOptions, resolveMatchOptions } from "./match-tool-calls.js";
-import type { MatchOptions, MatchResult } from "./match-tool-calls.js";
+import { resolveMatchOptions } from "./match-options.js";
+import type { MatchOptions } from "./match-options.js";
+import type { MatchResult } from "./match-result.js";
+import { matchWithResolvedOptions } from "./match-tool-calls.js";
 
 /** What `toolCallAccuracy` reads from a case. */
 export interface ToolCallAccuracyCase {

@@ -1,0 +1,373 @@
+import { InvalidOptionError } from "../core/errors.js";
+import { isJsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import type { ToolSpec } from "../core/test-case.js";
+import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/compare-arguments.js";
+import { compilePathPattern } from "../matchers/path-rules.js";
+import { SchemaValidator } from "../matchers/schema-validation.js";
+import { isValueMatcher, toExpectedValue } from "../matchers/value-matchers.js";
+import { resolveMatchLimits } from "./limits.js";
+import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
+import { enumOption, numberOption, optionsObject, rejectUnknownOptions } from "./options.js";
+
+/**
+ * How the order of calls counts:
+ * - `any`: a multiset; optimal pairing, order ignored;
+ * - `in-order`: the expected calls must appear in that order, other calls may come between;
+ * - `strict`: the exact sequence, position by position;
+ * - `subset`: every call made must be expected; expected calls may be left out;
+ * - `superset`: every expected call must be made; other calls are fine;
+ * - `partial`: a partial order, from groups (`[[a, b], [c]]`) or `after` ids.
+ */
+export type OrderMode = "any" | "in-order" | "strict" | "subset" | "superset" | "partial";
+
+/** Which number is the score. */
+export type ScoreKind = "f1" | "precision" | "recall" | "exact";
+
+/** A mode for a whole value (`"subset"`), or a mode with rules for paths inside it. */
+export type RulesInput =
+  | ArgumentMode
+  | { readonly mode?: ArgumentMode; readonly paths?: Readonly<Record<string, ArgumentRule>> };
+
+/** Rules for the calls of one tool. */
+export interface ToolRules {
+  readonly arguments?: RulesInput;
+  readonly output?: RulesInput;
+}
+
+/** Limits on the calls made, checked in the same pass. */
+export interface MatchConstraints {
+  /** Tools that must not be called at all. */
+  readonly forbiddenTools?: readonly string[];
+  /** Fewest calls per tool. */
+  readonly minCalls?: Readonly<Record<string, number>>;
+  /** Most calls per tool. */
+  readonly maxCalls?: Readonly<Record<string, number>>;
+  /** Most calls in all. */
+  readonly maxTotalCalls?: number;
+  /** Whether the same call (tool and arguments) may be repeated back to back. Default `"allow"`. */
+  readonly redundantCalls?: "allow" | "forbid";
+}
+
+export interface MatchOptions {
+  /** How order counts. Default `"any"`, or `"partial"` when the expected calls say so. */
+  order?: OrderMode;
+  /**
+   * Which number is the score. Default `"f1"`; `"recall"` for `in-order`, `superset` and
+   * `partial` (extra calls are allowed there), `"precision"` for `subset`.
+   */
+  score?: ScoreKind;
+  /** How arguments compare, for every call. Default `"exact"`. */
+  arguments?: RulesInput;
+  /** How outputs compare, for expected calls that give one. Default `"ignore"`. */
+  output?: RulesInput;
+  /** Rules per tool name, over the ones above. */
+  toolRules?: Readonly<Record<string, ToolRules>>;
+  /** Tool definitions (JSON Schema in `parameters`): arguments are validated and compared by them. */
+  tools?: readonly ToolSpec[];
+  /** What a call the tool reported as an error means: nothing (default), a failed call, or a call that must be retried. */
+  toolErrors?: "ignore" | "fail" | "retry";
+  constraints?: MatchConstraints;
+  /** Whether a constraint violation (or an unretried error) fails the case (score 0). Default `"fail"`. */
+  onViolation?: "fail" | "report";
+  /** Whether arguments that break the tool's schema fail the case (score 0). Default `"report"`. */
+  onSchemaViolation?: "fail" | "report";
+  /** Applied to every tool name on both sides before matching (`createNameNormalizer()`). */
+  normalizeName?: (name: string) => string;
+  /** Minimum passing score. Default 0.5. */
+  threshold?: number;
+  /** Bounds for pathological inputs; `maxOrderStates` bounds partial-order alignment. */
+  limits?: MatchLimits & { maxOrderStates?: number };
+}
+
+/** The argument and output rules of one tool, compiled. */
+export interface ToolCompiled {
+  readonly arguments: CompiledRules;
+  readonly output: CompiledRules;
+}
+
+export interface ResolvedMatchOptions {
+  readonly order: OrderMode | undefined;
+  readonly score: ScoreKind | undefined;
+  readonly defaults: ToolCompiled;
+  readonly perTool: ReadonlyMap<string, ToolCompiled>;
+  readonly tools: readonly ToolSpec[];
+  readonly toolErrors: "ignore" | "fail" | "retry";
+  readonly constraints: MatchConstraints;
+  readonly onViolation: "fail" | "report";
+  readonly onSchemaViolation: "fail" | "report";
+  readonly normalizeName: ((name: string) => string) | undefined;
+  readonly threshold: number;
+  readonly limits: ResolvedMatchLimits;
+  readonly maxOrderStates: number;
+  readonly validator: SchemaValidator;
+  /** The definitions of `tools`, by (normalized) name. */
+  readonly definitions: ReadonlyMap<string, JsonObject>;
+}
+
+const orderModes: readonly OrderMode[] = [
+  "any",
+  "in-order",
+  "strict",
+  "subset",
+  "superset",
+  "partial",
+];
+const scoreKinds: readonly ScoreKind[] = ["f1", "precision", "recall", "exact"];
+const knownOptions = [
+  "order",
+  "score",
+  "arguments",
+  "output",
+  "toolRules",
+  "tools",
+  "toolErrors",
+  "constraints",
+  "onViolation",
+  "onSchemaViolation",
+  "normalizeName",
+  "threshold",
+  "limits",
+];
+
+function mode(option: string, value: unknown): ArgumentMode {
+  if (value === "exact" || value === "subset" || value === "superset" || value === "ignore")
+    return value;
+  if (
+    isJsonObject(value) &&
+    Object.keys(value).length === 1 &&
+    typeof value.fuzzy === "number" &&
+    value.fuzzy >= 0 &&
+    value.fuzzy <= 1
+  ) {
+    return { fuzzy: value.fuzzy };
+  }
+  throw new InvalidOptionError({
+    option,
+    value,
+    message: `${option} must be "exact", "subset", "superset", "ignore" or { fuzzy: 0..1 }, got ${JSON.stringify(value)}`,
+  });
+}
+
+/** A path rule: a mode, a matcher, or a matcher in its JSON form (`{"$match": "any"}`). */
+function pathRule(option: string, rule: unknown): ArgumentRule {
+  if (isValueMatcher(rule)) return rule;
+  if (isJsonObject(rule) && Object.hasOwn(rule, "$match")) {
+    try {
+      return toExpectedValue(rule, { field: option }) as ArgumentRule;
+    } catch (error) {
+      throw new InvalidOptionError({ option, value: rule, message: (error as Error).message });
+    }
+  }
+  return mode(option, rule);
+}
+
+function compileRules(option: string, input: unknown, fallback: CompiledRules): CompiledRules {
+  if (input === undefined) return fallback;
+  if (typeof input === "string" || (isJsonObject(input) && "fuzzy" in input)) {
+    return { mode: mode(option, input), paths: [] };
+  }
+  if (!isJsonObject(input) && !(typeof input === "object" && input !== null)) {
+    throw new InvalidOptionError({
+      option,
+      value: input,
+      message: `${option} must be a mode or { mode, paths }`,
+    });
+  }
+  const record = input as { mode?: unknown; paths?: unknown };
+  rejectUnknownOptions(option, record, ["mode", "paths"]);
+  const paths: { pattern: ReturnType<typeof compilePathPattern>; rule: ArgumentRule }[] = [];
+  if (record.paths !== undefined) {
+    if (typeof record.paths !== "object" || record.paths === null) {
+      throw new InvalidOptionError({
+        option: `${option}.paths`,
+        value: record.paths,
+        message: `${option}.paths must map path patterns to rules`,
+      });
+    }
+    for (const [source, rule] of Object.entries(record.paths as Record<string, unknown>)) {
+      let pattern: ReturnType<typeof compilePathPattern>;
+      try {
+        pattern = compilePathPattern(source);
+      } catch (error) {
+        throw new InvalidOptionError({
+          option: `${option}.paths`,
+          value: source,
+          message: `${option}.paths: ${(error as Error).message}`,
+        });
+      }
+      paths.push({ pattern, rule: pathRule(`${option}.paths[${JSON.stringify(source)}]`, rule) });
+    }
+  }
+  return {
+    mode: record.mode === undefined ? fallback.mode : mode(`${option}.mode`, record.mode),
+    // Own path rules first: they are more specific than the fallback's.
+    paths: [...paths, ...fallback.paths],
+  };
+}
+
+function countMap(option: string, value: unknown): Readonly<Record<string, number>> | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !isJsonObject(value) ||
+    !Object.values(value).every((n) => typeof n === "number" && Number.isInteger(n) && n >= 0)
+  ) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must map tool names to whole numbers, like { search: 2 }`,
+    });
+  }
+  return value as Record<string, number>;
+}
+
+function resolveConstraints(value: unknown): MatchConstraints {
+  if (value === undefined) return {};
+  if (!isJsonObject(value))
+    throw new InvalidOptionError({
+      option: "constraints",
+      value,
+      message: "constraints must be an object",
+    });
+  rejectUnknownOptions("constraints", value, [
+    "forbiddenTools",
+    "minCalls",
+    "maxCalls",
+    "maxTotalCalls",
+    "redundantCalls",
+  ]);
+  const forbidden = value.forbiddenTools as JsonValue | undefined;
+  if (
+    forbidden !== undefined &&
+    (!Array.isArray(forbidden) || !forbidden.every((n) => typeof n === "string"))
+  ) {
+    throw new InvalidOptionError({
+      option: "constraints.forbiddenTools",
+      value: forbidden,
+      message: "constraints.forbiddenTools must be a list of tool names",
+    });
+  }
+  const minCalls = countMap("constraints.minCalls", value.minCalls);
+  const maxCalls = countMap("constraints.maxCalls", value.maxCalls);
+  const maxTotal =
+    (value.maxTotalCalls as JsonValue | undefined) === undefined
+      ? undefined
+      : numberOption("constraints.maxTotalCalls", value.maxTotalCalls, 0, {
+          min: 0,
+          max: Number.MAX_SAFE_INTEGER,
+        });
+  return {
+    ...(forbidden === undefined ? {} : { forbiddenTools: forbidden }),
+    ...(minCalls === undefined ? {} : { minCalls }),
+    ...(maxCalls === undefined ? {} : { maxCalls }),
+    ...(maxTotal === undefined ? {} : { maxTotalCalls: maxTotal }),
+    redundantCalls: enumOption(
+      "constraints.redundantCalls",
+      value.redundantCalls,
+      ["allow", "forbid"] as const,
+      "allow",
+    ),
+  };
+}
+
+const resolvedCache = new WeakMap<object, ResolvedMatchOptions>();
+
+/** Validates the options once (and remembers the result for the same options object). */
+export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOptions {
+  const cached = resolvedCache.get(options);
+  if (cached) return cached;
+  const given = optionsObject("matchToolCalls", options) as MatchOptions;
+  rejectUnknownOptions("matchToolCalls", given, knownOptions);
+  if (given.normalizeName !== undefined && typeof given.normalizeName !== "function") {
+    throw new InvalidOptionError({
+      option: "normalizeName",
+      value: given.normalizeName,
+      message: "normalizeName must be a function",
+    });
+  }
+  const defaults: ToolCompiled = {
+    arguments: compileRules("arguments", given.arguments, { mode: "exact", paths: [] }),
+    output: compileRules("output", given.output, { mode: "ignore", paths: [] }),
+  };
+  const perTool = new Map<string, ToolCompiled>();
+  if (given.toolRules !== undefined) {
+    if (!isJsonObject(given.toolRules)) {
+      throw new InvalidOptionError({
+        option: "toolRules",
+        value: given.toolRules,
+        message: "toolRules must map tool names to { arguments, output }",
+      });
+    }
+    for (const [name, rules] of Object.entries(given.toolRules as Record<string, unknown>)) {
+      if (!isJsonObject(rules))
+        throw new InvalidOptionError({
+          option: `toolRules.${name}`,
+          value: rules,
+          message: `toolRules.${name} must be { arguments?, output? }`,
+        });
+      rejectUnknownOptions(`toolRules.${name}`, rules, ["arguments", "output"]);
+      // Tool names go through the same normalization as the calls' names.
+      perTool.set(given.normalizeName ? given.normalizeName(name) : name, {
+        arguments: compileRules(`toolRules.${name}.arguments`, rules.arguments, defaults.arguments),
+        output: compileRules(`toolRules.${name}.output`, rules.output, defaults.output),
+      });
+    }
+  }
+  const tools = given.tools ?? [];
+  if (
+    !Array.isArray(tools) ||
+    !tools.every((tool) => isJsonObject(tool) && typeof tool.name === "string")
+  ) {
+    throw new InvalidOptionError({
+      option: "tools",
+      value: tools,
+      message: "tools must be a list of tool definitions { name, description?, parameters? }",
+    });
+  }
+  const limits = given.limits ?? {};
+  const { maxOrderStates, ...matchLimits } = limits;
+  const resolved: ResolvedMatchOptions = {
+    order:
+      given.order === undefined ? undefined : enumOption("order", given.order, orderModes, "any"),
+    score:
+      given.score === undefined ? undefined : enumOption("score", given.score, scoreKinds, "f1"),
+    defaults,
+    perTool,
+    tools,
+    toolErrors: enumOption("toolErrors", given.toolErrors, ["ignore", "fail", "retry"], "ignore"),
+    constraints: resolveConstraints(given.constraints),
+    onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
+    onSchemaViolation: enumOption(
+      "onSchemaViolation",
+      given.onSchemaViolation,
+      ["fail", "report"],
+      "report",
+    ),
+    normalizeName: given.normalizeName,
+    threshold: numberOption("threshold", given.threshold, 0.5, { min: 0, max: 1 }),
+    limits: resolveMatchLimits(matchLimits),
+    maxOrderStates: numberOption("limits.maxOrderStates", maxOrderStates, 2_000_000, {
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+    validator: new SchemaValidator(),
+    definitions: toolDefinitions(tools, given.normalizeName),
+  };
+  resolvedCache.set(options, resolved);
+  return resolved;
+}
+
+/** The tool definitions by (normalized) name; the first definition of a name wins. */
+export function toolDefinitions(
+  tools: readonly ToolSpec[],
+  normalize: ((name: string) => string) | undefined,
+): ReadonlyMap<string, JsonObject> {
+  const definitions = new Map<string, JsonObject>();
+  for (const tool of tools) {
+    const name = normalize ? normalize(tool.name) : tool.name;
+    if (!definitions.has(name) && isJsonObject(tool.parameters)) {
+      definitions.set(name, tool.parameters);
+    }
+  }
+  return definitions;
+}

@@ -1,0 +1,110 @@
+import type { ArgumentVerdict, PairDetail } from "../core/explanation.js";
+import type { JsonValue } from "../core/json.js";
+import type { MatchResult, Violation } from "./match-result.js";
+
+/** Joins reasons, naming at most `limit` of them (the result lists every one). */
+function sentence(items: readonly string[], limit = 6): string {
+  if (items.length <= limit) return items.join("; ");
+  return `${items.slice(0, limit).join("; ")}; and ${items.length - limit} more (see mismatches)`;
+}
+
+const show = (value: JsonValue | undefined): string =>
+  value === undefined ? "absent" : JSON.stringify(value);
+
+function describeVerdict(verdict: ArgumentVerdict): string {
+  switch (verdict.verdict) {
+    case "missing":
+      return `${verdict.path} missing${verdict.note ? ` (${verdict.note})` : ""}`;
+    case "unexpected":
+      return `${verdict.path} = ${show(verdict.actual)} not expected`;
+    default: {
+      const wanted = verdict.note?.startsWith("expected ")
+        ? verdict.note.slice("expected ".length)
+        : show(verdict.expected);
+      return `${verdict.path} is ${show(verdict.actual)}, expected ${wanted}`;
+    }
+  }
+}
+
+/** What differed between an expected call and a call made: arguments, output, error. */
+function differences(
+  verdicts: readonly ArgumentVerdict[],
+  output: PairDetail["output"],
+  isError: boolean | undefined,
+): string {
+  const parts: string[] = [];
+  for (const verdict of verdicts)
+    if (verdict.verdict !== "match") parts.push(describeVerdict(verdict));
+  if (output?.verdict === "mismatch")
+    parts.push(`output is ${show(output.actual)}, expected ${show(output.expected)}`);
+  if (isError === true) parts.push("the tool reported an error");
+  return parts.join(", ");
+}
+
+function describeViolation(violation: Violation): string {
+  switch (violation.kind) {
+    case "forbidden-tool":
+      return `called[${violation.calledIndex}] ${violation.name} is a forbidden tool`;
+    case "too-few-calls":
+      return `${violation.name} called ${violation.count} time${violation.count === 1 ? "" : "s"}, at least ${violation.min} required`;
+    case "too-many-calls":
+      return `${violation.name} called ${violation.count} times, at most ${violation.max} allowed (from called[${violation.calledIndex}])`;
+    case "too-many-total-calls":
+      return `${violation.count} calls in all, at most ${violation.max} allowed (from called[${violation.calledIndex}])`;
+    case "redundant-call":
+      return `called[${violation.calledIndex}] ${violation.name} repeats called[${violation.previousIndex}]`;
+    case "unretried-error":
+      return `called[${violation.calledIndex}] ${violation.name} failed and was not retried`;
+  }
+}
+
+const rounded = (n: number): number => Math.round(n * 1000) / 1000;
+const calls = (n: number): string => (n === 1 ? "1 expected call" : `${n} expected calls`);
+
+/**
+ * The reason sentence: how many expected calls matched, then every reason the score is below 1,
+ * located by `expected[i]` / `called[j]` and argument path.
+ */
+export function buildReason(
+  result: Omit<MatchResult, "reason">,
+  expectedCount: number,
+  failed: boolean,
+): string {
+  const scoreText = `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
+  if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
+    if (expectedCount === 0) return `No calls were expected and none were made (${scoreText}).`;
+    return `${expectedCount === 1 ? "The" : "All"} ${calls(expectedCount)} ${expectedCount === 1 ? "was" : "were"} made as expected (${scoreText}).`;
+  }
+  const items: string[] = [];
+  let matched = 0;
+  for (const pair of result.pairs) {
+    if (pair.score === 1 && pair.output?.verdict !== "mismatch") {
+      matched++;
+      continue;
+    }
+    const what = differences(pair.arguments, pair.output, pair.isError);
+    items.push(
+      `expected[${pair.expectedIndex}] ${pair.name} paired with called[${pair.calledIndex}] (score ${rounded(pair.score)})${what ? `: ${what}` : ""}`,
+    );
+  }
+  for (const m of result.missing) {
+    if (m.nearest) {
+      const what = differences(m.nearest.arguments, m.nearest.output, m.nearest.isError);
+      items.push(
+        `expected[${m.expectedIndex}] ${m.name} missing; called[${m.nearest.calledIndex}] differs${what ? `: ${what}` : ""}`,
+      );
+    } else {
+      items.push(`expected[${m.expectedIndex}] ${m.name} missing`);
+    }
+  }
+  for (const m of result.outOfOrder)
+    items.push(`expected[${m.expectedIndex}] ${m.name} made out of order`);
+  for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+  for (const v of result.violations) items.push(describeViolation(v));
+  for (const v of result.schemaViolations) {
+    items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);
+  }
+  const head = `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
+  const tail = failed ? " The case fails on the violations above." : "";
+  return `${head}. ${sentence(items)}.${tail}`;
+}

@@ -1,0 +1,56 @@
+import type { ToolCallMatchDetails } from "../core/explanation.js";
+import type { SchemaViolation } from "../matchers/schema-validation.js";
+import type { OrderMode, ScoreKind } from "./match-options.js";
+
+/** A constraint the calls broke, located by call index where there is one. */
+export type Violation =
+  | { readonly kind: "forbidden-tool"; readonly calledIndex: number; readonly name: string }
+  | {
+      readonly kind: "too-few-calls";
+      readonly name: string;
+      readonly count: number;
+      readonly min: number;
+    }
+  | {
+      readonly kind: "too-many-calls";
+      readonly calledIndex: number;
+      readonly name: string;
+      readonly count: number;
+      readonly max: number;
+    }
+  | {
+      readonly kind: "too-many-total-calls";
+      readonly calledIndex: number;
+      readonly count: number;
+      readonly max: number;
+    }
+  | {
+      readonly kind: "redundant-call";
+      readonly calledIndex: number;
+      readonly previousIndex: number;
+      readonly name: string;
+    }
+  | { readonly kind: "unretried-error"; readonly calledIndex: number; readonly name: string };
+
+/** A schema violation of one call made. */
+export type CallSchemaViolation = SchemaViolation & {
+  readonly calledIndex: number;
+  readonly name: string;
+};
+
+/**
+ * Every view of one alignment: the score and the numbers it comes from, whether the calls match
+ * exactly, the pairs with per-argument verdicts, what is missing, extra or out of order, the
+ * constraints and schemas broken, and a sentence saying why.
+ */
+export interface MatchResult extends ToolCallMatchDetails {
+  readonly score: number;
+  readonly scoreKind: ScoreKind;
+  readonly exact: boolean;
+  readonly success: boolean;
+  readonly threshold: number;
+  readonly order: OrderMode;
+  readonly violations: readonly Violation[];
+  readonly schemaViolations: readonly CallSchemaViolation[];
+  readonly reason: string;
+}
