@@ -155,6 +155,60 @@ describe("matchToolCalls properties", () => {
     );
   });
 
+  it("names, by index and path, every reason a score is below 1", () => {
+    fc.assert(
+      fc.property(calls, calls, fc.constantFrom(...orders), (actual, expected, order) => {
+        const result = matchToolCalls(actual, toExpected(expected), { order });
+        if (result.exact) return;
+        // Something is listed...
+        expect(result.mismatches.length + result.violations.length).toBeGreaterThan(0);
+        // ...every pair below 1 has argument mismatches located by both indices and a path...
+        for (const pair of result.pairs.filter((p) => p.score < 1)) {
+          const located = result.mismatches.filter(
+            (m) =>
+              "calledIndex" in m &&
+              "expectedIndex" in m &&
+              m.expectedIndex === pair.expectedIndex &&
+              m.calledIndex === pair.calledIndex &&
+              "path" in m &&
+              m.path.startsWith("$"),
+          );
+          expect(located.length).toBeGreaterThan(0);
+        }
+        // ...every unpaired call on either side is named, and the reason says it too (or, past
+        // six reasons, points to the list).
+        const summarized = result.reason.includes("more (see mismatches)");
+        for (const m of result.missing) {
+          expect(result.mismatches).toContainEqual(
+            expect.objectContaining({ kind: "missing-call", expectedIndex: m.expectedIndex }),
+          );
+          if (!summarized)
+            expect(result.reason).toContain(`expected[${m.expectedIndex}] ${m.name}`);
+        }
+        for (const m of result.outOfOrder) {
+          expect(result.mismatches).toContainEqual(
+            expect.objectContaining({ kind: "out-of-order", expectedIndex: m.expectedIndex }),
+          );
+          if (!summarized)
+            expect(result.reason).toContain(`expected[${m.expectedIndex}] ${m.name}`);
+        }
+        for (const u of result.unexpected) {
+          expect(result.mismatches).toContainEqual({
+            kind: "unexpected-call",
+            calledIndex: u.calledIndex,
+            name: u.name,
+          });
+        }
+        const paired = new Set(result.pairs.map((p) => p.calledIndex));
+        const named = new Set(result.unexpected.map((u) => u.calledIndex));
+        for (let col = 0; col < actual.length; col++) {
+          expect(paired.has(col) || named.has(col)).toBe(true);
+        }
+      }),
+      runs,
+    );
+  });
+
   it("never crashes on arbitrary JSON: a result, or a typed error", () => {
     const anyCall = fc.record(
       {
