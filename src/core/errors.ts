@@ -23,6 +23,12 @@ export const ErrorCode = {
   METRIC_FAILED: "METRIC_FAILED",
   /** A transcript's format could not be recognized (and none was given). */
   UNKNOWN_FORMAT: "UNKNOWN_FORMAT",
+  /** A judge model cannot be set up: unknown provider, missing API key, bad model string. */
+  PROVIDER_CONFIG: "PROVIDER_CONFIG",
+  /** A call to a model API failed for good (after the SDK's retries), or was refused. */
+  PROVIDER_CALL: "PROVIDER_CALL",
+  /** A judge answered something unusable (not JSON, not the schema, a score out of range). */
+  JUDGE_RESPONSE: "JUDGE_RESPONSE",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -151,5 +157,60 @@ export class UnknownFormatError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is UnknownFormatError {
     return hasCode(error, ErrorCode.UNKNOWN_FORMAT);
+  }
+}
+
+/** A judge model cannot be set up; thrown before any case runs. */
+export class ProviderConfigError extends ToolscoreError {
+  /** The provider concerned, when known (`openai`, `anthropic`, ...). */
+  readonly provider: string | undefined;
+
+  constructor(options: ToolscoreErrorOptions & { provider?: string }) {
+    super(ErrorCode.PROVIDER_CONFIG, options);
+    this.provider = options.provider;
+  }
+
+  static override isInstance(error: unknown): error is ProviderConfigError {
+    return hasCode(error, ErrorCode.PROVIDER_CONFIG);
+  }
+}
+
+/** A model API call failed for good: after the SDK's retries, or with an error no retry fixes. */
+export class ProviderCallError extends ToolscoreError {
+  readonly provider: string;
+  /** The HTTP status, when the server answered. */
+  readonly status: number | undefined;
+  /** Whether trying again later may succeed (rate limits, server errors, timeouts). */
+  readonly retryable: boolean;
+
+  constructor(
+    options: ToolscoreErrorOptions & { provider: string; status?: number; retryable: boolean },
+  ) {
+    super(ErrorCode.PROVIDER_CALL, options);
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryable = options.retryable;
+  }
+
+  static override isInstance(error: unknown): error is ProviderCallError {
+    return hasCode(error, ErrorCode.PROVIDER_CALL);
+  }
+}
+
+/** A judge's answer could not be used, even after the allowed retries. */
+export class JudgeResponseError extends ToolscoreError {
+  /** The last answer's text, for the record. */
+  readonly text: string;
+  /** How many answers were tried. */
+  readonly attempts: number;
+
+  constructor(options: ToolscoreErrorOptions & { text: string; attempts: number }) {
+    super(ErrorCode.JUDGE_RESPONSE, options);
+    this.text = options.text;
+    this.attempts = options.attempts;
+  }
+
+  static override isInstance(error: unknown): error is JudgeResponseError {
+    return hasCode(error, ErrorCode.JUDGE_RESPONSE);
   }
 }

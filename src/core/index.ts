@@ -3,8 +3,11 @@ export {
   InvalidInputError,
   InvalidOptionError,
   JudgeRequiredError,
+  JudgeResponseError,
   LimitExceededError,
   MissingParamsError,
+  ProviderCallError,
+  ProviderConfigError,
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";
@@ -57,3 +60,19 @@ export type {
   TrajectoryWarning,
   TrajectoryWarningCode,
 } from "./trajectory.js";
+export type {
+  JudgeBatchApi,
+  JudgeBatchRequest,
+  JudgeBatchResult,
+  JudgeBatchStatus,
+  JudgeBatchStore,
+  JudgeCache,
+  JudgeCallOptions,
+  JudgeContent,
+  JudgeMessage,
+  JudgeModel,
+  JudgeRequest,
+  JudgeResponse,
+  JudgeSchema,
+  JudgeUsage,
+} from "./judge.js";
