@@ -1,0 +1,276 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
+import type {
+  JudgeBatchApi,
+  JudgeBatchRequest,
+  JudgeBatchResult,
+  JudgeBatchStatus,
+  JudgeCallOptions,
+  JudgeMessage,
+  JudgeModel,
+  JudgeRequest,
+  JudgeResponse,
+} from "../core/judge.js";
+import { toProviderImage } from "./images.js";
+import { calling, parseJsonAnswer } from "./provider-errors.js";
+
+/**
+ * How the answer is held to the schema: Claude's native structured outputs
+ * (`output_config.format`), or a forced call of a tool whose input schema is the answer's
+ * (for models without structured outputs).
+ */
+export type AnthropicStructuredOutput = "json-schema" | "tool";
+
+export interface AnthropicJudgeOptions {
+  /** `claude-sonnet-4-5`, ... */
+  model: string;
+  /** Default: `ANTHROPIC_API_KEY`, read by the SDK. */
+  apiKey?: string;
+  /** A proxy or gateway; the SDK appends `/v1/messages`. */
+  baseURL?: string;
+  /** Per-call timeout in milliseconds. Default 60,000. */
+  timeoutMs?: number;
+  /** Retries of 408/409/429/5xx, resets and timeouts, by the SDK (backoff, jitter, Retry-After). Default 3. */
+  maxRetries?: number;
+  /** Default `"json-schema"`. */
+  structuredOutput?: AnthropicStructuredOutput;
+  /** Whether messages may carry images. Default true. */
+  supportsImages?: boolean;
+  headers?: Record<string, string>;
+  /** An SDK client of your own; the options above that configure a client are then ignored. */
+  client?: Anthropic;
+}
+
+function toAnthropicMessages(messages: readonly JudgeMessage[]): {
+  system: string | undefined;
+  messages: MessageParam[];
+} {
+  const system: string[] = [];
+  const converted: MessageParam[] = [];
+  messages.forEach((message, m) => {
+    const text = (content: JudgeMessage["content"]) =>
+      typeof content === "string"
+        ? content
+        : content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    if (message.role === "system") {
+      system.push(text(message.content));
+      return;
+    }
+    if (typeof message.content === "string" || message.role === "assistant") {
+      converted.push({ role: message.role, content: text(message.content) });
+      return;
+    }
+    const blocks: ContentBlockParam[] = message.content.map((part, p) => {
+      if (part.type === "text") return { type: "text", text: part.text };
+      const image = toProviderImage(part.source, `messages[${m}].content[${p}]`);
+      return image.kind === "url"
+        ? { type: "image", source: { type: "url", url: image.url } }
+        : {
+            type: "image",
+            source: {
+              type: "base64",
+              data: image.data,
+              media_type: image.mediaType as "image/png",
+            },
+          };
+    });
+    converted.push({ role: "user", content: blocks });
+  });
+  return { system: system.length > 0 ? system.join("\n\n") : undefined, messages: converted };
+}
+
+function toResponse(message: Message, mode: AnthropicStructuredOutput): JudgeResponse {
+  const usage = {
+    inputTokens:
+      message.usage.input_tokens +
+      (message.usage.cache_creation_input_tokens ?? 0) +
+      (message.usage.cache_read_input_tokens ?? 0),
+    outputTokens: message.usage.output_tokens,
+  };
+  if (mode === "tool") {
+    const call = message.content.find((block) => block.type === "tool_use");
+    if (call) {
+      return {
+        output: call.input as JudgeResponse["output"],
+        text: JSON.stringify(call.input),
+        usage,
+        modelId: message.model,
+      };
+    }
+  }
+  const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  return {
+    output: parseJsonAnswer(text) as JudgeResponse["output"],
+    text,
+    usage,
+    modelId: message.model,
+  };
+}
+
+/** A judge on Anthropic's Messages API, through `@anthropic-ai/sdk`. */
+export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel {
+  const provider = "anthropic";
+  const mode = options.structuredOutput ?? "json-schema";
+  // The SDK loads on the first call, so that importing toolscore stays quick; a missing key is
+  // still a configuration error now.
+  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
+  if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
+    throw new ProviderConfigError({
+      provider,
+      message: `${provider}: no API key; set ANTHROPIC_API_KEY or pass apiKey`,
+    });
+  }
+  let loaded: Promise<Anthropic> | undefined;
+  const sdk = (): Promise<Anthropic> => {
+    loaded ??= import("@anthropic-ai/sdk").then(
+      (module) =>
+        options.client ??
+        new module.Anthropic({
+          apiKey,
+          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+          timeout: options.timeoutMs ?? 60_000,
+          maxRetries: options.maxRetries ?? 3,
+          ...(options.headers ? { defaultHeaders: options.headers } : {}),
+        }),
+    );
+    return loaded;
+  };
+
+  const params = (request: JudgeRequest): MessageCreateParamsNonStreaming => {
+    const { system, messages } = toAnthropicMessages(request.messages);
+    const body: MessageCreateParamsNonStreaming = {
+      model: options.model,
+      max_tokens: request.maxOutputTokens ?? 1024,
+      messages,
+      // The Messages API no longer takes sampling parameters: the temperature is the model's.
+    };
+    if (system !== undefined) body.system = system;
+    if (mode === "json-schema") {
+      body.output_config = { format: { type: "json_schema", schema: request.schema.schema } };
+    } else {
+      body.tools = [
+        {
+          name: request.schema.name,
+          description: request.schema.description ?? "Record the judgement.",
+          input_schema: request.schema.schema as { type: "object" },
+        },
+      ];
+      body.tool_choice = { type: "tool", name: request.schema.name };
+    }
+    return body;
+  };
+
+  const batch: JudgeBatchApi = {
+    async submit(requests: readonly JudgeBatchRequest[], callOptions: JudgeCallOptions = {}) {
+      return calling(provider, callOptions.signal, async () => {
+        const client = await sdk();
+        const created = await client.messages.batches.create(
+          {
+            requests: requests.map((entry) => ({
+              custom_id: entry.customId,
+              params: params(entry.request),
+            })),
+          },
+          { signal: callOptions.signal },
+        );
+        return created.id;
+      });
+    },
+
+    async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
+      return calling(provider, callOptions.signal, async () => {
+        const client = await sdk();
+        const current = await client.messages.batches.retrieve(batchId, undefined, {
+          signal: callOptions.signal,
+        });
+        const counts = current.request_counts;
+        return {
+          id: batchId,
+          state: current.processing_status === "ended" ? "ended" : "in_progress",
+          counts: {
+            total:
+              counts.processing +
+              counts.succeeded +
+              counts.errored +
+              counts.canceled +
+              counts.expired,
+            succeeded: counts.succeeded,
+            failed: counts.errored + counts.canceled + counts.expired,
+          },
+        };
+      });
+    },
+
+    async results(
+      batchId: string,
+      callOptions: JudgeCallOptions = {},
+    ): Promise<JudgeBatchResult[]> {
+      return calling(provider, callOptions.signal, async () => {
+        const results: JudgeBatchResult[] = [];
+        const client = await sdk();
+        const decoder = await client.messages.batches.results(batchId, undefined, {
+          signal: callOptions.signal,
+        });
+        for await (const entry of decoder) {
+          const result = entry.result;
+          if (result.type === "succeeded") {
+            results.push({
+              customId: entry.custom_id,
+              status: "succeeded",
+              response: toResponse(result.message, mode),
+            });
+          } else if (result.type === "errored") {
+            const type = result.error.error.type;
+            results.push({
+              customId: entry.custom_id,
+              status: "failed",
+              message: `${type}: ${result.error.error.message}`,
+              retryable: [
+                "rate_limit_error",
+                "api_error",
+                "overloaded_error",
+                "timeout_error",
+              ].includes(type),
+            });
+          } else {
+            results.push({
+              customId: entry.custom_id,
+              status: "failed",
+              message: `the request was ${result.type} before it ran`,
+              retryable: true,
+            });
+          }
+        }
+        return results;
+      });
+    },
+  };
+
+  return {
+    specificationVersion: "v1",
+    provider,
+    modelId: options.model,
+    supportsImages: options.supportsImages ?? true,
+    async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
+      const message: Message = await calling(provider, callOptions.signal, async () => {
+        const client = await sdk();
+        return client.messages.create(params(request), { signal: callOptions.signal });
+      });
+      if (!Array.isArray(message.content)) {
+        throw new ProviderCallError({
+          provider,
+          retryable: true,
+          message: `${provider}: the model API answered without content`,
+        });
+      }
+      return toResponse(message, mode);
+    },
+    batch,
+  };
+}

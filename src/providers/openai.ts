@@ -1,0 +1,321 @@
+import type OpenAI from "openai";
+import type * as OpenAIModule from "openai";
+import type {
+  ChatCompletion,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
+import type {
+  JudgeBatchApi,
+  JudgeBatchRequest,
+  JudgeBatchResult,
+  JudgeBatchStatus,
+  JudgeCallOptions,
+  JudgeMessage,
+  JudgeModel,
+  JudgeRequest,
+  JudgeResponse,
+} from "../core/judge.js";
+import { calling, isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
+import { toProviderImage } from "./images.js";
+
+/**
+ * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
+ * recent Ollama and vLLM), JSON mode with the schema in the prompt, or the prompt alone.
+ */
+export type OpenAIStructuredOutput = "json-schema" | "json-object" | "prompt";
+
+export interface OpenAIJudgeOptions {
+  /** The model id at the server: `gpt-4.1`, `llama3.2`, an Azure deployment name. */
+  model: string;
+  /** The provider's name in results and cache keys. Default `"openai"`. */
+  provider?: string;
+  /** Default: `OPENAI_API_KEY`, read by the SDK. */
+  apiKey?: string;
+  /** An OpenAI-compatible server (`http://localhost:11434/v1` for Ollama). */
+  baseURL?: string;
+  organization?: string;
+  project?: string;
+  /** Azure OpenAI: the resource endpoint and API version; `model` is then the deployment. */
+  azure?: { endpoint: string; apiVersion: string };
+  /** Per-call timeout in milliseconds. Default 60,000. */
+  timeoutMs?: number;
+  /** Retries of 408/409/429/5xx, resets and timeouts, by the SDK (backoff, jitter, Retry-After). Default 3. */
+  maxRetries?: number;
+  /** Default `"json-schema"`. */
+  structuredOutput?: OpenAIStructuredOutput;
+  /** Whether messages may carry images. Default true. */
+  supportsImages?: boolean;
+  /** Extra headers on every request (a gateway's key, say). */
+  headers?: Record<string, string>;
+  /** An SDK client of your own; the options above that configure a client are then ignored. */
+  client?: OpenAI;
+}
+
+/** An environment variable; providers are where configuration enters. */
+function env(name: string): string | undefined {
+  return process.env[name];
+}
+
+// Reasoning models take no temperature but the default.
+const fixedTemperature = /^(o\d|gpt-5)/i;
+
+function schemaInstruction(request: JudgeRequest): string {
+  return `Answer with one JSON object that fits this JSON Schema, and nothing else:\n${JSON.stringify(request.schema.schema)}`;
+}
+
+function toOpenAIMessages(
+  messages: readonly JudgeMessage[],
+  extraSystem: string | undefined,
+): ChatCompletionMessageParam[] {
+  const converted: ChatCompletionMessageParam[] = messages.map((message, m) => {
+    if (typeof message.content === "string") {
+      return { role: message.role, content: message.content };
+    }
+    if (message.role !== "user") {
+      const text = message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+      return { role: message.role, content: text };
+    }
+    const parts: ChatCompletionContentPart[] = message.content.map((part, p) => {
+      if (part.type === "text") return { type: "text", text: part.text };
+      const image = toProviderImage(part.source, `messages[${m}].content[${p}]`);
+      const url = image.kind === "url" ? image.url : `data:${image.mediaType};base64,${image.data}`;
+      return { type: "image_url", image_url: { url } };
+    });
+    return { role: "user", content: parts };
+  });
+  if (extraSystem !== undefined) converted.unshift({ role: "system", content: extraSystem });
+  return converted;
+}
+
+function usageOf(completion: ChatCompletion): JudgeResponse["usage"] {
+  // Some compatible servers leave usage out.
+  const usage = completion.usage;
+  return {
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+  };
+}
+
+function toResponse(completion: ChatCompletion): JudgeResponse {
+  const message = completion.choices.at(0)?.message;
+  const text = message?.content ?? message?.refusal ?? "";
+  const output = message?.content == null ? undefined : parseJsonAnswer(message.content);
+  return {
+    output: output as JudgeResponse["output"],
+    text,
+    usage: usageOf(completion),
+    modelId: completion.model,
+  };
+}
+
+/** A judge on an OpenAI or OpenAI-compatible chat completions API, through the `openai` SDK. */
+export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
+  const provider = options.provider ?? (options.azure ? "azure" : "openai");
+  const structured = options.structuredOutput ?? "json-schema";
+  const timeout = options.timeoutMs ?? 60_000;
+  const common = {
+    timeout,
+    maxRetries: options.maxRetries ?? 3,
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+  };
+  // The SDK loads on the first call, so that importing toolscore stays quick; a missing key is
+  // still a configuration error now.
+  const apiKey =
+    options.apiKey ?? (options.azure ? env("AZURE_OPENAI_API_KEY") : env("OPENAI_API_KEY"));
+  if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
+    throw new ProviderConfigError({
+      provider,
+      message: `${provider}: no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`,
+    });
+  }
+  let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
+  const sdk = () => {
+    loaded ??= import("openai").then((module) => ({
+      client: options.client ?? newClient(module),
+      toFile: module.toFile,
+    }));
+    return loaded;
+  };
+  function newClient(module: typeof OpenAIModule): OpenAI {
+    return options.azure
+      ? new module.AzureOpenAI({
+          endpoint: options.azure.endpoint,
+          apiVersion: options.azure.apiVersion,
+          deployment: options.model,
+          apiKey,
+          ...common,
+        })
+      : new module.OpenAI({
+          apiKey,
+          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+          ...(options.organization === undefined ? {} : { organization: options.organization }),
+          ...(options.project === undefined ? {} : { project: options.project }),
+          ...common,
+        });
+  }
+
+  const body = (request: JudgeRequest): ChatCompletionCreateParamsNonStreaming => {
+    const instruction = structured === "json-schema" ? undefined : schemaInstruction(request);
+    const params: ChatCompletionCreateParamsNonStreaming = {
+      model: options.model,
+      messages: toOpenAIMessages(request.messages, instruction),
+    };
+    if (!fixedTemperature.test(options.model)) params.temperature = request.temperature ?? 0;
+    const maxTokens = request.maxOutputTokens ?? 1024;
+    // OpenAI's own API wants max_completion_tokens; compatible servers know max_tokens.
+    if (provider === "openai" || provider === "azure") params.max_completion_tokens = maxTokens;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the one compatible servers know
+    else params.max_tokens = maxTokens;
+    if (structured === "json-schema") {
+      params.response_format = {
+        type: "json_schema",
+        json_schema: {
+          name: request.schema.name,
+          schema: request.schema.schema,
+          strict: true,
+          ...(request.schema.description === undefined
+            ? {}
+            : { description: request.schema.description }),
+        },
+      };
+    } else if (structured === "json-object") {
+      params.response_format = { type: "json_object" };
+    }
+    return params;
+  };
+
+  const batch: JudgeBatchApi = {
+    async submit(requests: readonly JudgeBatchRequest[], callOptions: JudgeCallOptions = {}) {
+      const lines = requests.map((entry) =>
+        JSON.stringify({
+          custom_id: entry.customId,
+          method: "POST",
+          url: "/v1/chat/completions",
+          body: body(entry.request),
+        }),
+      );
+      return calling(provider, callOptions.signal, async () => {
+        const { client, toFile } = await sdk();
+        const file = await client.files.create(
+          {
+            file: await toFile(Buffer.from(`${lines.join("\n")}\n`), "toolscore-batch.jsonl"),
+            purpose: "batch",
+          },
+          { signal: callOptions.signal },
+        );
+        const created = await client.batches.create(
+          {
+            input_file_id: file.id,
+            endpoint: "/v1/chat/completions",
+            completion_window: "24h",
+            metadata: { source: "toolscore" },
+          },
+          { signal: callOptions.signal },
+        );
+        return created.id;
+      });
+    },
+
+    async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
+      return calling(provider, callOptions.signal, async () => {
+        const { client } = await sdk();
+        const current = await client.batches.retrieve(batchId, { signal: callOptions.signal });
+        const counts = {
+          total: current.request_counts?.total ?? 0,
+          succeeded: current.request_counts?.completed ?? 0,
+          failed: current.request_counts?.failed ?? 0,
+        };
+        switch (current.status) {
+          case "completed":
+          case "expired":
+          case "cancelled":
+            // Results are readable; what did not run is reported per request.
+            return { id: batchId, state: "ended", counts };
+          case "failed":
+            return {
+              id: batchId,
+              state: "failed",
+              counts,
+              message: current.errors?.data?.map((e) => e.message).join("; ") || "the batch failed",
+            };
+          default:
+            return { id: batchId, state: "in_progress", counts };
+        }
+      });
+    },
+
+    async results(
+      batchId: string,
+      callOptions: JudgeCallOptions = {},
+    ): Promise<JudgeBatchResult[]> {
+      return calling(provider, callOptions.signal, async () => {
+        const { client } = await sdk();
+        const current = await client.batches.retrieve(batchId, { signal: callOptions.signal });
+        const results: JudgeBatchResult[] = [];
+        for (const fileId of [current.output_file_id, current.error_file_id]) {
+          if (fileId == null) continue;
+          const text = await (
+            await client.files.content(fileId, { signal: callOptions.signal })
+          ).text();
+          for (const line of text.split("\n")) {
+            if (line.trim() === "") continue;
+            results.push(readBatchLine(JSON.parse(line) as BatchLine));
+          }
+        }
+        return results;
+      });
+    },
+  };
+
+  return {
+    specificationVersion: "v1",
+    provider,
+    modelId: options.model,
+    supportsImages: options.supportsImages ?? true,
+    async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
+      const completion: ChatCompletion = await calling(provider, callOptions.signal, async () => {
+        const { client } = await sdk();
+        return client.chat.completions.create(body(request), { signal: callOptions.signal });
+      });
+      if (!Array.isArray(completion.choices)) {
+        throw new ProviderCallError({
+          provider,
+          retryable: true,
+          message: `${provider}: the model API answered without choices`,
+        });
+      }
+      return toResponse(completion);
+    },
+    // OpenAI's Batch API; compatible servers (Ollama, vLLM, ...) have none.
+    ...(provider === "openai" ? { batch } : {}),
+  };
+}
+
+interface BatchLine {
+  custom_id: string;
+  response?: { status_code: number; body: unknown } | null;
+  error?: { code?: string; message?: string } | null;
+}
+
+function readBatchLine(line: BatchLine): JudgeBatchResult {
+  const response = line.response;
+  if (response && response.status_code === 200) {
+    return {
+      customId: line.custom_id,
+      status: "succeeded",
+      response: toResponse(response.body as ChatCompletion),
+    };
+  }
+  const status = response?.status_code;
+  const bodyError = (response?.body as { error?: { message?: string } } | undefined)?.error;
+  const message = bodyError?.message ?? line.error?.message ?? "the request failed in the batch";
+  return {
+    customId: line.custom_id,
+    status: "failed",
+    message: status === undefined ? message : `${status}: ${message}`,
+    retryable: isRetryableStatus(status),
+  };
+}

@@ -1,0 +1,69 @@
+import { ProviderCallError } from "../core/errors.js";
+
+/** HTTP statuses that a later attempt may get past. */
+export function isRetryableStatus(status: number | undefined): boolean {
+  return (
+    status === undefined || status === 408 || status === 409 || status === 429 || status >= 500
+  );
+}
+
+/**
+ * A provider SDK's error as a `ProviderCallError`, or the abort reason when the call was
+ * abandoned. The SDKs have already retried what they retry; the message says so.
+ */
+export function toProviderCallError(
+  provider: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): unknown {
+  if (signal?.aborted === true) return signal.reason;
+  if (ProviderCallError.isInstance(error)) return error;
+  const status = statusOf(error);
+  const detail = error instanceof Error ? error.message : String(error);
+  const kind =
+    status === undefined
+      ? /timed? ?out/i.test(detail)
+        ? "timed out"
+        : "could not connect"
+      : `answered ${status}`;
+  return new ProviderCallError({
+    provider,
+    ...(status === undefined ? {} : { status }),
+    retryable: isRetryableStatus(status),
+    message: `${provider}: the model API ${kind} (${detail})`,
+    cause: error,
+  });
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const record = error as { status?: unknown; statusCode?: unknown };
+  if (typeof record.status === "number") return record.status;
+  if (typeof record.statusCode === "number") return record.statusCode;
+  return undefined;
+}
+
+/** The answer text parsed as JSON, or `undefined` when it is not JSON. */
+export function parseJsonAnswer(text: string): unknown {
+  const trimmed = text.trim();
+  // Some servers wrap JSON in a Markdown fence even when asked for JSON.
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
+  try {
+    return JSON.parse(fenced ? fenced[1] : trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one call to a provider's SDK, turning its errors into toolscore's. */
+export async function calling<T>(
+  provider: string,
+  signal: AbortSignal | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toProviderCallError(provider, error, signal);
+  }
+}
