@@ -1,7 +1,8 @@
 /**
  * toolscore: score AI agents' tool calls. This entry point holds the engine: the tool-call model,
- * typed errors, the alignment algorithms, the matchers and the deterministic metrics. The
- * compatible metrics live in `toolscore/deepeval` and `toolscore/axion`.
+ * typed errors, the alignment algorithms, the matchers, the deterministic metrics, and the judge
+ * models (providers, sessions with limits, caching and cost, batches). The compatible metrics live
+ * in `toolscore/deepeval` and `toolscore/axion`; files on disk (caches) in `toolscore/node`.
  */
 export {
   DEFAULT_MAX_DEPTH,
@@ -9,8 +10,11 @@ export {
   InvalidInputError,
   InvalidOptionError,
   JudgeRequiredError,
+  JudgeResponseError,
   LimitExceededError,
   MissingParamsError,
+  ProviderCallError,
+  ProviderConfigError,
   ToolscoreError,
   UnknownFormatError,
   childPath,
@@ -36,6 +40,20 @@ export type {
   JsonPrimitive,
   JsonType,
   JsonValue,
+  JudgeBatchApi,
+  JudgeBatchRequest,
+  JudgeBatchResult,
+  JudgeBatchStatus,
+  JudgeBatchStore,
+  JudgeCache,
+  JudgeCallOptions,
+  JudgeContent,
+  JudgeMessage,
+  JudgeModel,
+  JudgeRequest,
+  JudgeResponse,
+  JudgeSchema,
+  JudgeUsage,
   MeasureOptions,
   Metric,
   MetricResult,
@@ -154,3 +172,35 @@ export type {
   ResolvedDeepevalToolCorrectnessOptions,
   ResolvedMatchLimits,
 } from "./metrics/index.js";
+export {
+  batchRunKey,
+  costOf,
+  createAnthropicJudge,
+  createJudgeSession,
+  createOpenAIJudge,
+  defaultPrices,
+  fromAiSdk,
+  judgeCacheKey,
+  judgeProviders,
+  parseModelString,
+  priceOf,
+  resolveJudgeModel,
+  runJudgeBatch,
+} from "./providers/index.js";
+export type {
+  AiSdkJudgeOptions,
+  AiSdkLanguageModel,
+  AnthropicJudgeOptions,
+  AnthropicStructuredOutput,
+  JudgeBatchOutcome,
+  JudgeCacheMode,
+  JudgeModelSettings,
+  JudgeRunSummary,
+  JudgeSession,
+  JudgeSessionOptions,
+  ModelPrice,
+  OpenAIJudgeOptions,
+  OpenAIStructuredOutput,
+  PriceTable,
+  RunJudgeBatchOptions,
+} from "./providers/index.js";

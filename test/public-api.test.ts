@@ -10,6 +10,7 @@ const entries = {
   toolscore: "src/index.ts",
   "toolscore/deepeval": "src/compat/deepeval/index.ts",
   "toolscore/axion": "src/compat/axion/index.ts",
+  "toolscore/node": "src/node.ts",
 };
 
 /**
@@ -40,6 +41,17 @@ function exportedNames(): Record<string, string[]> {
 }
 
 describe("public API", () => {
+  it("covers every entry point of the exports map", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const manifest = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    const named = Object.keys(manifest.exports)
+      .filter((key) => key !== "./package.json")
+      .map((key) => (key === "." ? "toolscore" : `toolscore/${key.slice(2)}`));
+    expect(Object.keys(entries).sort()).toEqual(named.sort());
+  });
+
   it("exports exactly the names in the snapshot", () => {
     expect(exportedNames()).toMatchSnapshot();
   });

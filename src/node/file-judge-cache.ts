@@ -1,0 +1,74 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { InvalidInputError } from "../core/errors.js";
+import type { JudgeCache, JudgeResponse } from "../core/judge.js";
+import { writeFileAtomic } from "./atomic-write.js";
+
+const format = "toolscore-judge-cache/1";
+
+/** A judge cache on disk, with where it lives. */
+export interface FileJudgeCache extends JudgeCache {
+  readonly directory: string;
+}
+
+function isResponse(value: unknown): value is JudgeResponse {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Partial<JudgeResponse>;
+  return (
+    typeof record.text === "string" &&
+    typeof record.modelId === "string" &&
+    typeof record.usage?.inputTokens === "number" &&
+    typeof record.usage.outputTokens === "number"
+  );
+}
+
+/**
+ * Judge answers kept on disk, one small JSON file per answer under `directory` (content-addressed
+ * by the call's key, in 256 subfolders). Writes are atomic, so a crash mid-write or two processes
+ * sharing the folder never leave a torn entry; an unreadable entry counts as a miss and is
+ * written again.
+ *
+ * @example
+ * const session = createJudgeSession(model, { cache: createFileJudgeCache(".toolscore/cache") });
+ */
+export function createFileJudgeCache(directory: string): FileJudgeCache {
+  if (typeof directory !== "string" || directory === "") {
+    throw new InvalidInputError({
+      field: "directory",
+      message: "the cache directory must be a path",
+    });
+  }
+  const root = path.resolve(directory);
+  const fileOf = (key: string): string => {
+    if (!/^[0-9a-f]{16,128}$/.test(key)) {
+      throw new InvalidInputError({
+        field: "key",
+        message: `a cache key is a hex digest, got ${JSON.stringify(key)}`,
+      });
+    }
+    return path.join(root, key.slice(0, 2), `${key}.json`);
+  };
+  return {
+    directory: root,
+    async get(key) {
+      let text: string;
+      try {
+        text = await readFile(fileOf(key), "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
+      }
+      try {
+        const entry = JSON.parse(text) as { format?: unknown; key?: unknown; response?: unknown };
+        if (entry.format !== format || entry.key !== key || !isResponse(entry.response))
+          return undefined;
+        return entry.response;
+      } catch {
+        return undefined;
+      }
+    },
+    async set(key, response) {
+      await writeFileAtomic(fileOf(key), `${JSON.stringify({ format, key, response })}\n`);
+    },
+  };
+}

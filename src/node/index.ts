@@ -1,0 +1,3 @@
+export { createFileJudgeCache } from "./file-judge-cache.js";
+export type { FileJudgeCache } from "./file-judge-cache.js";
+export { createFileBatchStore } from "./file-batch-store.js";

@@ -1,0 +1,255 @@
+import pLimit from "p-limit";
+import pThrottle from "p-throttle";
+import { InvalidOptionError } from "../core/errors.js";
+import type {
+  JudgeBatchRequest,
+  JudgeCache,
+  JudgeCallOptions,
+  JudgeModel,
+  JudgeRequest,
+  JudgeResponse,
+  JudgeUsage,
+} from "../core/judge.js";
+import { judgeCacheKey } from "./cache-key.js";
+import { runJudgeBatch } from "./judge-batch.js";
+import type { JudgeBatchOutcome, RunJudgeBatchOptions } from "./judge-batch.js";
+import { costOf, defaultPrices, priceOf } from "./pricing.js";
+import type { PriceTable } from "./pricing.js";
+
+/** How the cache is used: read and write (`use`), write only (`refresh`), or not at all (`off`). */
+export type JudgeCacheMode = "use" | "refresh" | "off";
+
+export interface JudgeSessionOptions {
+  /** Calls in flight at most, across everything that shares the session. Default 8. */
+  concurrency?: number;
+  /** Calls started per minute at most (a sliding window). Default: no limit. */
+  requestsPerMinute?: number;
+  /** The general form of `requestsPerMinute`: at most `limit` calls started in any `intervalMs`. */
+  rateLimit?: { limit: number; intervalMs: number };
+  /** Where answers are kept between runs (`createFileJudgeCache` in `toolscore/node`). */
+  cache?: JudgeCache;
+  /** Default `"use"`. */
+  cacheMode?: JudgeCacheMode;
+  /** Prices per million tokens, over the built-in list prices. */
+  prices?: PriceTable;
+}
+
+/** What a session's judging took, for the run summary. */
+export interface JudgeRunSummary {
+  /** Calls sent to the model API (each with the SDK's own retries), batches not included. */
+  readonly calls: number;
+  /** Requests answered through a provider batch. */
+  readonly batchedRequests: number;
+  readonly cacheHits: number;
+  readonly cacheMisses: number;
+  /** Calls and batched requests that ended in an error. */
+  readonly failures: number;
+  /** Tokens spent in this run (cached answers spent theirs earlier). */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Estimated US dollars, or undefined when a model used has no price. */
+  readonly estimatedCostUsd: number | undefined;
+  /** Models without a price entry (`provider/model`). */
+  readonly unpricedModels: readonly string[];
+}
+
+/**
+ * A judge model shared by a whole run: one concurrency limit and one rate limit for every call,
+ * a persistent cache in front, and the tokens, cost, hits and misses counted for the summary.
+ */
+export interface JudgeSession {
+  /** The model to give metrics: limited, cached and counted. */
+  readonly model: JudgeModel;
+  summary(): JudgeRunSummary;
+  /** Answers requests through the provider's batch API, the cache first (misses only are sent). */
+  runBatch(
+    requests: readonly JudgeBatchRequest[],
+    options?: Omit<RunJudgeBatchOptions, "direct">,
+  ): Promise<JudgeBatchOutcome>;
+}
+
+function positiveInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a whole number of at least 1`,
+    });
+  }
+  return value;
+}
+
+/** Creates the session. The options are checked here, before any call. */
+export function createJudgeSession(
+  model: JudgeModel,
+  options: JudgeSessionOptions = {},
+): JudgeSession {
+  const concurrency = positiveInteger("concurrency", options.concurrency, 8);
+  const rate =
+    options.rateLimit !== undefined
+      ? {
+          limit: positiveInteger("rateLimit.limit", options.rateLimit.limit, 1),
+          interval: positiveInteger("rateLimit.intervalMs", options.rateLimit.intervalMs, 1),
+        }
+      : options.requestsPerMinute !== undefined
+        ? {
+            limit: positiveInteger("requestsPerMinute", options.requestsPerMinute, 1),
+            interval: 60_000,
+          }
+        : undefined;
+  const mode = options.cacheMode ?? "use";
+  if (!["use", "refresh", "off"].includes(mode)) {
+    throw new InvalidOptionError({
+      option: "cacheMode",
+      value: mode,
+      message: 'cacheMode must be "use", "refresh" or "off"',
+    });
+  }
+  const cache = mode === "off" ? undefined : options.cache;
+  const prices: PriceTable = { ...defaultPrices, ...options.prices };
+  const price = priceOf(prices, model.provider, model.modelId);
+  const limit = pLimit(concurrency);
+  const throttle = rate === undefined ? undefined : pThrottle({ ...rate, strict: true });
+
+  const counts = {
+    calls: 0,
+    batchedRequests: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+    failures: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cost: 0,
+  };
+
+  const account = (response: JudgeResponse, batch: boolean): JudgeResponse => {
+    counts.inputTokens += response.usage.inputTokens;
+    counts.outputTokens += response.usage.outputTokens;
+    if (price === undefined) return response;
+    const cost = costOf(price, response.usage, { batch });
+    counts.cost += cost;
+    return { ...response, costUsd: cost };
+  };
+
+  const lookUp = async (request: JudgeRequest): Promise<{ key?: string; hit?: JudgeResponse }> => {
+    if (cache === undefined) return {};
+    const key = judgeCacheKey(model, request);
+    if (mode === "use") {
+      const hit = await cache.get(key);
+      if (hit !== undefined) {
+        counts.cacheHits++;
+        return { key, hit: { ...hit, cached: true, costUsd: 0 } };
+      }
+    }
+    counts.cacheMisses++;
+    return { key };
+  };
+
+  const store = async (key: string | undefined, response: JudgeResponse): Promise<void> => {
+    if (cache === undefined || key === undefined) return;
+    // Stored without this run's annotations.
+    const { cached, costUsd, ...answer } = response;
+    await cache.set(key, answer);
+  };
+
+  const call = async (
+    request: JudgeRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<JudgeResponse> => {
+    if (signal?.aborted === true) throw signal.reason;
+    counts.calls++;
+    try {
+      return await model.generate(request, signal === undefined ? {} : { signal });
+    } catch (error) {
+      counts.failures++;
+      throw error;
+    }
+  };
+  // One throttled function for the session: its window is shared by every call.
+  const paced = throttle ? throttle(call) : call;
+  const limited = (request: JudgeRequest, signal: AbortSignal | undefined) =>
+    limit(() => paced(request, signal));
+
+  const generate = async (
+    request: JudgeRequest,
+    callOptions: JudgeCallOptions = {},
+  ): Promise<JudgeResponse> => {
+    const { key, hit } = await lookUp(request);
+    if (hit !== undefined) return hit;
+    const response = account(await limited(request, callOptions.signal), false);
+    await store(key, response);
+    return response;
+  };
+
+  const session: JudgeSession = {
+    model: {
+      specificationVersion: "v1",
+      provider: model.provider,
+      modelId: model.modelId,
+      supportsImages: model.supportsImages,
+      generate,
+      ...(model.batch === undefined ? {} : { batch: model.batch }),
+    },
+    summary() {
+      const unpriced = price === undefined && counts.calls + counts.batchedRequests > 0;
+      return {
+        calls: counts.calls,
+        batchedRequests: counts.batchedRequests,
+        cacheHits: counts.cacheHits,
+        cacheMisses: counts.cacheMisses,
+        failures: counts.failures,
+        inputTokens: counts.inputTokens,
+        outputTokens: counts.outputTokens,
+        estimatedCostUsd: unpriced ? undefined : counts.cost,
+        unpricedModels: unpriced ? [`${model.provider}/${model.modelId}`] : [],
+      };
+    },
+    async runBatch(requests, batchOptions = {}) {
+      const outcome: JudgeBatchOutcome = new Map();
+      const keys = new Map<string, string | undefined>();
+      const pending: JudgeBatchRequest[] = [];
+      for (const entry of requests) {
+        const { key, hit } = await lookUp(entry.request);
+        if (hit === undefined) {
+          keys.set(entry.customId, key);
+          pending.push(entry);
+        } else {
+          outcome.set(entry.customId, hit);
+        }
+      }
+      const direct = new Set<string>();
+      const results = await runJudgeBatch(model, pending, {
+        ...batchOptions,
+        // Requests asked again on their own go through the limits and the accounting.
+        direct: (entry) => {
+          direct.add(entry.customId);
+          return limited(entry.request, batchOptions.signal);
+        },
+      });
+      for (const entry of pending) {
+        const result = results.get(entry.customId);
+        if (result === undefined) continue;
+        if (!direct.has(entry.customId)) counts.batchedRequests++;
+        if (result instanceof Error) {
+          if (!direct.has(entry.customId)) counts.failures++;
+          outcome.set(entry.customId, result);
+          continue;
+        }
+        const answer = account(result, !direct.has(entry.customId));
+        await store(keys.get(entry.customId), answer);
+        outcome.set(entry.customId, answer);
+      }
+      return outcome;
+    },
+  };
+  return session;
+}
+
+/** Adds usages together. */
+export function addUsage(a: JudgeUsage, b: JudgeUsage): JudgeUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+}
