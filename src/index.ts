@@ -204,3 +204,20 @@ export type {
   PriceTable,
   RunJudgeBatchOptions,
 } from "./providers/index.js";
+export {
+  askJudge,
+  judgeToolSelection,
+  readToolSelection,
+  toolSelectionInstructions,
+  toolSelectionPromptVersion,
+  toolSelectionRequest,
+  toolSelectionSchema,
+  unitScore,
+} from "./judges/index.js";
+export type {
+  AskJudgeOptions,
+  JudgeAnswer,
+  SelectedCall,
+  ToolSelectionInput,
+  ToolSelectionVerdict,
+} from "./judges/index.js";

@@ -23,7 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
   testing: ["metrics", "core"],
-  compat: ["metrics", "matchers", "algorithms", "adapters", "core", "judges", "media"],
+  compat: ["metrics", "matchers", "algorithms", "adapters", "core", "judges", "media", "providers"],
   cli: [
     "core",
     "algorithms",

@@ -26,9 +26,12 @@ export {
   InvalidInputError,
   InvalidOptionError,
   JudgeRequiredError,
+  JudgeResponseError,
   LimitExceededError,
   MissingParamsError,
   MissingParamsError as MissingTestCaseParamsError,
+  ProviderCallError,
+  ProviderConfigError,
   ToolscoreError,
 } from "../../core/errors.js";
 export {
@@ -40,9 +43,12 @@ export type {
   AvailableTool,
   DeepEvalToolCorrectnessInput,
   DeepEvalToolCorrectnessMetricOptions,
+  DeepEvalToolCorrectnessOutcome,
   DeepEvalToolCorrectnessResult,
+  MeasureManyOptions,
   ToolStep,
   TrajectoryToolCall,
 } from "./trajectory-metric.js";
+export type { SelectionDetails } from "./selection.js";
 export { normalizeToolName } from "../../adapters/normalize-tool-name.js";
 export type { NameNormalizationOptions } from "../../adapters/normalize-tool-name.js";

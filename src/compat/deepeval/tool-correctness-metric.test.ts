@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ProviderConfigError } from "../../core/errors.js";
 import {
   InvalidInputError,
   InvalidOptionError,
-  JudgeRequiredError,
   LLMTestCase,
   MLLMImage,
   MLLMTestCase,
@@ -125,21 +125,32 @@ describe("ToolCorrectnessMetric", () => {
     expect(log).not.toHaveBeenCalled();
   });
 
-  it("accepts deepeval's model option, which only the selection judge would use", async () => {
+  it("accepts deepeval's model option, which only the selection judge uses", async () => {
     const metric = new ToolCorrectnessMetric({ model: "gpt-4.1", showIndicator: false });
     expect(await metric.measure({ input: "q", toolsCalled: [], expectedTools: [] })).toBe(1);
     expect(() => new ToolCorrectnessMetric({ model: 4 } as never)).toThrow(/model must be/);
-    expect(
-      () => new ToolCorrectnessMetric({ model: "gpt-4.1", availableTools: [{ name: "a" }] }),
-    ).toThrow(JudgeRequiredError);
   });
 
-  it("rejects availableTools without a judge, before any case runs", () => {
+  it("sets up the selection judge with availableTools, so a missing key fails before any case", () => {
     const create = () =>
-      new ToolCorrectnessMetric({ availableTools: [new ToolCall({ name: "WebSearch" })] });
-    expect(create).toThrow(JudgeRequiredError);
-    expect(create).toThrow(/availableTools/);
+      new ToolCorrectnessMetric({
+        availableTools: [new ToolCall({ name: "WebSearch" })],
+        modelSettings: { env: {} },
+      });
+    expect(create).toThrow(ProviderConfigError);
+    expect(create).toThrow(/OPENAI_API_KEY/);
     expect(() => new ToolCorrectnessMetric({ availableTools: [] })).not.toThrow();
+    expect(
+      () =>
+        new ToolCorrectnessMetric({
+          availableTools: [{ name: "a" }],
+          model: "mistral/large",
+          modelSettings: { env: {} },
+        }),
+    ).toThrow(/unknown provider "mistral"/);
+    expect(() => new ToolCorrectnessMetric({ modelSettings: { temperature: 0 } as never })).toThrow(
+      /modelSettings takes apiKey/,
+    );
   });
 
   it("refuses unknown and invalid options with the option's name", () => {

@@ -1,4 +1,6 @@
-import { InvalidInputError, JudgeRequiredError, MissingParamsError } from "../../core/errors.js";
+import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
+import type { JudgeModel } from "../../core/judge.js";
+import type { Content, ContentPart, ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
@@ -18,6 +20,10 @@ import {
   rejectUnknownOptions,
 } from "../../metrics/options.js";
 import type { MatchLimits } from "../../metrics/limits.js";
+import type { JudgeModelSettings } from "../../providers/registry.js";
+import { judgeSelection, judgeSettings, selectionJudge, toToolSpecs } from "./selection.js";
+import type { SelectionDetails } from "./selection.js";
+import { MLLMImage } from "./test-case.js";
 import type {
   LLMTestCaseInit,
   MLLMTestCaseInit,
@@ -42,18 +48,20 @@ export interface ToolCorrectnessMetricOptions {
   /** Require the exact sequence of calls. Default false. */
   shouldExactMatch?: boolean;
   /**
-   * The tools the agent could choose from, for an LLM judgement of tool selection. Needs an LLM
-   * judge, which this version does not have: a non-empty list is a `JudgeRequiredError`.
+   * The tools the agent could choose from. When given (non-empty), an LLM judges tool selection
+   * and the score is the lower of the tool-calling and the selection scores.
    */
   availableTools?: ToolCallInit[];
   /** Accepted for compatibility; toolscore shows no progress indicator. */
   showIndicator?: boolean;
   /**
-   * The judge model for tool selection, as deepeval names it. Only `availableTools` uses it, and
-   * judging is not available yet, so for now it is validated and otherwise unused (deepeval, too,
-   * ignores it without `availableTools`).
+   * The judge of tool selection: a model string (`"openai/gpt-4.1"`, the default, or
+   * `"anthropic/claude-sonnet-4-5"`, `"ollama/llama3.2"`, ...) or a `JudgeModel` (a judge
+   * session's model, `fromAiSdk(...)`). Used only with `availableTools`, as in deepeval.
    */
-  model?: string | object;
+  model?: string | JudgeModel;
+  /** toolscore: settings of a judge named by a model string (API key, base URL, timeouts). */
+  modelSettings?: JudgeModelSettings;
   /** toolscore: `"greedy"` (deepeval's numbers, default) or `"optimal"` pairing when unordered. */
   matching?: "greedy" | "optimal";
   /** toolscore: bounds for pathological inputs. */
@@ -71,6 +79,7 @@ const knownOptions = [
   "availableTools",
   "showIndicator",
   "model",
+  "modelSettings",
   "matching",
   "limits",
 ];
@@ -89,6 +98,29 @@ function renderCalls(calls: readonly CoreToolCall[]): string {
     null,
     2,
   );
+}
+
+interface ScoredCalls {
+  readonly called: CoreToolCall[];
+  readonly expected: CoreToolCall[];
+  readonly result: ReturnType<typeof scoreDeepevalToolCorrectness>;
+}
+
+/** A test case's input as judge content: text, or deepeval's mix of strings and `MLLMImage`s. */
+function toContent(input: unknown): Content {
+  if (typeof input === "string") return input;
+  if (!Array.isArray(input)) return String(input);
+  return input.map((part: unknown, index): ContentPart => {
+    if (typeof part === "string") return { type: "text", text: part };
+    if (part instanceof MLLMImage) return part.toImagePart();
+    if (typeof part === "object" && part !== null && ("url" in part || "dataBase64" in part)) {
+      return new MLLMImage(part as ConstructorParameters<typeof MLLMImage>[0]).toImagePart();
+    }
+    throw new InvalidInputError({
+      field: `input[${index}]`,
+      message: `input[${index}] must be text or an MLLMImage`,
+    });
+  });
 }
 
 /** Shared by the text and multimodal metrics, which differ only in name and required fields. */
@@ -113,6 +145,12 @@ abstract class DeepevalToolCorrectnessBase {
   details?: ToolCallMatchDetails;
   /** toolscore: which reason template the last score selected. */
   reasonKind?: DeepevalReasonKind;
+  /** toolscore: the LLM judgement of tool selection behind the last score, when there was one. */
+  selection?: SelectionDetails;
+  /** toolscore: the tools available to the agent, as the judge is shown them. */
+  readonly availableTools: readonly ToolSpec[];
+  /** toolscore: the judge of tool selection (only with `availableTools`). */
+  readonly judge?: JudgeModel;
   protected readonly resolved: ResolvedDeepevalToolCorrectnessOptions;
 
   protected abstract readonly requiredFields: readonly string[];
@@ -121,25 +159,16 @@ abstract class DeepevalToolCorrectnessBase {
   constructor(options: ToolCorrectnessMetricOptions | undefined, metricName: string) {
     const given = optionsObject(metricName, options);
     rejectUnknownOptions(metricName, given, knownOptions);
-    const { verboseMode, availableTools, showIndicator, model, ...scoring } = given;
+    const { verboseMode, availableTools, showIndicator, model, modelSettings, ...scoring } = given;
     modelOption("model", model);
+    const settings = judgeSettings("modelSettings", modelSettings);
     this.resolved = resolveDeepevalToolCorrectnessOptions(scoring);
     booleanOption("showIndicator", showIndicator, false);
     this.verboseMode = booleanOption("verboseMode", verboseMode, false);
-    if (availableTools !== undefined && availableTools !== null) {
-      if (!Array.isArray(availableTools)) {
-        throw new InvalidInputError({
-          field: "availableTools",
-          message: "availableTools must be an array of tool calls",
-        });
-      }
-      if (availableTools.length > 0) {
-        throw new JudgeRequiredError({
-          option: "availableTools",
-          message: `${metricName}: availableTools asks an LLM judge to score tool selection, and this version of toolscore has no judge yet; remove availableTools (or pass []) to score the calls alone`,
-        });
-      }
-    }
+    this.availableTools = toToolSpecs(availableTools, "availableTools");
+    // As in deepeval, the judge is asked only when there are tools to choose from; its model is
+    // set up now, so that a missing key fails before any case runs.
+    if (this.availableTools.length > 0) this.judge = selectionJudge(model, settings);
     this.strictMode = this.resolved.strictMode;
     this.threshold = this.resolved.strictMode ? 1 : this.resolved.threshold;
     this.includeReason = this.resolved.includeReason;
@@ -148,24 +177,45 @@ abstract class DeepevalToolCorrectnessBase {
     this.shouldConsiderOrdering = this.resolved.shouldConsiderOrdering;
   }
 
-  /** Scores one test case, sets `score`, `reason`, `success` and `details`, and returns the score. */
-  measure(testCase: LLMTestCaseInit | MLLMTestCaseInit): Promise<number> {
+  /**
+   * Scores one test case, sets `score`, `reason`, `success` and `details`, and returns the score.
+   * With `availableTools`, an LLM judges the selection too and the lower score wins.
+   */
+  async measure(
+    testCase: LLMTestCaseInit | MLLMTestCaseInit,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<number> {
     this.score = undefined;
     this.reason = undefined;
     this.success = undefined;
     this.error = undefined;
     this.details = undefined;
     this.reasonKind = undefined;
+    this.selection = undefined;
     this.renderSteps = undefined;
     try {
-      return Promise.resolve(this.measureNow(testCase));
+      const scored = this.scoreCalls(testCase);
+      const selection =
+        this.judge === undefined
+          ? undefined
+          : await judgeSelection(
+              this.judge,
+              {
+                input: toContent((testCase as { input: unknown }).input),
+                availableTools: this.availableTools,
+                toolsCalled: scored.called,
+              },
+              options.signal === undefined ? {} : { signal: options.signal },
+            );
+      return this.conclude(scored, selection);
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      throw error instanceof Error ? error : new Error(String(error));
     }
   }
 
-  private measureNow(testCase: unknown): number {
+  /** The deterministic part: validate the case and score the calls. */
+  private scoreCalls(testCase: unknown): ScoredCalls {
     if (typeof testCase !== "object" || testCase === null) {
       throw new InvalidInputError({
         field: "testCase",
@@ -184,9 +234,20 @@ abstract class DeepevalToolCorrectnessBase {
     }
     const called = toToolCalls(record.toolsCalled, { field: "toolsCalled" });
     const expected = toToolCalls(record.expectedTools, { field: "expectedTools" });
-    const result = scoreDeepevalToolCorrectness({ expected, called }, this.resolved);
+    return {
+      called,
+      expected,
+      result: scoreDeepevalToolCorrectness({ expected, called }, this.resolved),
+    };
+  }
+
+  /** Combines the scores (the lower wins), applies strict mode, and records the outcome. */
+  private conclude(scored: ScoredCalls, selection: SelectionDetails | undefined): number {
+    const { called, expected, result } = scored;
+    const combined =
+      selection === undefined ? result.score : Math.min(result.score, selection.score);
     const final = finalizeDeepevalScore({
-      score: result.score,
+      score: combined,
       strictMode: this.resolved.strictMode,
       threshold: this.resolved.threshold,
     });
@@ -195,7 +256,8 @@ abstract class DeepevalToolCorrectnessBase {
     this.success = final.success;
     this.details = result.details;
     this.reasonKind = result.reasonKind;
-    if (result.reason !== undefined) this.reason = this.composeReason(result.reason);
+    if (selection !== undefined) this.selection = selection;
+    if (result.reason !== undefined) this.reason = this.composeReason(result.reason, selection);
 
     // Rendered on demand: most runs never read the steps, and rendering costs more than scoring.
     const reason = this.reason;
@@ -215,6 +277,11 @@ abstract class DeepevalToolCorrectnessBase {
           result.details.outOfOrder.map((m) => m.name),
         )}; unexpected: ${JSON.stringify(result.details.unexpected.map((m) => m.name))}`,
         `Tool Calling Score: ${result.score}`,
+        ...(selection === undefined
+          ? []
+          : [
+              `Tool Selection Score: ${selection.score} (${selection.modelId}, ${selection.attempts} attempt(s))`,
+            ]),
         `Final Score: ${final.score}\nFinal Reason: ${reason ?? "(includeReason is false)"}`,
       ].join("\n\n");
     if (this.verboseMode) {
@@ -229,8 +296,13 @@ abstract class DeepevalToolCorrectnessBase {
     return this.renderSteps?.();
   }
 
-  protected composeReason(toolCallingReason: string): string {
-    return toolCallingReason;
+  protected composeReason(
+    toolCallingReason: string,
+    selection: SelectionDetails | undefined,
+  ): string {
+    return selection === undefined
+      ? toolCallingReason
+      : `Tool Calling Reason: ${toolCallingReason}\nTool Selection Reason: ${selection.reason}`;
   }
 
   /** Whether the last `measure` passed; false after an error. */
@@ -259,8 +331,11 @@ export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
     return "Tool Correctness";
   }
 
-  protected override composeReason(toolCallingReason: string): string {
-    return `Tool Calling Reason: ${toolCallingReason}\nTool Selection Reason: ${noSelectionReason}`;
+  protected override composeReason(
+    toolCallingReason: string,
+    selection: SelectionDetails | undefined,
+  ): string {
+    return `Tool Calling Reason: ${toolCallingReason}\nTool Selection Reason: ${selection?.reason ?? noSelectionReason}`;
   }
 }
 

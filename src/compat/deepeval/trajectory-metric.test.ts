@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ProviderConfigError } from "../../core/errors.js";
 import { trajectoryFormats } from "../../core/trajectory.js";
 import type { TrajectoryFormat } from "../../core/trajectory.js";
 import {
   DeepEvalToolCorrectnessMetric,
   InvalidOptionError,
-  JudgeRequiredError,
   MissingParamsError,
   ToolCall,
   ToolCallParser,
@@ -170,18 +170,25 @@ describe("DeepEvalToolCorrectnessMetric", () => {
     ).rejects.toThrow(/agentTrajectory/);
   });
 
-  it("refuses available tools without a judge, and validates its options", async () => {
+  it("sets up the judge for available tools, failing early without a key, and validates its options", async () => {
     expect(
-      () => new DeepEvalToolCorrectnessMetric({ availableTools: [{ name: "search" }] }),
-    ).toThrow(JudgeRequiredError);
+      () =>
+        new DeepEvalToolCorrectnessMetric({
+          availableTools: [{ name: "search" }],
+          modelConfig: { env: {} },
+        }),
+    ).toThrow(ProviderConfigError);
     await expect(
-      new DeepEvalToolCorrectnessMetric().measure({
+      new DeepEvalToolCorrectnessMetric({ modelConfig: { env: {} } }).measure({
         query: "q",
         toolsCalled: [],
         expectedTools: [],
         availableTools: [{ name: "s" }],
       }),
-    ).rejects.toThrow(JudgeRequiredError);
+    ).rejects.toThrow(/OPENAI_API_KEY/);
+    expect(() => new DeepEvalToolCorrectnessMetric({ modelCredentials: 3 as never })).toThrow(
+      /modelCredentials must be a string/,
+    );
     expect(() => new DeepEvalToolCorrectnessMetric({ batchMaxIterations: 1.5 })).toThrow(
       InvalidOptionError,
     );
@@ -193,7 +200,7 @@ describe("DeepEvalToolCorrectnessMetric", () => {
     );
     const metric = new DeepEvalToolCorrectnessMetric({
       modelCredentials: "sk-test",
-      modelConfig: { temperature: 0 },
+      modelConfig: { timeoutMs: 5_000 },
     });
     expect([metric.model, metric.batchStatusCheckInterval, metric.batchMaxIterations]).toEqual([
       "openai/gpt-4.1",

@@ -1,13 +1,17 @@
 import { createNameNormalizer } from "../../adapters/normalize-tool-name.js";
 import type { NameNormalizationOptions } from "../../adapters/normalize-tool-name.js";
 import { parseTrajectory } from "../../adapters/parse-trajectory.js";
+import pLimit from "p-limit";
 import {
   InvalidInputError,
   InvalidOptionError,
-  JudgeRequiredError,
   MissingParamsError,
+  ToolscoreError,
   UnknownFormatError,
 } from "../../core/errors.js";
+import type { ErrorCode } from "../../core/errors.js";
+import type { JudgeBatchStore, JudgeModel, JudgeResponse } from "../../core/judge.js";
+import type { ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
@@ -29,6 +33,12 @@ import {
   optionsObject,
   rejectUnknownOptions,
 } from "../../metrics/options.js";
+import { toolSelectionRequest } from "../../judges/tool-selection.js";
+import { runJudgeBatch } from "../../providers/judge-batch.js";
+import type { JudgeSession } from "../../providers/judge-session.js";
+import type { JudgeModelSettings } from "../../providers/registry.js";
+import { judgeSelection, judgeSettings, selectionJudge, toToolSpecs } from "./selection.js";
+import type { SelectionDetails } from "./selection.js";
 import { ToolCall } from "./test-case.js";
 import type { ToolCallParams } from "./test-case.js";
 
@@ -49,12 +59,16 @@ export interface AvailableTool {
 export interface DeepEvalToolCorrectnessMetricOptions {
   /** Minimum passing score. Default 0.5. */
   threshold?: number;
-  /** The judge model for tool selection (`"openai/gpt-4.1"` by default once judging exists). */
-  model?: string | object;
-  /** The judge's credentials, when `model` is a name. */
+  /**
+   * The judge of tool selection: a model string (default `"openai/gpt-4.1"`, or
+   * `"anthropic/claude-sonnet-4-5"`, `"ollama/llama3.2"`, ...) or a `JudgeModel`. Used only when a
+   * case has available tools.
+   */
+  model?: string | JudgeModel;
+  /** The judge's API key, when `model` is a string (else the provider's environment variable). */
   modelCredentials?: string;
-  /** Settings for the judge model. */
-  modelConfig?: Record<string, unknown>;
+  /** Settings of the judge: `baseURL`, `timeoutMs`, `maxRetries`, `structuredOutput`, ... */
+  modelConfig?: JudgeModelSettings;
   /** Build a reason. Default true. */
   includeReason?: boolean;
   /** Binary score (1 or 0) and threshold 1. Default false. */
@@ -63,7 +77,7 @@ export interface DeepEvalToolCorrectnessMetricOptions {
   shouldExactMatch?: boolean;
   /** Score the order of the calls. Default false. */
   shouldConsiderOrdering?: boolean;
-  /** Tools the agent could choose from, for a judgement of tool selection; needs a judge. */
+  /** Tools the agent could choose from; when given, an LLM judges tool selection too. */
   availableTools?: AvailableTool[];
   /** Fields compared besides the name. Default both input parameters and output. */
   evaluationParams?: ToolCallParams[];
@@ -99,7 +113,7 @@ export interface DeepEvalToolCorrectnessInput {
   agentTrajectory?: unknown;
   /** The expected transcript, in any format `parseTrajectory` reads. */
   expectedAgentTrajectory?: unknown;
-  /** Tools available for this case; needs a judge. */
+  /** Tools available for this case (over the metric's); when given, an LLM judges selection. */
   availableTools?: AvailableTool[];
 }
 
@@ -119,6 +133,67 @@ export interface DeepEvalToolCorrectnessResult {
   };
   /** toolscore: the tool names normalization changed, on either side. */
   readonly nameMapping: readonly NameMapping[];
+  /** toolscore: the LLM judgement of tool selection, when the case had available tools. */
+  readonly selection?: SelectionDetails;
+}
+
+/** One case of `measureMany`: its result, or the error that kept it from one. */
+export type DeepEvalToolCorrectnessOutcome =
+  | { readonly status: "scored"; readonly result: DeepEvalToolCorrectnessResult }
+  | {
+      readonly status: "error";
+      readonly error: {
+        readonly code: ErrorCode;
+        readonly message: string;
+        readonly field?: string;
+      };
+    };
+
+export interface MeasureManyOptions {
+  /**
+   * Send the selection judgements through the provider's batch API (OpenAI Batch API, Anthropic
+   * Message Batches), polling every `batchStatusCheckInterval` seconds up to `batchMaxIterations`
+   * times. Default false: judge case by case, `concurrency` at a time.
+   */
+  batch?: boolean;
+  /** Remembers a submitted batch, so that a restarted run resumes it (`createFileBatchStore`). */
+  batchStore?: JudgeBatchStore;
+  /** A judge session (shared limits, cache, cost): its model judges, and batches use its cache. */
+  session?: JudgeSession;
+  /** Judgements in flight at most without batch mode (a session's own limit also applies). Default 8. */
+  concurrency?: number;
+  signal?: AbortSignal;
+}
+
+interface PreparedCase {
+  readonly actual: { calls: CoreToolCall[]; warnings: readonly TrajectoryWarning[] };
+  readonly expected: { calls: CoreToolCall[]; warnings: readonly TrajectoryWarning[] };
+  readonly called: CoreToolCall[];
+  readonly result: ReturnType<typeof scoreDeepevalToolCorrectness>;
+  readonly mapping: Map<string, string>;
+  readonly tools: readonly ToolSpec[];
+  readonly query: string;
+}
+
+function errorOutcome(error: unknown): DeepEvalToolCorrectnessOutcome {
+  if (ToolscoreError.isInstance(error)) {
+    const field = (error as { field?: unknown }).field;
+    return {
+      status: "error",
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(typeof field === "string" ? { field } : {}),
+      },
+    };
+  }
+  return {
+    status: "error",
+    error: {
+      code: "METRIC_FAILED",
+      message: error instanceof Error ? error.message : String(error),
+    },
+  };
 }
 
 const knownOptions = [
@@ -142,22 +217,6 @@ const knownOptions = [
 
 const noSelectionReason = "No available tools were provided to assess tool selection criteria";
 
-function requireNoJudge(availableTools: unknown, where: string): void {
-  if (availableTools === undefined || availableTools === null) return;
-  if (!Array.isArray(availableTools)) {
-    throw new InvalidInputError({
-      field: where,
-      message: `${where} must be an array of tool definitions`,
-    });
-  }
-  if (availableTools.length > 0) {
-    throw new JudgeRequiredError({
-      option: where,
-      message: `DeepEvalToolCorrectnessMetric: ${where} asks an LLM judge to score tool selection, and this version of toolscore has no judge yet; leave it out (or pass []) to score the calls alone`,
-    });
-  }
-}
-
 /**
  * The trajectory-based tool correctness metric: deepeval's scoring on calls given as `{name, args,
  * output}` lists or read from agent transcripts in any supported format, with tool names
@@ -172,8 +231,12 @@ export class DeepEvalToolCorrectnessMetric {
   readonly threshold: number;
   readonly strictMode: boolean;
   readonly includeReason: boolean;
-  readonly model: string | object;
+  readonly model: string | JudgeModel;
   readonly batchStatusCheckInterval: number;
+  /** toolscore: the metric's available tools, as the judge is shown them. */
+  readonly availableTools: readonly ToolSpec[];
+  private judgeModel: JudgeModel | undefined;
+  private readonly judgeSettings: JudgeModelSettings;
   readonly batchMaxIterations: number;
   private readonly resolved: ResolvedDeepevalToolCorrectnessOptions;
   private readonly normalize: ((name: string) => string) | undefined;
@@ -197,25 +260,18 @@ export class DeepEvalToolCorrectnessMetric {
       evaluationParams: ["inputParameters", "output"],
       ...(scoring as DeepevalToolCorrectnessOptions),
     });
-    this.model = modelOption("model", model) ?? "openai/gpt-4.1";
-    this.model = model ?? "openai/gpt-4.1";
+    this.model =
+      (modelOption("model", model) as string | JudgeModel | undefined) ?? "openai/gpt-4.1";
     if (modelCredentials !== undefined && typeof modelCredentials !== "string") {
       throw new InvalidOptionError({
         option: "modelCredentials",
         value: "(hidden)",
-        message: "modelCredentials must be a string",
+        message: "modelCredentials must be a string (the judge's API key)",
       });
     }
-    if (
-      modelConfig !== undefined &&
-      (typeof modelConfig !== "object" || modelConfig === null || Array.isArray(modelConfig))
-    ) {
-      throw new InvalidOptionError({
-        option: "modelConfig",
-        value: modelConfig,
-        message: "modelConfig must be an object",
-      });
-    }
+    const config = judgeSettings("modelConfig", modelConfig);
+    this.judgeSettings =
+      modelCredentials === undefined ? config : { ...config, apiKey: modelCredentials };
     this.batchStatusCheckInterval = numberOption(
       "batchStatusCheckInterval",
       batchStatusCheckInterval,
@@ -256,19 +312,129 @@ export class DeepEvalToolCorrectnessMetric {
         message: "normalizeNames must be true, false, or name normalization options",
       });
     }
-    requireNoJudge(availableTools, "availableTools");
+    this.availableTools = toToolSpecs(availableTools, "availableTools");
+    // With tools to choose from, the judge is set up now: a missing key fails before any case.
+    if (this.availableTools.length > 0) this.judge();
     this.strictMode = this.resolved.strictMode;
     this.threshold = this.resolved.strictMode ? 1 : this.resolved.threshold;
     this.includeReason = this.resolved.includeReason;
   }
 
-  /** Scores one case. Rejects with a typed error when the case is not usable. */
-  measure(input: DeepEvalToolCorrectnessInput): Promise<DeepEvalToolCorrectnessResult> {
+  /** The judge of tool selection, set up on first need. */
+  private judge(): JudgeModel {
+    this.judgeModel ??= selectionJudge(this.model, this.judgeSettings);
+    return this.judgeModel;
+  }
+
+  /**
+   * Scores one case: the calls, and with available tools (the metric's or the case's) the
+   * selection, judged by an LLM; the lower score wins. Rejects with a typed error when the case
+   * is not usable or the judge fails.
+   */
+  async measure(
+    input: DeepEvalToolCorrectnessInput,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<DeepEvalToolCorrectnessResult> {
+    const prepared = this.prepare(input);
+    const selection =
+      prepared.tools.length === 0
+        ? undefined
+        : await judgeSelection(this.judge(), this.selectionInput(prepared), options);
+    return this.conclude(prepared, selection);
+  }
+
+  /**
+   * Scores many cases; one bad case never stops the others. Selection judgements go case by
+   * case (`concurrency` at a time) or, with `batch`, through the provider's batch API, resumable
+   * with a `batchStore`.
+   */
+  async measureMany(
+    inputs: readonly DeepEvalToolCorrectnessInput[],
+    options: MeasureManyOptions = {},
+  ): Promise<DeepEvalToolCorrectnessOutcome[]> {
+    const signal = options.signal;
+    const prepared = inputs.map((input): PreparedCase | DeepEvalToolCorrectnessOutcome => {
+      try {
+        return this.prepare(input);
+      } catch (error) {
+        return errorOutcome(error);
+      }
+    });
+    const isPrepared = (
+      entry: PreparedCase | DeepEvalToolCorrectnessOutcome,
+    ): entry is PreparedCase => !("status" in entry);
+    const judged = prepared
+      .map((entry, index) => ({ entry, index }))
+      .filter(
+        (item): item is { entry: PreparedCase; index: number } =>
+          isPrepared(item.entry) && item.entry.tools.length > 0,
+      );
+    const outcomes: DeepEvalToolCorrectnessOutcome[] = prepared.map((entry) =>
+      isPrepared(entry) ? { status: "scored", result: this.conclude(entry, undefined) } : entry,
+    );
+    if (judged.length === 0) return outcomes;
+
+    let judge: JudgeModel;
     try {
-      return Promise.resolve(this.measureNow(input));
+      judge = options.session?.model ?? this.judge();
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      for (const { index } of judged) outcomes[index] = errorOutcome(error);
+      return outcomes;
     }
+    const settle = async (index: number, entry: PreparedCase, first?: JudgeResponse) => {
+      try {
+        const selection = await judgeSelection(judge, this.selectionInput(entry), {
+          ...(signal === undefined ? {} : { signal }),
+          ...(first === undefined ? {} : { first }),
+        });
+        outcomes[index] = { status: "scored", result: this.conclude(entry, selection) };
+      } catch (error) {
+        if (signal?.aborted === true) throw error;
+        outcomes[index] = errorOutcome(error);
+      }
+    };
+
+    if (options.batch !== true) {
+      const limit = pLimit(options.concurrency ?? 8);
+      await Promise.all(judged.map(({ index, entry }) => limit(() => settle(index, entry))));
+      return outcomes;
+    }
+    const requests = judged.map(({ index, entry }) => ({
+      customId: `case-${index}`,
+      request: toolSelectionRequest(this.selectionInput(entry), { images: judge.supportsImages }),
+    }));
+    const batchOptions = {
+      intervalSeconds: this.batchStatusCheckInterval,
+      maxIterations: this.batchMaxIterations,
+      ...(options.batchStore === undefined ? {} : { store: options.batchStore }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+    let answers: Map<string, JudgeResponse | Error>;
+    try {
+      answers = options.session
+        ? await options.session.runBatch(requests, batchOptions)
+        : await runJudgeBatch(judge, requests, batchOptions);
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      for (const { index } of judged) outcomes[index] = errorOutcome(error);
+      return outcomes;
+    }
+    await Promise.all(
+      judged.map(async ({ index, entry }) => {
+        const answer = answers.get(`case-${index}`);
+        if (answer instanceof Error || answer === undefined) {
+          outcomes[index] = errorOutcome(answer ?? new Error("the batch returned no answer"));
+          return;
+        }
+        // A batch answer counts as the first attempt; an unusable one is asked again directly.
+        await settle(index, entry, answer);
+      }),
+    );
+    return outcomes;
+  }
+
+  private selectionInput(prepared: PreparedCase) {
+    return { input: prepared.query, availableTools: prepared.tools, toolsCalled: prepared.called };
   }
 
   private calls(
@@ -304,7 +470,8 @@ export class DeepEvalToolCorrectnessMetric {
     }
   }
 
-  private measureNow(input: DeepEvalToolCorrectnessInput): DeepEvalToolCorrectnessResult {
+  /** Validates a case and scores its calls; the judge comes after. */
+  private prepare(input: DeepEvalToolCorrectnessInput): PreparedCase {
     const record: unknown = input;
     if (typeof record !== "object" || record === null) {
       throw new InvalidInputError({
@@ -313,7 +480,7 @@ export class DeepEvalToolCorrectnessMetric {
           "DeepEvalToolCorrectnessMetric measures an object with query and tool calls or trajectories",
       });
     }
-    requireNoJudge(input.availableTools, "input.availableTools");
+    const caseTools = toToolSpecs(input.availableTools, "input.availableTools");
     const actual = this.calls(
       input.toolsCalled,
       input.agentTrajectory,
@@ -354,8 +521,25 @@ export class DeepEvalToolCorrectnessMetric {
     const expectedCalls = rename(expected.calls);
 
     const result = scoreDeepevalToolCorrectness({ expected: expectedCalls, called }, this.resolved);
+    return {
+      actual,
+      expected,
+      called,
+      result,
+      mapping,
+      tools: caseTools.length > 0 ? caseTools : this.availableTools,
+      query: input.query,
+    };
+  }
+
+  /** The final result: the lower of the two scores, then strict mode. */
+  private conclude(
+    prepared: PreparedCase,
+    selection: SelectionDetails | undefined,
+  ): DeepEvalToolCorrectnessResult {
+    const { result, actual, expected, mapping } = prepared;
     const final = finalizeDeepevalScore({
-      score: result.score,
+      score: selection === undefined ? result.score : Math.min(result.score, selection.score),
       strictMode: this.strictMode,
       threshold: this.resolved.threshold,
     });
@@ -364,7 +548,7 @@ export class DeepEvalToolCorrectnessMetric {
       ...(result.reason === undefined
         ? {}
         : {
-            reason: `Tool Calling Reason: ${result.reason}\nTool Selection Reason: ${noSelectionReason}`,
+            reason: `Tool Calling Reason: ${result.reason}\nTool Selection Reason: ${selection?.reason ?? noSelectionReason}`,
           }),
       success: final.success,
       threshold: final.threshold,
@@ -373,6 +557,7 @@ export class DeepEvalToolCorrectnessMetric {
       details: result.details,
       warnings: { actual: actual.warnings, expected: expected.warnings },
       nameMapping: [...mapping].map(([original, normalized]) => ({ original, normalized })),
+      ...(selection === undefined ? {} : { selection }),
     };
   }
 }
