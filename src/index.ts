@@ -205,18 +205,27 @@ export type {
   RunJudgeBatchOptions,
 } from "./providers/index.js";
 export {
+  agreementStats,
   askJudge,
+  calibrateToolSelectionJudge,
   judgeToolSelection,
   readToolSelection,
   toolSelectionInstructions,
   toolSelectionPromptVersion,
   toolSelectionRequest,
+  toolSelectionCalibrationSet,
   toolSelectionSchema,
   unitScore,
 } from "./judges/index.js";
 export type {
+  AgreementStats,
   AskJudgeOptions,
+  CalibrationCaseResult,
+  CalibrationOptions,
+  CalibrationReport,
   JudgeAnswer,
+  LabelledScore,
+  LabelledToolSelectionCase,
   SelectedCall,
   ToolSelectionInput,
   ToolSelectionVerdict,

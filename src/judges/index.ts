@@ -7,3 +7,13 @@ export {
   toolSelectionPromptVersion,
   toolSelectionSchema,
 } from "./prompts/tool-selection.js";
+export { agreementStats } from "./calibration/agreement.js";
+export type { AgreementStats, LabelledScore } from "./calibration/agreement.js";
+export { calibrateToolSelectionJudge } from "./calibration/calibrate.js";
+export type {
+  CalibrationCaseResult,
+  CalibrationOptions,
+  CalibrationReport,
+} from "./calibration/calibrate.js";
+export { toolSelectionCalibrationSet } from "./calibration/tool-selection-cases.js";
+export type { LabelledToolSelectionCase } from "./calibration/tool-selection-cases.js";
