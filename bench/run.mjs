@@ -7,7 +7,8 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { matchToolCalls, parseTrajectory } from "toolscore";
+import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory } from "toolscore";
+import { startLlmServer } from "../test/support/llm-server.mjs";
 import { ToolCorrectness } from "toolscore/axion";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 
@@ -233,6 +234,57 @@ for (const length of [1_000, 10_000]) {
   };
 }
 
+/**
+ * 1,000 judge calls through a session at concurrency 32, against the loopback server answering
+ * each after 100 ms: the ideal is 1,000 / 32 x 100 ms = 3.125 s. Real HTTP through the OpenAI SDK.
+ */
+workloads["judge-1000-c32"] = async () => {
+  const server = await startLlmServer({ latencyMs: 100, answer: () => ({ score: 1 }) });
+  const schema = {
+    name: "verdict",
+    schema: {
+      type: "object",
+      properties: { score: { type: "number" } },
+      required: ["score"],
+      additionalProperties: false,
+    },
+  };
+  let run = 0;
+  try {
+    const measurement = await timeCases(
+      "judge calls via a session, concurrency 32, 100 ms latency",
+      1_000,
+      async () => {
+        run++;
+        const session = createJudgeSession(
+          createOpenAIJudge({
+            model: "gpt-4.1",
+            apiKey: "bench",
+            baseURL: server.openaiBaseURL,
+            maxRetries: 0,
+          }),
+          { concurrency: 32 },
+        );
+        await Promise.all(
+          Array.from({ length: 1_000 }, (_, i) =>
+            session.model.generate({
+              messages: [{ role: "user", content: `run ${run} case ${i}` }],
+              schema,
+            }),
+          ),
+        );
+        if (server.maxInFlight > 32) throw new Error(`concurrency exceeded: ${server.maxInFlight}`);
+      },
+    );
+    return {
+      ...measurement,
+      note: `ideal 3.125 s; ${((measurement.seconds / 3.125 - 1) * 100).toFixed(1)}% over`,
+    };
+  } finally {
+    await server.close();
+  }
+};
+
 /** A transcript of `messages` messages: half assistant tool calls, half their results. */
 function openaiTranscript(messages) {
   const list = [];
@@ -332,7 +384,7 @@ if (only >= 0) {
     const ms = 1000 / perSecond;
     const perCase = ms < 0.1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(1)} ms`;
     console.log(
-      `${result.workload.padEnd(58)} ${rate.padStart(10)} ${perCase.padStart(11)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
+      `${result.workload.padEnd(58)} ${rate.padStart(10)} ${perCase.padStart(11)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}${result.note ? `  ${result.note}` : ""}`,
     );
   }
 }
