@@ -93,20 +93,21 @@ function toResponse(message: Message, mode: AnthropicStructuredOutput): JudgeRes
       (message.usage.cache_read_input_tokens ?? 0),
     outputTokens: message.usage.output_tokens,
   };
-  if (mode === "tool") {
-    const call = message.content.find((block) => block.type === "tool_use");
-    if (call) {
-      return {
-        output: call.input as JudgeResponse["output"],
-        text: JSON.stringify(call.input),
-        usage,
-        modelId: message.model,
-      };
-    }
-  }
   const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  const call = message.content.find((block) => block.type === "tool_use");
+  // The forced tool's input is the answer; a proxy that answers with a tool call anyway is read
+  // the same way when there is no JSON text.
+  const parsed = mode === "tool" ? undefined : parseJsonAnswer(text);
+  if (call && parsed === undefined) {
+    return {
+      output: call.input as JudgeResponse["output"],
+      text: JSON.stringify(call.input),
+      usage,
+      modelId: message.model,
+    };
+  }
   return {
-    output: parseJsonAnswer(text) as JudgeResponse["output"],
+    output: parsed as JudgeResponse["output"],
     text,
     usage,
     modelId: message.model,
