@@ -12,6 +12,7 @@ export {
   JudgeRequiredError,
   JudgeResponseError,
   LimitExceededError,
+  MediaLoadError,
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
@@ -230,3 +231,20 @@ export type {
   ToolSelectionInput,
   ToolSelectionVerdict,
 } from "./judges/index.js";
+export {
+  checkAddress,
+  checkImageUrl,
+  classifyContext,
+  defaultImageLimits,
+  imageLimitsFor,
+  providerImageLimits,
+  sniffImage,
+} from "./media/index.js";
+export type {
+  AddressVerdict,
+  ClassifiedContext,
+  ImageLimits,
+  ImageMediaType,
+  ImageSniff,
+  UrlCheck,
+} from "./media/index.js";

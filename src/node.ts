@@ -1,6 +1,12 @@
 /**
- * toolscore/node: what touches the file system. A judge cache on disk and a store of submitted
- * batches, both safe against crashes mid-write and against processes sharing them.
+ * toolscore/node: what touches the file system and the network. A judge cache on disk and a store
+ * of submitted batches, both safe against crashes mid-write and processes sharing them; and safe
+ * image loading from URLs, files and base64 data.
  */
-export { createFileBatchStore, createFileJudgeCache } from "./node/index.js";
-export type { FileJudgeCache } from "./node/index.js";
+export {
+  createFileBatchStore,
+  createFileJudgeCache,
+  describeSource,
+  loadImage,
+} from "./node/index.js";
+export type { FileJudgeCache, ImageLoadOptions, LoadedImage } from "./node/index.js";

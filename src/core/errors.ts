@@ -29,6 +29,8 @@ export const ErrorCode = {
   PROVIDER_CALL: "PROVIDER_CALL",
   /** A judge answered something unusable (not JSON, not the schema, a score out of range). */
   JUDGE_RESPONSE: "JUDGE_RESPONSE",
+  /** An image could not be loaded: refused URL or path, not an image, too large, too slow. */
+  MEDIA_LOAD: "MEDIA_LOAD",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -212,5 +214,36 @@ export class JudgeResponseError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is JudgeResponseError {
     return hasCode(error, ErrorCode.JUDGE_RESPONSE);
+  }
+}
+
+/** Why an image could not be loaded. */
+export type MediaLoadReason =
+  | "refused-url"
+  | "refused-address"
+  | "refused-path"
+  | "not-found"
+  | "not-an-image"
+  | "too-large"
+  | "timed-out"
+  | "http-status"
+  | "too-many-redirects"
+  | "network"
+  | "conversion";
+
+/** An image could not be loaded; `source` says which, `reason` why, the message how to fix it. */
+export class MediaLoadError extends ToolscoreError {
+  /** The image as given (a data URI is shortened). */
+  readonly source: string;
+  readonly reason: MediaLoadReason;
+
+  constructor(options: ToolscoreErrorOptions & { source: string; reason: MediaLoadReason }) {
+    super(ErrorCode.MEDIA_LOAD, options);
+    this.source = options.source;
+    this.reason = options.reason;
+  }
+
+  static override isInstance(error: unknown): error is MediaLoadError {
+    return hasCode(error, ErrorCode.MEDIA_LOAD);
   }
 }

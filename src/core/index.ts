@@ -5,13 +5,14 @@ export {
   JudgeRequiredError,
   JudgeResponseError,
   LimitExceededError,
+  MediaLoadError,
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";
-export type { ToolscoreErrorOptions } from "./errors.js";
+export type { MediaLoadReason, ToolscoreErrorOptions } from "./errors.js";
 export {
   DEFAULT_MAX_DEPTH,
   childPath,

@@ -1,3 +1,5 @@
 export { createFileJudgeCache } from "./file-judge-cache.js";
 export type { FileJudgeCache } from "./file-judge-cache.js";
 export { createFileBatchStore } from "./file-batch-store.js";
+export { describeSource, loadImage } from "./load-image.js";
+export type { ImageLoadOptions, LoadedImage } from "./load-image.js";

@@ -1,0 +1,10 @@
+export { sniffImage } from "./sniff-image.js";
+export type { ImageMediaType, ImageSniff } from "./sniff-image.js";
+export { classifyContext } from "./classify-context.js";
+export type { ClassifiedContext } from "./classify-context.js";
+export { checkAddress } from "./address-policy.js";
+export type { AddressVerdict } from "./address-policy.js";
+export { checkImageUrl } from "./url-policy.js";
+export type { UrlCheck } from "./url-policy.js";
+export { defaultImageLimits, imageLimitsFor, providerImageLimits } from "./limits.js";
+export type { ImageLimits } from "./limits.js";
