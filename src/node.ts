@@ -7,6 +7,13 @@ export {
   createFileBatchStore,
   createFileJudgeCache,
   describeSource,
+  loadContentImages,
   loadImage,
+  prepareContexts,
 } from "./node/index.js";
-export type { FileJudgeCache, ImageLoadOptions, LoadedImage } from "./node/index.js";
+export type {
+  FileJudgeCache,
+  ImageLoadOptions,
+  LoadedImage,
+  PrepareContextsOptions,
+} from "./node/index.js";

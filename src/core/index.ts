@@ -77,3 +77,4 @@ export type {
   JudgeSchema,
   JudgeUsage,
 } from "./judge.js";
+export type { PreparedContext, ReadyImage } from "./context.js";

@@ -17,3 +17,25 @@ export type {
 } from "./calibration/calibrate.js";
 export { toolSelectionCalibrationSet } from "./calibration/tool-selection-cases.js";
 export type { LabelledToolSelectionCase } from "./calibration/tool-selection-cases.js";
+export {
+  claimsRequest,
+  claimsScore,
+  contextParts,
+  faithfulnessRequest,
+  judgeClaims,
+  judgeFaithfulness,
+  judgeRelevance,
+  readClaims,
+  relevanceRequest,
+  unjudgeableContexts,
+} from "./faithfulness.js";
+export type { BinaryVerdict, ClaimVerdict, ContextReference } from "./faithfulness.js";
+export {
+  claimsInstructions,
+  claimsSchema,
+  faithfulnessInstructions,
+  faithfulnessPromptVersion,
+  faithfulnessSchema,
+  relevanceInstructions,
+  relevanceSchema,
+} from "./prompts/faithfulness.js";

@@ -18,6 +18,8 @@ export interface ToolSelectionInput {
   readonly availableTools: readonly ToolSpec[];
   /** The calls the agent made, in order. */
   readonly toolsCalled: readonly SelectedCall[];
+  /** The agent's answer, text and images, when the judge should see it. */
+  readonly output?: Content;
 }
 
 /** The judge's verdict on the tools chosen. */
@@ -72,6 +74,22 @@ export function toolSelectionRequest(
       type: "text",
       text: `(The request also holds ${hidden} image${hidden === 1 ? "" : "s"} that you cannot see.)`,
     });
+  }
+  if (input.output !== undefined) {
+    content.push({ type: "text", text: "## The agent's answer" });
+    const answer: readonly (TextPart | ImagePart)[] =
+      typeof input.output === "string" ? [{ type: "text", text: input.output }] : input.output;
+    let unseen = 0;
+    for (const part of answer) {
+      if (part.type === "text" || options.images) content.push(part);
+      else unseen++;
+    }
+    if (unseen > 0) {
+      content.push({
+        type: "text",
+        text: `(The answer also holds ${unseen} image${unseen === 1 ? "" : "s"} that you cannot see.)`,
+      });
+    }
   }
   content.push({
     type: "text",

@@ -3,3 +3,6 @@ export type { FileJudgeCache } from "./file-judge-cache.js";
 export { createFileBatchStore } from "./file-batch-store.js";
 export { describeSource, loadImage } from "./load-image.js";
 export type { ImageLoadOptions, LoadedImage } from "./load-image.js";
+export { prepareContexts } from "./prepare-contexts.js";
+export type { PrepareContextsOptions } from "./prepare-contexts.js";
+export { loadContentImages } from "./load-content.js";

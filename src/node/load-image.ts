@@ -280,20 +280,25 @@ function isInside(root: string, target: string): boolean {
 
 async function readLocal(file: string, settings: Resolved): Promise<Uint8Array> {
   const full = path.resolve(settings.base, file);
+  const refused = (where: string, roots: readonly string[]) =>
+    fail(
+      file,
+      "refused-path",
+      `resolves to ${where}, outside the allowed folders (${roots.join(", ")}); add its folder to allowedRoots to read it`,
+    );
+  const roots = await Promise.all(settings.roots.map((root) => realpath(root).catch(() => root)));
+  // Outside as written: refused without touching the file (no probing what exists out there).
+  if (![...settings.roots, ...roots].some((root) => isInside(root, full))) {
+    return refused(full, settings.roots);
+  }
   let real: string;
   try {
     real = await realpath(full);
   } catch {
     return fail(file, "not-found", `no such file (${full})`);
   }
-  const roots = await Promise.all(settings.roots.map((root) => realpath(root).catch(() => root)));
-  if (!roots.some((root) => isInside(root, real))) {
-    return fail(
-      file,
-      "refused-path",
-      `resolves to ${real}, outside the allowed folders (${roots.join(", ")}); add its folder to allowedRoots to read it`,
-    );
-  }
+  // Outside once symlinks are followed: refused too.
+  if (!roots.some((root) => isInside(root, real))) return refused(real, roots);
   const info = await stat(real);
   if (!info.isFile()) return fail(file, "not-found", "is not a file");
   if (info.size > settings.maxReadBytes)
