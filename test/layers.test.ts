@@ -23,7 +23,17 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
   testing: ["metrics", "core"],
-  compat: ["metrics", "matchers", "algorithms", "adapters", "core", "judges", "media", "providers"],
+  compat: [
+    "metrics",
+    "matchers",
+    "algorithms",
+    "adapters",
+    "core",
+    "judges",
+    "media",
+    "providers",
+    "node",
+  ],
   cli: [
     "core",
     "algorithms",

@@ -11,6 +11,7 @@ const entries = {
   "toolscore/deepeval": "src/compat/deepeval/index.ts",
   "toolscore/axion": "src/compat/axion/index.ts",
   "toolscore/node": "src/node.ts",
+  "toolscore/ragas": "src/compat/ragas/index.ts",
 };
 
 /**

@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { JudgeResponseError } from "../../core/errors.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JudgeResponseError, MediaLoadError } from "../../core/errors.js";
 import { createJudgeSession } from "../../providers/judge-session.js";
 import { createOpenAIJudge } from "../../providers/openai.js";
+import { makeImage } from "../../../test/support/images.js";
 import { useLlmServer } from "../../../test/support/judge-fixtures.js";
 import {
   LLMTestCase,
@@ -121,27 +125,67 @@ describe("ToolCorrectnessMetric with availableTools", () => {
 });
 
 describe("MultimodalToolCorrectnessMetric with availableTools", () => {
-  const multimodal = () =>
+  let root: string;
+  let png: Buffer;
+  let gif: Buffer;
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), "toolscore-mm-"));
+    png = await makeImage("png", 3, 3);
+    gif = await makeImage("gif", 2, 2);
+    writeFileSync(path.join(root, "receipt.png"), png);
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const multimodal = (receipt = "receipt.png") =>
     new MLLMTestCase({
-      input: [
-        "Is this receipt eligible for a refund?",
-        new MLLMImage({ url: "https://example.com/receipt.png" }),
+      input: ["Is this receipt eligible for a refund?", new MLLMImage({ url: receipt })],
+      actualOutput: [
+        "Yes; here is the refund slip.",
+        new MLLMImage({ url: `data:image/gif;base64,${gif.toString("base64")}` }),
       ],
-      actualOutput: ["Yes."],
       toolsCalled: [new ToolCall({ name: "lookup_order" })],
       expectedTools: [new ToolCall({ name: "lookup_order" })],
     });
 
-  it("sends the case's images to a judge that takes images", async () => {
+  it("loads the input's and the answer's images and shows them to a judge that takes images", async () => {
     judged = 1;
     const metric = new MultimodalToolCorrectnessMetric({
       availableTools,
       modelSettings: settings(),
+      imageLoading: { baseDirectory: root },
     });
     expect(await metric.measure(multimodal())).toBe(1);
-    expect(server().modelCalls.at(0)?.body.messages[1].content).toContainEqual({
+    const content = server().modelCalls.at(0)?.body.messages[1].content;
+    expect(content).toContainEqual({
       type: "image_url",
-      image_url: { url: "https://example.com/receipt.png" },
+      image_url: { url: `data:image/png;base64,${png.toString("base64")}` },
+    });
+    const answer: number = content.findIndex(
+      (part: { text?: string }) => part.text === "## The agent's answer",
+    );
+    expect(answer).toBeGreaterThan(0);
+    expect(content[answer + 1]).toEqual({ type: "text", text: "Yes; here is the refund slip." });
+    expect(content[answer + 2]).toEqual({
+      type: "image_url",
+      image_url: { url: `data:image/gif;base64,${gif.toString("base64")}` },
+    });
+  });
+
+  it("sends Anthropic image blocks to a Claude judge", async () => {
+    judged = 1;
+    const metric = new MultimodalToolCorrectnessMetric({
+      availableTools,
+      model: "anthropic/claude-sonnet-4-5",
+      modelSettings: { apiKey: "k", baseURL: server().anthropicBaseURL, maxRetries: 0 },
+      imageLoading: { baseDirectory: root },
+    });
+    await metric.measure(multimodal());
+    const content = server().modelCalls.at(0)?.body.messages[0].content;
+    expect(content).toContainEqual({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: png.toString("base64") },
     });
   });
 
@@ -150,10 +194,43 @@ describe("MultimodalToolCorrectnessMetric with availableTools", () => {
     const metric = new MultimodalToolCorrectnessMetric({
       availableTools,
       modelSettings: { ...settings(), supportsImages: false },
+      imageLoading: { baseDirectory: root },
     });
     await metric.measure(multimodal());
     const content = JSON.stringify(server().modelCalls.at(0)?.body.messages[1].content);
     expect(content).not.toContain("image_url");
     expect(content).toContain("holds 1 image that you cannot see");
+    expect(content).toContain("The answer also holds 1 image that you cannot see");
+  });
+
+  it("takes images as bytes too", async () => {
+    judged = 1;
+    const image = new MLLMImage({ bytes: png });
+    expect(image.toImagePart()).toEqual({
+      type: "image",
+      source: { kind: "base64", data: png.toString("base64") },
+    });
+    const metric = new MultimodalToolCorrectnessMetric({
+      availableTools,
+      modelSettings: settings(),
+    });
+    const testCase = multimodal();
+    testCase.input = ["What is this?", image];
+    await metric.measure(testCase);
+    expect(JSON.stringify(server().modelCalls.at(0)?.body.messages)).toContain(
+      `data:image/png;base64,${png.toString("base64")}`,
+    );
+  });
+
+  it("refuses an image outside the allowed folders, without asking the judge", async () => {
+    const metric = new MultimodalToolCorrectnessMetric({
+      availableTools,
+      modelSettings: settings(),
+      imageLoading: { baseDirectory: root },
+    });
+    await expect(metric.measure(multimodal("../elsewhere/receipt.png"))).rejects.toSatisfy(
+      (e: unknown) => MediaLoadError.isInstance(e) && e.reason === "refused-path",
+    );
+    expect(server().modelCalls).toHaveLength(0);
   });
 });

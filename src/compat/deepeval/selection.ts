@@ -112,6 +112,7 @@ export async function judgeSelection(
     input: Content;
     availableTools: readonly ToolSpec[];
     toolsCalled: readonly CoreToolCall[];
+    output?: Content;
   },
   options: { signal?: AbortSignal; first?: JudgeResponse } = {},
 ): Promise<SelectionDetails> {

@@ -84,6 +84,8 @@ export interface MLLMImageInit {
   url?: string;
   /** The image itself, base64-encoded, instead of a URL. */
   dataBase64?: string;
+  /** toolscore: the image's bytes, instead of a URL (kept as base64). */
+  bytes?: Uint8Array;
   mimeType?: string;
   /** Whether `url` is a local path; detected from the URL when not given. */
   local?: boolean;
@@ -102,10 +104,14 @@ export class MLLMImage {
   filename?: string;
 
   constructor(params: MLLMImageInit = {}) {
-    if (params.url === undefined && params.dataBase64 === undefined) {
-      throw new TypeError("MLLMImage needs a url (http(s), data: URI or local path) or dataBase64");
+    if (params.url === undefined && params.dataBase64 === undefined && params.bytes === undefined) {
+      throw new TypeError(
+        "MLLMImage needs a url (http(s), data: URI or local path), dataBase64 or bytes",
+      );
     }
-    Object.assign(this, params);
+    const { bytes, ...rest } = params;
+    Object.assign(this, rest);
+    if (bytes !== undefined) this.dataBase64 ??= Buffer.from(bytes).toString("base64");
     this.local =
       params.local ?? (params.url !== undefined && !/^(https?:|data:)/i.test(params.url));
   }

@@ -20,6 +20,8 @@ import {
   rejectUnknownOptions,
 } from "../../metrics/options.js";
 import type { MatchLimits } from "../../metrics/limits.js";
+import { loadContentImages } from "../../node/load-content.js";
+import type { ImageLoadOptions } from "../../node/load-image.js";
 import type { JudgeModelSettings } from "../../providers/registry.js";
 import { judgeSelection, judgeSettings, selectionJudge, toToolSpecs } from "./selection.js";
 import type { SelectionDetails } from "./selection.js";
@@ -62,6 +64,11 @@ export interface ToolCorrectnessMetricOptions {
   model?: string | JudgeModel;
   /** toolscore: settings of a judge named by a model string (API key, base URL, timeouts). */
   modelSettings?: JudgeModelSettings;
+  /**
+   * toolscore: how images in `input` and `actualOutput` are loaded for the judge: allowed folders
+   * (default the current directory), `allowAddresses` for internal hosts, size limits, ...
+   */
+  imageLoading?: ImageLoadOptions;
   /** toolscore: `"greedy"` (deepeval's numbers, default) or `"optimal"` pairing when unordered. */
   matching?: "greedy" | "optimal";
   /** toolscore: bounds for pathological inputs. */
@@ -80,6 +87,7 @@ const knownOptions = [
   "showIndicator",
   "model",
   "modelSettings",
+  "imageLoading",
   "matching",
   "limits",
 ];
@@ -151,6 +159,7 @@ abstract class DeepevalToolCorrectnessBase {
   readonly availableTools: readonly ToolSpec[];
   /** toolscore: the judge of tool selection (only with `availableTools`). */
   readonly judge?: JudgeModel;
+  private readonly imageLoading: ImageLoadOptions;
   protected readonly resolved: ResolvedDeepevalToolCorrectnessOptions;
 
   protected abstract readonly requiredFields: readonly string[];
@@ -159,7 +168,16 @@ abstract class DeepevalToolCorrectnessBase {
   constructor(options: ToolCorrectnessMetricOptions | undefined, metricName: string) {
     const given = optionsObject(metricName, options);
     rejectUnknownOptions(metricName, given, knownOptions);
-    const { verboseMode, availableTools, showIndicator, model, modelSettings, ...scoring } = given;
+    const {
+      verboseMode,
+      availableTools,
+      showIndicator,
+      model,
+      modelSettings,
+      imageLoading,
+      ...scoring
+    } = given;
+    this.imageLoading = imageLoading ?? {};
     modelOption("model", model);
     const settings = judgeSettings("modelSettings", modelSettings);
     this.resolved = resolveDeepevalToolCorrectnessOptions(scoring);
@@ -201,7 +219,7 @@ abstract class DeepevalToolCorrectnessBase {
           : await judgeSelection(
               this.judge,
               {
-                input: toContent((testCase as { input: unknown }).input),
+                ...(await this.judgeContent(testCase, options.signal)),
                 availableTools: this.availableTools,
                 toolsCalled: scored.called,
               },
@@ -212,6 +230,25 @@ abstract class DeepevalToolCorrectnessBase {
       this.error = error instanceof Error ? error.message : String(error);
       throw error instanceof Error ? error : new Error(String(error));
     }
+  }
+
+  /**
+   * The case's input and answer as the judge sees them, every image loaded safely (files under
+   * `imageLoading.allowedRoots`, public URLs only unless allowed) and sent as checked bytes.
+   */
+  private async judgeContent(
+    testCase: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<{ input: Content; output?: Content }> {
+    const record = testCase as { input: unknown; actualOutput?: unknown };
+    const loading = {
+      ...this.imageLoading,
+      provider: this.imageLoading.provider ?? this.judge?.provider,
+      ...(signal === undefined ? {} : { signal }),
+    };
+    const input = await loadContentImages(toContent(record.input), loading);
+    if (record.actualOutput === undefined || record.actualOutput === null) return { input };
+    return { input, output: await loadContentImages(toContent(record.actualOutput), loading) };
   }
 
   /** The deterministic part: validate the case and score the calls. */

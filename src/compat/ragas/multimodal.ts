@@ -1,0 +1,428 @@
+import type { PreparedContext } from "../../core/context.js";
+import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../core/errors.js";
+import type { ErrorCode, MediaLoadReason } from "../../core/errors.js";
+import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
+import type { MeasureOptions, Metric } from "../../core/metric.js";
+import { toErroredResult } from "../../core/metric-result.js";
+import type { MetricResult } from "../../core/metric-result.js";
+import type { ImageSource } from "../../core/test-case.js";
+import type { JudgeAnswer } from "../../judges/ask-judge.js";
+import {
+  claimsScore,
+  judgeClaims,
+  judgeFaithfulness,
+  judgeRelevance,
+  unjudgeableContexts,
+} from "../../judges/faithfulness.js";
+import type { BinaryVerdict, ClaimVerdict } from "../../judges/faithfulness.js";
+import { prepareContexts } from "../../node/prepare-contexts.js";
+import type { PrepareContextsOptions } from "../../node/prepare-contexts.js";
+import { resolveJudgeModel } from "../../providers/registry.js";
+import type { JudgeModelSettings } from "../../providers/registry.js";
+
+/** ragas' default is a vision model; so is toolscore's. */
+export const defaultVisionModel = "openai/gpt-4o";
+
+export interface MultiModalMetricOptions {
+  /** The judge: a model string (default `"openai/gpt-4o"`) or a `JudgeModel`. */
+  llm?: string | JudgeModel;
+  /** Settings of a judge named by a model string: key, base URL, timeouts. */
+  modelSettings?: JudgeModelSettings;
+  /**
+   * How image contexts are loaded: `allowedRoots` / `baseDirectory` for files, `allowAddresses`
+   * to fetch from internal hosts, `maxBytes`, `downscale`, `timeoutMs`, ...
+   */
+  imageLoading?: PrepareContextsOptions;
+  /**
+   * A context meant as an image that fails to load: the case is not judgeable and says why
+   * (`"report"`, default), or `ascore` rejects with the `MediaLoadError` (`"fail"`).
+   */
+  onImageError?: "report" | "fail";
+}
+
+/** How one context was read: text, or an image with how its loading went. */
+export type ContextStatus =
+  | { readonly index: number; readonly kind: "text" }
+  | {
+      readonly index: number;
+      readonly kind: "image";
+      readonly origin: string;
+      readonly status: "loaded";
+      readonly mediaType: string;
+      readonly width: number;
+      readonly height: number;
+    }
+  | {
+      readonly index: number;
+      readonly kind: "image";
+      readonly origin: string;
+      readonly status: "failed";
+      readonly error: {
+        readonly code: ErrorCode;
+        readonly reason: MediaLoadReason | "unknown";
+        readonly message: string;
+      };
+    };
+
+/** ragas' metric result (`value`, `reason`), with what toolscore adds. */
+export interface MultiModalResult {
+  /** 1 or 0; NaN when the case could not be judged. */
+  readonly value: number;
+  readonly reason: string;
+  /** False when an image context failed to load: the judge was not asked. */
+  readonly judgeable: boolean;
+  readonly contexts: readonly ContextStatus[];
+  readonly usage?: JudgeUsage;
+  readonly costUsd?: number;
+}
+
+/** ragas' legacy sample. */
+export class SingleTurnSample {
+  userInput?: string;
+  response?: string;
+  retrievedContexts?: string[];
+  reference?: string;
+  referenceContexts?: string[];
+
+  constructor(
+    fields: {
+      userInput?: string;
+      response?: string;
+      retrievedContexts?: string[];
+      reference?: string;
+      referenceContexts?: string[];
+    } = {},
+  ) {
+    Object.assign(this, fields);
+  }
+}
+
+/** A context's status, without its bytes. */
+function statusOf(context: PreparedContext): ContextStatus {
+  if (context.kind === "text") return { index: context.index, kind: "text" };
+  if (context.status === "failed") {
+    return {
+      index: context.index,
+      kind: "image",
+      origin: context.origin,
+      status: "failed",
+      error: context.error,
+    };
+  }
+  return {
+    index: context.index,
+    kind: "image",
+    origin: context.origin,
+    status: "loaded",
+    mediaType: context.image.mediaType,
+    width: context.image.width,
+    height: context.image.height,
+  };
+}
+
+/** Reads a field given in camelCase or ragas' snake_case. */
+function field(input: Record<string, unknown>, camel: string, snake: string): unknown {
+  return input[camel] ?? input[snake];
+}
+
+function contextsOf(input: Record<string, unknown>): (string | ImageSource)[] {
+  const value = field(input, "retrievedContexts", "retrieved_contexts");
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new InvalidInputError({
+      field: "retrievedContexts",
+      message:
+        "retrievedContexts must be a non-empty list of texts, image paths, image URLs or data URIs",
+    });
+  }
+  return value.map((item: unknown, index) => {
+    if (typeof item === "string") return item;
+    if (typeof item === "object" && item !== null && "kind" in item) return item as ImageSource;
+    throw new InvalidInputError({
+      field: `retrievedContexts[${index}]`,
+      message: `retrievedContexts[${index}] must be a string (a text, an image path, an image URL or a data URI)`,
+    });
+  });
+}
+
+function stringField(input: Record<string, unknown>, camel: string, snake: string): string {
+  const value = field(input, camel, snake);
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new InvalidInputError({ field: camel, message: `${camel} must be a non-empty string` });
+  }
+  return value;
+}
+
+function checkOnImageError(options: MultiModalMetricOptions): void {
+  const onImageError: unknown = options.onImageError ?? "report";
+  if (onImageError !== "report" && onImageError !== "fail") {
+    throw new InvalidOptionError({
+      option: "onImageError",
+      value: onImageError,
+      message: 'onImageError must be "report" or "fail"',
+    });
+  }
+}
+
+/** Loads contexts for a judge; a failed image makes them unjudgeable, or rejects with `"fail"`. */
+async function loadContexts(
+  judge: JudgeModel,
+  options: MultiModalMetricOptions,
+  values: readonly (string | ImageSource)[],
+  signal: AbortSignal | undefined,
+): Promise<{ contexts: PreparedContext[]; failed: PreparedContext[] }> {
+  const contexts = await prepareContexts(values, {
+    ...options.imageLoading,
+    provider: options.imageLoading?.provider ?? judge.provider,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const failed = unjudgeableContexts(contexts);
+  const first = failed.at(0);
+  if (first?.kind === "image" && first.status === "failed" && options.onImageError === "fail") {
+    throw new MediaLoadError({
+      source: first.origin,
+      reason: first.error.reason === "unknown" ? "network" : first.error.reason,
+      message: first.error.message,
+    });
+  }
+  return { contexts, failed };
+}
+
+/** Why contexts could not be judged: every image that did not load, and what went wrong. */
+function notJudgeable(failed: readonly PreparedContext[]): string {
+  const why = failed
+    .map((context) =>
+      context.kind === "image" && context.status === "failed"
+        ? `context ${context.index + 1} (${context.origin}) did not load: ${context.error.message}`
+        : "",
+    )
+    .join("; ");
+  return `Not judgeable: ${why}. An image that fails to load is never judged as text.`;
+}
+
+/** What the multimodal ragas metrics share: the judge, image loading, the not-judgeable path. */
+abstract class MultiModalMetric {
+  abstract readonly name: string;
+  /** The judge, set up with the metric: a model string without its key fails here. */
+  readonly judge: JudgeModel;
+  protected readonly options: MultiModalMetricOptions;
+
+  constructor(options: MultiModalMetricOptions = {}) {
+    if (typeof (options as unknown) !== "object" || (options as unknown) === null) {
+      throw new InvalidOptionError({
+        option: "options",
+        value: options,
+        message: "the metric takes one options object",
+      });
+    }
+    checkOnImageError(options);
+    this.options = options;
+    this.judge = resolveJudgeModel(options.llm ?? defaultVisionModel, options.modelSettings ?? {});
+  }
+
+  /** Loads the contexts; a failed image makes the case not judgeable (or rejects, by option). */
+  protected prepare(input: Record<string, unknown>, signal: AbortSignal | undefined) {
+    return loadContexts(this.judge, this.options, contextsOf(input), signal);
+  }
+
+  protected result(
+    contexts: readonly PreparedContext[],
+    failed: readonly PreparedContext[],
+    answer: JudgeAnswer<BinaryVerdict> | undefined,
+  ): MultiModalResult {
+    const statuses = contexts.map(statusOf);
+    if (answer === undefined) {
+      return {
+        value: Number.NaN,
+        reason: notJudgeable(failed),
+        judgeable: false,
+        contexts: statuses,
+      };
+    }
+    return {
+      value: answer.value.verdict ? 1 : 0,
+      reason: answer.value.reason,
+      judgeable: true,
+      contexts: statuses,
+      usage: answer.usage,
+      ...(answer.costUsd === undefined ? {} : { costUsd: answer.costUsd }),
+    };
+  }
+
+  /** ragas' legacy API: scores a `SingleTurnSample`, returning the value (NaN if not judgeable). */
+  async singleTurnAscore(
+    sample: SingleTurnSample | Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<number> {
+    return (await this.ascore(sample as never, options)).value;
+  }
+
+  abstract ascore(input: never, options?: { signal?: AbortSignal }): Promise<MultiModalResult>;
+}
+
+/**
+ * ragas' `MultiModalFaithfulness`: is every claim of the response supported by the retrieved
+ * contexts, texts and images alike? 1 or 0, with the judge's reason. Images are loaded safely
+ * (never sent as their name when they fail) and shown to the judge in its provider's own format.
+ *
+ * @example
+ * const metric = new MultiModalFaithfulness({ llm: "openai/gpt-4o" });
+ * const { value, reason } = await metric.ascore({ response, retrievedContexts: ["tesla.jpg", "Tesla makes EVs."] });
+ */
+export class MultiModalFaithfulness extends MultiModalMetric {
+  readonly name = "multi_modal_faithfulness";
+
+  async ascore(
+    input: { response: string; retrievedContexts: string[] } | Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MultiModalResult> {
+    const record = input as Record<string, unknown>;
+    const response = stringField(record, "response", "response");
+    const { contexts, failed } = await this.prepare(record, options.signal);
+    if (failed.length > 0) return this.result(contexts, failed, undefined);
+    return this.result(
+      contexts,
+      failed,
+      await judgeFaithfulness(this.judge, { response, contexts }, options),
+    );
+  }
+}
+
+/**
+ * ragas' `MultiModalRelevance`: does the response address the user's question, in line with the
+ * retrieved contexts (texts and images)? 1 or 0, with the judge's reason.
+ */
+export class MultiModalRelevance extends MultiModalMetric {
+  readonly name = "multi_modal_relevance";
+
+  async ascore(
+    input:
+      | { userInput: string; response: string; retrievedContexts: string[] }
+      | Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MultiModalResult> {
+    const record = input as Record<string, unknown>;
+    const question = stringField(record, "userInput", "user_input");
+    const response = stringField(record, "response", "response");
+    const { contexts, failed } = await this.prepare(record, options.signal);
+    if (failed.length > 0) return this.result(contexts, failed, undefined);
+    return this.result(
+      contexts,
+      failed,
+      await judgeRelevance(this.judge, { question, response, contexts }, options),
+    );
+  }
+}
+
+/** What the graded metric reads from a case. */
+export interface MultimodalFaithfulnessCase {
+  readonly response: string;
+  /** Texts, image paths, image URLs and data URIs, in order (or image sources). */
+  readonly retrievedContexts: readonly (string | ImageSource)[];
+}
+
+/** The graded metric's evidence: every claim with its verdict and the contexts it rests on. */
+export interface MultimodalFaithfulnessDetails {
+  readonly claims: readonly ClaimVerdict[];
+  readonly contexts: readonly ContextStatus[];
+  readonly usage: JudgeUsage;
+  readonly attempts: number;
+  readonly costUsd?: number;
+}
+
+export interface MultimodalFaithfulnessOptions extends MultiModalMetricOptions {
+  /** Default "Multimodal Faithfulness". */
+  name?: string;
+  /** Minimum passing score. Default 0.5. */
+  threshold?: number;
+}
+
+const quote = (claim: ClaimVerdict) =>
+  `${JSON.stringify(claim.claim)}${
+    claim.contexts.length === 0
+      ? ""
+      : ` (context ${claim.contexts.map((c) => `${c.index + 1}, ${c.kind}`).join("; ")})`
+  }`;
+
+function claimsReason(claims: readonly ClaimVerdict[]): string {
+  if (claims.length === 0) return "The response makes no factual claims.";
+  const supported = claims.filter((c) => c.verdict === "supported").length;
+  const parts = [`${supported} of ${claims.length} claims supported by the contexts.`];
+  const contradicted = claims.filter((c) => c.verdict === "contradicted");
+  const unsupported = claims.filter((c) => c.verdict === "unsupported");
+  if (contradicted.length > 0) parts.push(`Contradicted: ${contradicted.map(quote).join("; ")}.`);
+  if (unsupported.length > 0) parts.push(`Unsupported: ${unsupported.map(quote).join("; ")}.`);
+  return parts.join(" ");
+}
+
+/**
+ * Graded multimodal faithfulness, beyond ragas' yes/no: the judge lists the response's claims
+ * and judges each against the contexts (texts and images), pointing at the contexts that support
+ * or contradict it; the score is supported claims over all claims. A case whose image contexts
+ * fail to load is skipped with the reason (or an error, with `onImageError: "fail"`).
+ *
+ * @example
+ * const metric = multimodalFaithfulness({ llm: "anthropic/claude-sonnet-4-5" });
+ * const result = await metric.measure({ response, retrievedContexts: ["chart.png", "Q3 revenue rose 8%."] });
+ * if (result.status === "scored") result.details.claims; // each with verdict and contexts
+ */
+export function multimodalFaithfulness(
+  options: MultimodalFaithfulnessOptions = {},
+): Metric<MultimodalFaithfulnessCase, MultimodalFaithfulnessDetails> {
+  const { name = "Multimodal Faithfulness", threshold = 0.5, ...metricOptions } = options;
+  if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
+    throw new InvalidOptionError({
+      option: "threshold",
+      value: threshold,
+      message: "threshold must be a number in [0, 1]",
+    });
+  }
+  const judge = resolveJudgeModel(
+    metricOptions.llm ?? defaultVisionModel,
+    metricOptions.modelSettings ?? {},
+  );
+  return {
+    name,
+    async measure(
+      testCase: MultimodalFaithfulnessCase,
+      measureOptions: MeasureOptions = {},
+    ): Promise<MetricResult<MultimodalFaithfulnessDetails>> {
+      const signal = measureOptions.signal;
+      try {
+        const record = testCase as unknown as Record<string, unknown>;
+        const response = stringField(record, "response", "response");
+        const { contexts, failed } = await loadContexts(
+          judge,
+          metricOptions,
+          contextsOf(record),
+          signal,
+        );
+        if (failed.length > 0)
+          return { status: "skipped", metric: name, reason: notJudgeable(failed) };
+        const answer = await judgeClaims(
+          judge,
+          { response, contexts },
+          signal === undefined ? {} : { signal },
+        );
+        const score = claimsScore(answer.value);
+        return {
+          status: "scored",
+          metric: name,
+          score,
+          threshold,
+          success: score >= threshold,
+          reason: claimsReason(answer.value),
+          details: {
+            claims: answer.value,
+            contexts: contexts.map(statusOf),
+            usage: answer.usage,
+            attempts: answer.attempts,
+            ...(answer.costUsd === undefined ? {} : { costUsd: answer.costUsd }),
+          },
+        };
+      } catch (error) {
+        if (signal?.aborted === true) throw error;
+        return toErroredResult(name, error);
+      }
+    },
+  };
+}
