@@ -1,6 +1,5 @@
 import type { PreparedContext } from "../../core/context.js";
 import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../core/errors.js";
-import type { ErrorCode, MediaLoadReason } from "../../core/errors.js";
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
 import type { MeasureOptions, Metric } from "../../core/metric.js";
 import { toErroredResult } from "../../core/metric-result.js";
@@ -52,17 +51,7 @@ export type ContextStatus =
       readonly width: number;
       readonly height: number;
     }
-  | {
-      readonly index: number;
-      readonly kind: "image";
-      readonly origin: string;
-      readonly status: "failed";
-      readonly error: {
-        readonly code: ErrorCode;
-        readonly reason: MediaLoadReason | "unknown";
-        readonly message: string;
-      };
-    };
+  | Extract<PreparedContext, { status: "failed" }>;
 
 /** ragas' metric result (`value`, `reason`), with what toolscore adds. */
 export interface MultiModalResult {
@@ -219,9 +208,22 @@ abstract class MultiModalMetric {
     this.judge = resolveJudgeModel(options.llm ?? defaultVisionModel, options.modelSettings ?? {});
   }
 
-  /** Loads the contexts; a failed image makes the case not judgeable (or rejects, by option). */
-  protected prepare(input: Record<string, unknown>, signal: AbortSignal | undefined) {
-    return loadContexts(this.judge, this.options, contextsOf(input), signal);
+  /**
+   * Loads the contexts and asks the judge; a failed image makes the case not judgeable (or
+   * rejects, by option) and the judge is not asked.
+   */
+  protected async judged(
+    input: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    ask: (contexts: PreparedContext[]) => Promise<JudgeAnswer<BinaryVerdict>>,
+  ): Promise<MultiModalResult> {
+    const { contexts, failed } = await loadContexts(
+      this.judge,
+      this.options,
+      contextsOf(input),
+      signal,
+    );
+    return this.result(contexts, failed, failed.length > 0 ? undefined : await ask(contexts));
   }
 
   protected result(
@@ -277,12 +279,8 @@ export class MultiModalFaithfulness extends MultiModalMetric {
   ): Promise<MultiModalResult> {
     const record = input as Record<string, unknown>;
     const response = stringField(record, "response", "response");
-    const { contexts, failed } = await this.prepare(record, options.signal);
-    if (failed.length > 0) return this.result(contexts, failed, undefined);
-    return this.result(
-      contexts,
-      failed,
-      await judgeFaithfulness(this.judge, { response, contexts }, options),
+    return this.judged(record, options.signal, (contexts) =>
+      judgeFaithfulness(this.judge, { response, contexts }, options),
     );
   }
 }
@@ -303,12 +301,8 @@ export class MultiModalRelevance extends MultiModalMetric {
     const record = input as Record<string, unknown>;
     const question = stringField(record, "userInput", "user_input");
     const response = stringField(record, "response", "response");
-    const { contexts, failed } = await this.prepare(record, options.signal);
-    if (failed.length > 0) return this.result(contexts, failed, undefined);
-    return this.result(
-      contexts,
-      failed,
-      await judgeRelevance(this.judge, { question, response, contexts }, options),
+    return this.judged(record, options.signal, (contexts) =>
+      judgeRelevance(this.judge, { question, response, contexts }, options),
     );
   }
 }
