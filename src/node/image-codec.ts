@@ -1,16 +1,37 @@
-import { createJimp } from "@jimp/core";
-import bmp from "@jimp/js-bmp";
-import gif from "@jimp/js-gif";
-import jpeg from "@jimp/js-jpeg";
-import png from "@jimp/js-png";
-import { methods as resize } from "@jimp/plugin-resize";
+// The codecs load on first use: most runs never convert or scale an image.
+let jimp: Promise<JimpClass> | undefined;
 
-// A Jimp with just the codecs and the resizer toolscore needs (all pure JavaScript).
-const Jimp = createJimp({ formats: [bmp, gif, jpeg, png], plugins: [resize] });
+type JimpImage = {
+  readonly width: number;
+  readonly height: number;
+  clone(): JimpImage;
+  resize(options: { w: number; h: number }): unknown;
+  getBuffer(mime: "image/png" | "image/jpeg", options?: { quality: number }): Promise<Buffer>;
+};
+type JimpClass = { read(data: Buffer): Promise<JimpImage> };
+
+/** A Jimp with just the codecs and the resizer toolscore needs (all pure JavaScript). */
+function loadJimp(): Promise<JimpClass> {
+  jimp ??= Promise.all([
+    import("@jimp/core"),
+    import("@jimp/js-bmp"),
+    import("@jimp/js-gif"),
+    import("@jimp/js-jpeg"),
+    import("@jimp/js-png"),
+    import("@jimp/plugin-resize"),
+  ]).then(
+    ([core, bmp, gif, jpeg, png, resize]) =>
+      core.createJimp({
+        formats: [bmp.default, gif.default, jpeg.default, png.default],
+        plugins: [resize.methods],
+      }) as unknown as JimpClass,
+  );
+  return jimp;
+}
 
 /** A BMP as PNG, which every provider accepts. */
 export async function bmpToPng(bytes: Uint8Array): Promise<Uint8Array> {
-  const image = await Jimp.read(Buffer.from(bytes));
+  const image = await (await loadJimp()).read(Buffer.from(bytes));
   return new Uint8Array(await image.getBuffer("image/png"));
 }
 
@@ -22,7 +43,7 @@ export async function downscale(
   bytes: Uint8Array,
   target: { maxSide: number; maxBytes: number },
 ): Promise<{ bytes: Uint8Array; width: number; height: number }> {
-  const image = await Jimp.read(Buffer.from(bytes));
+  const image = await (await loadJimp()).read(Buffer.from(bytes));
   let scale = Math.min(1, target.maxSide / Math.max(image.width, image.height));
   for (let attempt = 0; attempt < 8; attempt++) {
     const width = Math.max(1, Math.floor(image.width * scale));
