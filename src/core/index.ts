@@ -9,6 +9,7 @@ export {
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
+  DatasetParseError,
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";
@@ -48,6 +49,8 @@ export type {
   PairDetail,
   ToolCallMatchDetails,
 } from "./explanation.js";
+export { callDiffLines, describeMismatch, formatToolCall } from "./call-diff.js";
+export type { CallDiffOptions, DiffCall } from "./call-diff.js";
 export { toErroredResult } from "./metric-result.js";
 export type { MeasureOptions, Metric } from "./metric.js";
 export type { ErroredResult, MetricResult, ScoredResult, SkippedResult } from "./metric-result.js";
@@ -74,6 +77,7 @@ export type {
   JudgeModel,
   JudgeRequest,
   JudgeResponse,
+  JudgeRunSummary,
   JudgeSchema,
   JudgeUsage,
 } from "./judge.js";
