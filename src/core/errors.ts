@@ -31,6 +31,8 @@ export const ErrorCode = {
   JUDGE_RESPONSE: "JUDGE_RESPONSE",
   /** An image could not be loaded: refused URL or path, not an image, too large, too slow. */
   MEDIA_LOAD: "MEDIA_LOAD",
+  /** A dataset file, line or item could not be read as a test case. */
+  DATASET_PARSE: "DATASET_PARSE",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -245,5 +247,38 @@ export class MediaLoadError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is MediaLoadError {
     return hasCode(error, ErrorCode.MEDIA_LOAD);
+  }
+}
+
+/**
+ * A dataset (or one of its lines or items) could not be read as a test case. `line` (JSONL, YAML)
+ * or `item` (JSON) says where, `field` which field, when one is to blame.
+ */
+export class DatasetParseError extends ToolscoreError {
+  /** The dataset file, as given. */
+  readonly source: string | undefined;
+  /** 1-based line number, when the format has lines. */
+  readonly line: number | undefined;
+  /** 0-based position of the case in the dataset. */
+  readonly item: number | undefined;
+  readonly field: string | undefined;
+
+  constructor(
+    options: ToolscoreErrorOptions & {
+      source?: string;
+      line?: number;
+      item?: number;
+      field?: string;
+    },
+  ) {
+    super(ErrorCode.DATASET_PARSE, options);
+    this.source = options.source;
+    this.line = options.line;
+    this.item = options.item;
+    this.field = options.field;
+  }
+
+  static override isInstance(error: unknown): error is DatasetParseError {
+    return hasCode(error, ErrorCode.DATASET_PARSE);
   }
 }

@@ -1,3 +1,4 @@
+import type { JsonObject } from "./json.js";
 import type { MetricResult } from "./metric-result.js";
 import type { TestCase } from "./test-case.js";
 
@@ -14,5 +15,12 @@ export interface MeasureOptions {
  */
 export interface Metric<TCase = TestCase, TDetails = unknown> {
   readonly name: string;
+  /** The registry id the metric was made from (`"tool-call-accuracy"`), when it was. */
+  readonly id?: string;
   measure(testCase: TCase, options?: MeasureOptions): Promise<MetricResult<TDetails>>;
+  /**
+   * The same metric with some options replaced, for a case that brings its own
+   * (`TestCase.metricOptions`). Throws `InvalidOptionError` for options it does not take.
+   */
+  withOptions?(overrides: JsonObject): Metric<TCase, TDetails>;
 }

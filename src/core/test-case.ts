@@ -44,4 +44,11 @@ export interface TestCase {
   readonly toolsCalled?: readonly ToolCall[];
   readonly expectedTools?: readonly ToolCall[];
   readonly availableTools?: readonly ToolSpec[];
+  /** What the answer should be faithful to: texts, image paths, image URLs, data URIs. */
+  readonly retrievedContexts?: readonly (string | ImageSource)[];
+  /**
+   * Options for this case only, by metric id or name, laid over the run's options:
+   * `{ "tool-call-accuracy": { "order": "in-order" } }`.
+   */
+  readonly metricOptions?: Readonly<Record<string, JsonObject>>;
 }

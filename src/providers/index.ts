@@ -7,12 +7,7 @@ export type { AiSdkJudgeOptions, AiSdkLanguageModel } from "./ai-sdk.js";
 export { judgeProviders, parseModelString, resolveJudgeModel } from "./registry.js";
 export type { JudgeModelSettings } from "./registry.js";
 export { createJudgeSession } from "./judge-session.js";
-export type {
-  JudgeCacheMode,
-  JudgeRunSummary,
-  JudgeSession,
-  JudgeSessionOptions,
-} from "./judge-session.js";
+export type { JudgeCacheMode, JudgeSession, JudgeSessionOptions } from "./judge-session.js";
 export { batchRunKey, runJudgeBatch } from "./judge-batch.js";
 export type { JudgeBatchOutcome, RunJudgeBatchOptions } from "./judge-batch.js";
 export { judgeCacheKey } from "./cache-key.js";

@@ -2,6 +2,7 @@ import pLimit from "p-limit";
 import pThrottle from "p-throttle";
 import { InvalidOptionError } from "../core/errors.js";
 import type {
+  JudgeRunSummary,
   JudgeBatchRequest,
   JudgeCache,
   JudgeCallOptions,
@@ -32,25 +33,6 @@ export interface JudgeSessionOptions {
   cacheMode?: JudgeCacheMode;
   /** Prices per million tokens, over the built-in list prices. */
   prices?: PriceTable;
-}
-
-/** What a session's judging took, for the run summary. */
-export interface JudgeRunSummary {
-  /** Calls sent to the model API (each with the SDK's own retries), batches not included. */
-  readonly calls: number;
-  /** Requests answered through a provider batch. */
-  readonly batchedRequests: number;
-  readonly cacheHits: number;
-  readonly cacheMisses: number;
-  /** Calls and batched requests that ended in an error. */
-  readonly failures: number;
-  /** Tokens spent in this run (cached answers spent theirs earlier). */
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Estimated US dollars, or undefined when a model used has no price. */
-  readonly estimatedCostUsd: number | undefined;
-  /** Models without a price entry (`provider/model`). */
-  readonly unpricedModels: readonly string[];
 }
 
 /**
