@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { ErrorCode, InvalidOptionError } from "../core/errors.js";
+import type { MetricResult } from "../core/metric-result.js";
+import { toToolCall } from "../core/tool-call.js";
+import { createMetric, deterministicMetrics } from "./registry.js";
+
+const call = (name: string, args: Record<string, unknown> = {}) =>
+  toToolCall({ name, inputParameters: args });
+
+const swapped = {
+  toolsCalled: [call("b", { x: 1 }), call("a")],
+  expectedTools: [call("a"), call("b", { x: 2 })],
+};
+
+function scoreOf(result: MetricResult): number | undefined {
+  return result.status === "scored" ? result.score : undefined;
+}
+
+describe("createMetric", () => {
+  it("lists every deterministic metric once, none of them judged", () => {
+    const ids = deterministicMetrics.map((definition) => definition.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([
+      "tool-call-accuracy",
+      "deepeval-tool-correctness",
+      "axion-tool-correctness",
+    ]);
+    expect(deterministicMetrics.every((definition) => !definition.judged)).toBe(true);
+  });
+
+  it("names an unknown metric and the known ones", () => {
+    expect(() => createMetric({ metric: "tool-correctnes" })).toThrow(
+      /unknown metric "tool-correctnes"; known metrics: tool-call-accuracy, deepeval/,
+    );
+  });
+
+  it("rejects an option the metric does not take, naming it", () => {
+    try {
+      createMetric({ metric: "deepeval-tool-correctness", options: { thresold: 0.5 } });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect((error as InvalidOptionError).code).toBe(ErrorCode.INVALID_OPTION);
+      expect((error as Error).message).toMatch(/thresold/);
+    }
+  });
+
+  it("reads snake_case option names and deepeval's Python spellings", async () => {
+    const snake = createMetric({
+      metric: "deepeval-tool-correctness",
+      options: { should_consider_ordering: true, evaluation_params: ["input_parameters"] },
+    });
+    const camel = createMetric({
+      metric: "deepeval-tool-correctness",
+      options: { shouldConsiderOrdering: true, evaluationParams: ["inputParameters"] },
+    });
+    const [a, b] = await Promise.all([snake.measure(swapped), camel.measure(swapped)]);
+    expect(scoreOf(a)).toBeDefined();
+    expect(scoreOf(a)).toBe(scoreOf(b));
+    expect(a.metric).toBe("Tool Correctness");
+  });
+
+  it("derives a metric with some options replaced, keeping the id and the others", async () => {
+    const loose = createMetric({
+      metric: "tool-call-accuracy",
+      options: { name: "calls", arguments: "ignore" },
+    });
+    const strict = loose.withOptions?.({ order: "strict" });
+    expect(strict?.id).toBe("tool-call-accuracy");
+    expect(strict?.name).toBe("calls");
+    expect(scoreOf(await loose.measure(swapped))).toBe(1);
+    const strictResult = await strict?.measure(swapped);
+    expect(strictResult && scoreOf(strictResult)).toBe(0);
+
+    // axion leaves parameters unchecked unless asked; snake_case overrides are read too.
+    const axion = createMetric({ metric: "axion-tool-correctness" });
+    const checking = axion.withOptions?.({ check_parameters: true });
+    const checkingResult = await checking?.measure(swapped);
+    expect(scoreOf(await axion.measure(swapped))).toBe(1);
+    expect(checkingResult && scoreOf(checkingResult)).toBeLessThan(1);
+  });
+
+  it("records a case without the lists it needs as that case's error", async () => {
+    const metric = createMetric({ metric: "axion-tool-correctness" });
+    const result = await metric.measure({ toolsCalled: [call("a")] });
+    expect(result).toMatchObject({
+      status: "error",
+      error: { code: ErrorCode.MISSING_PARAMS },
+    });
+    expect(result.status === "error" && result.error.message).toMatch(/expectedTools/);
+  });
+});

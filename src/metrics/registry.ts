@@ -1,0 +1,267 @@
+import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../core/errors.js";
+import type { ToolCallMatchDetails } from "../core/explanation.js";
+import { isJsonObject } from "../core/json.js";
+import type { JsonObject } from "../core/json.js";
+import type { MeasureOptions, Metric } from "../core/metric.js";
+import { toErroredResult } from "../core/metric-result.js";
+import type { MetricResult } from "../core/metric-result.js";
+import type { TestCase } from "../core/test-case.js";
+import { toToolCalls } from "../core/tool-call.js";
+import type { ToolCall } from "../core/tool-call.js";
+import {
+  resolveAxionToolCorrectnessOptions,
+  scoreAxionToolCorrectness,
+} from "./axion-tool-correctness.js";
+import {
+  finalizeDeepevalScore,
+  resolveDeepevalToolCorrectnessOptions,
+  scoreDeepevalToolCorrectness,
+} from "./deepeval-tool-correctness.js";
+import type { DeepevalToolCorrectnessOptions } from "./deepeval-tool-correctness.js";
+import { optionsObject, rejectUnknownOptions } from "./options.js";
+import { toolCallAccuracy } from "./tool-call-accuracy.js";
+
+/**
+ * A metric that can be named in a config file or on the command line: its id, what it scores,
+ * and how to make it from JSON options. Judged metrics (which need a model) are added by the
+ * layers that can reach one; these are the deterministic ones.
+ */
+export interface MetricDefinition {
+  /** Stable, kebab-case: `tool-call-accuracy`. */
+  readonly id: string;
+  /** The name results carry unless the options give another. */
+  readonly defaultName: string;
+  /** One line for `--help` and error messages. */
+  readonly description: string;
+  /** Whether the metric asks an LLM judge. */
+  readonly judged: boolean;
+  /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
+  create(options: JsonObject): Metric;
+}
+
+/** Case fields every tool-call metric reads, with the names the metric's errors use. */
+function callLists(
+  metric: string,
+  testCase: TestCase,
+): { called: ToolCall[]; expected: ToolCall[] } {
+  const given: unknown = testCase;
+  if (typeof given !== "object" || given === null) {
+    throw new InvalidInputError({ field: "testCase", message: `${metric} measures a test case` });
+  }
+  const missing = (["toolsCalled", "expectedTools"] as const).filter(
+    (field) => (testCase[field] as unknown) === undefined || (testCase[field] as unknown) === null,
+  );
+  if (missing.length > 0) {
+    throw new MissingParamsError({
+      fields: missing,
+      message: `${metric} needs ${missing.join(" and ")} on the test case (an empty list means no calls)`,
+    });
+  }
+  return {
+    called: toToolCalls(testCase.toolsCalled, { field: "toolsCalled" }),
+    expected: toToolCalls(testCase.expectedTools, { field: "expectedTools" }),
+  };
+}
+
+/** Builds a metric that scores synchronously, with `withOptions` re-resolving merged options. */
+function syncMetric<TResolved>(input: {
+  id: string;
+  options: JsonObject;
+  defaultName: string;
+  resolve: (options: JsonObject) => TResolved;
+  score: (
+    testCase: TestCase,
+    resolved: TResolved,
+    name: string,
+  ) => Omit<MetricResult<ToolCallMatchDetails> & { status: "scored" }, "status" | "metric">;
+}): Metric<TestCase, ToolCallMatchDetails> {
+  const { id, options, defaultName } = input;
+  const given = optionsObject(id, options);
+  const name = typeof given.name === "string" ? given.name : defaultName;
+  if (given.name !== undefined && (typeof given.name !== "string" || given.name === "")) {
+    throw new InvalidOptionError({
+      option: "name",
+      value: given.name,
+      message: `${id}: name must be a non-empty string`,
+    });
+  }
+  const { name: _name, ...rest } = given as JsonObject;
+  const resolved = input.resolve(rest);
+  return {
+    id,
+    name,
+    measure(
+      testCase: TestCase,
+      measureOptions: MeasureOptions = {},
+    ): Promise<MetricResult<ToolCallMatchDetails>> {
+      const signal = measureOptions.signal;
+      if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
+      try {
+        return Promise.resolve({
+          status: "scored",
+          metric: name,
+          ...input.score(testCase, resolved, name),
+        });
+      } catch (error) {
+        return Promise.resolve(toErroredResult(name, error));
+      }
+    },
+    withOptions(overrides: JsonObject) {
+      return syncMetric({ ...input, options: { ...options, ...camelKeys(overrides) } });
+    },
+  };
+}
+
+const deepevalOptionNames = [
+  "name",
+  "threshold",
+  "evaluationParams",
+  "includeReason",
+  "strictMode",
+  "shouldConsiderOrdering",
+  "shouldExactMatch",
+  "matching",
+  "limits",
+];
+
+/** deepeval's Python spellings of the evaluation params, accepted in config files. */
+function deepevalParams(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((item: unknown) =>
+    item === "input_parameters" || item === "INPUT_PARAMETERS"
+      ? "inputParameters"
+      : item === "OUTPUT"
+        ? "output"
+        : item,
+  );
+}
+
+const axionOptionNames = [
+  "name",
+  "threshold",
+  "checkParameters",
+  "strictOrder",
+  "parameterMatchingStrategy",
+  "fuzzyThreshold",
+  "scoring",
+  "limits",
+];
+
+/** snake_case option names (as in the Python tools' configs) read as camelCase. */
+function camelKeys(options: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(options)) {
+    out[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
+  }
+  return out;
+}
+
+/** The deterministic metrics, by id. */
+export const deterministicMetrics: readonly MetricDefinition[] = [
+  {
+    id: "tool-call-accuracy",
+    defaultName: "Tool Call Accuracy",
+    description:
+      "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
+    judged: false,
+    create(options) {
+      const make = (given: JsonObject): Metric => {
+        const metric = toolCallAccuracy(camelKeys(given));
+        return {
+          id: "tool-call-accuracy",
+          name: metric.name,
+          measure: (testCase, measureOptions) => metric.measure(testCase, measureOptions),
+          withOptions: (overrides) => make({ ...given, ...overrides }),
+        };
+      };
+      return make(optionsObject("tool-call-accuracy", options) as JsonObject);
+    },
+  },
+  {
+    id: "deepeval-tool-correctness",
+    defaultName: "Tool Correctness",
+    description: "deepeval's ToolCorrectnessMetric (names, input parameters, output; order modes)",
+    judged: false,
+    create(options) {
+      return syncMetric({
+        id: "deepeval-tool-correctness",
+        options: camelKeys(optionsObject("deepeval-tool-correctness", options) as JsonObject),
+        defaultName: "Tool Correctness",
+        resolve: (given) => {
+          rejectUnknownOptions("deepeval-tool-correctness", given, deepevalOptionNames);
+          return resolveDeepevalToolCorrectnessOptions({
+            ...given,
+            evaluationParams: deepevalParams(given.evaluationParams),
+          } as DeepevalToolCorrectnessOptions);
+        },
+        score: (testCase, resolved, name) => {
+          const result = scoreDeepevalToolCorrectness(callLists(name, testCase), resolved);
+          const final = finalizeDeepevalScore({
+            score: result.score,
+            strictMode: resolved.strictMode,
+            threshold: resolved.threshold,
+          });
+          return {
+            score: final.score,
+            threshold: final.threshold,
+            success: final.success,
+            ...(result.reason === undefined ? {} : { reason: result.reason }),
+            details: result.details,
+          };
+        },
+      });
+    },
+  },
+  {
+    id: "axion-tool-correctness",
+    defaultName: "Tool Correctness (axion)",
+    description: "axion's ToolCorrectness (exact, subset or fuzzy arguments; strict order)",
+    judged: false,
+    create(options) {
+      return syncMetric({
+        id: "axion-tool-correctness",
+        options: camelKeys(optionsObject("axion-tool-correctness", options) as JsonObject),
+        defaultName: "Tool Correctness (axion)",
+        resolve: (given) => {
+          rejectUnknownOptions("axion-tool-correctness", given, axionOptionNames);
+          return resolveAxionToolCorrectnessOptions(given);
+        },
+        score: (testCase, resolved, name) => {
+          const result = scoreAxionToolCorrectness(callLists(name, testCase), resolved);
+          return {
+            score: result.score,
+            threshold: resolved.threshold,
+            success: result.score >= resolved.threshold,
+            reason: result.explanation,
+            details: result.details,
+          };
+        },
+      });
+    },
+  },
+];
+
+/**
+ * Makes a deterministic metric by id from JSON options (a config file's, say).
+ *
+ * @example
+ * const metric = createMetric({ metric: "tool-call-accuracy", options: { order: "in-order" } });
+ */
+export function createMetric(input: { metric: string; options?: JsonObject }): Metric {
+  const definition = deterministicMetrics.find((entry) => entry.id === input.metric);
+  if (definition === undefined) {
+    throw new InvalidOptionError({
+      option: "metric",
+      value: input.metric,
+      message: `unknown metric ${JSON.stringify(input.metric)}; known metrics: ${deterministicMetrics.map((entry) => entry.id).join(", ")}`,
+    });
+  }
+  if (input.options !== undefined && !isJsonObject(input.options)) {
+    throw new InvalidOptionError({
+      option: "options",
+      value: input.options,
+      message: `the options of ${input.metric} must be an object`,
+    });
+  }
+  return definition.create(input.options ?? {});
+}
