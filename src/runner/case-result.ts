@@ -1,0 +1,42 @@
+import type { ErrorCode } from "../core/errors.js";
+import type { MetricResult } from "../core/metric-result.js";
+
+/**
+ * - `passed`: every metric scored the case at or above its threshold (or skipped it);
+ * - `failed`: some metric scored it below its threshold, and none errored;
+ * - `error`: the case could not be read, or some metric could not score it.
+ */
+export type CaseStatus = "passed" | "failed" | "error";
+
+/** Why a case could not be evaluated at all. */
+export interface CaseError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** The 1-based line of the dataset, when the format has lines. */
+  readonly line?: number;
+  readonly field?: string;
+}
+
+/** The outcome of one case: one result per metric, in the order of the run's metrics. */
+export interface CaseResult {
+  /** The case's position in the dataset (0-based). */
+  readonly index: number;
+  readonly id: string;
+  /** The 1-based line of the dataset the case came from, when the format has lines. */
+  readonly line?: number;
+  readonly status: CaseStatus;
+  /** Empty when the case could not be read (`error` says why). */
+  readonly results: readonly MetricResult[];
+  readonly error?: CaseError;
+  readonly durationMs: number;
+}
+
+/** Passed, failed or error, from the metric results (see {@link CaseStatus}). */
+export function caseStatusOf(results: readonly MetricResult[]): CaseStatus {
+  let failed = false;
+  for (const result of results) {
+    if (result.status === "error") return "error";
+    if (result.status === "scored" && !result.success) failed = true;
+  }
+  return failed ? "failed" : "passed";
+}

@@ -1,0 +1,6 @@
+export { evaluate } from "./evaluate.js";
+export type { CasePosition, Evaluation, EvaluateOptions, RunEvent } from "./evaluate.js";
+export { caseStatusOf } from "./case-result.js";
+export type { CaseError, CaseResult, CaseStatus } from "./case-result.js";
+export { createSummaryBuilder, maxListedFailures } from "./summary.js";
+export type { EvaluationSummary, MetricSummary, SummaryBuilder } from "./summary.js";

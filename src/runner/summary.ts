@@ -1,0 +1,162 @@
+import type { JudgeRunSummary } from "../core/judge.js";
+import type { CaseResult } from "./case-result.js";
+
+/** Scores of one metric over a run. Rates and means are over scored cases; null when none were. */
+export interface MetricSummary {
+  readonly name: string;
+  /** Cases the metric ran on (every case that could be read). */
+  readonly cases: number;
+  readonly scored: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly skipped: number;
+  readonly mean: number | null;
+  readonly min: number | null;
+  readonly max: number | null;
+  /** passed / scored. */
+  readonly passRate: number | null;
+  /**
+   * Counts of scores in ten bins: [0, 0.1), [0.1, 0.2), ..., [0.9, 1]; a score of 1 counts in the
+   * last bin.
+   */
+  readonly histogram: readonly number[];
+  /** Ids of the first failing cases (at most `maxListedFailures`), in the order they finished. */
+  readonly failedIds: readonly string[];
+}
+
+/** What a run came to. A case passes when no metric failed it or could not score it. */
+export interface EvaluationSummary {
+  readonly cases: number;
+  readonly passed: number;
+  /** Cases that some metric scored below its threshold (and none errored on). */
+  readonly failed: number;
+  /** Cases that could not be read, or that some metric could not score. */
+  readonly errors: number;
+  /** passed / cases; null for an empty run. */
+  readonly passRate: number | null;
+  readonly metrics: readonly MetricSummary[];
+  /** Judge calls, cache hits, tokens and cost, when the run had a judge session. */
+  readonly judge?: JudgeRunSummary;
+  readonly durationMs: number;
+  /** True when the run was stopped by its signal before every case finished. */
+  readonly aborted: boolean;
+}
+
+export const maxListedFailures = 20;
+const bins = 10;
+
+interface Accumulator {
+  name: string;
+  cases: number;
+  scored: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  sum: number;
+  min: number;
+  max: number;
+  histogram: number[];
+  failedIds: string[];
+}
+
+/**
+ * Adds up case results into an {@link EvaluationSummary} in constant memory, whatever the number
+ * of cases; the runner uses one, and so does re-rendering a report from a results file.
+ */
+export interface SummaryBuilder {
+  add(result: Pick<CaseResult, "id" | "status" | "results">): void;
+  summary(extra: {
+    durationMs: number;
+    aborted?: boolean;
+    judge?: JudgeRunSummary;
+  }): EvaluationSummary;
+}
+
+export function createSummaryBuilder(metricNames: readonly string[]): SummaryBuilder {
+  const byName = new Map<string, Accumulator>();
+  const accumulatorOf = (name: string): Accumulator => {
+    let accumulator = byName.get(name);
+    if (accumulator === undefined) {
+      accumulator = {
+        name,
+        cases: 0,
+        scored: 0,
+        passed: 0,
+        failed: 0,
+        errors: 0,
+        skipped: 0,
+        sum: 0,
+        min: Infinity,
+        max: -Infinity,
+        histogram: new Array<number>(bins).fill(0),
+        failedIds: [],
+      };
+      byName.set(name, accumulator);
+    }
+    return accumulator;
+  };
+  for (const name of metricNames) accumulatorOf(name);
+  let cases = 0;
+  let passed = 0;
+  let failed = 0;
+  let errors = 0;
+
+  return {
+    add(result) {
+      cases++;
+      if (result.status === "passed") passed++;
+      else if (result.status === "failed") failed++;
+      else errors++;
+      for (const metric of result.results) {
+        const accumulator = accumulatorOf(metric.metric);
+        accumulator.cases++;
+        if (metric.status === "error") accumulator.errors++;
+        else if (metric.status === "skipped") accumulator.skipped++;
+        else {
+          accumulator.scored++;
+          accumulator.sum += metric.score;
+          if (metric.score < accumulator.min) accumulator.min = metric.score;
+          if (metric.score > accumulator.max) accumulator.max = metric.score;
+          const bin = Math.min(bins - 1, Math.max(0, Math.floor(metric.score * bins)));
+          accumulator.histogram[bin]++;
+          if (metric.success) accumulator.passed++;
+          else {
+            accumulator.failed++;
+            if (accumulator.failedIds.length < maxListedFailures)
+              accumulator.failedIds.push(result.id);
+          }
+        }
+      }
+    },
+    summary(extra) {
+      const metrics = [...byName.values()].map((a): MetricSummary => ({
+        name: a.name,
+        cases: a.cases,
+        scored: a.scored,
+        passed: a.passed,
+        failed: a.failed,
+        errors: a.errors,
+        skipped: a.skipped,
+        mean: a.scored === 0 ? null : a.sum / a.scored,
+        min: a.scored === 0 ? null : a.min,
+        max: a.scored === 0 ? null : a.max,
+        passRate: a.scored === 0 ? null : a.passed / a.scored,
+        histogram: [...a.histogram],
+        failedIds: [...a.failedIds],
+      }));
+      return {
+        cases,
+        passed,
+        failed,
+        errors,
+        passRate: cases === 0 ? null : passed / cases,
+        metrics,
+        ...(extra.judge === undefined ? {} : { judge: extra.judge }),
+        durationMs: extra.durationMs,
+        aborted: extra.aborted ?? false,
+      };
+    },
+  };
+}
