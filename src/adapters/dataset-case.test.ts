@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { DatasetParseError, ErrorCode } from "../core/errors.js";
+import { readDatasetCase } from "./dataset-case.js";
+
+const openAiRun = [
+  { role: "user", content: "Weather in Paris?" },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      {
+        id: "c1",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+      },
+    ],
+  },
+  { role: "tool", tool_call_id: "c1", content: "18C" },
+  { role: "assistant", content: "18C in Paris." },
+];
+
+const anthropicRun = [
+  { role: "user", content: "Weather in Paris?" },
+  {
+    role: "assistant",
+    content: [{ type: "tool_use", id: "t1", name: "get_weather", input: { city: "Paris" } }],
+  },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "18C" }] },
+];
+
+function errorOf(record: unknown, line = 7): DatasetParseError {
+  try {
+    readDatasetCase(record, { index: 6, line, source: "runs.jsonl" });
+  } catch (error) {
+    if (DatasetParseError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a DatasetParseError");
+}
+
+describe("readDatasetCase", () => {
+  it("accepts camelCase and snake_case names alike", () => {
+    const camel = readDatasetCase(
+      {
+        id: "a",
+        input: "q",
+        actualOutput: "answer",
+        toolsCalled: [{ name: "x", inputParameters: {} }],
+        expectedTools: [{ name: "x", arguments: {} }],
+        metricOptions: { "tool-call-accuracy": { order: "strict" } },
+      },
+      { index: 0 },
+    );
+    const snake = readDatasetCase(
+      {
+        id: "a",
+        input: "q",
+        actual_output: "answer",
+        tools_called: [{ name: "x", inputParameters: {} }],
+        expected_tools: [{ name: "x", arguments: {} }],
+        metric_options: { "tool-call-accuracy": { order: "strict" } },
+      },
+      { index: 0 },
+    );
+    expect(snake).toEqual(camel);
+    expect(camel).toMatchObject({ id: "a", index: 0, actualOutput: "answer" });
+  });
+
+  it("reads transcripts of any format into calls, both sides", () => {
+    const fromOpenAi = readDatasetCase(
+      { trajectory: openAiRun, expected_trajectory: anthropicRun },
+      { index: 2, line: 3 },
+    );
+    expect(fromOpenAi.toolsCalled).toMatchObject([
+      { name: "get_weather", inputParameters: { city: "Paris" }, output: "18C" },
+    ]);
+    expect(fromOpenAi.expectedTools).toEqual([
+      { name: "get_weather", inputParameters: { city: "Paris" } },
+    ]);
+    expect(fromOpenAi).toMatchObject({
+      id: "case-3",
+      line: 3,
+      input: "Weather in Paris?",
+      trajectory: { format: "openai-chat" },
+      expectedTrajectory: { format: "anthropic" },
+    });
+  });
+
+  it("reads available tools in the providers' formats", () => {
+    const testCase = readDatasetCase(
+      {
+        available_tools: [
+          { type: "function", function: { name: "get_weather", parameters: { type: "object" } } },
+          { name: "search", input_schema: { type: "object" } },
+        ],
+      },
+      { index: 0 },
+    );
+    expect(testCase.availableTools?.map((tool) => tool.name)).toEqual(["get_weather", "search"]);
+  });
+
+  it("notes unknown fields, with a guess", () => {
+    const testCase = readDatasetCase({ expected_tool: [], colour: "red" }, { index: 0 });
+    expect(testCase.notes).toEqual([
+      'unknown field "expected_tool" ignored (did you mean "expected_tools"?)',
+      'unknown field "colour" ignored',
+    ]);
+  });
+
+  it("names the line and the field of what is wrong", () => {
+    expect(errorOf([1, 2])).toMatchObject({
+      code: ErrorCode.DATASET_PARSE,
+      line: 7,
+      item: 6,
+      source: "runs.jsonl",
+      message: "line 7: a test case must be a JSON object, got an array",
+    });
+    expect(errorOf({ toolsCalled: [], tools_called: [] })).toMatchObject({
+      field: "toolsCalled",
+      message: 'line 7: "toolsCalled" and "tools_called" are the same field; give one',
+    });
+    expect(errorOf({ tools_called: {} }).message).toBe("line 7: tools_called must be a list");
+    expect(errorOf({ id: { a: 1 } }).field).toBe("id");
+    expect(errorOf({ input: 3 }).field).toBe("input");
+    expect(errorOf({ trajectory: { nothing: "known" } })).toMatchObject({
+      field: "trajectory",
+      message: expect.stringMatching(/^line 7: trajectory could not be read: /) as string,
+    });
+    expect(errorOf({ trajectory: openAiRun, toolsCalled: [] }).message).toBe(
+      "line 7: give toolsCalled or trajectory, not both",
+    );
+    expect(errorOf({ metric_options: [1] }).field).toBe("metricOptions");
+  });
+
+  it("uses the item number when there is no line", () => {
+    expect(() => readDatasetCase("text", { index: 4 })).toThrow(
+      "item 4: a test case must be a JSON object, got string",
+    );
+  });
+
+  it("normalizes tool names when asked", () => {
+    const testCase = readDatasetCase(
+      {
+        trajectory: [
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                id: "c",
+                type: "function",
+                function: { name: "get_weather_x7k2", arguments: "{}" },
+              },
+            ],
+          },
+        ],
+      },
+      { index: 0, normalizeNames: true },
+    );
+    expect(testCase.toolsCalled?.[0]?.name).toBe("get_weather");
+    expect(testCase.trajectory?.nameMapping).toEqual([
+      { original: "get_weather_x7k2", normalized: "get_weather" },
+    ]);
+  });
+});

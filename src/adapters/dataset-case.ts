@@ -1,0 +1,257 @@
+import { DatasetParseError, ToolscoreError } from "../core/errors.js";
+import type { JsonObject } from "../core/json.js";
+import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
+import type { ToolCall } from "../core/tool-call.js";
+import type { NameMapping, TrajectoryFormat, TrajectoryWarning } from "../core/trajectory.js";
+import type { NameNormalizationOptions } from "./normalize-tool-name.js";
+import { parseTrajectory } from "./parse-trajectory.js";
+import { readToolList } from "./tool-spec.js";
+
+/** What a transcript in a dataset case was read as. */
+export interface CaseTrajectoryInfo {
+  readonly format: TrajectoryFormat;
+  readonly warnings: readonly TrajectoryWarning[];
+  readonly nameMapping: readonly NameMapping[];
+}
+
+/**
+ * One case read from a dataset: a test case with its place in the file, its transcripts already
+ * read into tool calls, and notes about anything odd (unknown fields, transcript warnings).
+ */
+export interface DatasetCase extends TestCase {
+  readonly id: string;
+  /** 0-based position in the dataset. */
+  readonly index: number;
+  /** 1-based line, when the format has lines. */
+  readonly line?: number;
+  /** Free-form data carried to the results as given. */
+  readonly metadata?: JsonObject;
+  /** How `trajectory` was read, when the case had one. */
+  readonly trajectory?: CaseTrajectoryInfo;
+  /** How `expectedTrajectory` was read, when the case had one. */
+  readonly expectedTrajectory?: CaseTrajectoryInfo;
+  /** Fields the reader did not know (likely typos), and the like. */
+  readonly notes?: readonly string[];
+}
+
+export interface ReadDatasetCaseOptions {
+  /** 0-based position in the dataset. */
+  readonly index: number;
+  /** 1-based line, for messages. */
+  readonly line?: number;
+  /** The dataset file, for messages. */
+  readonly source?: string;
+  /** Normalize tool names read from transcripts (both sides). Default false. */
+  readonly normalizeNames?: boolean | NameNormalizationOptions;
+}
+
+/** Each field's name in toolscore, and the other spellings datasets use for it. */
+const fieldNames = {
+  id: ["id"],
+  input: ["input", "user_input", "query"],
+  actualOutput: ["actualOutput", "actual_output", "response"],
+  expectedOutput: ["expectedOutput", "expected_output", "reference"],
+  toolsCalled: ["toolsCalled", "tools_called"],
+  expectedTools: ["expectedTools", "expected_tools"],
+  availableTools: ["availableTools", "available_tools"],
+  trajectory: ["trajectory", "agentTrajectory", "agent_trajectory"],
+  expectedTrajectory: [
+    "expectedTrajectory",
+    "expected_trajectory",
+    "expectedAgentTrajectory",
+    "expected_agent_trajectory",
+  ],
+  trajectoryFormat: ["trajectoryFormat", "trajectory_format"],
+  retrievedContexts: ["retrievedContexts", "retrieved_contexts"],
+  metricOptions: ["metricOptions", "metric_options"],
+  metadata: ["metadata"],
+} as const;
+
+type Field = keyof typeof fieldNames;
+
+const spellingOf = new Map<string, Field>();
+for (const [field, spellings] of Object.entries(fieldNames) as [Field, readonly string[]][]) {
+  for (const spelling of spellings) spellingOf.set(spelling, field);
+}
+
+/** The closest known spelling, in the key's own style (snake_case or camelCase), for "did you mean". */
+function suggest(key: string): string | undefined {
+  const simple = key.toLowerCase().replace(/[_-]/g, "");
+  let guess: string | undefined;
+  for (const spelling of spellingOf.keys()) {
+    const known = spelling.toLowerCase().replace(/[_-]/g, "");
+    if (known !== simple && known !== `${simple}s` && `${known}s` !== simple) continue;
+    if (spelling.includes("_") === key.includes("_")) return spelling;
+    guess ??= spelling;
+  }
+  return guess;
+}
+
+/**
+ * Reads one dataset record (a JSONL line, a JSON or YAML item) into a test case. camelCase and
+ * snake_case names are both accepted (and ragas' `user_input`/`response`); a `trajectory` in any
+ * transcript format becomes `toolsCalled`, an `expectedTrajectory` becomes `expectedTools`.
+ * Throws `DatasetParseError` naming the field and the line.
+ *
+ * @example
+ * readDatasetCase({ id: "a", trajectory: openAiMessages, expected_tools: [...] }, { index: 0, line: 1 });
+ */
+export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions): DatasetCase {
+  const where = options.line === undefined ? `item ${options.index}` : `line ${options.line}`;
+  const fail = (message: string, field?: string, cause?: unknown): never => {
+    throw new DatasetParseError({
+      message: `${where}: ${message}`,
+      item: options.index,
+      ...(options.line === undefined ? {} : { line: options.line }),
+      ...(options.source === undefined ? {} : { source: options.source }),
+      ...(field === undefined ? {} : { field }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  };
+  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+    return fail(
+      `a test case must be a JSON object, got ${record === null ? "null" : Array.isArray(record) ? "an array" : typeof record}`,
+    );
+  }
+  const values: Partial<Record<Field, unknown>> = {};
+  const givenAs: Partial<Record<Field, string>> = {};
+  const notes: string[] = [];
+  for (const [key, value] of Object.entries(record as Record<string, unknown>)) {
+    const field = spellingOf.get(key);
+    if (field === undefined) {
+      const guess = suggest(key);
+      notes.push(
+        `unknown field ${JSON.stringify(key)} ignored${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}`,
+      );
+      continue;
+    }
+    if (value === undefined || value === null) continue;
+    const earlier = givenAs[field];
+    if (earlier !== undefined) {
+      fail(
+        `${JSON.stringify(earlier)} and ${JSON.stringify(key)} are the same field; give one`,
+        field,
+      );
+    }
+    givenAs[field] = key;
+    values[field] = value;
+  }
+
+  let id: string;
+  if (values.id === undefined || values.id === "") id = `case-${options.index + 1}`;
+  else if (typeof values.id === "string") id = values.id;
+  else if (typeof values.id === "number" && Number.isFinite(values.id)) id = String(values.id);
+  else return fail("id must be a string or a number", "id");
+
+  const content = (field: "input" | "actualOutput" | "expectedOutput"): Content | undefined => {
+    const value = values[field];
+    if (value === undefined) return undefined;
+    if (typeof value === "string" || Array.isArray(value)) return value as Content;
+    return fail(`${givenAs[field] ?? field} must be text or a list of text and image parts`, field);
+  };
+  const list = (field: Field): readonly unknown[] | undefined => {
+    const value = values[field];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) return fail(`${givenAs[field] ?? field} must be a list`, field);
+    return value as readonly unknown[];
+  };
+
+  const format = values.trajectoryFormat;
+  if (format !== undefined && typeof format !== "string") {
+    fail('trajectoryFormat must be a format name such as "openai-chat"', "trajectoryFormat");
+  }
+  const parse = (field: "trajectory" | "expectedTrajectory") => {
+    try {
+      return parseTrajectory(values[field], {
+        ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
+        ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
+      });
+    } catch (error) {
+      const detail =
+        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
+      return fail(`${givenAs[field] ?? field} could not be read: ${detail}`, field, error);
+    }
+  };
+  const info = (trajectory: ReturnType<typeof parseTrajectory>): CaseTrajectoryInfo => ({
+    format: trajectory.format,
+    warnings: trajectory.warnings,
+    nameMapping: trajectory.nameMapping,
+  });
+
+  let toolsCalled = list("toolsCalled") as readonly ToolCall[] | undefined;
+  let availableTools: readonly ToolSpec[] | undefined;
+  if (values.availableTools !== undefined) {
+    const tools = values.availableTools;
+    if (typeof tools !== "object") {
+      fail("availableTools must be a list of tool definitions", "availableTools");
+    }
+    availableTools = readToolList(tools, givenAs.availableTools ?? "availableTools");
+  }
+  let trajectory: CaseTrajectoryInfo | undefined;
+  let input = content("input");
+  if (values.trajectory !== undefined) {
+    if (toolsCalled !== undefined) {
+      fail(
+        `give ${givenAs.toolsCalled ?? "toolsCalled"} or ${givenAs.trajectory ?? "trajectory"}, not both`,
+        "trajectory",
+      );
+    }
+    const parsed = parse("trajectory");
+    toolsCalled = parsed.calls;
+    trajectory = info(parsed);
+    if (availableTools === undefined && parsed.tools.length > 0) availableTools = parsed.tools;
+    const firstInput = parsed.turns.find((turn) => turn.input !== undefined)?.input;
+    if (input === undefined && firstInput !== undefined) input = firstInput;
+  }
+  let expectedTools = list("expectedTools");
+  let expectedTrajectory: CaseTrajectoryInfo | undefined;
+  if (values.expectedTrajectory !== undefined) {
+    if (expectedTools !== undefined) {
+      fail(
+        `give ${givenAs.expectedTools ?? "expectedTools"} or ${givenAs.expectedTrajectory ?? "expectedTrajectory"}, not both`,
+        "expectedTrajectory",
+      );
+    }
+    const parsed = parse("expectedTrajectory");
+    // The expected run's tool outputs are what that run happened to get back, not expectations.
+    expectedTools = parsed.calls.map((call) => ({
+      name: call.name,
+      inputParameters: call.inputParameters,
+    }));
+    expectedTrajectory = info(parsed);
+  }
+
+  const contexts = list("retrievedContexts");
+  const metricOptions = values.metricOptions;
+  if (
+    metricOptions !== undefined &&
+    (typeof metricOptions !== "object" || Array.isArray(metricOptions))
+  ) {
+    fail("metricOptions must be an object of options by metric id", "metricOptions");
+  }
+  const metadata = values.metadata;
+  if (metadata !== undefined && (typeof metadata !== "object" || Array.isArray(metadata))) {
+    fail("metadata must be an object", "metadata");
+  }
+  const actualOutput = content("actualOutput");
+  const expectedOutput = content("expectedOutput");
+  return {
+    id,
+    index: options.index,
+    ...(options.line === undefined ? {} : { line: options.line }),
+    ...(input === undefined ? {} : { input }),
+    ...(actualOutput === undefined ? {} : { actualOutput }),
+    ...(expectedOutput === undefined ? {} : { expectedOutput }),
+    ...(toolsCalled === undefined ? {} : { toolsCalled }),
+    ...(expectedTools === undefined ? {} : { expectedTools: expectedTools as readonly ToolCall[] }),
+    ...(availableTools === undefined ? {} : { availableTools }),
+    ...(contexts === undefined ? {} : { retrievedContexts: contexts as readonly string[] }),
+    ...(metricOptions === undefined
+      ? {}
+      : { metricOptions: metricOptions as Readonly<Record<string, JsonObject>> }),
+    ...(metadata === undefined ? {} : { metadata: metadata as JsonObject }),
+    ...(trajectory === undefined ? {} : { trajectory }),
+    ...(expectedTrajectory === undefined ? {} : { expectedTrajectory }),
+    ...(notes.length === 0 ? {} : { notes }),
+  };
+}
