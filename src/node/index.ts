@@ -6,3 +6,5 @@ export type { ImageLoadOptions, LoadedImage } from "./load-image.js";
 export { prepareContexts } from "./prepare-contexts.js";
 export type { PrepareContextsOptions } from "./prepare-contexts.js";
 export { loadContentImages } from "./load-content.js";
+export { datasetFingerprint, datasetFormatOf, readDataset } from "./dataset.js";
+export type { DatasetEntry, DatasetFormat, ReadDatasetOptions } from "./dataset.js";

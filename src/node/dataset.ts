@@ -1,0 +1,396 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
+import { readDatasetCase } from "../adapters/dataset-case.js";
+import type { DatasetCase } from "../adapters/dataset-case.js";
+import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
+import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
+
+/** The dataset formats, by the file extensions that select them. */
+export type DatasetFormat = "jsonl" | "json" | "yaml";
+
+export interface ReadDatasetOptions {
+  /** Default: from the extension (`.jsonl`/`.ndjson`, `.json`, `.yaml`/`.yml`). */
+  format?: DatasetFormat;
+  /** Normalize tool names read from transcripts. Default false. */
+  normalizeNames?: boolean | NameNormalizationOptions;
+  /**
+   * Folders that `trajectoryFile` and `expectedTrajectoryFile` may name files in. Default: the
+   * dataset's own folder.
+   */
+  allowedRoots?: readonly string[];
+}
+
+/** A case read from the dataset, or the error that kept one from being read. */
+export type DatasetEntry = DatasetCase | DatasetParseError;
+
+/** Guesses the format from the file name. */
+export function datasetFormatOf(file: string): DatasetFormat {
+  const extension = path.extname(file).toLowerCase();
+  if (extension === ".jsonl" || extension === ".ndjson") return "jsonl";
+  if (extension === ".json") return "json";
+  if (extension === ".yaml" || extension === ".yml") return "yaml";
+  throw new InvalidOptionError({
+    option: "dataset",
+    value: file,
+    message: `cannot tell the format of ${file} from its extension; use .jsonl, .json, .yaml or .yml (or give the format)`,
+  });
+}
+
+/**
+ * A cheap fingerprint of a dataset file: its size and a hash of its first and last MiB. It tells
+ * a resumed run that its dataset changed, without reading a huge file twice.
+ */
+export async function datasetFingerprint(file: string): Promise<string> {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    const hash = createHash("sha256");
+    const window = Math.min(size, 1 << 20);
+    const head = Buffer.alloc(window);
+    await handle.read(head, 0, window, 0);
+    hash.update(head);
+    if (size > window) {
+      const tail = Buffer.alloc(window);
+      await handle.read(tail, 0, window, size - window);
+      hash.update(tail);
+    }
+    return `${size}:${hash.digest("hex").slice(0, 32)}`;
+  } finally {
+    await handle.close();
+  }
+}
+
+const fileFields = {
+  trajectoryFile: "trajectory",
+  trajectory_file: "trajectory",
+  expectedTrajectoryFile: "expectedTrajectory",
+  expected_trajectory_file: "expectedTrajectory",
+} as const;
+
+function within(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** A transcript file named by a case: JSON, or JSONL (one message or span per line). */
+async function readTranscriptFile(
+  name: unknown,
+  field: string,
+  directory: string,
+  roots: readonly string[],
+): Promise<unknown> {
+  if (typeof name !== "string" || name === "") throw new Error(`${field} must be a file path`);
+  const target = path.resolve(directory, name);
+  if (!roots.some((root) => within(root, target))) {
+    throw new Error(`${field} ${JSON.stringify(name)} is outside the dataset's folder`);
+  }
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    throw new Error(`${field} ${JSON.stringify(name)} does not exist`);
+  }
+  const realRoots = await Promise.all(roots.map((root) => realpath(root).catch(() => root)));
+  if (!realRoots.some((root) => within(root, real))) {
+    throw new Error(`${field} ${JSON.stringify(name)} leads outside the dataset's folder`);
+  }
+  const text = await readFile(real, "utf8");
+  if (/\.(jsonl|ndjson)$/i.test(real)) {
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line, index) => {
+        try {
+          return JSON.parse(line) as unknown;
+        } catch (error) {
+          throw new Error(`${field} ${JSON.stringify(name)}: line ${index + 1} is not JSON`, {
+            cause: error,
+          });
+        }
+      });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(
+      `${field} ${JSON.stringify(name)} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+interface Context {
+  readonly source: string;
+  readonly directory: string;
+  readonly roots: readonly string[];
+  readonly options: ReadDatasetOptions;
+}
+
+function hasFileField(record: unknown): boolean {
+  if (typeof record !== "object" || record === null) return false;
+  for (const key in fileFields) if (key in record) return true;
+  return false;
+}
+
+/** Replaces `trajectoryFile`-like fields with the transcripts they name. */
+async function withFiles(
+  record: Record<string, unknown>,
+  context: Context,
+): Promise<Record<string, unknown>> {
+  const out = new Map(Object.entries(record));
+  for (const [key, field] of Object.entries(fileFields)) {
+    if (!(key in record)) continue;
+    out.delete(key);
+    if (record[field] !== undefined) throw new Error(`give ${field} or ${key}, not both`);
+    out.set(field, await readTranscriptFile(record[key], key, context.directory, context.roots));
+  }
+  return Object.fromEntries(out);
+}
+
+function entryOf(
+  record: unknown,
+  index: number,
+  line: number | undefined,
+  context: Context,
+): DatasetEntry {
+  try {
+    return readDatasetCase(record, {
+      index,
+      source: context.source,
+      ...(line === undefined ? {} : { line }),
+      ...(context.options.normalizeNames === undefined
+        ? {}
+        : { normalizeNames: context.options.normalizeNames }),
+    });
+  } catch (error) {
+    if (DatasetParseError.isInstance(error)) return error;
+    throw error;
+  }
+}
+
+async function entryWithFiles(
+  record: unknown,
+  index: number,
+  line: number | undefined,
+  context: Context,
+): Promise<DatasetEntry> {
+  if (!hasFileField(record)) return entryOf(record, index, line, context);
+  try {
+    return entryOf(
+      await withFiles(record as Record<string, unknown>, context),
+      index,
+      line,
+      context,
+    );
+  } catch (error) {
+    const where = line === undefined ? `item ${index}` : `line ${line}`;
+    return new DatasetParseError({
+      message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
+      source: context.source,
+      item: index,
+      ...(line === undefined ? {} : { line }),
+      cause: error,
+    });
+  }
+}
+
+/**
+ * A JSON syntax error's line and column. V8 gives a position for some errors; for the others it
+ * quotes the text around the bad token (ten characters either side, "..." where cut).
+ */
+function jsonErrorLocation(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let offset: number | undefined;
+  const position = /position (\d+)/.exec(message);
+  if (position !== null) offset = Number(position[1]);
+  else {
+    // V8 writes the snippet as ..."text"... with the dots outside the quotes where it was cut.
+    const quoted = /(\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
+    const token = /^Unexpected token '(.)'/.exec(message)?.[1];
+    if (quoted !== null) {
+      const at = text.indexOf(quoted[2]);
+      const within =
+        (quoted[1] as string | undefined) === undefined ? quoted[2].indexOf(token ?? "") : 10;
+      if (at !== -1 && within !== -1) offset = at + within;
+    } else if (token !== undefined) {
+      const at = text.indexOf(token);
+      if (at !== -1) offset = at;
+    }
+  }
+  // The quoted snippet may span lines; keep the message on one.
+  const oneLine = message.replace(/\r?\n/g, "\\n");
+  if (offset === undefined) return oneLine;
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  return `${oneLine} (line ${line}, column ${column})`;
+}
+
+/** One JSONL line: a case, or why it is not one. */
+function parseLine(text: string, index: number, line: number, context: Context): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return new DatasetParseError({
+      message: `line ${line}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      source: context.source,
+      item: index,
+      line,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The lines of a JSONL file, in constant memory whatever its size: blank lines are skipped, a
+ * byte-order mark and `\r\n` endings are accepted. Yields each line's text and 1-based number.
+ */
+export async function* jsonlLines(file: string): AsyncGenerator<{ text: string; line: number }> {
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  let rest: Buffer | undefined;
+  let line = 0;
+  let first = true;
+  const emit = (buffer: Buffer, start: number, end: number) => {
+    line++;
+    let stop = end;
+    if (stop > start && buffer[stop - 1] === 13) stop--;
+    let begin = start;
+    if (first) {
+      first = false;
+      if (buffer[begin] === 0xef && buffer[begin + 1] === 0xbb && buffer[begin + 2] === 0xbf)
+        begin += 3;
+    }
+    return buffer.toString("utf8", begin, stop);
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const buffer = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+    let start = 0;
+    let newline = buffer.indexOf(10, start);
+    while (newline !== -1) {
+      const text = emit(buffer, start, newline);
+      if (text.trim() !== "") yield { text, line };
+      start = newline + 1;
+      newline = buffer.indexOf(10, start);
+    }
+    rest = start < buffer.length ? buffer.subarray(start) : undefined;
+  }
+  if (rest !== undefined) {
+    const text = emit(rest, 0, rest.length);
+    if (text.trim() !== "") yield { text, line };
+  }
+}
+
+async function* readJsonl(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+  let index = 0;
+  for await (const { text, line } of jsonlLines(file)) {
+    const record = parseLine(text, index, line, context);
+    yield DatasetParseError.isInstance(record)
+      ? record
+      : await entryWithFiles(record, index, line, context);
+    index++;
+  }
+}
+
+/** The list of cases in a parsed JSON or YAML document: an array, or `{ cases: [...] }`. */
+function itemsOf(value: unknown, source: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of ["cases", "testCases", "test_cases"]) {
+      if (Array.isArray(record[key])) return record[key] as unknown[];
+    }
+  }
+  throw new DatasetParseError({
+    message: `${source} must hold a list of test cases (or an object with a "cases" list)`,
+    source,
+  });
+}
+
+async function* readJson(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+  const text = await readFile(file, "utf8");
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch (error) {
+    throw new DatasetParseError({
+      message: `${context.source} is not valid JSON: ${jsonErrorLocation(text, error)}`,
+      source: context.source,
+      cause: error,
+    });
+  }
+  const items = itemsOf(value, context.source);
+  for (let index = 0; index < items.length; index++) {
+    yield await entryWithFiles(items[index], index, undefined, context);
+  }
+}
+
+async function* readYaml(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+  const text = await readFile(file, "utf8");
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: true });
+  if (document.errors.length > 0) {
+    const [error] = document.errors;
+    throw new DatasetParseError({
+      message: `${context.source} is not valid YAML: ${error.message}`,
+      source: context.source,
+      line: lineCounter.linePos(error.pos[0]).line,
+      cause: error,
+    });
+  }
+  let sequence: unknown = document.contents;
+  if (isMap(sequence)) {
+    sequence =
+      sequence.get("cases", true) ??
+      sequence.get("testCases", true) ??
+      sequence.get("test_cases", true);
+  }
+  const items = itemsOf(document.toJS() as unknown, context.source);
+  const nodes = isSeq(sequence) ? sequence.items : [];
+  for (let index = 0; index < items.length; index++) {
+    const node = nodes[index] as { range?: [number, number, number] } | undefined;
+    const line = node?.range === undefined ? undefined : lineCounter.linePos(node.range[0]).line;
+    yield await entryWithFiles(items[index], index, line, context);
+  }
+}
+
+/**
+ * Reads a dataset of test cases: JSONL streamed line by line in constant memory, JSON and YAML
+ * whole. Each case is yielded as it is read; a line or item that cannot be read is yielded as a
+ * `DatasetParseError` (with its line) and reading goes on. A file that cannot be read at all (or
+ * a JSON or YAML file that does not parse) throws.
+ *
+ * @example
+ * for await (const entry of readDataset("runs.jsonl")) {
+ *   if (DatasetParseError.isInstance(entry)) console.error(entry.message);
+ *   else use(entry); // a DatasetCase
+ * }
+ */
+export async function* readDataset(
+  file: string,
+  options: ReadDatasetOptions = {},
+): AsyncGenerator<DatasetEntry> {
+  const format = options.format ?? datasetFormatOf(file);
+  const absolute = path.resolve(file);
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile()) throw new Error("not a file");
+  } catch {
+    throw new DatasetParseError({
+      message: `cannot read the dataset ${file}: no such file`,
+      source: file,
+    });
+  }
+  const directory = path.dirname(absolute);
+  const context: Context = {
+    source: file,
+    directory,
+    roots: (options.allowedRoots ?? [directory]).map((root) => path.resolve(root)),
+    options,
+  };
+  if (format === "jsonl") yield* readJsonl(absolute, context);
+  else if (format === "json") yield* readJson(absolute, context);
+  else yield* readYaml(absolute, context);
+}
