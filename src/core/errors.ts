@@ -33,6 +33,11 @@ export const ErrorCode = {
   MEDIA_LOAD: "MEDIA_LOAD",
   /** A dataset file, line or item could not be read as a test case. */
   DATASET_PARSE: "DATASET_PARSE",
+  /**
+   * A results file cannot be used as asked: damaged, not a results file, from another dataset or
+   * configuration (resume), or shards that do not fit together (merge).
+   */
+  RESULTS_FILE: "RESULTS_FILE",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -280,5 +285,20 @@ export class DatasetParseError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is DatasetParseError {
     return hasCode(error, ErrorCode.DATASET_PARSE);
+  }
+}
+
+/** A results file that cannot be used as asked; the message says what to do instead. */
+export class ResultsFileError extends ToolscoreError {
+  /** The results file, as given. */
+  readonly file: string;
+
+  constructor(options: ToolscoreErrorOptions & { file: string }) {
+    super(ErrorCode.RESULTS_FILE, options);
+    this.file = options.file;
+  }
+
+  static override isInstance(error: unknown): error is ResultsFileError {
+    return hasCode(error, ErrorCode.RESULTS_FILE);
   }
 }

@@ -10,6 +10,7 @@ export {
   ProviderCallError,
   ProviderConfigError,
   DatasetParseError,
+  ResultsFileError,
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";

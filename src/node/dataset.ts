@@ -21,6 +21,8 @@ export interface ReadDatasetOptions {
    * dataset's own folder.
    */
   allowedRoots?: readonly string[];
+  /** Told how many bytes of the file have been read, as reading goes (for progress bars). */
+  onProgress?: (bytesRead: number) => void;
 }
 
 /** A case read from the dataset, or the error that kept one from being read. */
@@ -244,15 +246,26 @@ function parseLine(text: string, index: number, line: number, context: Context):
   }
 }
 
+/** One line of a JSONL file: its text, 1-based number, and where its bytes sit in the file. */
+export interface JsonlLine {
+  readonly text: string;
+  readonly line: number;
+  /** Byte offset of the line's first byte. */
+  readonly offset: number;
+  /** Bytes from `offset` to the end of the line, its newline included when it has one. */
+  readonly bytes: number;
+}
+
 /**
  * The lines of a JSONL file, in constant memory whatever its size: blank lines are skipped, a
- * byte-order mark and `\r\n` endings are accepted. Yields each line's text and 1-based number.
+ * byte-order mark and `\r\n` endings are accepted. `from` starts at a byte offset (a line start).
  */
-export async function* jsonlLines(file: string): AsyncGenerator<{ text: string; line: number }> {
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlLine> {
+  const stream = createReadStream(file, { highWaterMark: 1 << 20, start: from });
   let rest: Buffer | undefined;
+  let base = from;
   let line = 0;
-  let first = true;
+  let first = from === 0;
   const emit = (buffer: Buffer, start: number, end: number) => {
     line++;
     let stop = end;
@@ -271,21 +284,23 @@ export async function* jsonlLines(file: string): AsyncGenerator<{ text: string; 
     let newline = buffer.indexOf(10, start);
     while (newline !== -1) {
       const text = emit(buffer, start, newline);
-      if (text.trim() !== "") yield { text, line };
+      if (text.trim() !== "") yield { text, line, offset: base + start, bytes: newline + 1 - start };
       start = newline + 1;
       newline = buffer.indexOf(10, start);
     }
     rest = start < buffer.length ? buffer.subarray(start) : undefined;
+    base += start;
   }
   if (rest !== undefined) {
     const text = emit(rest, 0, rest.length);
-    if (text.trim() !== "") yield { text, line };
+    if (text.trim() !== "") yield { text, line, offset: base, bytes: rest.length };
   }
 }
 
 async function* readJsonl(file: string, context: Context): AsyncGenerator<DatasetEntry> {
   let index = 0;
-  for await (const { text, line } of jsonlLines(file)) {
+  for await (const { text, line, offset, bytes } of jsonlLines(file)) {
+    context.options.onProgress?.(offset + bytes);
     const record = parseLine(text, index, line, context);
     yield DatasetParseError.isInstance(record)
       ? record
@@ -311,6 +326,7 @@ function itemsOf(value: unknown, source: string): unknown[] {
 
 async function* readJson(file: string, context: Context): AsyncGenerator<DatasetEntry> {
   const text = await readFile(file, "utf8");
+  context.options.onProgress?.(Buffer.byteLength(text));
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
@@ -329,6 +345,7 @@ async function* readJson(file: string, context: Context): AsyncGenerator<Dataset
 
 async function* readYaml(file: string, context: Context): AsyncGenerator<DatasetEntry> {
   const text = await readFile(file, "utf8");
+  context.options.onProgress?.(Buffer.byteLength(text));
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: true });
   if (document.errors.length > 0) {

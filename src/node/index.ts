@@ -8,3 +8,18 @@ export type { PrepareContextsOptions } from "./prepare-contexts.js";
 export { loadContentImages } from "./load-content.js";
 export { datasetFingerprint, datasetFormatOf, readDataset } from "./dataset.js";
 export type { DatasetEntry, DatasetFormat, ReadDatasetOptions } from "./dataset.js";
+export {
+  createResultsWriter,
+  mergeResults,
+  readRecords,
+  scanResults,
+  sumJudgeSummaries,
+} from "./results-file.js";
+export type {
+  MergeResultsOutcome,
+  ResultsEnd,
+  ResultsHeader,
+  ResultsScan,
+  ResultsWriter,
+  ResultsWriterOptions,
+} from "./results-file.js";

@@ -4,3 +4,5 @@ export { caseStatusOf } from "./case-result.js";
 export type { CaseError, CaseResult, CaseStatus } from "./case-result.js";
 export { createSummaryBuilder, maxListedFailures } from "./summary.js";
 export type { EvaluationSummary, MetricSummary, SummaryBuilder } from "./summary.js";
+export { caseContentOf, metricResultsOf, toCaseRecord } from "./record.js";
+export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./record.js";

@@ -1,0 +1,476 @@
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { ResultsFileError } from "../core/errors.js";
+import type { JudgeRunSummary } from "../core/judge.js";
+import type { CaseStatus } from "../runner/case-result.js";
+import type { CaseRecord } from "../runner/record.js";
+import { jsonlLines } from "./dataset.js";
+
+/** The first line of a results file: what was run, on what, with which configuration. */
+export interface ResultsHeader {
+  readonly toolscore: "results";
+  readonly version: 1;
+  /** The dataset, as given on the command line. */
+  readonly dataset: string;
+  /** Size and content hash of the dataset (see `datasetFingerprint`). */
+  readonly fingerprint: string;
+  /** A hash of everything that changes scores: metrics, their options, name normalization. */
+  readonly config: string;
+  /** The run's metric names, in order. */
+  readonly metrics: readonly string[];
+  /** Set when the run covers one shard of the dataset: cases whose index mod `count` is `index`. */
+  readonly shard?: { readonly index: number; readonly count: number };
+  readonly startedAt: string;
+}
+
+/** The line a run writes when it stops, finished or not. A resumed run appends another. */
+export interface ResultsEnd {
+  readonly toolscore: "end";
+  /** False when the run was interrupted (a signal) before every case finished. */
+  readonly complete: boolean;
+  /** Cases in the file when the line was written (each index once). */
+  readonly cases: number;
+  /** Cases of the dataset (of the shard, for a shard) this run saw. */
+  readonly datasetCases: number;
+  readonly judge?: JudgeRunSummary;
+  readonly durationMs: number;
+  readonly endedAt: string;
+}
+
+/**
+ * What a results file holds, indexed in constant memory per case: for each case index, where its
+ * last line sits (later lines for the same index win, as a retried case's do) and its status.
+ */
+export interface ResultsScan {
+  readonly header: ResultsHeader;
+  /** The last end line, if any. */
+  readonly end?: ResultsEnd;
+  /** Judge usage summed over every end line (every session of a resumed run). */
+  readonly judge?: JudgeRunSummary;
+  /** Distinct cases in the file. */
+  readonly cases: number;
+  /** Bytes up to the end of the last whole line; anything after was torn by a kill. */
+  readonly validBytes: number;
+  /** True when the file ended in a torn (unterminated, unparseable) line. */
+  readonly torn: boolean;
+  /** Whether a case index has a record. */
+  has(index: number): boolean;
+  statusOf(index: number): CaseStatus | undefined;
+  /** The case indices with records, ascending. */
+  indices(): Generator<number>;
+  /** Byte offset and length of a case's record line. */
+  locate(index: number): { offset: number; length: number } | undefined;
+}
+
+const statusCodes: readonly CaseStatus[] = ["passed", "failed", "error"];
+
+/** A growable index from case number to line position, in typed arrays (about 13 bytes a case). */
+class LineIndex {
+  offsets = new Float64Array(1024);
+  lengths = new Uint32Array(1024);
+  statuses = new Uint8Array(1024);
+  count = 0;
+
+  set(index: number, offset: number, length: number, status: CaseStatus) {
+    if (index >= this.offsets.length) {
+      let size = this.offsets.length;
+      while (size <= index) size *= 2;
+      const offsets = new Float64Array(size);
+      offsets.set(this.offsets);
+      const lengths = new Uint32Array(size);
+      lengths.set(this.lengths);
+      const statuses = new Uint8Array(size);
+      statuses.set(this.statuses);
+      this.offsets = offsets;
+      this.lengths = lengths;
+      this.statuses = statuses;
+    }
+    if (this.lengths[index] === 0) this.count++;
+    this.offsets[index] = offset;
+    this.lengths[index] = length;
+    this.statuses[index] = statusCodes.indexOf(status) + 1;
+  }
+}
+
+function isHeader(value: unknown): value is ResultsHeader {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { toolscore?: unknown }).toolscore === "results" &&
+    (value as { version?: unknown }).version === 1
+  );
+}
+
+function isEnd(value: unknown): value is ResultsEnd {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { toolscore?: unknown }).toolscore === "end"
+  );
+}
+
+function isRecord(value: unknown): value is CaseRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as { index?: unknown; status?: unknown; id?: unknown };
+  return (
+    typeof record.index === "number" &&
+    Number.isInteger(record.index) &&
+    record.index >= 0 &&
+    typeof record.id === "string" &&
+    statusCodes.includes(record.status as CaseStatus)
+  );
+}
+
+/**
+ * Reads a results file's header and indexes its records. A torn last line (the process was
+ * killed mid-write) is noted, not an error; any other bad line is.
+ *
+ * @param onRecord called with every record line in file order (duplicates included), to rebuild
+ * a summary without a second pass.
+ */
+export async function scanResults(
+  file: string,
+  onRecord?: (record: CaseRecord) => void,
+): Promise<ResultsScan> {
+  let header: ResultsHeader | undefined;
+  let end: ResultsEnd | undefined;
+  const judges: JudgeRunSummary[] = [];
+  const index = new LineIndex();
+  let validBytes = 0;
+  let torn = false;
+  let pendingError: ResultsFileError | undefined;
+  let size: number;
+  let endsWithNewline: boolean;
+  try {
+    const handle = await open(file, "r");
+    try {
+      size = (await handle.stat()).size;
+      const last = Buffer.alloc(1);
+      if (size > 0) await handle.read(last, 0, 1, size - 1);
+      endsWithNewline = size > 0 && last[0] === 10;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new ResultsFileError({
+      file,
+      message: `cannot read the results file ${file}`,
+      cause: error,
+    });
+  }
+  for await (const { text, line, offset, bytes } of jsonlLines(file)) {
+    if (pendingError !== undefined) throw pendingError;
+    // A last line without its newline was cut short by a kill: dropped, and its case runs again.
+    if (offset + bytes === size && !endsWithNewline) {
+      torn = true;
+      break;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch (error) {
+      pendingError = new ResultsFileError({
+        file,
+        message: `${file} line ${line} is not valid JSON; the results file is damaged (run again with --overwrite)`,
+        cause: error,
+      });
+      continue;
+    }
+    if (header === undefined) {
+      if (!isHeader(value)) {
+        throw new ResultsFileError({
+          file,
+          message: `${file} is not a toolscore results file (its first line is not a results header)`,
+        });
+      }
+      header = value;
+    } else if (isEnd(value)) {
+      end = value;
+      if (value.judge !== undefined) judges.push(value.judge);
+    } else if (isRecord(value)) {
+      index.set(value.index, offset, bytes, value.status);
+      onRecord?.(value);
+    } else {
+      throw new ResultsFileError({
+        file,
+        message: `${file} line ${line} is neither a case record nor an end line`,
+      });
+    }
+    validBytes = offset + bytes;
+  }
+  if (pendingError !== undefined) throw pendingError;
+  if (header === undefined) {
+    throw new ResultsFileError({ file, message: `${file} is empty: it holds no results header` });
+  }
+  const scanned = header;
+  const judge = sumJudgeSummaries(judges);
+  return {
+    header: scanned,
+    ...(end === undefined ? {} : { end }),
+    ...(judge === undefined ? {} : { judge }),
+    cases: index.count,
+    validBytes,
+    torn,
+    has: (at) => at < index.lengths.length && index.lengths[at] !== 0,
+    statusOf: (at) =>
+      at < index.statuses.length && index.statuses[at] !== 0
+        ? statusCodes[index.statuses[at] - 1]
+        : undefined,
+    *indices() {
+      for (let at = 0; at < index.lengths.length; at++) if (index.lengths[at] !== 0) yield at;
+    },
+    locate: (at) =>
+      at < index.lengths.length && index.lengths[at] !== 0
+        ? { offset: index.offsets[at], length: index.lengths[at] }
+        : undefined,
+  };
+}
+
+/**
+ * The records of a scanned results file in case order (each index once, its last line), read
+ * by position in batches, in constant memory.
+ */
+export async function* readRecords(file: string, scan: ResultsScan): AsyncGenerator<CaseRecord> {
+  const handle = await open(file, "r");
+  try {
+    const batch: { offset: number; length: number }[] = [];
+    const flush = async function* () {
+      if (batch.length === 0) return;
+      const start = batch[0].offset;
+      const last = batch[batch.length - 1];
+      const contiguous = batch.every(
+        (item, at) => at === 0 || item.offset === batch[at - 1].offset + batch[at - 1].length,
+      );
+      if (contiguous) {
+        const buffer = Buffer.alloc(last.offset + last.length - start);
+        await handle.read(buffer, 0, buffer.length, start);
+        for (const item of batch) {
+          yield JSON.parse(
+            buffer.toString("utf8", item.offset - start, item.offset - start + item.length),
+          ) as CaseRecord;
+        }
+      } else {
+        for (const item of batch) {
+          const buffer = Buffer.alloc(item.length);
+          await handle.read(buffer, 0, item.length, item.offset);
+          yield JSON.parse(buffer.toString("utf8")) as CaseRecord;
+        }
+      }
+      batch.length = 0;
+    };
+    for (const at of scan.indices()) {
+      const where = scan.locate(at);
+      if (where === undefined) continue;
+      batch.push(where);
+      if (batch.length >= 512) yield* flush();
+    }
+    yield* flush();
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface ResultsWriterOptions {
+  /** Append to an existing results file (resume) instead of starting a new one. */
+  readonly append?: { readonly validBytes: number };
+  /** How often written lines are forced to disk with fdatasync. Default 1000 ms; 0 for every batch. */
+  readonly syncIntervalMs?: number;
+}
+
+/**
+ * Appends records to a results file as they finish. Lines written in the same tick go out in
+ * one write, straight to the file (a killed process keeps every line written); fdatasync runs at
+ * most once per `syncIntervalMs` and at close, so a power cut loses at most that window.
+ */
+export interface ResultsWriter {
+  write(record: CaseRecord): void;
+  /** Writes any pending lines now. */
+  flush(): void;
+  /** Writes the end line, syncs and closes. */
+  close(end: Omit<ResultsEnd, "toolscore" | "endedAt">): void;
+}
+
+export function createResultsWriter(
+  file: string,
+  header: ResultsHeader,
+  options: ResultsWriterOptions = {},
+): ResultsWriter {
+  const interval = options.syncIntervalMs ?? 1000;
+  let fd: number;
+  if (options.append === undefined) {
+    fd = openSync(file, "w");
+    writeSync(fd, `${JSON.stringify(header)}\n`);
+  } else {
+    fd = openSync(file, "r+");
+    // Drop a line torn by a kill, then write after the last whole line.
+    if (fstatSync(fd).size !== options.append.validBytes)
+      ftruncateSync(fd, options.append.validBytes);
+    closeSync(fd);
+    fd = openSync(file, "a");
+  }
+  let pending: string[] = [];
+  let scheduled = false;
+  let lastSync = performance.now();
+  let closed = false;
+
+  const flush = () => {
+    scheduled = false;
+    if (pending.length === 0 || closed) return;
+    const text = pending.join("");
+    pending = [];
+    writeSync(fd, text);
+    const now = performance.now();
+    if (now - lastSync >= interval) {
+      fdatasyncSync(fd);
+      lastSync = now;
+    }
+  };
+
+  return {
+    write(record) {
+      if (closed) throw new Error("the results writer is closed");
+      pending.push(`${JSON.stringify(record)}\n`);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+    close(end) {
+      if (closed) return;
+      flush();
+      const line: ResultsEnd = { toolscore: "end", ...end, endedAt: new Date().toISOString() };
+      writeSync(fd, `${JSON.stringify(line)}\n`);
+      fdatasyncSync(fd);
+      closeSync(fd);
+      closed = true;
+    },
+  };
+}
+
+/** Judge usage over several runs or sessions (a resumed run adds an end line per session). */
+export function sumJudgeSummaries(
+  summaries: readonly JudgeRunSummary[],
+): JudgeRunSummary | undefined {
+  if (summaries.length === 0) return undefined;
+  const costs = summaries.map((summary) => summary.estimatedCostUsd);
+  return {
+    calls: summaries.reduce((sum, summary) => sum + summary.calls, 0),
+    batchedRequests: summaries.reduce((sum, summary) => sum + summary.batchedRequests, 0),
+    cacheHits: summaries.reduce((sum, summary) => sum + summary.cacheHits, 0),
+    cacheMisses: summaries.reduce((sum, summary) => sum + summary.cacheMisses, 0),
+    failures: summaries.reduce((sum, summary) => sum + summary.failures, 0),
+    inputTokens: summaries.reduce((sum, summary) => sum + summary.inputTokens, 0),
+    outputTokens: summaries.reduce((sum, summary) => sum + summary.outputTokens, 0),
+    estimatedCostUsd: costs.some((cost) => cost === undefined)
+      ? undefined
+      : costs.reduce((sum: number, cost) => sum + (cost ?? 0), 0),
+    unpricedModels: [...new Set(summaries.flatMap((summary) => summary.unpricedModels))],
+  };
+}
+
+export interface MergeResultsOutcome {
+  readonly cases: number;
+  readonly datasetCases: number;
+}
+
+/**
+ * Joins the results of the shards of one run (`--shard i/n`) into one file, cases in dataset
+ * order. The shards must come from the same dataset and configuration, all `n` of them, each
+ * finished; otherwise a `ResultsFileError` says which shard or cases are missing.
+ */
+export async function mergeResults(input: {
+  inputs: readonly string[];
+  out: string;
+}): Promise<MergeResultsOutcome> {
+  const { inputs, out } = input;
+  if (inputs.length === 0) {
+    throw new ResultsFileError({ file: out, message: "give the shard results files to merge" });
+  }
+  const scans = await Promise.all(inputs.map((file) => scanResults(file)));
+  const first = scans[0].header;
+  const count = first.shard?.count;
+  const seen = new Map<number, string>();
+  scans.forEach((scan, at) => {
+    const file = inputs[at];
+    const { header } = scan;
+    if (header.shard === undefined || count === undefined) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} is not the results of a shard (run eval with --shard i/n)`,
+      });
+    }
+    if (header.fingerprint !== first.fingerprint) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} was run on another dataset (or another version of it) than ${inputs[0]}`,
+      });
+    }
+    if (header.config !== first.config) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} was run with other metrics or options than ${inputs[0]}`,
+      });
+    }
+    if (header.shard.count !== count) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} is shard ${header.shard.index + 1}/${header.shard.count}, but ${inputs[0]} splits the dataset in ${count}`,
+      });
+    }
+    const twin = seen.get(header.shard.index);
+    if (twin !== undefined) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} and ${twin} are the same shard (${header.shard.index + 1}/${count})`,
+      });
+    }
+    seen.set(header.shard.index, file);
+    if (scan.end?.complete !== true || scan.cases < scan.end.datasetCases) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} is unfinished (${scan.cases} of ${scan.end?.datasetCases ?? "?"} cases); finish it with eval --resume before merging`,
+      });
+    }
+  });
+  if (count === undefined || seen.size !== count) {
+    const missing = Array.from({ length: count ?? 0 }, (_, at) => at).filter((at) => !seen.has(at));
+    throw new ResultsFileError({
+      file: out,
+      message: `shard${missing.length === 1 ? "" : "s"} ${missing.map((at) => `${at + 1}/${count ?? 0}`).join(", ")} missing: merge needs all ${count ?? 0}`,
+    });
+  }
+  const { shard: _shard, ...header } = first;
+  const writer = createResultsWriter(out, { ...header, startedAt: first.startedAt });
+  const iterators = scans.map((scan, at) => readRecords(inputs[at], scan)[Symbol.asyncIterator]());
+  const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
+  let cases = 0;
+  for (;;) {
+    let best = -1;
+    for (let at = 0; at < heads.length; at++) {
+      const head = heads[at];
+      if (head.done === true) continue;
+      if (best === -1) best = at;
+      else {
+        const other = heads[best];
+        if (other.done !== true && head.value.index < other.value.index) best = at;
+      }
+    }
+    if (best === -1) break;
+    const head = heads[best];
+    if (head.done === true) break;
+    writer.write(head.value);
+    cases++;
+    heads[best] = await iterators[best].next();
+  }
+  const datasetCases = scans.reduce((sum, scan) => sum + (scan.end?.datasetCases ?? 0), 0);
+  const judge = sumJudgeSummaries(scans.flatMap((scan) => (scan.judge ? [scan.judge] : [])));
+  writer.close({
+    complete: true,
+    cases,
+    datasetCases,
+    ...(judge === undefined ? {} : { judge }),
+    durationMs: Math.max(...scans.map((scan) => scan.end?.durationMs ?? 0)),
+  });
+  return { cases, datasetCases };
+}

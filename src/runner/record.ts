@@ -1,0 +1,140 @@
+import type { JsonObject, JsonValue } from "../core/json.js";
+import type { ErroredResult, MetricResult } from "../core/metric-result.js";
+import type { Content, ImageSource, TestCase } from "../core/test-case.js";
+import type { ToolCall } from "../core/tool-call.js";
+import type { CaseError, CaseResult, CaseStatus } from "./case-result.js";
+
+/** One metric's outcome on one case, as a results file stores it. */
+export type MetricEntry =
+  | {
+      readonly status: "scored";
+      readonly score: number;
+      readonly threshold: number;
+      readonly success: boolean;
+      readonly reason?: string;
+      readonly details?: unknown;
+    }
+  | { readonly status: "error"; readonly error: ErroredResult["error"] }
+  | { readonly status: "skipped"; readonly reason: string };
+
+/** A call as reports show it. */
+export interface RecordedCall {
+  readonly name: string;
+  readonly arguments: JsonObject;
+  readonly output?: JsonValue;
+  readonly isError?: boolean;
+  readonly invalidArguments?: string;
+}
+
+/** What a report shows of the case itself: the request, the answer, the calls, the contexts. */
+export interface CaseContent {
+  readonly input?: Content;
+  readonly actualOutput?: Content;
+  readonly expectedOutput?: Content;
+  readonly toolsCalled?: readonly RecordedCall[];
+  readonly expectedTools?: readonly RecordedCall[];
+  readonly retrievedContexts?: readonly (string | ImageSource)[];
+  readonly metadata?: JsonObject;
+}
+
+/**
+ * One finished case as a results file holds it (one JSON line): where it came from, its status,
+ * per metric name the score, success, reason and details, and what the case was.
+ */
+export interface CaseRecord {
+  readonly index: number;
+  readonly id: string;
+  readonly line?: number;
+  readonly status: CaseStatus;
+  readonly metrics: Readonly<Record<string, MetricEntry>>;
+  readonly error?: CaseError;
+  readonly case?: CaseContent;
+  readonly durationMs: number;
+}
+
+function recordedCall(call: ToolCall): RecordedCall {
+  return {
+    name: call.name,
+    arguments: call.inputParameters,
+    ...(call.output === null ? {} : { output: call.output }),
+    ...(call.isError === true ? { isError: true } : {}),
+    ...(call.invalidArguments === undefined ? {} : { invalidArguments: call.invalidArguments }),
+  };
+}
+
+/** The parts of a case a report shows; absent fields stay absent. */
+export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): CaseContent {
+  return {
+    ...(testCase.input === undefined ? {} : { input: testCase.input }),
+    ...(testCase.actualOutput === undefined ? {} : { actualOutput: testCase.actualOutput }),
+    ...(testCase.expectedOutput === undefined ? {} : { expectedOutput: testCase.expectedOutput }),
+    ...(testCase.toolsCalled === undefined
+      ? {}
+      : { toolsCalled: testCase.toolsCalled.map(recordedCall) }),
+    ...(testCase.expectedTools === undefined
+      ? {}
+      : { expectedTools: testCase.expectedTools.map(recordedCall) }),
+    ...(testCase.retrievedContexts === undefined
+      ? {}
+      : { retrievedContexts: testCase.retrievedContexts }),
+    ...(testCase.metadata === undefined ? {} : { metadata: testCase.metadata }),
+  };
+}
+
+function entryOf(result: MetricResult): MetricEntry {
+  switch (result.status) {
+    case "scored":
+      return {
+        status: "scored",
+        score: result.score,
+        threshold: result.threshold,
+        success: result.success,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+        ...(result.details === undefined || result.details === null
+          ? {}
+          : { details: result.details }),
+      };
+    case "error":
+      return { status: "error", error: result.error };
+    case "skipped":
+      return { status: "skipped", reason: result.reason };
+  }
+}
+
+/** A case result as a results-file record, with the case's content when given. */
+export function toCaseRecord(result: CaseResult, content?: CaseContent): CaseRecord {
+  const metrics: Record<string, MetricEntry> = {};
+  for (const metric of result.results) metrics[metric.metric] = entryOf(metric);
+  return {
+    index: result.index,
+    id: result.id,
+    ...(result.line === undefined ? {} : { line: result.line }),
+    status: result.status,
+    metrics,
+    ...(result.error === undefined ? {} : { error: result.error }),
+    ...(content === undefined ? {} : { case: content }),
+    durationMs: result.durationMs,
+  };
+}
+
+/** The metric results of a record, in the order of its metrics. */
+export function metricResultsOf(record: CaseRecord): MetricResult[] {
+  return Object.entries(record.metrics).map(([metric, entry]): MetricResult => {
+    switch (entry.status) {
+      case "scored":
+        return {
+          status: "scored",
+          metric,
+          score: entry.score,
+          threshold: entry.threshold,
+          success: entry.success,
+          ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+          details: entry.details ?? null,
+        };
+      case "error":
+        return { status: "error", metric, error: entry.error };
+      case "skipped":
+        return { status: "skipped", metric, reason: entry.reason };
+    }
+  });
+}
