@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { sampleRecords, summaryOf } from "../../test/support/records.js";
+import { formatConsoleSummary } from "./console.js";
+import { formatDuration, formatRate, sparkline } from "./format.js";
+
+describe("formatConsoleSummary", () => {
+  it("tabulates each metric and the case verdict", () => {
+    const text = formatConsoleSummary(summaryOf(sampleRecords()), {
+      errors: [{ id: "case-4", line: 4, message: "line 4: not valid JSON" }],
+    });
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^metric\s+scored\s+mean\s+min\s+max\s+pass rate\s+failed\s+errors/);
+    expect(lines[2]).toMatch(/^Tool Call Accuracy\s+2\s+0\.63\s+0\.25\s+1\.00\s+50%\s+1\s+1 /);
+    expect(lines[3]).toMatch(/^Tool Correctness\s+2\s+0\.80\s+0\.60\s+1\.00\s+100%\s+0\s+0 /);
+    expect(text).toContain("4 cases: 1 passed, 1 failed, 2 errors (25% passed) in 1.2 s");
+    expect(text).toContain("! case-4 (line 4): line 4: not valid JSON");
+    expect(text).not.toContain("\u001b[");
+  });
+
+  it("colours only when asked, and keeps columns aligned", () => {
+    const text = formatConsoleSummary(summaryOf(sampleRecords()), { color: true });
+    expect(text).toContain("\u001b[31m1 failed\u001b[0m");
+  });
+});
+
+describe("formatting helpers", () => {
+  it("formats rates, durations and sparklines", () => {
+    expect(formatRate(null)).toBe("–");
+    expect(formatRate(0.875)).toBe("87.5%");
+    expect(formatDuration(61_500)).toBe("1 min 2 s");
+    expect(sparkline([0, 1, 0, 4])).toBe("·▂·█");
+    expect(sparkline([0, 0])).toBe("  ");
+  });
+});

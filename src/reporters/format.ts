@@ -1,0 +1,57 @@
+import type { MetricSummary } from "../runner/summary.js";
+
+/** `0.875` as `0.88`, `null` as `–`. */
+export function formatScore(value: number | null): string {
+  return value === null ? "–" : value.toFixed(2);
+}
+
+/** `0.875` as `87.5%`, `null` as `–`. */
+export function formatRate(value: number | null): string {
+  if (value === null) return "–";
+  const percent = value * 100;
+  return `${Number.isInteger(percent) ? percent.toFixed(0) : percent.toFixed(1)}%`;
+}
+
+/** A duration in the unit a person reads best. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes} min ${seconds} s`;
+}
+
+/** The histogram as eight-level block characters, one per bin: `▁▁▂█`. */
+export function sparkline(histogram: readonly number[]): string {
+  const blocks = " ▁▂▃▄▅▆▇█";
+  const most = Math.max(0, ...histogram);
+  if (most === 0) return " ".repeat(histogram.length);
+  return histogram
+    .map((count) => (count === 0 ? "·" : blocks[Math.max(1, Math.round((count / most) * 8))]))
+    .join("");
+}
+
+/** The row of figures every summary table shows for a metric. */
+export function metricRow(metric: MetricSummary): string[] {
+  return [
+    metric.name,
+    String(metric.scored),
+    formatScore(metric.mean),
+    formatScore(metric.min),
+    formatScore(metric.max),
+    formatRate(metric.passRate),
+    String(metric.failed),
+    String(metric.errors),
+  ];
+}
+
+export const metricColumns = [
+  "metric",
+  "scored",
+  "mean",
+  "min",
+  "max",
+  "pass rate",
+  "failed",
+  "errors",
+];

@@ -1,0 +1,348 @@
+/**
+ * The HTML report's stylesheet and script. Both are inline (the report is one file) and allowed
+ * by hash in the report's Content-Security-Policy; the script builds the page from the embedded
+ * JSON with DOM calls and `textContent` only, so no value from a dataset is ever parsed as HTML.
+ */
+
+export const reportStyle = String.raw`
+:root { --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --skip: #6e7781; --line: #d0d7de;
+  --bg: #ffffff; --panel: #f6f8fa; --text: #1f2328; --muted: #59636e; --hl: #fff8c5;
+  --miss: #ffebe9; --extra: #fff1e5; --ok: #dafbe1; --order: #ddf4ff; color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--text); background: var(--bg); }
+header { padding: 16px 24px; border-bottom: 1px solid var(--line); background: var(--panel); }
+header h1 { margin: 0 0 4px; font-size: 20px; }
+header .meta { color: var(--muted); font-size: 12px; }
+main { padding: 16px 24px 48px; max-width: 1400px; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin-bottom: 16px; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 110px; background: var(--bg); }
+.card .value { font-size: 22px; font-weight: 600; }
+.card .label { color: var(--muted); font-size: 12px; }
+.metrics { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 12px; margin-bottom: 20px; }
+.metric { border: 1px solid var(--line); border-radius: 8px; padding: 12px; }
+.metric h3 { margin: 0 0 6px; font-size: 15px; }
+.metric .figures { color: var(--muted); font-size: 12px; margin-bottom: 6px; }
+.metric svg { width: 100%; height: 90px; display: block; }
+.metric svg rect.bar { fill: #54aeff; }
+.metric svg text { font-size: 9px; fill: var(--muted); }
+.filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; position: sticky; top: 0; background: var(--bg); padding: 8px 0; border-bottom: 1px solid var(--line); z-index: 1; }
+.filters input[type=search] { flex: 1 1 260px; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.filters select { padding: 6px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.filters .count { color: var(--muted); font-size: 12px; }
+.notice { background: var(--hl); border: 1px solid #d4a72c; border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
+.cases { margin-top: 8px; }
+details.case { border: 1px solid var(--line); border-radius: 8px; margin: 6px 0; }
+details.case > summary { cursor: pointer; padding: 8px 12px; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; list-style: none; }
+details.case > summary::-webkit-details-marker { display: none; }
+details.case[open] > summary { border-bottom: 1px solid var(--line); background: var(--panel); }
+.badge { font-size: 11px; font-weight: 600; text-transform: uppercase; padding: 2px 6px; border-radius: 10px; color: #fff; }
+.badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); } .badge.error { background: var(--error); }
+.case-id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 600; word-break: break-all; }
+.chip { font-size: 12px; border: 1px solid var(--line); border-radius: 10px; padding: 1px 8px; }
+.chip.fail { border-color: var(--fail); color: var(--fail); } .chip.error { border-color: var(--error); color: var(--error); }
+.chip.skipped { color: var(--skip); }
+.body { padding: 10px 14px; }
+.body h4 { margin: 12px 0 6px; font-size: 13px; }
+.text { white-space: pre-wrap; word-break: break-word; background: var(--panel); border-radius: 6px; padding: 8px; margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
+.reason { margin: 4px 0; } .reason b { font-weight: 600; }
+.error-text { color: var(--error); }
+table.diff { border-collapse: collapse; width: 100%; table-layout: fixed; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
+table.diff th { text-align: left; font-family: system-ui, sans-serif; color: var(--muted); font-weight: 600; padding: 4px 8px; border-bottom: 1px solid var(--line); }
+table.diff td { vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); word-break: break-word; }
+tr.matched td { background: var(--ok); } tr.partial td { background: #fff; }
+tr.missing td.expected { background: var(--miss); } tr.unexpected td.actual { background: var(--extra); }
+tr.out-of-order td.expected { background: var(--order); }
+.call-name { font-weight: 600; }
+.tag { display: inline-block; font-family: system-ui, sans-serif; font-size: 11px; padding: 0 6px; border-radius: 8px; margin-left: 6px; border: 1px solid currentColor; }
+.tag.missing { color: var(--fail); } .tag.unexpected { color: #bc4c00; } .tag.out-of-order { color: #0969da; } .tag.partial { color: var(--error); }
+.arg { padding-left: 12px; } .arg.bad { background: var(--hl); outline: 1px solid #d4a72c; }
+.arg .path { color: var(--muted); }
+.mismatch-list { margin: 4px 0 0; padding-left: 18px; color: var(--fail); font-family: system-ui, sans-serif; }
+.images { display: flex; flex-wrap: wrap; gap: 8px; }
+.images figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 4px; max-width: 260px; }
+.images img { max-width: 250px; max-height: 200px; display: block; }
+.images figcaption { font-size: 11px; color: var(--muted); word-break: break-all; }
+.empty { color: var(--muted); padding: 12px; }
+`;
+
+export const reportScript = String.raw`
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("toolscore-data").textContent);
+  var summary = data.summary;
+
+  function el(tag, className, children) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+  function svg(tag, attributes) {
+    var node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    Object.keys(attributes).forEach(function (key) { node.setAttribute(key, String(attributes[key])); });
+    return node;
+  }
+  function score(value) { return value === null || value === undefined ? "–" : value.toFixed(2); }
+  function rate(value) { return value === null || value === undefined ? "–" : (Math.round(value * 1000) / 10) + "%"; }
+  function json(value) { try { var text = JSON.stringify(value); return text === undefined ? String(value) : text; } catch (e) { return String(value); } }
+  function duration(ms) { return ms < 1000 ? Math.round(ms) + " ms" : ms < 60000 ? (ms / 1000).toFixed(1) + " s" : Math.floor(ms / 60000) + " min " + Math.round((ms % 60000) / 1000) + " s"; }
+
+  function card(value, label) { return el("div", "card", [el("div", "value", [String(value)]), el("div", "label", [label])]); }
+
+  function histogram(counts) {
+    var width = 300, height = 90, bottom = 14, most = Math.max.apply(null, counts.concat([1]));
+    var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "score histogram" });
+    var step = width / counts.length;
+    counts.forEach(function (count, index) {
+      var h = Math.round((count / most) * (height - bottom - 12));
+      var bar = svg("rect", { x: index * step + 2, y: height - bottom - h, width: step - 4, height: h, "class": "bar" });
+      var title = svg("title", {});
+      title.textContent = (index / 10).toFixed(1) + "–" + ((index + 1) / 10).toFixed(1) + ": " + count;
+      bar.appendChild(title);
+      chart.appendChild(bar);
+      if (count > 0) {
+        var label = svg("text", { x: index * step + step / 2, y: height - bottom - h - 2, "text-anchor": "middle" });
+        label.textContent = String(count);
+        chart.appendChild(label);
+      }
+    });
+    [0, 0.5, 1].forEach(function (tick) {
+      var text = svg("text", { x: tick * width, y: height - 2, "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" });
+      text.textContent = String(tick);
+      chart.appendChild(text);
+    });
+    return chart;
+  }
+
+  function renderSummary() {
+    var root = document.getElementById("summary");
+    var cards = el("div", "cards", [
+      card(summary.cases, "cases"), card(summary.passed, "passed"), card(summary.failed, "failed"),
+      card(summary.errors, "errors"), card(rate(summary.passRate), "pass rate"), card(duration(summary.durationMs), "duration")
+    ]);
+    if (summary.judge) {
+      cards.appendChild(card(summary.judge.calls, "judge calls"));
+      cards.appendChild(card(summary.judge.cacheHits, "cache hits"));
+      cards.appendChild(card(summary.judge.estimatedCostUsd === undefined || summary.judge.estimatedCostUsd === null ? "?" : "$" + summary.judge.estimatedCostUsd.toFixed(4), "judge cost"));
+    }
+    root.appendChild(cards);
+    if (summary.aborted) root.appendChild(el("div", "notice", ["The run was interrupted: not every case finished."]));
+    var metrics = el("div", "metrics");
+    summary.metrics.forEach(function (metric) {
+      metrics.appendChild(el("section", "metric", [
+        el("h3", "", [metric.name]),
+        el("div", "figures", ["mean " + score(metric.mean) + " · pass rate " + rate(metric.passRate) + " · " + metric.failed + " failed · " + metric.errors + " errors · " + metric.skipped + " skipped"]),
+        histogram(metric.histogram)
+      ]));
+    });
+    root.appendChild(metrics);
+  }
+
+  function safeImageSource(source) {
+    if (!source) return null;
+    var text = source.kind === "url" ? source.url : source.kind === "base64" ? "data:" + (source.mimeType || "image/png") + ";base64," + source.data : null;
+    if (typeof text !== "string") return null;
+    if (/^data:image\/(png|jpeg|gif|webp|avif|bmp);base64,[A-Za-z0-9+\/=\s]+$/.test(text)) return text;
+    if (/^https?:\/\//i.test(text)) return text;
+    return null;
+  }
+  function describeSource(source) {
+    if (!source) return "";
+    if (source.kind === "url") return source.url.length > 80 ? source.url.slice(0, 77) + "…" : source.url;
+    if (source.kind === "path") return source.path;
+    return "embedded " + (source.mimeType || "image");
+  }
+  function image(source, caption) {
+    var src = safeImageSource(source);
+    if (src === null) return el("figure", "", [el("figcaption", "", ["(image not shown: " + describeSource(source) + ")"])]);
+    var img = document.createElement("img");
+    img.src = src;
+    img.alt = caption;
+    img.loading = "lazy";
+    img.referrerPolicy = "no-referrer";
+    return el("figure", "", [img, el("figcaption", "", [caption])]);
+  }
+  function content(value, label, images) {
+    if (value === undefined || value === null) return null;
+    if (typeof value === "string") return el("pre", "text", [value]);
+    var texts = [];
+    value.forEach(function (part) {
+      if (part.type === "text") texts.push(part.text);
+      else if (part.type === "image") images.push({ source: part.source, caption: label + " image" });
+    });
+    return texts.length === 0 ? null : el("pre", "text", [texts.join("\n")]);
+  }
+
+  function childPath(parent, key) {
+    if (typeof key === "number") return parent + "[" + key + "]";
+    return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? parent + "." + key : parent + "[" + JSON.stringify(key) + "]";
+  }
+  function leaves(value, path, out) {
+    if (Array.isArray(value) && value.length > 0) value.forEach(function (item, index) { leaves(item, childPath(path, index), out); });
+    else if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) Object.keys(value).forEach(function (key) { leaves(value[key], childPath(path, key), out); });
+    else if (path !== "$") out.push({ path: path, value: value });
+    return out;
+  }
+  function under(path, prefix) { return path === prefix || path.indexOf(prefix + ".") === 0 || path.indexOf(prefix + "[") === 0; }
+  function callCell(call, badPaths, tags) {
+    var cell = el("td", "");
+    if (!call) { cell.appendChild(el("span", "empty", ["—"])); return cell; }
+    var head = el("div", "", [el("span", "call-name", [call.name])]);
+    tags.forEach(function (tag) { head.appendChild(el("span", "tag " + tag[0], [tag[1]])); });
+    cell.appendChild(head);
+    if (call.invalidArguments !== undefined) cell.appendChild(el("div", "arg bad", ["invalid arguments: " + call.invalidArguments]));
+    leaves(call.arguments || {}, "$", []).forEach(function (leaf) {
+      var bad = badPaths.some(function (p) { return under(leaf.path, p); });
+      cell.appendChild(el("div", bad ? "arg bad" : "arg", [el("span", "path", [leaf.path.slice(1) + " = "]), json(leaf.value)]));
+    });
+    if (call.output !== undefined) cell.appendChild(el("div", "arg", [el("span", "path", ["→ "]), json(call.output).slice(0, 300)]));
+    return cell;
+  }
+  function isMatchDetails(details) { return details && Array.isArray(details.pairs) && Array.isArray(details.missing) && Array.isArray(details.unexpected); }
+  function diffTable(record) {
+    var testCase = record.case || {};
+    var expected = testCase.expectedTools || [];
+    var called = testCase.toolsCalled || [];
+    var details = null, detailsOf = null;
+    Object.keys(record.metrics).forEach(function (name) {
+      var entry = record.metrics[name];
+      if (details === null && entry.status === "scored" && isMatchDetails(entry.details)) { details = entry.details; detailsOf = name; }
+    });
+    if (expected.length === 0 && called.length === 0) return null;
+    var table = el("table", "diff", [el("thead", "", [el("tr", "", [el("th", "", ["expected calls"]), el("th", "", ["calls made"])])])]);
+    var body = el("tbody");
+    table.appendChild(body);
+    function row(kind, left, right) { var tr = el("tr", kind, [left, right]); left.className = "expected"; right.className = "actual"; body.appendChild(tr); }
+    if (details === null) {
+      for (var i = 0; i < Math.max(expected.length, called.length); i++) row("", callCell(expected[i], [], []), callCell(called[i], [], []));
+      return el("div", "", [table]);
+    }
+    var pairs = {}; details.pairs.forEach(function (pair) { pairs[pair.expectedIndex] = pair; });
+    var order = {}; details.outOfOrder.forEach(function (item) { order[item.expectedIndex] = true; });
+    var missing = {}; details.missing.forEach(function (item) { missing[item.expectedIndex] = item; });
+    for (var e = 0; e < expected.length; e++) {
+      var pair = pairs[e];
+      if (pair) {
+        var bad = pair.arguments.filter(function (v) { return v.verdict !== "match"; }).map(function (v) { return v.path; });
+        var perfect = pair.score >= 1 && bad.length === 0;
+        var tags = perfect ? [] : [["partial", "score " + score(pair.score)]];
+        row(perfect ? "matched" : "partial", callCell(expected[e], bad, tags), callCell(called[pair.calledIndex], bad, []));
+        if (bad.length > 0) {
+          var list = el("ul", "mismatch-list");
+          pair.arguments.forEach(function (v) {
+            if (v.verdict === "match") return;
+            var text = v.path + ": " + (v.verdict === "missing" ? "expected " + json(v.expected) + ", not passed" : v.verdict === "unexpected" ? json(v.actual) + " passed, not expected" : "expected " + json(v.expected) + ", got " + json(v.actual));
+            list.appendChild(el("li", "", [text]));
+          });
+          var note = el("td", ""); note.colSpan = 2; note.appendChild(list);
+          body.appendChild(el("tr", "partial", [note]));
+        }
+      } else if (order[e]) {
+        row("out-of-order", callCell(expected[e], [], [["out-of-order", "out of order"]]), el("td", "", [el("span", "empty", ["made, but not in the expected order"])]));
+      } else {
+        row("missing", callCell(expected[e], [], [["missing", "missing"]]), el("td", "", [el("span", "empty", ["not called"])]));
+      }
+    }
+    details.unexpected.forEach(function (item) {
+      row("unexpected", el("td", "", [el("span", "empty", ["not expected"])]), callCell(called[item.calledIndex] || { name: item.name }, [], [["unexpected", "unexpected"]]));
+    });
+    return el("div", "", [el("div", "figures", ["alignment from " + detailsOf + " (" + details.algorithm + ")"]), table]);
+  }
+
+  function caseBody(record) {
+    var body = el("div", "body");
+    var testCase = record.case || {};
+    var images = [];
+    if (record.error) body.appendChild(el("p", "error-text", [record.error.code + ": " + record.error.message]));
+    var input = content(testCase.input, "input", images);
+    if (input) { body.appendChild(el("h4", "", ["Input"])); body.appendChild(input); }
+    var output = content(testCase.actualOutput, "answer", images);
+    if (output) { body.appendChild(el("h4", "", ["Answer"])); body.appendChild(output); }
+    Object.keys(record.metrics).forEach(function (name) {
+      var entry = record.metrics[name];
+      var text = entry.status === "scored" ? score(entry.score) + " (threshold " + entry.threshold + ")" + (entry.reason ? ": " + entry.reason : "") : entry.status === "error" ? entry.error.code + ": " + entry.error.message : "skipped: " + entry.reason;
+      body.appendChild(el("p", entry.status === "error" ? "reason error-text" : "reason", [el("b", "", [name + ": "]), text]));
+    });
+    var diff = diffTable(record);
+    if (diff) { body.appendChild(el("h4", "", ["Tool calls"])); body.appendChild(diff); }
+    (testCase.retrievedContexts || []).forEach(function (context, index) {
+      if (typeof context === "string") {
+        if (/^(data:image\/|https?:\/\/.*\.(png|jpe?g|gif|webp)(\?.*)?$)/i.test(context)) images.push({ source: /^data:/.test(context) ? { kind: "base64", data: context.replace(/^data:[^,]*,/, ""), mimeType: context.slice(5, context.indexOf(";")) } : { kind: "url", url: context }, caption: "context " + (index + 1) });
+        else { body.appendChild(el("h4", "", ["Context " + (index + 1)])); body.appendChild(el("pre", "text", [context])); }
+      } else images.push({ source: context, caption: "context " + (index + 1) });
+    });
+    if (images.length > 0) {
+      body.appendChild(el("h4", "", ["Images"]));
+      body.appendChild(el("div", "images", images.map(function (item) { return image(item.source, item.caption); })));
+    }
+    return body;
+  }
+
+  var searchText = [];
+  function caseElement(record, index) {
+    var details = el("details", "case");
+    details.dataset.status = record.status;
+    details.dataset.index = String(index);
+    var chips = Object.keys(record.metrics).map(function (name) {
+      var entry = record.metrics[name];
+      var kind = entry.status === "scored" ? (entry.success ? "" : "fail") : entry.status;
+      return el("span", "chip " + kind, [name + " " + (entry.status === "scored" ? score(entry.score) : entry.status)]);
+    });
+    details.appendChild(el("summary", "", [el("span", "badge " + record.status, [record.status]), el("span", "case-id", [record.id]), record.line ? el("span", "chip", ["line " + record.line]) : null].concat(chips)));
+    var built = false;
+    details.addEventListener("toggle", function () { if (details.open && !built) { built = true; details.appendChild(caseBody(record)); } });
+    var testCase = record.case || {};
+    var names = (testCase.toolsCalled || []).concat(testCase.expectedTools || []).map(function (call) { return call.name; });
+    var reasons = Object.keys(record.metrics).map(function (name) { var entry = record.metrics[name]; return entry.reason || (entry.error && entry.error.message) || ""; });
+    searchText[index] = [record.id].concat(names, reasons, record.error ? [record.error.message] : [], typeof testCase.input === "string" ? [testCase.input] : []).join("\n").toLowerCase();
+    return details;
+  }
+
+  function renderCases() {
+    var list = document.getElementById("cases");
+    var text = document.getElementById("filter-text");
+    var status = document.getElementById("filter-status");
+    var metric = document.getElementById("filter-metric");
+    var count = document.getElementById("filter-count");
+    data.metrics.forEach(function (name) {
+      var option = document.createElement("option");
+      option.value = name; option.textContent = "failing " + name;
+      metric.appendChild(option);
+    });
+    var elements = data.records.map(caseElement);
+    var fragment = document.createDocumentFragment();
+    elements.forEach(function (node) { fragment.appendChild(node); });
+    list.appendChild(fragment);
+    if (data.records.length === 0) list.appendChild(el("p", "empty", ["No cases."]));
+    if (data.shown < data.total) {
+      document.getElementById("truncated").appendChild(el("div", "notice", ["This report shows " + data.shown + " of " + data.total + " cases (failures and errors first); the results file has them all."]));
+    }
+    function apply() {
+      var needle = text.value.trim().toLowerCase();
+      var wanted = status.value;
+      var failing = metric.value;
+      var visible = 0;
+      data.records.forEach(function (record, index) {
+        var entry = failing ? record.metrics[failing] : null;
+        var show = (wanted === "all" || record.status === wanted) &&
+          (!needle || searchText[index].indexOf(needle) !== -1) &&
+          (!failing || (entry && (entry.status === "error" || (entry.status === "scored" && !entry.success))));
+        elements[index].hidden = !show;
+        if (show) visible++;
+      });
+      count.textContent = visible + " of " + data.records.length + " cases";
+    }
+    text.addEventListener("input", apply);
+    status.addEventListener("change", apply);
+    metric.addEventListener("change", apply);
+    apply();
+  }
+
+  renderSummary();
+  renderCases();
+  document.body.dataset.ready = "true";
+})();
+`;

@@ -1,0 +1,188 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../test/support/chromium.js";
+import { makeImage } from "../../test/support/images.js";
+import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
+import type { CaseRecord } from "../runner/record.js";
+import { reportScript } from "./html-assets.js";
+import { renderHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-html-"));
+const screenshots = path.resolve("test-results");
+
+async function reportRecords(): Promise<CaseRecord[]> {
+  const png = (await makeImage("png", 40, 30)).toString("base64");
+  const records = sampleRecords();
+  const [first, ...rest] = records;
+  return [
+    {
+      ...first,
+      case: {
+        ...first.case,
+        retrievedContexts: [
+          "The receipt total is 12 EUR.",
+          { kind: "base64", data: png, mimeType: "image/png" },
+        ],
+      },
+    },
+    ...rest,
+  ];
+}
+
+describe("renderHtmlReport (static)", () => {
+  it("embeds data so that no value can close the script element", () => {
+    const json = scriptSafeJson({ text: "</script><script>alert(1)</script><!--", line: "\u2028" });
+    expect(json).not.toContain("<");
+    expect(JSON.parse(json)).toEqual({
+      text: "</script><script>alert(1)</script><!--",
+      line: "\u2028",
+    });
+  });
+
+  it("allows its own script by hash and nothing else", async () => {
+    const html = renderHtmlReport({
+      summary: summaryOf(sampleRecords()),
+      metrics: metricNames,
+      records: await reportRecords(),
+    });
+    const hash = createHash("sha256").update(reportScript).digest("base64");
+    expect(html).toContain(`script-src &apos;sha256-${hash}&apos;`);
+    expect(html).toContain("default-src &apos;none&apos;");
+    // Two script elements: the data and the report's own.
+    expect(html.match(/<script/g)).toHaveLength(2);
+  });
+
+  it("caps a huge run to failures first, in dataset order", () => {
+    const records = Array.from({ length: 10 }, (_, index) => ({
+      index,
+      status: index % 3 === 0 ? ("failed" as const) : ("passed" as const),
+    }));
+    expect(selectReportCases(records, 5).map((record) => record.index)).toEqual([0, 1, 3, 6, 9]);
+  });
+});
+
+describe("renderHtmlReport in Chromium", () => {
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const records = await reportRecords();
+    const file = path.join(directory, "report.html");
+    writeFileSync(
+      file,
+      renderHtmlReport({
+        summary: summaryOf(records),
+        metrics: metricNames,
+        records,
+        totalCases: 6,
+        title: "agent <evals>",
+        source: "runs.jsonl",
+        generatedAt: "2026-11-21T10:00:00.000Z",
+      }),
+    );
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`file://${file}`);
+    await page.waitForSelector("body[data-ready=true]", { timeout: 10_000 });
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("loads without errors and shows the summary and a histogram per metric", async () => {
+    expect(problems).toEqual([]);
+    expect(await page.title()).toBe("agent <evals>");
+    const cards = await page.locator(".card .label").allTextContents();
+    expect(cards).toEqual(expect.arrayContaining(["cases", "passed", "failed", "errors"]));
+    expect(await page.locator(".metric svg rect.bar").count()).toBe(10 * metricNames.length);
+    expect(await page.locator("#truncated .notice").textContent()).toContain("shows 4 of 6 cases");
+  });
+
+  it("filters cases by text, status and failing metric", async () => {
+    const visible = () => page.locator("details.case:not([hidden])").count();
+    expect(await visible()).toBe(4);
+    await page.fill("#filter-text", "DELETE_ALL");
+    expect(await visible()).toBe(1);
+    expect(await page.locator("#filter-count").textContent()).toBe("1 of 4 cases");
+    await page.fill("#filter-text", "");
+    await page.selectOption("#filter-status", "error");
+    expect(await visible()).toBe(2);
+    await page.selectOption("#filter-status", "all");
+    await page.selectOption("#filter-metric", metricNames[0]);
+    // Failing the first metric: the case below threshold and the one it could not score.
+    expect(await visible()).toBe(2);
+    await page.selectOption("#filter-metric", "");
+    expect(await visible()).toBe(4);
+  });
+
+  it("shows expected and actual calls side by side, highlighting what went wrong", async () => {
+    const failing = page.locator('details.case[data-status="failed"]');
+    await failing.locator("summary").click();
+    const table = failing.locator("table.diff");
+    await table.waitFor();
+    expect(await table.locator("tr.partial").count()).toBeGreaterThan(0);
+    expect(await table.locator("tr.missing .tag.missing").textContent()).toBe("missing");
+    expect(await table.locator("tr.unexpected .call-name").textContent()).toBe("delete_all");
+    const highlighted = await table.locator(".arg.bad").allTextContents();
+    expect(highlighted).toEqual([
+      '.filters.date = "2026-05-03"',
+      '.filters.date = "<script>alert(1)</script>"',
+    ]);
+    expect(await failing.locator(".mismatch-list li").textContent()).toBe(
+      '$.filters.date: expected "2026-05-03", got "<script>alert(1)</script>"',
+    );
+  });
+
+  it("shows hostile content as text and never runs it", async () => {
+    const failing = page.locator('details.case[data-status="failed"]');
+    expect(await failing.locator(".case-id").textContent()).toBe(
+      'fail <script>alert("id")</script> & "quotes"',
+    );
+    expect(await failing.locator(".reason").first().textContent()).toContain(
+      "<img src=x onerror=alert(1)>",
+    );
+    expect(await failing.locator("pre.text").nth(1).textContent()).toBe(
+      "</script><script>alert('out')</script>",
+    );
+    expect(await page.locator("script").count()).toBe(2);
+    expect(await page.locator("main img[src^='x'], main img[onerror]").count()).toBe(0);
+    // The javascript: image is named, not loaded.
+    expect(await failing.locator(".images figcaption").first().textContent()).toBe(
+      "(image not shown: javascript:alert(1))",
+    );
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a case's images, and takes a screenshot", async () => {
+    const passing = page.locator('details.case[data-status="passed"]');
+    await passing.locator("summary").click();
+    const image = passing.locator(".images img");
+    await image.waitFor();
+    await expect
+      .poll(() =>
+        image.evaluate((node) => (node as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(40);
+    mkdirSync(screenshots, { recursive: true });
+    const shot = path.join(screenshots, "html-report.png");
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import type { CaseRecord } from "../runner/record.js";
+import type { EvaluationSummary } from "../runner/summary.js";
+import { reportScript, reportStyle } from "./html-assets.js";
+import { escapeXml } from "./junit.js";
+
+export interface HtmlReportOptions {
+  readonly summary: EvaluationSummary;
+  /** The run's metric names, in order. */
+  readonly metrics: readonly string[];
+  /**
+   * The cases to show, in the order to show them. Image paths should already be inlined as
+   * data URIs (the report is one file and loads nothing local); http(s) images load as links.
+   */
+  readonly records: readonly CaseRecord[];
+  /** Cases in the run, when `records` holds only some of them. Default `records.length`. */
+  readonly totalCases?: number;
+  /** Default "toolscore report". */
+  readonly title?: string;
+  /** What was evaluated (the dataset), shown under the title. */
+  readonly source?: string;
+  /** When the report was made (ISO 8601). */
+  readonly generatedAt?: string;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+/**
+ * JSON that can sit inside a `<script>` element: `<` is written `\u003c`, so no `</script>` or
+ * `<!--` in the data can end or change the element, and U+2028/2029 are escaped for old parsers.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * Chooses the cases a capped report shows: errors and failures first (in dataset order), then
+ * passes, at most `max`; returned in dataset order.
+ */
+export function selectReportCases<T extends Pick<CaseRecord, "status" | "index">>(
+  records: Iterable<T>,
+  max: number,
+): T[] {
+  const problems: T[] = [];
+  const passes: T[] = [];
+  for (const record of records) {
+    if (record.status === "passed") {
+      if (passes.length < max) passes.push(record);
+    } else if (problems.length < max) problems.push(record);
+  }
+  const chosen = problems.concat(passes.slice(0, Math.max(0, max - problems.length)));
+  return chosen.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The run as one self-contained HTML file: summary figures and a score histogram per metric, a
+ * filterable list of cases, and for each case the expected and actual calls side by side with
+ * missing, unexpected and out-of-order calls and mismatched arguments highlighted at their
+ * paths, and its images. All data is embedded as JSON and rendered with `textContent`; a strict
+ * Content-Security-Policy allows only the report's own script and style (by hash) and images.
+ */
+export function renderHtmlReport(options: HtmlReportOptions): string {
+  const title = options.title ?? "toolscore report";
+  const data = {
+    title,
+    summary: options.summary,
+    metrics: options.metrics,
+    records: options.records,
+    shown: options.records.length,
+    total: options.totalCases ?? options.records.length,
+  };
+  const policy = [
+    "default-src 'none'",
+    `script-src 'sha256-${sha256(reportScript)}'`,
+    `style-src 'sha256-${sha256(reportStyle)}'`,
+    "img-src data: https: http:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+  const meta = [
+    options.source === undefined ? undefined : `dataset ${options.source}`,
+    options.generatedAt === undefined ? undefined : `generated ${options.generatedAt}`,
+    "toolscore",
+  ]
+    .filter((part) => part !== undefined)
+    .join(" · ");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeXml(policy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeXml(title)}</title>
+<style>${reportStyle}</style>
+</head>
+<body>
+<header><h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
+<main>
+<section id="summary" aria-label="summary"></section>
+<div id="truncated"></div>
+<div class="filters" role="search">
+<input id="filter-text" type="search" placeholder="Filter by case id, tool name or reason" aria-label="filter cases">
+<select id="filter-status" aria-label="status"><option value="all">all statuses</option><option value="passed">passed</option><option value="failed">failed</option><option value="error">error</option></select>
+<select id="filter-metric" aria-label="metric"><option value="">any metric</option></select>
+<span id="filter-count" class="count"></span>
+</div>
+<section id="cases" class="cases" aria-label="cases"></section>
+</main>
+<script type="application/json" id="toolscore-data">${scriptSafeJson(data)}</script>
+<script>${reportScript}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,80 @@
+import type { CaseRecord } from "../runner/record.js";
+import type { EvaluationSummary } from "../runner/summary.js";
+import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
+
+export interface MarkdownSummaryOptions {
+  /** Heading of the summary. Default "toolscore". */
+  readonly title?: string;
+  /** Failed and errored cases to list (the first `maxCases` are shown). */
+  readonly failures?: readonly CaseRecord[];
+  /** Default 20. */
+  readonly maxCases?: number;
+}
+
+/** Text that cannot break a Markdown table or start markup: pipes, backticks, brackets, HTML. */
+function cell(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const clipped = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return clipped.replace(/[\\`*_[\]<>|#&]/g, (character) =>
+    character === "<"
+      ? "&lt;"
+      : character === ">"
+        ? "&gt;"
+        : character === "&"
+          ? "&amp;"
+          : `\\${character}`,
+  );
+}
+
+function caseReason(record: CaseRecord): string {
+  if (record.error !== undefined) return record.error.message;
+  const reasons: string[] = [];
+  for (const [name, entry] of Object.entries(record.metrics)) {
+    if (entry.status === "error") reasons.push(`${name}: ${entry.error.message}`);
+    else if (entry.status === "scored" && !entry.success) {
+      reasons.push(`${name} ${entry.score.toFixed(2)}${entry.reason ? `: ${entry.reason}` : ""}`);
+    }
+  }
+  return reasons.join("; ");
+}
+
+/**
+ * The run as GitHub-flavoured Markdown, for a pull request comment or `$GITHUB_STEP_SUMMARY`:
+ * the verdict, a table per metric, and the first failing cases with their reasons.
+ */
+export function markdownSummary(
+  summary: EvaluationSummary,
+  options: MarkdownSummaryOptions = {},
+): string {
+  const title = options.title ?? "toolscore";
+  const icon = summary.failed === 0 && summary.errors === 0 ? "✅" : "❌";
+  const lines = [
+    `## ${icon} ${cell(title)}`,
+    "",
+    `**${summary.cases}** cases: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** errors (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
+    "",
+    `| ${[...metricColumns, "histogram"].join(" | ")} |`,
+    `| ${["---", ...metricColumns.slice(1).map(() => "---:"), "---"].join(" | ")} |`,
+    ...summary.metrics.map((metric) => {
+      const [name, ...rest] = metricRow(metric);
+      return `| ${[cell(name), ...rest, `\`${sparkline(metric.histogram)}\``].join(" | ")} |`;
+    }),
+  ];
+  if (summary.judge !== undefined) {
+    const judge = summary.judge;
+    lines.push(
+      "",
+      `Judge: ${judge.calls} calls, ${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
+    );
+  }
+  const failures = options.failures ?? [];
+  if (failures.length > 0) {
+    const max = options.maxCases ?? 20;
+    lines.push("", "| case | status | why |", "| --- | --- | --- |");
+    for (const record of failures.slice(0, max)) {
+      lines.push(`| ${cell(record.id, 60)} | ${record.status} | ${cell(caseReason(record))} |`);
+    }
+    if (failures.length > max) lines.push("", `…and ${failures.length - max} more.`);
+  }
+  return `${lines.join("\n")}\n`;
+}
