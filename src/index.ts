@@ -2,7 +2,8 @@
  * toolscore: score AI agents' tool calls. This entry point holds the engine: the tool-call model,
  * typed errors, the alignment algorithms, the matchers, the deterministic metrics, and the judge
  * models (providers, sessions with limits, caching and cost, batches). The compatible metrics live
- * in `toolscore/deepeval` and `toolscore/axion`; files on disk (caches) in `toolscore/node`.
+ * in `toolscore/deepeval` and `toolscore/axion`; files on disk (caches) in `toolscore/node`. The
+ * runner (`evaluate`), the metric registry, dataset records and the reporters are here too.
  */
 export {
   DEFAULT_MAX_DEPTH,
@@ -16,8 +17,13 @@ export {
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
+  DatasetParseError,
+  ResultsFileError,
   ToolscoreError,
   UnknownFormatError,
+  callDiffLines,
+  describeMismatch,
+  formatToolCall,
   childPath,
   isJsonObject,
   jsonEquals,
@@ -29,6 +35,8 @@ export {
   trajectoryFormats,
 } from "./core/index.js";
 export type {
+  CallDiffOptions,
+  DiffCall,
   AlignmentAlgorithm,
   ArgumentVerdict,
   Content,
@@ -264,3 +272,49 @@ export type {
   ImageSniff,
   UrlCheck,
 } from "./media/index.js";
+export {
+  evaluate,
+  caseStatusOf,
+  createSummaryBuilder,
+  toCaseRecord,
+  caseContentOf,
+  metricResultsOf,
+} from "./runner/index.js";
+export type {
+  CaseContent,
+  CaseError,
+  CasePosition,
+  CaseRecord,
+  CaseResult,
+  CaseStatus,
+  EvaluateOptions,
+  Evaluation,
+  EvaluationSummary,
+  MetricEntry,
+  MetricSummary,
+  RecordedCall,
+  RunEvent,
+  SummaryBuilder,
+} from "./runner/index.js";
+export { createMetric, deterministicMetrics } from "./metrics/registry.js";
+export type { MetricDefinition } from "./metrics/registry.js";
+export { readDatasetCase } from "./adapters/dataset-case.js";
+export type {
+  CaseTrajectoryInfo,
+  DatasetCase,
+  ReadDatasetCaseOptions,
+} from "./adapters/dataset-case.js";
+export {
+  createCaseSelector,
+  escapeXml,
+  formatConsoleSummary,
+  markdownSummary,
+  renderHtmlReport,
+  writeJUnitReport,
+} from "./reporters/index.js";
+export type {
+  ConsoleSummaryOptions,
+  HtmlReportOptions,
+  JUnitReportOptions,
+  MarkdownSummaryOptions,
+} from "./reporters/index.js";

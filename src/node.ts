@@ -1,9 +1,19 @@
 /**
  * toolscore/node: what touches the file system and the network. A judge cache on disk and a store
  * of submitted batches, both safe against crashes mid-write and processes sharing them; and safe
- * image loading from URLs, files and base64 data.
+ * image loading from URLs, files and base64 data; datasets streamed from JSONL, JSON and YAML
+ * files; results files that survive a kill, resume, and merge.
  */
 export {
+  createResultsWriter,
+  datasetFingerprint,
+  datasetFormatOf,
+  inlineRecordImages,
+  mergeResults,
+  readDataset,
+  readRecords,
+  scanResults,
+  sumJudgeSummaries,
   createFileBatchStore,
   createFileJudgeCache,
   describeSource,
@@ -12,6 +22,16 @@ export {
   prepareContexts,
 } from "./node/index.js";
 export type {
+  DatasetEntry,
+  DatasetFormat,
+  InlineImagesOptions,
+  MergeResultsOutcome,
+  ReadDatasetOptions,
+  ResultsEnd,
+  ResultsHeader,
+  ResultsScan,
+  ResultsWriter,
+  ResultsWriterOptions,
   FileJudgeCache,
   ImageLoadOptions,
   LoadedImage,

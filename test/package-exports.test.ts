@@ -146,6 +146,11 @@ describe("the built package", () => {
       );
       const out = execFileSync(process.execPath, ["smoke.mjs"], { cwd: project, encoding: "utf8" });
       expect(out.trim()).toBe(expectedOutput);
+
+      // The command line is installed as a bin, executable, and runs from the package.
+      const bin = path.join(project, "node_modules", ".bin", "toolscore");
+      const help = execFileSync(bin, ["eval", "--help"], { cwd: project, encoding: "utf8" });
+      expect(help).toMatch(/^Usage: toolscore eval <dataset>/);
     });
   });
 });

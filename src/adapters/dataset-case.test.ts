@@ -1,32 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DatasetParseError, ErrorCode } from "../core/errors.js";
+import { anthropicRun, openAiRun } from "../../test/support/transcripts.js";
 import { readDatasetCase } from "./dataset-case.js";
-
-const openAiRun = [
-  { role: "user", content: "Weather in Paris?" },
-  {
-    role: "assistant",
-    content: null,
-    tool_calls: [
-      {
-        id: "c1",
-        type: "function",
-        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
-      },
-    ],
-  },
-  { role: "tool", tool_call_id: "c1", content: "18C" },
-  { role: "assistant", content: "18C in Paris." },
-];
-
-const anthropicRun = [
-  { role: "user", content: "Weather in Paris?" },
-  {
-    role: "assistant",
-    content: [{ type: "tool_use", id: "t1", name: "get_weather", input: { city: "Paris" } }],
-  },
-  { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "18C" }] },
-];
 
 function errorOf(record: unknown, line = 7): DatasetParseError {
   try {
@@ -75,7 +50,7 @@ describe("readDatasetCase", () => {
       { name: "get_weather", inputParameters: { city: "Paris" }, output: "18C" },
     ]);
     expect(fromOpenAi.expectedTools).toEqual([
-      { name: "get_weather", inputParameters: { city: "Paris" } },
+      { name: "get_weather", inputParameters: { city: "Oslo" } },
     ]);
     expect(fromOpenAi).toMatchObject({
       id: "case-3",

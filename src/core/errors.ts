@@ -267,6 +267,8 @@ export class DatasetParseError extends ToolscoreError {
   /** 0-based position of the case in the dataset. */
   readonly item: number | undefined;
   readonly field: string | undefined;
+  /** The case's own id, when the item had one that could be read. */
+  readonly caseId: string | undefined;
 
   constructor(
     options: ToolscoreErrorOptions & {
@@ -274,6 +276,7 @@ export class DatasetParseError extends ToolscoreError {
       line?: number;
       item?: number;
       field?: string;
+      caseId?: string;
     },
   ) {
     super(ErrorCode.DATASET_PARSE, options);
@@ -281,6 +284,7 @@ export class DatasetParseError extends ToolscoreError {
     this.line = options.line;
     this.item = options.item;
     this.field = options.field;
+    this.caseId = options.caseId;
   }
 
   static override isInstance(error: unknown): error is DatasetParseError {

@@ -168,9 +168,24 @@ function entryOf(
         : { normalizeNames: context.options.normalizeNames }),
     });
   } catch (error) {
-    if (DatasetParseError.isInstance(error)) return error;
+    if (DatasetParseError.isInstance(error)) return withCaseId(error, record);
     throw error;
   }
+}
+
+/** The error with the item's own id, when it has a usable one, so results name the case. */
+function withCaseId(error: DatasetParseError, record: unknown): DatasetParseError {
+  const id = (record as { id?: unknown } | null)?.id;
+  if (typeof id !== "string" || id === "" || error.caseId !== undefined) return error;
+  return new DatasetParseError({
+    message: error.message,
+    cause: error.cause,
+    caseId: id,
+    ...(error.source === undefined ? {} : { source: error.source }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.item === undefined ? {} : { item: error.item }),
+    ...(error.field === undefined ? {} : { field: error.field }),
+  });
 }
 
 async function entryWithFiles(
@@ -189,13 +204,16 @@ async function entryWithFiles(
     );
   } catch (error) {
     const where = line === undefined ? `item ${index}` : `line ${line}`;
-    return new DatasetParseError({
-      message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
-      source: context.source,
-      item: index,
-      ...(line === undefined ? {} : { line }),
-      cause: error,
-    });
+    return withCaseId(
+      new DatasetParseError({
+        message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
+        source: context.source,
+        item: index,
+        ...(line === undefined ? {} : { line }),
+        cause: error,
+      }),
+      record,
+    );
   }
 }
 
@@ -284,7 +302,8 @@ export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlL
     let newline = buffer.indexOf(10, start);
     while (newline !== -1) {
       const text = emit(buffer, start, newline);
-      if (text.trim() !== "") yield { text, line, offset: base + start, bytes: newline + 1 - start };
+      if (text.trim() !== "")
+        yield { text, line, offset: base + start, bytes: newline + 1 - start };
       start = newline + 1;
       newline = buffer.indexOf(10, start);
     }

@@ -23,3 +23,5 @@ export type {
   ResultsWriter,
   ResultsWriterOptions,
 } from "./results-file.js";
+export { inlineRecordImages } from "./inline-images.js";
+export type { InlineImagesOptions } from "./inline-images.js";

@@ -1,4 +1,13 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from "node:fs";
+import path from "node:path";
 import { open } from "node:fs/promises";
 import { ResultsFileError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
@@ -298,6 +307,7 @@ export function createResultsWriter(
   const interval = options.syncIntervalMs ?? 1000;
   let fd: number;
   if (options.append === undefined) {
+    mkdirSync(path.dirname(file), { recursive: true });
     fd = openSync(file, "w");
     writeSync(fd, `${JSON.stringify(header)}\n`);
   } else {

@@ -6,14 +6,14 @@ import { formatDuration, formatRate, sparkline } from "./format.js";
 describe("formatConsoleSummary", () => {
   it("tabulates each metric and the case verdict", () => {
     const text = formatConsoleSummary(summaryOf(sampleRecords()), {
-      errors: [{ id: "case-4", line: 4, message: "line 4: not valid JSON" }],
+      errors: [{ id: "case-4", line: 4, message: "bad line" }],
     });
     const lines = text.split("\n");
     expect(lines[0]).toMatch(/^metric\s+scored\s+mean\s+min\s+max\s+pass rate\s+failed\s+errors/);
     expect(lines[2]).toMatch(/^Tool Call Accuracy\s+2\s+0\.63\s+0\.25\s+1\.00\s+50%\s+1\s+1 /);
     expect(lines[3]).toMatch(/^Tool Correctness\s+2\s+0\.80\s+0\.60\s+1\.00\s+100%\s+0\s+0 /);
     expect(text).toContain("4 cases: 1 passed, 1 failed, 2 errors (25% passed) in 1.2 s");
-    expect(text).toContain("! case-4 (line 4): line 4: not valid JSON");
+    expect(text).toContain("! case-4 (line 4): bad line");
     expect(text).not.toContain("\u001b[");
   });
 

@@ -77,7 +77,7 @@ export function formatConsoleSummary(
       lines.push(
         paint(
           33,
-          `! ${error.id}${error.line === undefined ? "" : ` (line ${error.line})`}: ${error.message}`,
+          `! ${error.id}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}: ${error.message}`,
         ),
       );
     }

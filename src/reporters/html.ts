@@ -37,22 +37,34 @@ export function scriptSafeJson(value: unknown): string {
 }
 
 /**
- * Chooses the cases a capped report shows: errors and failures first (in dataset order), then
- * passes, at most `max`; returned in dataset order.
+ * Chooses the cases a capped report shows, as they stream by: errors and failures first (in
+ * dataset order), then passes, at most `max`; `chosen()` returns them in dataset order.
  */
+export function createCaseSelector<T extends Pick<CaseRecord, "status" | "index">>(max: number) {
+  const problems: T[] = [];
+  const passes: T[] = [];
+  return {
+    add(record: T): void {
+      if (record.status === "passed") {
+        if (passes.length < max) passes.push(record);
+      } else if (problems.length < max) problems.push(record);
+    },
+    chosen(): T[] {
+      return problems
+        .concat(passes.slice(0, Math.max(0, max - problems.length)))
+        .sort((a, b) => a.index - b.index);
+    },
+  };
+}
+
+/** {@link createCaseSelector} over a list. */
 export function selectReportCases<T extends Pick<CaseRecord, "status" | "index">>(
   records: Iterable<T>,
   max: number,
 ): T[] {
-  const problems: T[] = [];
-  const passes: T[] = [];
-  for (const record of records) {
-    if (record.status === "passed") {
-      if (passes.length < max) passes.push(record);
-    } else if (problems.length < max) problems.push(record);
-  }
-  const chosen = problems.concat(passes.slice(0, Math.max(0, max - problems.length)));
-  return chosen.sort((a, b) => a.index - b.index);
+  const selector = createCaseSelector<T>(max);
+  for (const record of records) selector.add(record);
+  return selector.chosen();
 }
 
 /**

@@ -52,13 +52,21 @@ export interface CaseRecord {
   readonly durationMs: number;
 }
 
+/**
+ * A call as a report shows it. Datasets may hold calls as users wrote them (`args`,
+ * `input_parameters`, matcher objects), which metrics read leniently; so is this.
+ */
 function recordedCall(call: ToolCall): RecordedCall {
+  const raw = call as unknown as Record<string, unknown>;
+  const args = raw.inputParameters ?? raw.input_parameters ?? raw.args ?? raw.arguments;
+  const output = raw.output;
   return {
-    name: call.name,
-    arguments: call.inputParameters,
-    ...(call.output === null ? {} : { output: call.output }),
-    ...(call.isError === true ? { isError: true } : {}),
-    ...(call.invalidArguments === undefined ? {} : { invalidArguments: call.invalidArguments }),
+    name: typeof raw.name === "string" ? raw.name : String(raw.name),
+    arguments:
+      typeof args === "object" && args !== null && !Array.isArray(args) ? (args as JsonObject) : {},
+    ...(output === null || output === undefined ? {} : { output: output as JsonValue }),
+    ...(raw.isError === true ? { isError: true } : {}),
+    ...(typeof raw.invalidArguments === "string" ? { invalidArguments: raw.invalidArguments } : {}),
   };
 }
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { runCli } from "./main.js";
+
+// The first SIGINT/SIGTERM stops taking cases and saves what finished; a second one exits now.
+const controller = new AbortController();
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
+    stopping = true;
+    process.stderr.write(`\ntoolscore: ${signal}: saving finished cases (again to quit now)\n`);
+    controller.abort(signal);
+  });
+}
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+  signal: controller.signal,
+});

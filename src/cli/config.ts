@@ -1,0 +1,261 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { InvalidOptionError } from "../core/errors.js";
+import { isJsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+
+/** One metric of a run as configured: a registry id, and its options. */
+export interface MetricConfig {
+  readonly metric: string;
+  readonly options: JsonObject;
+}
+
+/** The judge settings of a run. */
+export interface JudgeConfig {
+  /** `provider/model`, e.g. `openai/gpt-4o-mini`. */
+  readonly model: string;
+  readonly baseURL?: string;
+  readonly concurrency?: number;
+  readonly requestsPerMinute?: number;
+  /** The judge cache folder; false for none. Default `.toolscore/judge-cache`. */
+  readonly cache?: string | false;
+}
+
+/** Everything `toolscore eval` runs with, from the config file and the flags. */
+export interface EvalConfig {
+  readonly metrics: readonly MetricConfig[];
+  readonly judge?: JudgeConfig;
+  readonly concurrency?: number;
+  readonly threshold?: number;
+  readonly failUnder?: number;
+  readonly normalizeNames?: boolean;
+  readonly out?: string;
+  readonly report?: string;
+  readonly junit?: string;
+  readonly markdown?: string;
+  /** Most cases the HTML report shows (failures first). Default 2000. */
+  readonly reportMaxCases?: number;
+}
+
+export const configFileNames = [
+  "toolscore.config.json",
+  "toolscore.config.yaml",
+  "toolscore.config.yml",
+];
+
+const topLevelKeys = [
+  "metrics",
+  "judge",
+  "concurrency",
+  "threshold",
+  "failUnder",
+  "normalizeNames",
+  "out",
+  "report",
+  "junit",
+  "markdown",
+  "reportMaxCases",
+];
+
+function configError(file: string, message: string, value?: unknown): InvalidOptionError {
+  return new InvalidOptionError({ option: "config", value, message: `${file}: ${message}` });
+}
+
+/** snake_case keys of a config file read as camelCase, at the top level only. */
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function metricsOf(value: unknown, file: string): MetricConfig[] {
+  if (value === undefined) return [];
+  // `metrics: { tool-call-accuracy: { order: strict } }`
+  if (isJsonObject(value)) {
+    return Object.entries(value).map(([metric, options]) => {
+      if (options !== null && !isJsonObject(options)) {
+        throw configError(file, `the options of metric ${metric} must be an object`, options);
+      }
+      return { metric, options: options ?? {} };
+    });
+  }
+  // `metrics: [tool-call-accuracy, { metric: axion-tool-correctness, strict_order: true }]`
+  if (!Array.isArray(value)) {
+    throw configError(file, "metrics must be a list, or an object of options by metric id", value);
+  }
+  return value.map((item: unknown, index) => {
+    if (typeof item === "string") return { metric: item, options: {} };
+    if (!isJsonObject(item) || typeof item.metric !== "string") {
+      throw configError(
+        file,
+        `metrics[${index}] must be a metric id, or an object with a "metric" id and its options`,
+        item,
+      );
+    }
+    const { metric, options: given, ...inline } = item;
+    const options = given as JsonValue | undefined;
+    if (options !== undefined && !isJsonObject(options)) {
+      throw configError(file, `metrics[${index}].options must be an object`, options);
+    }
+    return { metric, options: { ...inline, ...(options ?? {}) } };
+  });
+}
+
+function judgeOf(value: unknown, file: string): JudgeConfig | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return { model: value };
+  if (!isJsonObject(value) || typeof value.model !== "string") {
+    throw configError(
+      file,
+      'judge must be a model string ("openai/gpt-4o-mini") or { model, ... }',
+    );
+  }
+  const known = ["model", "baseURL", "concurrency", "requestsPerMinute", "cache"];
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      throw configError(file, `judge.${key} is not a setting (known: ${known.join(", ")})`);
+    }
+  }
+  return value as unknown as JudgeConfig;
+}
+
+/** Reads a config file (JSON or YAML); its relative paths are relative to the file. */
+export function readConfigFile(file: string): EvalConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InvalidOptionError({
+      option: "config",
+      value: file,
+      message: `cannot read the config file ${file}`,
+      cause: error,
+    });
+  }
+  let value: unknown;
+  try {
+    value = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw configError(
+      file,
+      `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (value === null || value === undefined) return { metrics: [] };
+  if (!isJsonObject(value)) throw configError(file, "the config must be an object");
+  const given: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) given[camel(key)] = item;
+  for (const key of Object.keys(given)) {
+    if (!topLevelKeys.includes(key)) {
+      throw configError(file, `unknown setting "${key}" (known: ${topLevelKeys.join(", ")})`);
+    }
+  }
+  const directory = path.dirname(path.resolve(file));
+  const relative = (key: string): string | undefined => {
+    const item = given[key];
+    if (item === undefined) return undefined;
+    if (typeof item !== "string" || item === "") throw configError(file, `${key} must be a path`);
+    return path.resolve(directory, item);
+  };
+  const numberOf = (key: string): number | undefined => {
+    const item = given[key];
+    if (item === undefined) return undefined;
+    if (typeof item !== "number") throw configError(file, `${key} must be a number`, item);
+    return item;
+  };
+  const judge = judgeOf(given.judge, file);
+  const out = relative("out");
+  const report = relative("report");
+  const junit = relative("junit");
+  const markdown = relative("markdown");
+  const concurrency = numberOf("concurrency");
+  const threshold = numberOf("threshold");
+  const failUnder = numberOf("failUnder");
+  const reportMaxCases = numberOf("reportMaxCases");
+  if (given.normalizeNames !== undefined && typeof given.normalizeNames !== "boolean") {
+    throw configError(file, "normalizeNames must be true or false");
+  }
+  return {
+    metrics: metricsOf(given.metrics, file),
+    ...(judge === undefined ? {} : { judge }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(threshold === undefined ? {} : { threshold }),
+    ...(failUnder === undefined ? {} : { failUnder }),
+    ...(reportMaxCases === undefined ? {} : { reportMaxCases }),
+    ...(given.normalizeNames === undefined ? {} : { normalizeNames: given.normalizeNames }),
+    ...(out === undefined ? {} : { out }),
+    ...(report === undefined ? {} : { report }),
+    ...(junit === undefined ? {} : { junit }),
+    ...(markdown === undefined ? {} : { markdown }),
+  };
+}
+
+/** The config file in a folder, when there is one. */
+export function findConfigFile(directory: string): string | undefined {
+  for (const name of configFileNames) {
+    const candidate = path.join(directory, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** `--set metric.option.path=value`: the value read as JSON when it is JSON, else as text. */
+export function applySetting(metrics: MetricConfig[], setting: string): MetricConfig[] {
+  const equals = setting.indexOf("=");
+  const target = equals === -1 ? "" : setting.slice(0, equals);
+  const dot = target.indexOf(".");
+  if (equals === -1 || dot <= 0 || dot === target.length - 1) {
+    throw new InvalidOptionError({
+      option: "--set",
+      value: setting,
+      message: `--set takes metric.option=value (e.g. --set tool-call-accuracy.order=strict), got ${JSON.stringify(setting)}`,
+    });
+  }
+  const metric = target.slice(0, dot);
+  const keys = target.slice(dot + 1).split(".");
+  const raw = setting.slice(equals + 1);
+  let value: JsonValue;
+  try {
+    value = JSON.parse(raw) as JsonValue;
+  } catch {
+    value = raw;
+  }
+  const at = metrics.findIndex((item) => item.metric === metric);
+  if (at === -1) {
+    throw new InvalidOptionError({
+      option: "--set",
+      value: setting,
+      message: `--set names metric ${JSON.stringify(metric)}, which is not in this run (${metrics.map((item) => item.metric).join(", ")})`,
+    });
+  }
+  const options: JsonObject = structuredClone(metrics[at].options);
+  let node: JsonObject = options;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (!isJsonObject(next)) node[key] = {};
+    node = node[key] as JsonObject;
+  }
+  node[keys[keys.length - 1]] = value;
+  return metrics.map((item, index) => (index === at ? { ...item, options } : item));
+}
+
+/** A short hash of what changes scores, kept in results files so --resume can check it. */
+export function configHash(input: {
+  metrics: readonly MetricConfig[];
+  normalizeNames: boolean;
+}): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : isJsonObject(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical(value[key])]),
+          )
+        : value;
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(input)))
+    .digest("hex")
+    .slice(0, 16);
+}

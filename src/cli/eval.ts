@@ -1,0 +1,423 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { DatasetCase } from "../adapters/dataset-case.js";
+import { DatasetParseError, ResultsFileError } from "../core/errors.js";
+import type { JudgeModel } from "../core/judge.js";
+import { datasetFingerprint, readDataset } from "../node/dataset.js";
+import type { DatasetEntry } from "../node/dataset.js";
+import { createFileJudgeCache } from "../node/file-judge-cache.js";
+import { createResultsWriter, readRecords, scanResults } from "../node/results-file.js";
+import type { ResultsHeader, ResultsScan } from "../node/results-file.js";
+import { createJudgeSession } from "../providers/judge-session.js";
+import type { JudgeSession } from "../providers/judge-session.js";
+import { resolveJudgeModel } from "../providers/registry.js";
+import { formatConsoleSummary } from "../reporters/console.js";
+import { evaluate } from "../runner/evaluate.js";
+import type { CasePosition } from "../runner/evaluate.js";
+import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
+import type { CaseContent } from "../runner/record.js";
+import { createSummaryBuilder } from "../runner/summary.js";
+import { applySetting, configHash, findConfigFile, readConfigFile } from "./config.js";
+import type { EvalConfig, MetricConfig } from "./config.js";
+import { ExitCode, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { cliMetrics, createMetrics, defaultMetrics, needsJudge } from "./metrics.js";
+import { createProgress } from "./progress.js";
+import { writeReports } from "./reports.js";
+
+export const evalHelp = `Usage: toolscore eval <dataset> [options]
+
+Scores every case of a dataset (.jsonl, .json, .yaml) and writes one JSON line per finished
+case to the results file, at once, so a stopped run can be resumed.
+
+Metrics and options
+  -m, --metric <id>         a metric to run (repeatable); default tool-call-accuracy
+      --set <id.opt=value>  set a metric option (repeatable), e.g. --set tool-call-accuracy.order=strict
+  -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
+      --threshold <0..1>    passing score of every metric that sets none
+      --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
+      --normalize-names     strip random suffixes from tool names read from transcripts
+      --concurrency <n>     cases in flight at once (default 8)
+
+Results and reports
+  -o, --out <file>          results file (default toolscore-results.jsonl)
+      --resume              skip cases the results file already holds
+      --retry-errors        with --resume, run again the cases that ended in an error
+      --overwrite           start over even if the results file holds an unfinished run
+      --report <file.html>  single-file HTML report
+      --junit <file.xml>    JUnit XML, one test per case and metric
+      --markdown <file.md>  Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
+      --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
+      --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+  -h, --help
+
+Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runtime error
+(a case could not be read or scored), 130/143 interrupted (finished cases are kept).
+
+Metrics: ${cliMetrics.map((metric) => metric.id).join(", ")}
+`;
+
+function numberFlag(name: string, value: string | undefined, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) {
+    throw usageError(
+      `--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      `--${name}`,
+    );
+  }
+  return number;
+}
+
+function shardOf(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const index = match === null ? NaN : Number(match[1]);
+  const count = match === null ? NaN : Number(match[2]);
+  if (!(count >= 1 && index >= 1 && index <= count)) {
+    throw usageError(
+      `--shard takes i/n with 1 <= i <= n (e.g. --shard 2/4), got ${JSON.stringify(value)}`,
+      "--shard",
+    );
+  }
+  return { index: index - 1, count };
+}
+
+/** Runs `toolscore eval`; resolves to the exit code. */
+export async function evalCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      metric: { type: "string", short: "m", multiple: true },
+      set: { type: "string", multiple: true },
+      config: { type: "string", short: "c" },
+      threshold: { type: "string" },
+      judge: { type: "string" },
+      "normalize-names": { type: "boolean" },
+      concurrency: { type: "string" },
+      out: { type: "string", short: "o" },
+      resume: { type: "boolean" },
+      "retry-errors": { type: "boolean" },
+      overwrite: { type: "boolean" },
+      report: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      shard: { type: "string" },
+      "fail-under": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(evalHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length !== 1) {
+    throw usageError(
+      positionals.length === 0
+        ? "eval needs a dataset: toolscore eval runs.jsonl (see toolscore eval --help)"
+        : `eval takes one dataset, got ${positionals.length}: ${positionals.join(" ")}`,
+    );
+  }
+  if (values.resume === true && values.overwrite === true) {
+    throw usageError("--resume and --overwrite contradict each other; choose one");
+  }
+  if (values["retry-errors"] === true && values.resume !== true) {
+    throw usageError(
+      "--retry-errors goes with --resume (it re-runs the errored cases of a results file)",
+    );
+  }
+  const resolve = (file: string) => path.resolve(io.cwd, file);
+  const datasetArgument = positionals[0];
+  const dataset = resolve(datasetArgument);
+  const configFile = values.config === undefined ? findConfigFile(io.cwd) : resolve(values.config);
+  const config: EvalConfig =
+    configFile === undefined ? { metrics: [] } : readConfigFile(configFile);
+  if (configFile !== undefined && values.config === undefined) {
+    io.stderr.write(`toolscore: using ${path.relative(io.cwd, configFile)}\n`);
+  }
+
+  let metricConfigs: MetricConfig[];
+  if (values.metric !== undefined && values.metric.length > 0) {
+    metricConfigs = values.metric.map((id) => ({
+      metric: id,
+      options: config.metrics.find((item) => item.metric === id)?.options ?? {},
+    }));
+  } else metricConfigs = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
+  for (const setting of values.set ?? []) metricConfigs = applySetting(metricConfigs, setting);
+  const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
+  const failUnder = numberFlag("fail-under", values["fail-under"], 0, 1) ?? config.failUnder;
+  const concurrency =
+    numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;
+  if (concurrency !== undefined && !Number.isInteger(concurrency)) {
+    throw usageError("--concurrency must be a whole number", "--concurrency");
+  }
+  const normalizeNames = values["normalize-names"] === true || config.normalizeNames === true;
+  const shard = shardOf(values.shard);
+  const out =
+    values.out === undefined
+      ? (config.out ?? resolve("toolscore-results.jsonl"))
+      : resolve(values.out);
+  const reports = {
+    report: values.report === undefined ? config.report : resolve(values.report),
+    junit: values.junit === undefined ? config.junit : resolve(values.junit),
+    markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
+  };
+
+  if (!existsSync(dataset) || !statSync(dataset).isFile()) {
+    throw usageError(`no dataset at ${datasetArgument} (looked in ${io.cwd})`, "dataset");
+  }
+  const datasetDirectory = path.dirname(dataset);
+
+  let session: JudgeSession | undefined;
+  const judgeSpec = values.judge ?? config.judge?.model;
+  if (needsJudge(metricConfigs) && judgeSpec === undefined) {
+    const judged = metricConfigs.filter(
+      (item) => cliMetrics.find((m) => m.id === item.metric)?.judged === true,
+    );
+    throw usageError(
+      `${judged.map((item) => item.metric).join(", ")} needs a judge: add --judge openai/gpt-4o-mini (or judge: in the config)`,
+      "--judge",
+    );
+  }
+  const judgeModel = (): JudgeModel => {
+    if (session === undefined) {
+      const model = resolveJudgeModel(judgeSpec ?? "", {
+        env: io.env,
+        ...(config.judge?.baseURL === undefined ? {} : { baseURL: config.judge.baseURL }),
+      });
+      const cacheDirectory =
+        config.judge?.cache === false
+          ? undefined
+          : resolve(config.judge?.cache ?? ".toolscore/judge-cache");
+      session = createJudgeSession(model, {
+        ...(config.judge?.concurrency === undefined
+          ? {}
+          : { concurrency: config.judge.concurrency }),
+        ...(config.judge?.requestsPerMinute === undefined
+          ? {}
+          : { requestsPerMinute: config.judge.requestsPerMinute }),
+        ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
+      });
+    }
+    return session.model;
+  };
+  const metrics = createMetrics(metricConfigs, { judge: judgeModel, datasetDirectory }, threshold);
+  const names = metrics.map((metric) => metric.name);
+  const duplicate = names.find((name, at) => names.indexOf(name) !== at);
+  if (duplicate !== undefined) {
+    throw usageError(
+      `two metrics are named ${JSON.stringify(duplicate)}; give one a name option`,
+      "metric",
+    );
+  }
+
+  const header: ResultsHeader = {
+    toolscore: "results",
+    version: 1,
+    dataset: datasetArgument,
+    fingerprint: await datasetFingerprint(dataset),
+    config: configHash({
+      metrics: metricConfigs.map((item) => ({
+        metric: item.metric,
+        options:
+          threshold === undefined || "threshold" in item.options
+            ? item.options
+            : { ...item.options, threshold },
+      })),
+      normalizeNames,
+    }),
+    metrics: names,
+    ...(shard === undefined ? {} : { shard }),
+    startedAt: new Date().toISOString(),
+  };
+
+  // What the results file already holds.
+  let previous: ResultsScan | undefined;
+  if (existsSync(out) && values.overwrite !== true) {
+    let scan: ResultsScan;
+    try {
+      scan = await scanResults(out);
+    } catch (error) {
+      throw new ResultsFileError({
+        file: out,
+        message: `${path.relative(io.cwd, out)} exists and is not a usable results file (${error instanceof Error ? error.message : String(error)}); choose another --out, or --overwrite`,
+        cause: error,
+      });
+    }
+    if (values.resume === true) {
+      const same = scan.header;
+      const mismatch =
+        same.fingerprint !== header.fingerprint
+          ? "the dataset has changed since"
+          : same.config !== header.config
+            ? "the metrics or their options have changed since"
+            : JSON.stringify(same.shard) !== JSON.stringify(header.shard)
+              ? "it was run with another --shard"
+              : undefined;
+      if (mismatch !== undefined) {
+        throw new ResultsFileError({
+          file: out,
+          message: `cannot resume ${path.relative(io.cwd, out)}: ${mismatch}; run with --overwrite to start over, or choose another --out`,
+        });
+      }
+      previous = scan;
+    } else if (scan.end?.complete !== true) {
+      throw new ResultsFileError({
+        file: out,
+        message: `${path.relative(io.cwd, out)} holds an unfinished run (${scan.cases} cases); add --resume to finish it, or --overwrite to start over`,
+      });
+    }
+  }
+
+  const retry = values["retry-errors"] === true;
+  const done = (index: number) =>
+    previous !== undefined &&
+    previous.has(index) &&
+    !(retry && previous.statusOf(index) === "error");
+  const builder = createSummaryBuilder(names);
+  let carried = 0;
+  if (previous !== undefined) {
+    for await (const record of readRecords(out, previous)) {
+      if (!done(record.index)) continue;
+      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+      carried++;
+    }
+  }
+
+  const writer = createResultsWriter(out, previous === undefined ? header : previous.header, {
+    ...(previous === undefined ? {} : { append: { validBytes: previous.validBytes } }),
+  });
+  const progress = createProgress({
+    stream: io.stderr,
+    totalBytes: statSync(dataset).size,
+    label: "toolscore",
+  });
+  const contents = new Map<number, CaseContent>();
+  const errors: { id: string; line?: number; message: string }[] = [];
+  let datasetCases = 0;
+  let ran = 0;
+  let replaced = 0;
+
+  const indexOf = (entry: DatasetEntry, fallback: number) =>
+    DatasetParseError.isInstance(entry) ? (entry.item ?? fallback) : entry.index;
+  async function* cases(): AsyncGenerator<DatasetEntry> {
+    let position = 0;
+    for await (const entry of readDataset(dataset, {
+      normalizeNames,
+      onProgress: (bytes) => {
+        progress.bytes(bytes);
+      },
+    })) {
+      const index = indexOf(entry, position++);
+      if (shard !== undefined && index % shard.count !== shard.index) continue;
+      datasetCases++;
+      if (done(index)) {
+        progress.tick("skipped");
+        continue;
+      }
+      if (!DatasetParseError.isInstance(entry)) contents.set(index, caseContentOf(entry));
+      yield entry;
+    }
+  }
+  const describe = (item: DatasetEntry | object, position: number): CasePosition => {
+    if (DatasetParseError.isInstance(item)) {
+      const index = item.item ?? position;
+      return {
+        index,
+        id: item.caseId ?? `case-${index + 1}`,
+        ...(item.line === undefined ? {} : { line: item.line }),
+      };
+    }
+    const entry = item as DatasetCase;
+    return {
+      index: entry.index,
+      id: entry.id,
+      ...(entry.line === undefined ? {} : { line: entry.line }),
+    };
+  };
+
+  const started = performance.now();
+  let failure: unknown;
+  try {
+    await evaluate<DatasetCase>({
+      testCases: cases(),
+      metrics,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      keepResults: false,
+      describe,
+      onEvent: (event) => {
+        if (event.type !== "case-end") return;
+        const { result } = event;
+        writer.write(toCaseRecord(result, contents.get(result.index)));
+        contents.delete(result.index);
+        builder.add(result);
+        ran++;
+        if (previous?.has(result.index) === true) replaced++;
+        progress.tick(result.status);
+        if (result.status === "error" && errors.length < 50) {
+          const firstError = result.results
+            .flatMap((item) =>
+              item.status === "error" ? [`${item.metric}: ${item.error.message}`] : [],
+            )
+            .at(0);
+          const message = result.error?.message ?? firstError ?? "error";
+          errors.push({
+            id: result.id,
+            ...(result.line === undefined ? {} : { line: result.line }),
+            message,
+          });
+        }
+      },
+    });
+  } catch (error) {
+    failure = error;
+  }
+  progress.finish();
+  const aborted = io.signal?.aborted === true;
+  const judge = session?.summary();
+  writer.close({
+    complete: failure === undefined && !aborted,
+    cases: (previous?.cases ?? 0) + ran - replaced,
+    datasetCases,
+    ...(judge === undefined ? {} : { judge }),
+    durationMs: performance.now() - started,
+  });
+  if (failure !== undefined)
+    throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
+
+  const summary = builder.summary({
+    durationMs: performance.now() - started,
+    aborted,
+    ...(judge === undefined ? {} : { judge }),
+  });
+  io.stdout.write(
+    `${formatConsoleSummary(summary, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, errors })}\n`,
+  );
+  io.stdout.write(`results: ${path.relative(io.cwd, out) || out}\n`);
+  await writeReports({
+    out,
+    summary,
+    metrics: names,
+    reports,
+    io,
+    datasetDirectory,
+    source: datasetArgument,
+  });
+
+  if (aborted) {
+    io.stderr.write(
+      `toolscore: interrupted; ${carried + ran} cases saved. Continue with --resume.\n`,
+    );
+    const reason: unknown = io.signal.reason;
+    return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
+  }
+  if (summary.errors > 0) return ExitCode.RUNTIME;
+  if (failUnder !== undefined) {
+    return (summary.passRate ?? 1) >= failUnder ? ExitCode.OK : ExitCode.FAILED;
+  }
+  return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
+}

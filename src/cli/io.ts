@@ -1,0 +1,51 @@
+import { InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import type { ProgressStream } from "./progress.js";
+
+/** Where a command reads and writes: the process's, or a test's. */
+export interface CliIo {
+  readonly stdout: ProgressStream;
+  readonly stderr: ProgressStream;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted with reason "SIGINT" or "SIGTERM" when the process is asked to stop. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * - 0: every case passed (or the pass rate reached `--fail-under`);
+ * - 1: some case failed its threshold;
+ * - 2: a usage or configuration error (bad flag, config, dataset path, results file);
+ * - 3: a runtime error (a case that could not be read or scored, a failed merge);
+ * - 130 / 143: stopped by SIGINT / SIGTERM, after saving what had finished.
+ */
+export const ExitCode = {
+  OK: 0,
+  FAILED: 1,
+  USAGE: 2,
+  RUNTIME: 3,
+  SIGINT: 130,
+  SIGTERM: 143,
+} as const;
+
+/** A bad command line; the message says what to type instead. */
+export function usageError(message: string, option = "argv"): InvalidOptionError {
+  return new InvalidOptionError({ option, value: undefined, message });
+}
+
+/** The exit code for an error that ended a command. */
+export function exitCodeOf(error: unknown): number {
+  if (ToolscoreError.isInstance(error)) {
+    switch (error.code) {
+      case "INVALID_OPTION":
+      case "PROVIDER_CONFIG":
+      case "RESULTS_FILE":
+      case "DATASET_PARSE":
+      case "INVALID_INPUT":
+      case "UNKNOWN_FORMAT":
+        return ExitCode.USAGE;
+      default:
+        return ExitCode.RUNTIME;
+    }
+  }
+  return ExitCode.RUNTIME;
+}

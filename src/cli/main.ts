@@ -1,0 +1,297 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { formatToolCall } from "../core/call-diff.js";
+import { ToolscoreError } from "../core/errors.js";
+import type { TrajectoryFormat } from "../core/trajectory.js";
+import { mergeResults, readRecords, scanResults } from "../node/results-file.js";
+import { formatConsoleSummary } from "../reporters/console.js";
+import { metricResultsOf } from "../runner/record.js";
+import { createSummaryBuilder } from "../runner/summary.js";
+import type { EvaluationSummary } from "../runner/summary.js";
+import { evalCommand, evalHelp } from "./eval.js";
+import { ExitCode, exitCodeOf, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { writeReports } from "./reports.js";
+import type { ReportTargets } from "./reports.js";
+
+const mainHelp = `Usage: toolscore <command> [options]
+
+Commands
+  eval <dataset>        score a dataset of agent runs, write results and reports
+  parse <transcript>    print the normalized tool calls of a transcript (for debugging)
+  report <results>      render reports again from a results file
+  merge <results...>    join the results of shards (eval --shard i/n) into one file
+
+Run toolscore <command> --help for a command's options.
+`;
+
+const parseHelp = `Usage: toolscore parse <transcript.json|.jsonl> [options]
+
+Reads a transcript (OpenAI chat or Responses, Anthropic, Gemini, Bedrock, LangChain,
+OpenTelemetry GenAI spans, ... detected from its shape) and prints the tool calls found.
+
+      --format <name>      the transcript's format, when detection guesses wrong
+      --normalize-names    strip random suffixes from tool names
+      --json               print the whole normalized trajectory as JSON
+  -h, --help
+`;
+
+const reportHelp = `Usage: toolscore report <results.jsonl> [options]
+
+Renders reports from a results file written by eval (or merge).
+
+      --report <file.html>  single-file HTML report
+      --junit <file.xml>    JUnit XML
+      --markdown <file.md>  Markdown summary
+      --max-cases <n>       most cases in the HTML report (failures first; default 2000)
+  -h, --help
+`;
+
+const mergeHelp = `Usage: toolscore merge <shard results...> --out <merged.jsonl> [options]
+
+Joins the results files of all n shards of one run (eval --shard i/n) into one, cases in
+dataset order. Fails (exit 3) when a shard is missing or unfinished.
+
+  -o, --out <file>          the merged results file (required)
+      --report <file.html>  also render reports from the merged results
+      --junit <file.xml>
+      --markdown <file.md>
+  -h, --help
+`;
+
+async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      "normalize-names": { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(parseHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length !== 1)
+    throw usageError("parse takes one transcript file (see toolscore parse --help)");
+  const file = path.resolve(io.cwd, positionals[0]);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw usageError(`cannot read ${positionals[0]}`, "transcript");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSONL: one message or span per line.
+    try {
+      value = text
+        .split(/\r?\n/)
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as unknown);
+    } catch {
+      throw usageError(`${positionals[0]} is neither JSON nor JSON lines`, "transcript");
+    }
+  }
+  const trajectory = parseTrajectory(value, {
+    ...(values.format === undefined ? {} : { format: values.format as TrajectoryFormat }),
+    normalizeNames: values["normalize-names"] === true,
+  });
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(trajectory, null, 2)}\n`);
+    return ExitCode.OK;
+  }
+  io.stdout.write(`format: ${trajectory.format}; ${trajectory.calls.length} tool calls\n`);
+  trajectory.calls.forEach((call, index) => {
+    const output =
+      call.output === null
+        ? ""
+        : ` → ${formatToolCall({ name: "", arguments: call.output }).slice(1, -1)}`;
+    io.stdout.write(
+      `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}\n`,
+    );
+  });
+  for (const mapping of trajectory.nameMapping)
+    io.stdout.write(`renamed: ${mapping.original} → ${mapping.normalized}\n`);
+  for (const warning of trajectory.warnings) io.stderr.write(`warning: ${warning.message}\n`);
+  return ExitCode.OK;
+}
+
+/** The summary of a results file, rebuilt from its records. */
+async function summaryOfFile(
+  file: string,
+): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
+  const scan = await scanResults(file);
+  const builder = createSummaryBuilder(scan.header.metrics);
+  for await (const record of readRecords(file, scan)) {
+    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+  }
+  return {
+    summary: builder.summary({
+      durationMs: scan.end?.durationMs ?? 0,
+      aborted: scan.end?.complete !== true,
+      ...(scan.judge === undefined ? {} : { judge: scan.judge }),
+    }),
+    metrics: scan.header.metrics,
+    dataset: scan.header.dataset,
+  };
+}
+
+/** The report files named by --report, --junit and --markdown, resolved against the cwd. */
+function targetsOf(
+  values: { report?: string; junit?: string; markdown?: string },
+  cwd: string,
+): ReportTargets {
+  const resolve = (file: string | undefined) =>
+    file === undefined ? undefined : path.resolve(cwd, file);
+  return {
+    report: resolve(values.report),
+    junit: resolve(values.junit),
+    markdown: resolve(values.markdown),
+  };
+}
+
+async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      report: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      "max-cases": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(reportHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length !== 1)
+    throw usageError("report takes one results file (see toolscore report --help)");
+  const maxCases = values["max-cases"] === undefined ? undefined : Number(values["max-cases"]);
+  if (maxCases !== undefined && !(Number.isInteger(maxCases) && maxCases >= 1)) {
+    throw usageError("--max-cases must be a whole number of at least 1", "--max-cases");
+  }
+  const file = path.resolve(io.cwd, positionals[0]);
+  const { summary, metrics, dataset } = await summaryOfFile(file);
+  io.stdout.write(`${formatConsoleSummary(summary)}\n`);
+  await writeReports({
+    out: file,
+    summary,
+    metrics,
+    reports: targetsOf(values, io.cwd),
+    io: { ...io, env: { ...io.env, GITHUB_STEP_SUMMARY: undefined } },
+    datasetDirectory: path.resolve(io.cwd, path.dirname(dataset)),
+    source: dataset,
+    ...(maxCases === undefined ? {} : { maxCases }),
+  });
+  return ExitCode.OK;
+}
+
+async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      out: { type: "string", short: "o" },
+      report: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(mergeHelp);
+    return ExitCode.OK;
+  }
+  if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
+  if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
+  const out = path.resolve(io.cwd, values.out);
+  const inputs = positionals.map((file) => path.resolve(io.cwd, file));
+  if (inputs.includes(out)) throw usageError("--out must not be one of the files merged", "--out");
+  try {
+    await mergeResults({ inputs, out });
+  } catch (error) {
+    // Shards that do not fit together are a failed run, not a bad command line.
+    if (ToolscoreError.isInstance(error) && error.code === "RESULTS_FILE") {
+      io.stderr.write(`toolscore merge: ${error.message}\n`);
+      return ExitCode.RUNTIME;
+    }
+    throw error;
+  }
+  const { summary, metrics, dataset } = await summaryOfFile(out);
+  io.stdout.write(`${formatConsoleSummary(summary)}\nmerged: ${values.out}\n`);
+  await writeReports({
+    out,
+    summary,
+    metrics,
+    reports: targetsOf(values, io.cwd),
+    io,
+    datasetDirectory: path.resolve(io.cwd, path.dirname(dataset)),
+    source: dataset,
+  });
+  if (summary.errors > 0) return ExitCode.RUNTIME;
+  return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
+}
+
+const commands: Record<
+  string,
+  { run: (argv: readonly string[], io: CliIo) => Promise<number>; help: string }
+> = {
+  eval: { run: evalCommand, help: evalHelp },
+  parse: { run: parseCommand, help: parseHelp },
+  report: { run: reportCommand, help: reportHelp },
+  merge: { run: mergeCommand, help: mergeHelp },
+};
+
+/**
+ * The toolscore command line, callable in-process (tests) or from `bin`: runs one command and
+ * resolves to its exit code; errors are printed, never thrown.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const name = argv.at(0);
+  const rest = argv.slice(1);
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(mainHelp);
+    return name === undefined ? ExitCode.USAGE : ExitCode.OK;
+  }
+  if (name === "--version" || name === "-v") {
+    const pkg = JSON.parse(
+      await readFile(new URL("../../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    io.stdout.write(`${pkg.version}\n`);
+    return ExitCode.OK;
+  }
+  const command = commands[name] as (typeof commands)[string] | undefined;
+  if (command === undefined) {
+    io.stderr.write(`toolscore: unknown command ${JSON.stringify(name)}\n\n${mainHelp}`);
+    return ExitCode.USAGE;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    const parseArgsError =
+      error instanceof TypeError &&
+      (error as { code?: unknown }).code !== undefined &&
+      String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
+    if (parseArgsError) {
+      io.stderr.write(`toolscore ${name}: ${error.message}\nSee toolscore ${name} --help\n`);
+      return ExitCode.USAGE;
+    }
+    const code = exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const prefix = ToolscoreError.isInstance(error) ? `${error.code}: ` : "";
+    io.stderr.write(`toolscore ${name}: ${prefix}${message}\n`);
+    if (!ToolscoreError.isInstance(error) && error instanceof Error && error.stack !== undefined) {
+      io.stderr.write(`${error.stack}\n`);
+    }
+    return code;
+  }
+}

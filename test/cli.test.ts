@@ -1,0 +1,481 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { validateXML } from "xmllint-wasm";
+import { afterAll, describe, expect, it } from "vitest";
+import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
+import { readParityCases } from "./parity-files.js";
+import { anthropicRun, openAiRun } from "./support/transcripts.js";
+
+const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-"));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+let folders = 0;
+function folder(files: Record<string, string> = {}): string {
+  const directory = path.join(root, `w${++folders}`);
+  mkdirSync(directory, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
+    writeFileSync(path.join(directory, name), text);
+  }
+  return directory;
+}
+
+const jsonl = (items: readonly unknown[]) =>
+  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
+const lines = (file: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({
+  name,
+  inputParameters: args,
+});
+
+describe("toolscore CLI: commands and help", () => {
+  it("prints help for every command, and rejects unknown commands and flags with exit 2", async () => {
+    const cwd = folder();
+    for (const command of ["eval", "parse", "report", "merge"]) {
+      const run = await runCliProcess([command, "--help"], { cwd });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: toolscore ${command}`));
+    }
+    expect((await runCliProcess(["--help"], { cwd })).stdout).toContain("Commands");
+    const unknown = await runCliProcess(["evaluate", "x.jsonl"], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "evaluate"');
+    const flag = await runCliProcess(["eval", "x.jsonl", "--thresold", "0.5"], { cwd });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--thresold/);
+    const missing = await runCliProcess(["eval", "nope.jsonl"], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no dataset at nope.jsonl");
+  });
+
+  it("parse prints a transcript's normalized calls", async () => {
+    const cwd = folder({ "run.json": JSON.stringify(anthropicRun) });
+    const run = await runCliProcess(["parse", "run.json"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("format: anthropic; 1 tool calls");
+    expect(run.stdout).toContain('1. get_weather({"city":"Oslo"}) → "3C"');
+  });
+});
+
+describe("toolscore eval", () => {
+  it("reads mixed formats, reports a malformed line by number, runs the rest, exits 3", async () => {
+    const cwd = folder({
+      "runs/anthropic.json": JSON.stringify(anthropicRun),
+      "runs/dataset.jsonl": [
+        JSON.stringify({
+          id: "inline",
+          toolsCalled: [call("a", { x: 1 })],
+          expectedTools: [call("a", { x: 1 })],
+        }),
+        JSON.stringify({
+          id: "openai",
+          trajectory: openAiRun,
+          expected_tools: [{ name: "get_weather", input_parameters: { city: "Paris" } }],
+        }),
+        '{"id": "broken", ',
+        JSON.stringify({
+          id: "file",
+          trajectoryFile: "anthropic.json",
+          expectedTools: [call("get_weather", { city: "Rome" })],
+        }),
+        "",
+        JSON.stringify({ id: "no-expected", toolsCalled: [call("a")] }),
+        JSON.stringify({ id: "escape", trajectoryFile: "../../outside.json", expectedTools: [] }),
+      ].join("\r\n"),
+    });
+    const run = await runCliProcess(["eval", "runs/dataset.jsonl", "--out", "out/results.jsonl"], {
+      cwd,
+    });
+    expect(run.code).toBe(3);
+    const records = lines(path.join(cwd, "out/results.jsonl"));
+    expect(records[0]).toMatchObject({ toolscore: "results", dataset: "runs/dataset.jsonl" });
+    expect(records.at(-1)).toMatchObject({
+      toolscore: "end",
+      complete: true,
+      cases: 6,
+      datasetCases: 6,
+    });
+    const byId = new Map(records.slice(1, -1).map((record) => [record.id, record]));
+    expect(byId.get("inline")).toMatchObject({ status: "passed", line: 1 });
+    expect(byId.get("openai")).toMatchObject({ status: "passed", line: 2 });
+    expect(byId.get("case-3")).toMatchObject({
+      status: "error",
+      line: 3,
+      error: {
+        code: "DATASET_PARSE",
+        message: expect.stringMatching(/^line 3: not valid JSON/) as unknown,
+      },
+    });
+    expect(byId.get("file")).toMatchObject({ status: "failed", line: 4 });
+    expect(byId.get("no-expected")).toMatchObject({
+      status: "error",
+      metrics: { "Tool Call Accuracy": { status: "error", error: { code: "MISSING_PARAMS" } } },
+    });
+    expect(byId.get("escape")).toMatchObject({ status: "error", error: { code: "DATASET_PARSE" } });
+    expect(run.stdout).toMatch(/6 cases: 2 passed, 1 failed, 3 errors/);
+    expect(run.stdout).toContain("! case-3: line 3: not valid JSON");
+  });
+
+  it("reads JSON and YAML datasets, and a YAML config with --set and per-case options", async () => {
+    const cases = [
+      { id: "swapped", toolsCalled: [call("b"), call("a")], expectedTools: [call("a"), call("b")] },
+      {
+        id: "own-options",
+        toolsCalled: [call("b"), call("a")],
+        expectedTools: [call("a"), call("b")],
+        metric_options: { "tool-call-accuracy": { order: "any" } },
+      },
+    ];
+    const cwd = folder({
+      "cases.json": JSON.stringify({ cases }),
+      "cases.yaml": cases.map((item) => `- ${JSON.stringify(item)}`).join("\n"),
+      "toolscore.config.yaml":
+        "metrics:\n  - metric: tool-call-accuracy\n    order: strict\nfail_under: 0.5\n",
+    });
+    for (const dataset of ["cases.json", "cases.yaml"]) {
+      const run = await runCliProcess(["eval", dataset, "--out", `${dataset}.results.jsonl`], {
+        cwd,
+      });
+      expect(run.stderr).toContain("using toolscore.config.yaml");
+      // One case fails in strict order; half the cases passing meets fail_under 0.5.
+      expect(run.code).toBe(0);
+      const records = lines(path.join(cwd, `${dataset}.results.jsonl`)).slice(1, -1);
+      expect(records.map((record) => record.status)).toEqual(["failed", "passed"]);
+    }
+    const strict = await runCliProcess(
+      [
+        "eval",
+        "cases.json",
+        "--set",
+        "tool-call-accuracy.order=strict",
+        "--fail-under",
+        "1",
+        "--out",
+        "strict.jsonl",
+      ],
+      { cwd },
+    );
+    expect(strict.code).toBe(1);
+    const bad = await runCliProcess(
+      ["eval", "cases.json", "--set", "tool-call-accuracy.order=sideways"],
+      { cwd },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/order/);
+    const badConfig = await runCliProcess(["eval", "cases.json", "--config", "nope.yaml"], { cwd });
+    expect(badConfig.code).toBe(2);
+  });
+
+  it("matches the deepeval and axion parity numbers through datasets with per-case options", async () => {
+    interface DeepevalCase {
+      id: string;
+      metric: string;
+      input: unknown;
+      actual_output: unknown;
+      tools_called: unknown[] | null;
+      expected_tools: unknown[] | null;
+      evaluation_params: string[];
+      should_consider_ordering: boolean;
+      should_exact_match: boolean;
+      strict_mode: boolean;
+      threshold: number;
+      intended: { score?: number; success?: boolean; error?: string };
+      score_tolerance: number;
+    }
+    interface AxionCase {
+      id: string;
+      config: Record<string, unknown>;
+      tools_called: unknown[];
+      expected_tools: unknown[];
+      intended: { score?: number; error?: string };
+      score_tolerance: number;
+    }
+    const deepeval = readParityCases<DeepevalCase>("deepeval.jsonl").filter(
+      (c) =>
+        c.metric === "tool_correctness" &&
+        c.intended.error === undefined &&
+        c.tools_called !== null &&
+        c.expected_tools !== null,
+    );
+    const axion = readParityCases<AxionCase>("axion.jsonl");
+    expect(deepeval.length).toBeGreaterThan(50);
+    const cwd = folder({
+      "deepeval.jsonl": jsonl(
+        deepeval.map((c) => ({
+          id: c.id,
+          input: c.input,
+          actual_output: c.actual_output,
+          tools_called: c.tools_called,
+          expected_tools: c.expected_tools,
+          metric_options: {
+            "deepeval-tool-correctness": {
+              evaluation_params: c.evaluation_params,
+              should_consider_ordering: c.should_consider_ordering,
+              should_exact_match: c.should_exact_match,
+              strict_mode: c.strict_mode,
+              threshold: c.threshold,
+            },
+          },
+        })),
+      ),
+      "axion.jsonl": jsonl(
+        axion.map((c) => ({
+          id: c.id,
+          tools_called: c.tools_called,
+          expected_tools: c.expected_tools,
+          metric_options: { "axion-tool-correctness": c.config },
+        })),
+      ),
+    });
+    const checks: [
+      string,
+      string,
+      {
+        id: string;
+        intended: { score?: number; success?: boolean; error?: string };
+        score_tolerance: number;
+      }[],
+    ][] = [
+      ["deepeval.jsonl", "deepeval-tool-correctness", deepeval],
+      ["axion.jsonl", "axion-tool-correctness", axion],
+    ];
+    for (const [dataset, metric, expected] of checks) {
+      await runCliProcess(["eval", dataset, "--metric", metric, "--out", `${metric}.jsonl`], {
+        cwd,
+      });
+      const records = lines(path.join(cwd, `${metric}.jsonl`)).slice(1, -1);
+      const byId = new Map(records.map((record) => [record.id, record]));
+      expect(byId.size).toBe(expected.length);
+      for (const c of expected) {
+        const record = byId.get(c.id) as {
+          status: string;
+          error?: { code: string };
+          metrics: Record<string, { score: number; success: boolean }>;
+        };
+        if (c.intended.error !== undefined) {
+          // An option the metric rejects makes that case an error; the others still run.
+          expect(record.status, c.id).toBe("error");
+          expect(Object.values(record.metrics)[0], c.id).toMatchObject({
+            status: "error",
+            error: { code: "INVALID_OPTION" },
+          });
+          continue;
+        }
+        const entry = Object.values(record.metrics)[0];
+        expect(Math.abs(entry.score - (c.intended.score ?? NaN)), c.id).toBeLessThanOrEqual(
+          c.score_tolerance,
+        );
+        if (c.intended.success !== undefined) expect(entry.success, c.id).toBe(c.intended.success);
+      }
+    }
+  });
+
+  it("refuses to clobber an unfinished run or a file that is not results, and resume checks the config", async () => {
+    const cwd = folder({
+      "runs.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),
+      "notes.jsonl": '{"mine": true}\n',
+    });
+    const first = await runCliProcess(["eval", "runs.jsonl"], { cwd });
+    expect(first.code).toBe(0);
+    // A finished run is simply replaced by the next one.
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(0);
+    const notes = await runCliProcess(["eval", "runs.jsonl", "--out", "notes.jsonl"], { cwd });
+    expect(notes.code).toBe(2);
+    expect(notes.stderr).toContain("not a usable results file");
+    expect(readFileSync(path.join(cwd, "notes.jsonl"), "utf8")).toBe('{"mine": true}\n');
+    const file = path.join(cwd, "toolscore-results.jsonl");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, text.lastIndexOf('{"toolscore":"end"')));
+    const unfinished = await runCliProcess(["eval", "runs.jsonl"], { cwd });
+    expect(unfinished.code).toBe(2);
+    expect(unfinished.stderr).toContain("unfinished run");
+    const changed = await runCliProcess(
+      ["eval", "runs.jsonl", "--resume", "--set", "tool-call-accuracy.order=strict"],
+      { cwd },
+    );
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain("the metrics or their options have changed");
+    expect((await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd })).code).toBe(0);
+  });
+});
+
+describe("toolscore eval: runs that survive", () => {
+  const count = 60_000;
+  const cwd = folder();
+  const dataset = path.join(cwd, "big.jsonl");
+  const out: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const wrong = index % 7 === 0;
+    out.push(
+      JSON.stringify({
+        id: `run-${index}`,
+        input: `Book a flight to city ${index}`,
+        toolsCalled: [
+          { name: "search_flights", inputParameters: { to: `city${index}`, date: "2026-05-03" } },
+          {
+            name: wrong ? "cancel" : "book",
+            inputParameters: { flight: `F${index}`, seat: "12A" },
+          },
+        ],
+        expectedTools: [
+          { name: "search_flights", inputParameters: { to: `city${index}`, date: "2026-05-03" } },
+          { name: "book", inputParameters: { flight: `F${index}`, seat: "12A" } },
+        ],
+      }),
+    );
+    if (index === 4242) out.push("{not json");
+  }
+  writeFileSync(dataset, `${out.join("\n")}\n`);
+
+  let reference: Map<number, Record<string, unknown>>;
+  it("runs uninterrupted, for reference", async () => {
+    const run = await runCliProcess(["eval", "big.jsonl", "--out", "reference.jsonl"], { cwd });
+    expect(run.code).toBe(3);
+    reference = recordsByIndex(path.join(cwd, "reference.jsonl"));
+    expect(reference.size).toBe(count + 1);
+  }, 120_000);
+
+  it("is killed with SIGKILL mid-run, resumed, and ends with the same results", async () => {
+    const results = path.join(cwd, "killed.jsonl");
+    const { child, done } = startCli(["eval", "big.jsonl", "--out", "killed.jsonl"], { cwd });
+    // Kill once a good part of the run is on disk, while it is still running.
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      let size: number;
+      try {
+        size = statSync(results).size;
+      } catch {
+        continue;
+      }
+      if (size > statSync(dataset).size / 4) break;
+    }
+    child.kill("SIGKILL");
+    const killed = await done;
+    expect(killed.signal).toBe("SIGKILL");
+    const partial = recordsByIndex(results);
+    expect(partial.size).toBeGreaterThan(0);
+    expect(partial.size).toBeLessThan(count);
+    expect(readFileSync(results, "utf8")).not.toContain('"toolscore":"end"');
+
+    const resumed = await runCliProcess(
+      ["eval", "big.jsonl", "--out", "killed.jsonl", "--resume"],
+      { cwd },
+    );
+    expect(resumed.code).toBe(3);
+    const final = recordsByIndex(results);
+    expect(final.size).toBe(reference.size);
+    for (const [index, record] of reference) expect(final.get(index)).toEqual(record);
+    expect(resumed.stdout).toMatch(new RegExp(`${count + 1} cases:`));
+  }, 120_000);
+
+  it("stops on SIGINT, saving what finished (exit 130), and resumes to the same end", async () => {
+    const results = path.join(cwd, "interrupted.jsonl");
+    const { child, done } = startCli(["eval", "big.jsonl", "--out", "interrupted.jsonl"], { cwd });
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      try {
+        if (statSync(results).size > 1_000_000) break;
+      } catch {
+        continue;
+      }
+    }
+    child.kill("SIGINT");
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("--resume");
+    const last = lines(results).at(-1);
+    expect(last).toMatchObject({ toolscore: "end", complete: false });
+    const resumed = await runCliProcess(
+      ["eval", "big.jsonl", "--out", "interrupted.jsonl", "--resume"],
+      { cwd },
+    );
+    expect(resumed.code).toBe(3);
+    const final = recordsByIndex(results);
+    for (const [index, record] of reference) expect(final.get(index)).toEqual(record);
+  }, 120_000);
+
+  it("splits into shards that merge into the same results; a missing shard fails the merge", async () => {
+    const shards = [1, 2, 3].map((shard) => `shard-${shard}.jsonl`);
+    await Promise.all(
+      shards.map((file, at) =>
+        runCliProcess(["eval", "big.jsonl", "--shard", `${at + 1}/3`, "--out", file], { cwd }),
+      ),
+    );
+    const sizes = shards.map((file) => recordsByIndex(path.join(cwd, file)).size);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(count + 1);
+    for (const [at, file] of shards.entries()) {
+      for (const index of recordsByIndex(path.join(cwd, file)).keys()) expect(index % 3).toBe(at);
+    }
+    const merged = await runCliProcess(
+      ["merge", ...shards.reverse(), "--out", "merged.jsonl", "--junit", "merged.xml"],
+      { cwd },
+    );
+    expect(merged.code).toBe(3); // the malformed line is still an error case
+    const final = recordsByIndex(path.join(cwd, "merged.jsonl"));
+    expect([...final.keys()]).toEqual([...reference.keys()].sort((a, b) => a - b));
+    for (const [index, record] of reference) expect(final.get(index)).toEqual(record);
+    const gap = await runCliProcess(["merge", shards[0], shards[1], "--out", "gap.jsonl"], { cwd });
+    expect(gap.code).toBe(3);
+    expect(gap.stderr).toMatch(/shard \d\/3 missing/);
+  }, 180_000);
+});
+
+describe("toolscore eval: reports", () => {
+  it("writes a valid JUnit file, a Markdown summary and an HTML report; report re-renders them", async () => {
+    const cwd = folder({
+      "runs.jsonl": jsonl([
+        { id: "good", toolsCalled: [call("a")], expectedTools: [call("a")] },
+        {
+          id: "bad <script>",
+          toolsCalled: [call("b")],
+          expectedTools: [call("a", { q: "</testcase>" })],
+        },
+      ]),
+    });
+    const summary = path.join(cwd, "step-summary.md");
+    const run = await runCliProcess(
+      [
+        "eval",
+        "runs.jsonl",
+        "--junit",
+        "out/junit.xml",
+        "--markdown",
+        "out/summary.md",
+        "--report",
+        "out/report.html",
+      ],
+      { cwd, env: { GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(run.code).toBe(1);
+    const xml = readFileSync(path.join(cwd, "out/junit.xml"), "utf8");
+    const schema = readFileSync(new URL("./support/junit.xsd", import.meta.url), "utf8");
+    const validation = await validateXML({
+      xml: [{ fileName: "junit.xml", contents: xml }],
+      schema: [{ fileName: "junit.xsd", contents: schema }],
+    });
+    expect(validation.errors).toEqual([]);
+    expect(xml).toContain('<testcase name="bad &lt;script&gt;" classname="Tool Call Accuracy"');
+    expect(readFileSync(path.join(cwd, "out/summary.md"), "utf8")).toContain("**2** cases");
+    expect(readFileSync(summary, "utf8")).toContain("**2** cases");
+    const html = readFileSync(path.join(cwd, "out/report.html"), "utf8");
+    expect(html).toContain("toolscore-data");
+    expect(html).not.toContain("bad <script>");
+
+    const again = await runCliProcess(
+      ["report", "toolscore-results.jsonl", "--junit", "again.xml", "--report", "again.html"],
+      { cwd },
+    );
+    expect(again.code).toBe(0);
+    expect(readFileSync(path.join(cwd, "again.xml"), "utf8").replace(/time="[^"]*"/g, "")).toBe(
+      xml.replace(/time="[^"]*"/g, ""),
+    );
+  });
+});

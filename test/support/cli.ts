@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+export const binPath = path.join(root, "dist", "cli", "bin.js");
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Starts the built CLI (`npm test` builds before the tests run). */
+export function startCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): { child: ChildProcess; done: Promise<CliRun> } {
+  if (!existsSync(binPath)) throw new Error(`${binPath} is missing: run npm run build first`);
+  const child = spawn(process.execPath, [binPath, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, done };
+}
+
+export function runCliProcess(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<CliRun> {
+  return startCli(args, options).done;
+}
+
+/** The case records of a results file by index, last line winning, `durationMs` left out. */
+export function recordsByIndex(file: string): Map<number, Record<string, unknown>> {
+  const records = new Map<number, Record<string, unknown>>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    let value: Record<string, unknown>;
+    try {
+      value = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a torn last line
+    }
+    if (typeof value.index !== "number") continue;
+    const { durationMs: _durationMs, ...rest } = value;
+    records.set(value.index, rest);
+  }
+  return records;
+}
