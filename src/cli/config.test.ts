@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { applySetting, configHash, findConfigFile, readConfigFile } from "./config.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-config-"));
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const file = path.join(directory, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("readConfigFile", () => {
+  it("reads metrics as a list or a map, snake_case keys, paths relative to the file", () => {
+    const yaml = readConfigFile(
+      write(
+        "a.yaml",
+        "metrics:\n  - tool-call-accuracy\n  - metric: axion-tool-correctness\n    strict_order: true\nfail_under: 0.9\nreport: out/report.html\n",
+      ),
+    );
+    expect(yaml).toEqual({
+      metrics: [
+        { metric: "tool-call-accuracy", options: {} },
+        { metric: "axion-tool-correctness", options: { strict_order: true } },
+      ],
+      failUnder: 0.9,
+      report: path.join(directory, "out", "report.html"),
+    });
+    const json = readConfigFile(
+      write(
+        "b.json",
+        JSON.stringify({
+          metrics: { "tool-call-accuracy": { order: "strict" } },
+          judge: "openai/gpt-4o-mini",
+        }),
+      ),
+    );
+    expect(json).toEqual({
+      metrics: [{ metric: "tool-call-accuracy", options: { order: "strict" } }],
+      judge: { model: "openai/gpt-4o-mini" },
+    });
+  });
+
+  it("names what is wrong: unknown settings, bad types, bad syntax", () => {
+    expect(() => readConfigFile(write("c.yaml", "metric: x\n"))).toThrow(
+      /unknown setting "metric"/,
+    );
+    expect(() => readConfigFile(write("d.yaml", "metrics: 3\n"))).toThrow(/metrics must be a list/);
+    expect(() => readConfigFile(write("e.json", "{"))).toThrow(/e\.json: not valid JSON/);
+    expect(() => readConfigFile(write("f.yaml", "judge: { modl: x }\n"))).toThrow(/judge must be/);
+    expect(() => readConfigFile(path.join(directory, "none.yaml"))).toThrow(
+      /cannot read the config file/,
+    );
+  });
+
+  it("finds the config file of a folder", () => {
+    const folder = mkdtempSync(path.join(directory, "find-"));
+    expect(findConfigFile(folder)).toBeUndefined();
+    writeFileSync(path.join(folder, "toolscore.config.yaml"), "");
+    expect(findConfigFile(folder)).toBe(path.join(folder, "toolscore.config.yaml"));
+  });
+});
+
+describe("applySetting", () => {
+  const metrics = [{ metric: "tool-call-accuracy", options: { limits: { maxCalls: 5 } } }];
+
+  it("sets nested options, reading JSON values and plain text", () => {
+    const set = applySetting(
+      applySetting(metrics, "tool-call-accuracy.limits.maxCalls=9"),
+      "tool-call-accuracy.order=strict",
+    );
+    expect(set[0].options).toEqual({ limits: { maxCalls: 9 }, order: "strict" });
+    expect(metrics[0].options).toEqual({ limits: { maxCalls: 5 } });
+  });
+
+  it("rejects a malformed setting or an unknown metric", () => {
+    expect(() => applySetting(metrics, "order=strict")).toThrow(/metric\.option=value/);
+    expect(() => applySetting(metrics, "axion.strict_order=true")).toThrow(/not in this run/);
+  });
+});
+
+describe("configHash", () => {
+  it("ignores key order and changes with any option", () => {
+    const a = configHash({
+      metrics: [{ metric: "m", options: { a: 1, b: 2 } }],
+      normalizeNames: false,
+    });
+    const b = configHash({
+      metrics: [{ metric: "m", options: { b: 2, a: 1 } }],
+      normalizeNames: false,
+    });
+    const c = configHash({
+      metrics: [{ metric: "m", options: { a: 1, b: 3 } }],
+      normalizeNames: false,
+    });
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+});

@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCliProcess } from "./support/cli.js";
+import { makeImage } from "./support/images.js";
+import { useLlmServer } from "./support/judge-fixtures.js";
+
+const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-judge-"));
+afterAll(() => {
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+const server = useLlmServer();
+
+const lines = (file: string) =>
+  readFileSync(path.join(cwd, file), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("toolscore eval with judged metrics (loopback model server)", () => {
+  it("judges tool selection and multimodal faithfulness, sends images, caches answers", async () => {
+    writeFileSync(path.join(cwd, "receipt.png"), await makeImage("png", 8, 6));
+    writeFileSync(
+      path.join(cwd, "runs.jsonl"),
+      [
+        {
+          id: "flight",
+          input: "Book me a flight to Oslo",
+          available_tools: [
+            { name: "search_flights", description: "find flights" },
+            { name: "book", description: "book a flight" },
+          ],
+          tools_called: [{ name: "search_flights", input_parameters: { to: "OSL" } }],
+        },
+        {
+          id: "receipt",
+          input: "What is the total?",
+          actual_output: "The total is 12 EUR.",
+          retrieved_contexts: ["A receipt from a cafe.", "receipt.png"],
+        },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join("\n"),
+    );
+    server().answer = ({ schema }) =>
+      (schema as { properties?: Record<string, unknown> } | undefined)?.properties?.claims !==
+      undefined
+        ? {
+            claims: [
+              {
+                claim: "The total is 12 EUR.",
+                verdict: "supported",
+                contexts: [2],
+                reason: "on the receipt",
+              },
+            ],
+          }
+        : {
+            reason: "book was needed too",
+            overSelected: [],
+            underSelected: ["book"],
+            misSelected: [],
+            score: 0.5,
+          };
+    const env = {
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: server().openaiBaseURL,
+    };
+    const args = [
+      "eval",
+      "runs.jsonl",
+      "--metric",
+      "tool-selection",
+      "--metric",
+      "multimodal-faithfulness",
+      "--judge",
+      "openai/gpt-4o-mini",
+      "--threshold",
+      "0.6",
+    ];
+    const run = await runCliProcess(args, { cwd, env });
+    expect(run.stderr).toBe("");
+    // The flight case scores 0.5 on tool selection, under the 0.6 threshold.
+    expect(run.code).toBe(1);
+    const records = lines("toolscore-results.jsonl");
+    const byId = new Map(records.map((record) => [record.id, record]));
+    expect(byId.get("flight")).toMatchObject({
+      status: "failed",
+      metrics: {
+        "Tool Selection": { status: "scored", score: 0.5, threshold: 0.6, success: false },
+        "Multimodal Faithfulness": { status: "skipped" },
+      },
+    });
+    expect(byId.get("receipt")).toMatchObject({
+      status: "passed",
+      metrics: {
+        "Tool Selection": { status: "skipped" },
+        "Multimodal Faithfulness": { status: "scored", score: 1, success: true },
+      },
+    });
+    const calls = server().modelCalls;
+    expect(calls).toHaveLength(2);
+    const images = JSON.stringify(calls.map((call): unknown => call.body));
+    expect(images).toContain("data:image/png;base64,");
+    expect(records.at(-1)).toMatchObject({ toolscore: "end", judge: { calls: 2, cacheHits: 0 } });
+    expect(run.stdout).toMatch(/judge: 2 calls, 0 cached/);
+
+    // The same run again is answered from the judge cache in .toolscore/judge-cache.
+    const again = await runCliProcess(args, { cwd, env });
+    expect(again.code).toBe(1);
+    expect(server().modelCalls).toHaveLength(2);
+    expect(lines("toolscore-results.jsonl").at(-1)).toMatchObject({
+      judge: { calls: 0, cacheHits: 2 },
+    });
+  });
+
+  it("asks for a judge when a judged metric has none, and for a key when the provider needs one", async () => {
+    writeFileSync(path.join(cwd, "one.jsonl"), '{"id":"a","tools_called":[]}\n');
+    const noJudge = await runCliProcess(["eval", "one.jsonl", "--metric", "tool-selection"], {
+      cwd,
+    });
+    expect(noJudge.code).toBe(2);
+    expect(noJudge.stderr).toContain("tool-selection needs a judge: add --judge");
+    const noKey = await runCliProcess(
+      ["eval", "one.jsonl", "--metric", "tool-selection", "--judge", "openai/gpt-4o-mini"],
+      { cwd },
+    );
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("OPENAI_API_KEY");
+  });
+});
