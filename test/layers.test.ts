@@ -22,7 +22,7 @@ const allowed: Record<string, readonly string[]> = {
   runner: ["core"],
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
-  testing: ["metrics", "core"],
+  testing: ["metrics", "adapters", "core"],
   compat: [
     "metrics",
     "matchers",

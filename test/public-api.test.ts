@@ -12,6 +12,7 @@ const entries = {
   "toolscore/axion": "src/compat/axion/index.ts",
   "toolscore/node": "src/node.ts",
   "toolscore/ragas": "src/compat/ragas/index.ts",
+  "toolscore/vitest": "src/testing/vitest.ts",
 };
 
 /**

@@ -75,6 +75,46 @@ describe("callDiffLines", () => {
   });
 });
 
+describe("callDiffLines on a missing call with a near miss", () => {
+  it("names the nearest call of the tool and what kept them apart; + lines can be left out", () => {
+    const lines = callDiffLines(
+      {
+        expected: [{ name: "book", arguments: { seat: "1C" } }],
+        called: [{ name: "book", arguments: { seat: "12A", extra: 1 } }],
+        details: {
+          ...details,
+          pairs: [],
+          outOfOrder: [],
+          mismatches: [],
+          missing: [
+            {
+              expectedIndex: 0,
+              name: "book",
+              nearest: {
+                calledIndex: 0,
+                arguments: [
+                  { path: "$.seat", verdict: "mismatch", expected: "1C", actual: "12A" },
+                  { path: "$.extra", verdict: "unexpected", actual: 1 },
+                  { path: "$.gone", verdict: "missing", expected: true },
+                ],
+              },
+            },
+          ],
+          unexpected: [{ calledIndex: 0, name: "book" }],
+        },
+      },
+      { unexpected: false },
+    );
+    expect(lines).toEqual([
+      '- expected[0] book({"seat":"1C"}): not called',
+      '    nearest: called[0] book({"seat":"12A","extra":1})',
+      '      $.seat: expected "1C", got "12A"',
+      "      $.extra: 1 passed, not expected",
+      "      $.gone: expected true, not passed",
+    ]);
+  });
+});
+
 describe("formatToolCall", () => {
   it("cuts long arguments and leaves out empty ones", () => {
     expect(formatToolCall({ name: "f", arguments: {} })).toBe("f()");

@@ -1,4 +1,4 @@
-import type { Mismatch, ToolCallMatchDetails } from "./explanation.js";
+import type { ArgumentVerdict, Mismatch, ToolCallMatchDetails } from "./explanation.js";
 
 /** A call as the diff shows it: a name and its arguments (any JSON, matchers in their JSON form). */
 export interface DiffCall {
@@ -11,6 +11,8 @@ export interface CallDiffOptions {
   readonly maxArgumentsLength?: number;
   /** Longest rendering of one value in a mismatch line. Default 80. */
   readonly maxValueLength?: number;
+  /** List the calls made that were not expected (`+` lines). Default true. */
+  readonly unexpected?: boolean;
 }
 
 function clip(text: string, max: number): string {
@@ -64,10 +66,26 @@ export function describeMismatch(mismatch: Mismatch, options: CallDiffOptions = 
   }
 }
 
+/** One argument verdict in the words of {@link describeMismatch}. */
+function describeVerdict(verdict: ArgumentVerdict, options: CallDiffOptions): string {
+  const max = options.maxValueLength ?? 80;
+  const expected = render(verdict.expected, max);
+  const actual = render(verdict.actual, max);
+  switch (verdict.verdict) {
+    case "missing":
+      return `${verdict.path}: expected ${expected}, not passed`;
+    case "unexpected":
+      return `${verdict.path}: ${actual} passed, not expected`;
+    default:
+      return `${verdict.path}: expected ${expected}, got ${actual}`;
+  }
+}
+
 /**
  * The expected calls and the calls made, side by side in reading order, one line each, marked
- * `✓` (matched), `~` (paired, with differences listed below it), `-` (missing), `↕` (out of
- * order) and `+` (made but not expected). Reporters and test matchers print it.
+ * `✓` (matched), `~` (paired, with differences listed below it), `-` (missing, with the nearest
+ * call of the same tool and what kept them apart), `↕` (out of order) and `+` (made but not
+ * expected). Reporters and test matchers print it.
  */
 export function callDiffLines(
   input: {
@@ -82,6 +100,7 @@ export function callDiffLines(
     call === undefined ? fallback : formatToolCall(call, options);
   const pairOf = new Map(details.pairs.map((pair) => [pair.expectedIndex, pair]));
   const outOfOrder = new Set(details.outOfOrder.map((item) => item.expectedIndex));
+  const missingByIndex = new Map(details.missing.map((item) => [item.expectedIndex, item]));
   const byPair = new Map<string, Mismatch[]>();
   for (const mismatch of details.mismatches) {
     if (!("calledIndex" in mismatch) || !("expectedIndex" in mismatch)) continue;
@@ -114,8 +133,19 @@ export function callDiffLines(
       lines.push(`↕ expected[${index}] ${call}: made, but out of order`);
     } else {
       lines.push(`- expected[${index}] ${call}: not called`);
+      const nearest = missingByIndex.get(index)?.nearest;
+      if (nearest !== undefined) {
+        lines.push(
+          `    nearest: called[${nearest.calledIndex}] ${show(called[nearest.calledIndex], "?")}`,
+        );
+        for (const verdict of nearest.arguments) {
+          if (verdict.verdict === "match") continue;
+          lines.push(`      ${describeVerdict(verdict, options)}`);
+        }
+      }
     }
   }
+  if (options.unexpected === false) return lines;
   for (const item of details.unexpected) {
     lines.push(
       `+ called[${item.calledIndex}] ${show(called[item.calledIndex], item.name)}: not expected`,

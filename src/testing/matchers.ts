@@ -1,0 +1,264 @@
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { callDiffLines, formatToolCall } from "../core/call-diff.js";
+import type { DiffCall } from "../core/call-diff.js";
+import { InvalidInputError } from "../core/errors.js";
+import type { Metric } from "../core/metric.js";
+import { toToolCalls } from "../core/tool-call.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { toExpectedCalls } from "../metrics/expected-calls.js";
+import type { ExpectedCallsInput } from "../metrics/expected-calls.js";
+import type { MatchOptions } from "../metrics/match-options.js";
+import type { MatchResult } from "../metrics/match-result.js";
+import { matchToolCalls } from "../metrics/match-tool-calls.js";
+
+/** What a matcher gets from the test runner (vitest's and jest's `this`). */
+export interface MatcherContext {
+  readonly isNot: boolean;
+}
+
+export interface MatcherResult {
+  readonly pass: boolean;
+  readonly message: () => string;
+  readonly actual?: unknown;
+  readonly expected?: unknown;
+}
+
+/** An expected call for the matchers: a name, or a name with (some of) its arguments. */
+export type ExpectedToolCall =
+  string | { readonly name: string; readonly arguments?: Readonly<Record<string, unknown>> };
+
+function isTrajectory(value: unknown): value is { calls: readonly ToolCall[] } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { calls?: unknown }).calls) &&
+    typeof (value as { format?: unknown }).format === "string"
+  );
+}
+
+function looksLikeCalls(value: readonly unknown[]): boolean {
+  return value.every(
+    (item) =>
+      typeof item === "object" &&
+      item !== null &&
+      typeof (item as { name?: unknown }).name === "string" &&
+      !("role" in item) &&
+      !(
+        "type" in item &&
+        (item as { type?: unknown }).type !== "FUNCTION" &&
+        (item as { type?: unknown }).type !== "MCP"
+      ),
+  );
+}
+
+/**
+ * The calls in what a test holds: a list of calls, a parsed trajectory, or a transcript in any
+ * format `parseTrajectory` reads (OpenAI, Anthropic, Gemini, Bedrock, OpenTelemetry spans, ...),
+ * also as JSON text.
+ */
+export function callsOf(received: unknown): ToolCall[] {
+  let value = received;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      throw new InvalidInputError({
+        field: "received",
+        message: "expected tool calls, a trajectory or a transcript; got text that is not JSON",
+      });
+    }
+  }
+  if (isTrajectory(value)) return [...value.calls];
+  if (Array.isArray(value) && (value.length === 0 || looksLikeCalls(value))) {
+    return toToolCalls(value, { field: "received" });
+  }
+  return [...parseTrajectory(value).calls];
+}
+
+function expectedInput(expected: readonly ExpectedToolCall[]): ExpectedCallsInput {
+  return expected.map((item) =>
+    typeof item === "string"
+      ? { name: item, arguments: {} }
+      : { name: item.name, arguments: item.arguments ?? {} },
+  );
+}
+
+function diffCallsOf(input: ExpectedCallsInput): DiffCall[] {
+  return toExpectedCalls(input, "expected").calls.map((call) => ({
+    name: call.name,
+    arguments: call.arguments,
+  }));
+}
+
+function made(calls: readonly ToolCall[]): string {
+  if (calls.length === 0) return "  (no tool calls)";
+  return calls
+    .map(
+      (call, index) =>
+        `  ${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}`,
+    )
+    .join("\n");
+}
+
+function diff(
+  expected: ExpectedCallsInput,
+  calls: readonly ToolCall[],
+  result: MatchResult,
+  unexpected = true,
+) {
+  return callDiffLines(
+    {
+      expected: diffCallsOf(expected),
+      called: calls.map((call) => ({ name: call.name, arguments: call.inputParameters })),
+      details: result,
+    },
+    { unexpected },
+  )
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+/**
+ * `expect(calls).toHaveCalledTool(name, args?)`: some call of `name` was made whose arguments
+ * include `args` (extra arguments are fine; values may be matchers such as `match.regex`).
+ */
+export function toHaveCalledTool(
+  this: MatcherContext,
+  received: unknown,
+  name: string,
+  args?: Readonly<Record<string, unknown>>,
+): MatcherResult {
+  const calls = callsOf(received);
+  const expected = expectedInput([{ name, ...(args === undefined ? {} : { arguments: args }) }]);
+  const result = matchToolCalls(calls, expected, {
+    order: "superset",
+    arguments: args === undefined ? "ignore" : "subset",
+    score: "recall",
+  });
+  const pass = result.score >= 1;
+  const wanted = formatToolCall({ name, ...(args === undefined ? {} : { arguments: args }) });
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected no call of ${wanted}, but it was made:\n${made(calls)}`
+        : `expected a call of ${wanted}\n${diff(expected, calls, result, false)}\ncalls made:\n${made(calls)}`,
+  };
+}
+
+/**
+ * `expect(calls).toHaveCalledToolsInOrder([...])`: the calls named (or described with some
+ * arguments) were made in this order; other calls may come between them.
+ */
+export function toHaveCalledToolsInOrder(
+  this: MatcherContext,
+  received: unknown,
+  expectedCalls: readonly ExpectedToolCall[],
+): MatcherResult {
+  const calls = callsOf(received);
+  const expected = expectedInput(expectedCalls);
+  const withArguments = expectedCalls.some(
+    (item) => typeof item !== "string" && item.arguments !== undefined,
+  );
+  const result = matchToolCalls(calls, expected, {
+    order: "in-order",
+    arguments: withArguments ? "subset" : "ignore",
+    score: "recall",
+  });
+  const pass = result.score >= 1;
+  const names = expectedCalls.map((item) => (typeof item === "string" ? item : item.name));
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected the calls not to include ${names.join(" → ")} in order, but they do:\n${made(calls)}`
+        : `expected calls in order: ${names.join(" → ")}\n${diff(expected, calls, result, false)}\ncalls made:\n${made(calls)}`,
+  };
+}
+
+/**
+ * `expect(calls).toMatchToolCalls(expected, options)`: the engine's full comparison (order
+ * modes, argument rules and matchers, outputs, constraints). Passes on a perfect score, or at
+ * `options.threshold` when one is given.
+ */
+export function toMatchToolCalls(
+  this: MatcherContext,
+  received: unknown,
+  expected: ExpectedCallsInput,
+  options: MatchOptions = {},
+): MatcherResult {
+  const calls = callsOf(received);
+  const result = matchToolCalls(calls, expected, options);
+  const pass = options.threshold === undefined ? result.score >= 1 : result.success;
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected the calls not to match (score ${result.score}), but they do:\n${made(calls)}`
+        : `expected the calls to match${options.threshold === undefined ? "" : ` at ${options.threshold}`}: score ${result.score} (${result.scoreKind}, order ${result.order})\n${diff(expected, calls, result)}\n${result.reason}`,
+  };
+}
+
+/**
+ * `await expect(testCase).toPassMetric(metric, threshold?)`: the metric scores the case at or
+ * above `threshold` (default: the metric's own verdict).
+ */
+export async function toPassMetric(
+  this: MatcherContext,
+  received: unknown,
+  metric: Metric<never>,
+  threshold?: number,
+): Promise<MatcherResult> {
+  const result = await (metric as unknown as Metric<unknown>).measure(received);
+  if (result.status !== "scored") {
+    const why =
+      result.status === "error"
+        ? `${result.error.code}: ${result.error.message}`
+        : `skipped: ${result.reason}`;
+    return { pass: false, message: () => `${metric.name} could not score the case (${why})` };
+  }
+  const pass = threshold === undefined ? result.success : result.score >= threshold;
+  const bar = threshold ?? result.threshold;
+  const details = result.details as {
+    pairs?: unknown;
+    missing?: unknown;
+    unexpected?: unknown;
+  } | null;
+  const testCase = received as { toolsCalled?: unknown; expectedTools?: unknown };
+  let lines = "";
+  if (
+    details !== null &&
+    Array.isArray(details.pairs) &&
+    Array.isArray(testCase.toolsCalled) &&
+    Array.isArray(testCase.expectedTools)
+  ) {
+    try {
+      lines = `\n${diff(testCase.expectedTools as ExpectedCallsInput, callsOf(testCase.toolsCalled), details as MatchResult)}`;
+    } catch {
+      lines = "";
+    }
+  }
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected ${metric.name} to fail the case, but it scored ${result.score} (threshold ${bar})`
+        : `expected ${metric.name} to pass the case: score ${result.score} is below ${bar}${result.reason === undefined ? "" : `\n${result.reason}`}${lines}`,
+  };
+}
+
+/** The matchers, for `expect.extend` (vitest or jest). */
+export const toolscoreMatchers = {
+  toHaveCalledTool,
+  toHaveCalledToolsInOrder,
+  toMatchToolCalls,
+  toPassMetric,
+};
+
+/** The matchers' types, for `declare module "vitest" { interface Assertion<T> ... }`. */
+export interface ToolscoreMatchers<R = unknown> {
+  toHaveCalledTool(name: string, args?: Readonly<Record<string, unknown>>): R;
+  toHaveCalledToolsInOrder(expected: readonly ExpectedToolCall[]): R;
+  toMatchToolCalls(expected: ExpectedCallsInput, options?: MatchOptions): R;
+  toPassMetric(metric: Metric<never>, threshold?: number): Promise<R>;
+}

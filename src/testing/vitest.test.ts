@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { anthropicRun, openAiRun } from "../../test/support/transcripts.js";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { match } from "../matchers/value-matchers.js";
+import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
+import { callsOf } from "./matchers.js";
+import "./vitest.js";
+
+const calls = [
+  { name: "search_flights", inputParameters: { from: "PAR", to: "OSL", date: "2026-05-03" } },
+  { name: "get_weather", inputParameters: { city: "Oslo" } },
+  { name: "book", inputParameters: { flight: "AF123", seat: "12A" } },
+];
+
+/** The failure message of an assertion that must fail. */
+function failure(assertion: () => unknown): string {
+  try {
+    assertion();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("the assertion passed");
+}
+
+async function asyncFailure(assertion: () => Promise<unknown>): Promise<string> {
+  try {
+    await assertion();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("the assertion passed");
+}
+
+describe("callsOf", () => {
+  it("reads raw calls, trajectories, transcripts of any format and JSON text", () => {
+    expect(callsOf(calls).map((call) => call.name)).toEqual([
+      "search_flights",
+      "get_weather",
+      "book",
+    ]);
+    expect(callsOf(openAiRun)[0]).toMatchObject({ name: "get_weather", output: "18C" });
+    expect(callsOf(anthropicRun)[0]).toMatchObject({ inputParameters: { city: "Oslo" } });
+    expect(callsOf(parseTrajectory(openAiRun))).toHaveLength(1);
+    expect(callsOf(JSON.stringify(anthropicRun))).toHaveLength(1);
+    expect(callsOf([])).toEqual([]);
+    expect(() => callsOf("not json")).toThrow(/not JSON/);
+  });
+});
+
+describe("toHaveCalledTool", () => {
+  it("passes on a call with the name and some of the arguments, matchers included", () => {
+    expect(calls).toHaveCalledTool("get_weather");
+    expect(calls).toHaveCalledTool("search_flights", { to: "OSL" });
+    expect(calls).toHaveCalledTool("search_flights", { date: match.regex(/^2026-05-/) });
+    expect(openAiRun).toHaveCalledTool("get_weather", { city: "Paris" });
+    expect(calls).not.toHaveCalledTool("cancel");
+  });
+
+  it("fails with the nearest call and what differs at which path", () => {
+    const message = failure(() => {
+      expect(calls).toHaveCalledTool("book", { seat: "1C" });
+    });
+    expect(message).toContain('expected a call of book({"seat":"1C"})');
+    expect(message).toContain('$.seat: expected "1C", got "12A"');
+    expect(message).toContain('3. book({"flight":"AF123","seat":"12A"})');
+    const negated = failure(() => {
+      expect(calls).not.toHaveCalledTool("book");
+    });
+    expect(negated).toContain("expected no call of book()");
+  });
+});
+
+describe("toHaveCalledToolsInOrder", () => {
+  it("passes when the calls come in this order, others between them", () => {
+    expect(calls).toHaveCalledToolsInOrder(["search_flights", "book"]);
+    expect(calls).toHaveCalledToolsInOrder([
+      { name: "search_flights", arguments: { to: "OSL" } },
+      "book",
+    ]);
+    expect(calls).not.toHaveCalledToolsInOrder(["book", "search_flights"]);
+  });
+
+  it("fails naming what is missing or out of order", () => {
+    const message = failure(() => {
+      expect(calls).toHaveCalledToolsInOrder(["book", "search_flights", "pay"]);
+    });
+    expect(message).toContain("expected calls in order: book → search_flights → pay");
+    expect(message).toMatch(/- expected\[2\] pay\(\): not called/);
+    expect(message).toMatch(/↕ expected\[\d\] \w+\(\): made, but out of order/);
+  });
+});
+
+describe("toMatchToolCalls", () => {
+  it("applies the engine's order modes and argument rules", () => {
+    expect(calls).toMatchToolCalls([
+      { name: "search_flights", arguments: { from: "PAR", to: "OSL", date: "2026-05-03" } },
+      { name: "get_weather", arguments: { city: "Oslo" } },
+      { name: "book", arguments: { flight: "AF123", seat: "12A" } },
+    ]);
+    expect(calls).toMatchToolCalls([{ name: "book", arguments: { seat: "12A" } }], {
+      order: "superset",
+      arguments: "subset",
+      score: "recall",
+    });
+    expect(calls).toMatchToolCalls([{ name: "book", arguments: {} }], {
+      arguments: "ignore",
+      threshold: 0.4,
+    });
+  });
+
+  it("shows a readable diff of expected and actual calls", () => {
+    const message = failure(() => {
+      expect(calls).toMatchToolCalls(
+        [
+          { name: "search_flights", arguments: { from: "PAR", to: "BER", date: "2026-05-03" } },
+          { name: "book", arguments: { flight: "AF123", seat: "12A" } },
+        ],
+        { order: "strict" },
+      );
+    });
+    expect(message).toMatch(/^expected the calls to match: score [\d.]+ \(f1, order strict\)/);
+    expect(message).toContain('$.to: expected "BER", got "OSL"');
+    expect(message).toContain("+ called[1] get_weather");
+  });
+});
+
+describe("toPassMetric", () => {
+  const testCase = {
+    toolsCalled: calls,
+    expectedTools: [
+      { name: "search_flights", inputParameters: { from: "PAR", to: "OSL", date: "2026-05-03" } },
+      { name: "book", inputParameters: { flight: "AF123", seat: "14C" } },
+    ],
+  };
+
+  it("passes at the metric's verdict or a given threshold", async () => {
+    await expect(testCase).toPassMetric(toolCallAccuracy({ arguments: "ignore" }));
+    await expect(testCase).toPassMetric(toolCallAccuracy(), 0.5);
+    await expect(testCase).not.toPassMetric(toolCallAccuracy(), 0.99);
+  });
+
+  it("fails with the score, the reason and the diff", async () => {
+    const message = await asyncFailure(() =>
+      expect(testCase).toPassMetric(toolCallAccuracy(), 0.9),
+    );
+    expect(message).toMatch(
+      /expected Tool Call Accuracy to pass the case: score [\d.]+ is below 0\.9/,
+    );
+    expect(message).toContain('$.seat: expected "14C", got "12A"');
+  });
+
+  it("fails when the metric cannot score the case, saying why", async () => {
+    const message = await asyncFailure(() =>
+      expect({ toolsCalled: calls }).toPassMetric(toolCallAccuracy()),
+    );
+    expect(message).toMatch(/could not score the case \(MISSING_PARAMS: .*expectedTools/);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * toolscore/vitest: matchers for tool calls in your own tests. Importing this module (in a test
+ * file, or in `setupFiles`) adds them to vitest's `expect`:
+ *
+ * @example
+ * import "toolscore/vitest";
+ * expect(messages).toHaveCalledTool("get_weather", { city: "Paris" });
+ * expect(trajectory).toHaveCalledToolsInOrder(["search_flights", "book"]);
+ * expect(calls).toMatchToolCalls(expected, { order: "strict" });
+ * await expect(testCase).toPassMetric(toolCallAccuracy(), 0.8);
+ */
+import { expect } from "vitest";
+import { toolscoreMatchers } from "./matchers.js";
+import type { ToolscoreMatchers } from "./matchers.js";
+
+expect.extend(toolscoreMatchers);
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars, @typescript-eslint/no-explicit-any -- must repeat vitest's declaration to merge with it
+  interface Assertion<T = any> extends ToolscoreMatchers<void> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments vitest's own interface
+  interface AsymmetricMatchersContaining extends Omit<ToolscoreMatchers, "toPassMetric"> {}
+}
+
+export {
+  callsOf,
+  toHaveCalledTool,
+  toHaveCalledToolsInOrder,
+  toMatchToolCalls,
+  toPassMetric,
+  toolscoreMatchers,
+} from "./matchers.js";
+export type {
+  ExpectedToolCall,
+  MatcherContext,
+  MatcherResult,
+  ToolscoreMatchers,
+} from "./matchers.js";
