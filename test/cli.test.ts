@@ -74,6 +74,7 @@ describe("toolscore eval", () => {
           id: "inline",
           toolsCalled: [call("a", { x: 1 })],
           expectedTools: [call("a", { x: 1 })],
+          expected_output_tools: [],
         }),
         JSON.stringify({
           id: "openai",
@@ -122,6 +123,7 @@ describe("toolscore eval", () => {
     expect(byId.get("escape")).toMatchObject({ status: "error", error: { code: "DATASET_PARSE" } });
     expect(run.stdout).toMatch(/6 cases: 2 passed, 1 failed, 3 errors/);
     expect(run.stdout).toContain("! case-3: line 3: not valid JSON");
+    expect(run.stderr).toMatch(/toolscore: line 1: unknown field "expected_output_tools" ignored/);
   });
 
   it("reads JSON and YAML datasets, and a YAML config with --set and per-case options", async () => {

@@ -59,3 +59,21 @@ describe("README", () => {
     });
   });
 });
+
+describe("README: toolscore/vitest", () => {
+  it("shows a real failure message of toHaveCalledTool", async () => {
+    const { toHaveCalledTool } = await import("../src/testing/matchers.js");
+    const calls = [
+      { name: "search_flights", inputParameters: { from: "CDG", to: "OSL" } },
+      { name: "get_weather", inputParameters: { city: "Oslo" } },
+      { name: "book_flight", inputParameters: { flight: "AF123", seat: "12A" } },
+    ];
+    const message = toHaveCalledTool
+      .call({ isNot: false }, calls, "book_flight", { seat: "1C" })
+      .message();
+    const start = readme.indexOf("expected a call of book_flight");
+    expect(start).toBeGreaterThan(0);
+    const shown = readme.slice(start, readme.indexOf("```", start)).trimEnd();
+    expect(message.startsWith(shown)).toBe(true);
+  });
+});

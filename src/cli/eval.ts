@@ -298,6 +298,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   const contents = new Map<number, CaseContent>();
   const errors: { id: string; line?: number; message: string }[] = [];
   let datasetCases = 0;
+  let notesShown = 0;
   let ran = 0;
   let replaced = 0;
 
@@ -318,7 +319,18 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         progress.tick("skipped");
         continue;
       }
-      if (!DatasetParseError.isInstance(entry)) contents.set(index, caseContentOf(entry));
+      if (!DatasetParseError.isInstance(entry)) {
+        contents.set(index, caseContentOf(entry));
+        for (const note of entry.notes ?? []) {
+          if (notesShown++ < 10) {
+            io.stderr.write(
+              `toolscore: ${entry.line === undefined ? entry.id : `line ${entry.line}`}: ${note}\n`,
+            );
+          } else if (notesShown === 11) {
+            io.stderr.write("toolscore: (more notes left out)\n");
+          }
+        }
+      }
       yield entry;
     }
   }

@@ -1,0 +1,52 @@
+/**
+ * The bundled example does what the README says: at least 50 runs in several transcript formats,
+ * some right and some wrong, evaluated with the example config to exit code 0 and a report.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCliProcess } from "./support/cli.js";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const work = mkdtempSync(path.join(os.tmpdir(), "toolscore-example-"));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the example", () => {
+  it("evaluates the travel-agent dataset with its config, passing the gate and writing a report", async () => {
+    const dataset = readFileSync(path.join(root, "examples/travel-agent/dataset.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { metadata: { format: string; mistake?: string } });
+    expect(dataset.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(dataset.map((item) => item.metadata.format)).size).toBeGreaterThanOrEqual(4);
+    expect(dataset.filter((item) => item.metadata.mistake !== undefined).length).toBeGreaterThan(
+      10,
+    );
+
+    const out = path.join(work, "results.jsonl");
+    const report = path.join(work, "report.html");
+    const run = await runCliProcess(
+      [
+        "eval",
+        "examples/travel-agent/dataset.jsonl",
+        "--config",
+        "examples/travel-agent/toolscore.config.yaml",
+        "--out",
+        out,
+        "--report",
+        report,
+      ],
+      { cwd: root },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/64 cases: \d+ passed, \d+ failed, 0 errors/);
+    expect(existsSync(report)).toBe(true);
+    // The receipt image is embedded in the report, not linked from disk.
+    expect(readFileSync(report, "utf8")).toContain('"kind":"base64"');
+  });
+});
