@@ -53,7 +53,7 @@ export type {
 export { callDiffLines, describeMismatch, formatToolCall } from "./call-diff.js";
 export type { CallDiffOptions, DiffCall } from "./call-diff.js";
 export { toErroredResult } from "./metric-result.js";
-export type { MeasureOptions, Metric } from "./metric.js";
+export type { MeasureOptions, Metric, SyncMetric } from "./metric.js";
 export type { ErroredResult, MetricResult, ScoredResult, SkippedResult } from "./metric-result.js";
 export { trajectoryFormats } from "./trajectory.js";
 export type {

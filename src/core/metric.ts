@@ -19,8 +19,18 @@ export interface Metric<TCase = TestCase, TDetails = unknown> {
   readonly id?: string;
   measure(testCase: TCase, options?: MeasureOptions): Promise<MetricResult<TDetails>>;
   /**
+   * The same as `measure`, synchronously, for metrics that need no I/O (the deterministic ones).
+   * Runners use it to score without a promise per metric, and in worker threads.
+   */
+  measureSync?(testCase: TCase): MetricResult<TDetails>;
+  /**
    * The same metric with some options replaced, for a case that brings its own
    * (`TestCase.metricOptions`). Throws `InvalidOptionError` for options it does not take.
    */
   withOptions?(overrides: JsonObject): Metric<TCase, TDetails>;
 }
+
+/** A metric that can score synchronously (see `Metric.measureSync`). */
+export type SyncMetric<TCase = TestCase, TDetails = unknown> = Metric<TCase, TDetails> & {
+  measureSync(testCase: TCase): MetricResult<TDetails>;
+};

@@ -87,6 +87,13 @@ function syncMetric<TResolved>(input: {
   }
   const { name: _name, ...rest } = given as JsonObject;
   const resolved = input.resolve(rest);
+  const measureSync = (testCase: TestCase): MetricResult<ToolCallMatchDetails> => {
+    try {
+      return { status: "scored", metric: name, ...input.score(testCase, resolved, name) };
+    } catch (error) {
+      return toErroredResult(name, error);
+    }
+  };
   return {
     id,
     name,
@@ -96,16 +103,9 @@ function syncMetric<TResolved>(input: {
     ): Promise<MetricResult<ToolCallMatchDetails>> {
       const signal = measureOptions.signal;
       if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
-      try {
-        return Promise.resolve({
-          status: "scored",
-          metric: name,
-          ...input.score(testCase, resolved, name),
-        });
-      } catch (error) {
-        return Promise.resolve(toErroredResult(name, error));
-      }
+      return Promise.resolve(measureSync(testCase));
     },
+    measureSync,
     withOptions(overrides: JsonObject) {
       return syncMetric({ ...input, options: { ...options, ...camelKeys(overrides) } });
     },
@@ -171,6 +171,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
           id: "tool-call-accuracy",
           name: metric.name,
           measure: (testCase, measureOptions) => metric.measure(testCase, measureOptions),
+          measureSync: (testCase) => metric.measureSync(testCase),
           withOptions: (overrides) => make({ ...given, ...overrides }),
         };
       };

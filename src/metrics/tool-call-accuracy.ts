@@ -1,5 +1,5 @@
 import { InvalidInputError, MissingParamsError } from "../core/errors.js";
-import type { MeasureOptions, Metric } from "../core/metric.js";
+import type { MeasureOptions, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
@@ -34,9 +34,45 @@ export interface ToolCallAccuracyOptions extends MatchOptions {
  */
 export function toolCallAccuracy(
   options: ToolCallAccuracyOptions = {},
-): Metric<ToolCallAccuracyCase, MatchResult> {
+): SyncMetric<ToolCallAccuracyCase, MatchResult> {
   const { name = "Tool Call Accuracy", ...matchOptions } = options;
   const resolved = resolveMatchOptions(matchOptions);
+  const measureSync = (testCase: ToolCallAccuracyCase): MetricResult<MatchResult> => {
+    try {
+      if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
+        throw new InvalidInputError({
+          field: "testCase",
+          message: `${name} measures a test case object`,
+        });
+      }
+      const missing = (["toolsCalled", "expectedTools"] as const).filter(
+        (field) => testCase[field] === undefined || testCase[field] === null,
+      );
+      if (missing.length > 0) {
+        throw new MissingParamsError({
+          fields: missing,
+          message: `${name} needs ${missing.join(" and ")} on the test case (an empty list means no calls)`,
+        });
+      }
+      const details = matchWithResolvedOptions(
+        testCase.toolsCalled,
+        testCase.expectedTools,
+        resolved,
+        testCase.availableTools ?? [],
+      );
+      return {
+        status: "scored",
+        metric: name,
+        score: details.score,
+        threshold: details.threshold,
+        success: details.success,
+        reason: details.reason,
+        details,
+      };
+    } catch (error) {
+      return toErroredResult(name, error);
+    }
+  };
   return {
     name,
     measure(
@@ -48,40 +84,8 @@ export function toolCallAccuracy(
         return Promise.reject(
           signal.reason instanceof Error ? signal.reason : new Error("aborted"),
         );
-      try {
-        if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
-          throw new InvalidInputError({
-            field: "testCase",
-            message: `${name} measures a test case object`,
-          });
-        }
-        const missing = (["toolsCalled", "expectedTools"] as const).filter(
-          (field) => testCase[field] === undefined || testCase[field] === null,
-        );
-        if (missing.length > 0) {
-          throw new MissingParamsError({
-            fields: missing,
-            message: `${name} needs ${missing.join(" and ")} on the test case (an empty list means no calls)`,
-          });
-        }
-        const details = matchWithResolvedOptions(
-          testCase.toolsCalled,
-          testCase.expectedTools,
-          resolved,
-          testCase.availableTools ?? [],
-        );
-        return Promise.resolve({
-          status: "scored",
-          metric: name,
-          score: details.score,
-          threshold: details.threshold,
-          success: details.success,
-          reason: details.reason,
-          details,
-        });
-      } catch (error) {
-        return Promise.resolve(toErroredResult(name, error));
-      }
+      return Promise.resolve(measureSync(testCase));
     },
+    measureSync,
   };
 }

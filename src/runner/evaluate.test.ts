@@ -7,6 +7,8 @@ import { toToolCall } from "../core/tool-call.js";
 import { createMetric } from "../metrics/registry.js";
 import { evaluate } from "./evaluate.js";
 import type { RunEvent } from "./evaluate.js";
+import type { CaseResult } from "./case-result.js";
+import { createCaseScorer } from "./score-case.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
   toToolCall({ name, inputParameters: args });
@@ -256,5 +258,41 @@ describe("evaluate", () => {
     });
     expect(results).toEqual([]);
     expect(summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
+  });
+});
+
+describe("createCaseScorer", () => {
+  it("scores synchronously when every metric can, with the same results as measure", async () => {
+    const metric = createMetric({ metric: "tool-call-accuracy" });
+    const asyncOnly: Metric = { name: metric.name, measure: (c) => metric.measure(c) };
+    const testCase = {
+      id: "x",
+      toolsCalled: [call("a", { q: 1 })],
+      expectedTools: [call("a", { q: 2 })],
+    };
+    const sync = createCaseScorer({ metrics: [metric] }).score(testCase, 0);
+    expect(sync).not.toBeInstanceOf(Promise);
+    const viaPromise = createCaseScorer({ metrics: [asyncOnly] }).score(testCase, 0);
+    expect(viaPromise).toBeInstanceOf(Promise);
+    const { durationMs: _a, ...left } = sync as CaseResult;
+    const { durationMs: _b, ...right } = await viaPromise;
+    expect(left).toEqual(right);
+  });
+
+  it("records a metric whose measureSync throws as that metric's error", () => {
+    const throwing: Metric = {
+      name: "boom",
+      measure: () => Promise.reject(new Error("never called")),
+      measureSync: () => {
+        throw new Error("sync boom");
+      },
+    };
+    const result = createCaseScorer({ metrics: [throwing] }).score({ id: "a" }, 0) as CaseResult;
+    expect(result).toMatchObject({
+      status: "error",
+      results: [
+        { status: "error", error: { code: ErrorCode.METRIC_FAILED, message: "sync boom" } },
+      ],
+    });
   });
 });

@@ -1,11 +1,12 @@
-import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
-import type { JsonObject } from "../core/json.js";
+import { InvalidOptionError } from "../core/errors.js";
+import type { ToolscoreError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import type { Metric } from "../core/metric.js";
-import { toErroredResult } from "../core/metric-result.js";
-import type { MetricResult } from "../core/metric-result.js";
-import { caseStatusOf } from "./case-result.js";
-import type { CaseError, CaseResult } from "./case-result.js";
+import type { CaseResult } from "./case-result.js";
+import { createCaseScorer, defaultDescribe } from "./score-case.js";
+import type { CasePosition } from "./score-case.js";
+
+export type { CasePosition } from "./score-case.js";
 import { createSummaryBuilder } from "./summary.js";
 import type { EvaluationSummary } from "./summary.js";
 
@@ -15,13 +16,6 @@ export type RunEvent =
   | { readonly type: "case-start"; readonly index: number; readonly id: string }
   | { readonly type: "case-end"; readonly result: CaseResult }
   | { readonly type: "run-end"; readonly summary: EvaluationSummary };
-
-/** Where a case sits in its dataset, for results and reports. */
-export interface CasePosition {
-  readonly index: number;
-  readonly id: string;
-  readonly line?: number;
-}
 
 export interface EvaluateOptions<TCase extends object> {
   /**
@@ -56,16 +50,6 @@ export interface Evaluation {
   readonly summary: EvaluationSummary;
 }
 
-function defaultDescribe(item: object, position: number): CasePosition {
-  const id = (item as { id?: unknown }).id;
-  const line = (item as { line?: unknown }).line;
-  return {
-    index: position,
-    id: typeof id === "string" && id !== "" ? id : `case-${position + 1}`,
-    ...(typeof line === "number" ? { line } : {}),
-  };
-}
-
 function positiveInteger(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
@@ -76,62 +60,6 @@ function positiveInteger(option: string, value: unknown, fallback: number): numb
     });
   }
   return value;
-}
-
-/** Metrics derived for cases with their own options, kept while they are likely to be reused. */
-class DerivedMetrics<TCase extends object> {
-  private readonly cache = new Map<string, Metric<TCase>>();
-  private static readonly capacity = 256;
-
-  get(position: number, metric: Metric<TCase>, overrides: JsonObject): Metric<TCase> {
-    const key = `${position}\u0000${JSON.stringify(overrides)}`;
-    let derived = this.cache.get(key);
-    if (derived === undefined) {
-      if (metric.withOptions === undefined) {
-        throw new InvalidOptionError({
-          option: "metricOptions",
-          value: overrides,
-          message: `${metric.name} takes no per-case options`,
-        });
-      }
-      derived = metric.withOptions(overrides);
-      if (this.cache.size >= DerivedMetrics.capacity) this.cache.clear();
-      this.cache.set(key, derived);
-    }
-    return derived;
-  }
-}
-
-/** The metric options a case brings, checked against the run's metrics. */
-function caseOverrides<TCase extends object>(
-  testCase: TCase,
-  metrics: readonly Metric<TCase>[],
-): (JsonObject | undefined)[] | CaseError {
-  const given = (testCase as { metricOptions?: unknown }).metricOptions;
-  if (given === undefined || given === null) return [];
-  if (typeof given !== "object" || Array.isArray(given)) {
-    return {
-      code: ErrorCode.INVALID_INPUT,
-      field: "metricOptions",
-      message: "metricOptions must be an object of options by metric id or name",
-    };
-  }
-  const record = given as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!metrics.some((metric) => metric.id === key || metric.name === key)) {
-      return {
-        code: ErrorCode.INVALID_INPUT,
-        field: `metricOptions.${key}`,
-        message: `metricOptions names ${JSON.stringify(key)}, which is not a metric of this run (${metrics.map((metric) => metric.id ?? metric.name).join(", ")})`,
-      };
-    }
-  }
-  return metrics.map((metric) => {
-    const value = (metric.id === undefined ? undefined : record[metric.id]) ?? record[metric.name];
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as JsonObject)
-      : undefined;
-  });
 }
 
 /**
@@ -187,7 +115,11 @@ export async function evaluate<TCase extends object>(
   const started = performance.now();
   const builder = createSummaryBuilder(names);
   const kept: CaseResult[] = [];
-  const derived = new DerivedMetrics<TCase>();
+  const scorer = createCaseScorer<TCase>({
+    metrics,
+    describe,
+    ...(signal === undefined ? {} : { signal }),
+  });
   onEvent?.({ type: "run-start", metrics: names });
 
   const finish = (result: CaseResult) => {
@@ -197,62 +129,10 @@ export async function evaluate<TCase extends object>(
   };
 
   const runCase = async (item: TCase | ToolscoreError, position: number): Promise<void> => {
-    const where = describe(item, position);
-    const begin = performance.now();
-    onEvent?.({ type: "case-start", index: where.index, id: where.id });
-    const base = {
-      index: where.index,
-      id: where.id,
-      ...(where.line === undefined ? {} : { line: where.line }),
-    };
-    if (ToolscoreError.isInstance(item)) {
-      const field = (item as { field?: unknown }).field;
-      finish({
-        ...base,
-        status: "error",
-        results: [],
-        error: {
-          code: item.code,
-          message: item.message,
-          ...(where.line === undefined ? {} : { line: where.line }),
-          ...(typeof field === "string" ? { field } : {}),
-        },
-        durationMs: performance.now() - begin,
-      });
-      return;
-    }
-    const overrides = caseOverrides(item, metrics);
-    if (!Array.isArray(overrides)) {
-      finish({
-        ...base,
-        status: "error",
-        results: [],
-        error: overrides,
-        durationMs: performance.now() - begin,
-      });
-      return;
-    }
-    const measureOptions = signal === undefined ? {} : { signal };
-    const results = await Promise.all(
-      metrics.map(async (metric, metricIndex): Promise<MetricResult> => {
-        try {
-          const own = overrides[metricIndex];
-          const chosen = own === undefined ? metric : derived.get(metricIndex, metric, own);
-          const result = await chosen.measure(item, measureOptions);
-          // A derived metric may carry another name; results are filed under the run's names.
-          return result.metric === metric.name ? result : { ...result, metric: metric.name };
-        } catch (error) {
-          if (signal?.aborted === true) throw error;
-          return toErroredResult(metric.name, error);
-        }
-      }),
-    );
-    finish({
-      ...base,
-      status: caseStatusOf(results),
-      results,
-      durationMs: performance.now() - begin,
+    const outcome = scorer.score(item, position, (where) => {
+      onEvent?.({ type: "case-start", index: where.index, id: where.id });
     });
+    finish(outcome instanceof Promise ? await outcome : outcome);
   };
 
   let position = 0;

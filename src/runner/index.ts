@@ -6,3 +6,5 @@ export { createSummaryBuilder, maxListedFailures } from "./summary.js";
 export type { EvaluationSummary, MetricSummary, SummaryBuilder } from "./summary.js";
 export { caseContentOf, metricResultsOf, toCaseRecord } from "./record.js";
 export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./record.js";
+export { createCaseScorer, defaultDescribe } from "./score-case.js";
+export type { CaseScorer } from "./score-case.js";

@@ -1,0 +1,183 @@
+import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import type { JsonObject } from "../core/json.js";
+import type { Metric } from "../core/metric.js";
+import { toErroredResult } from "../core/metric-result.js";
+import type { MetricResult } from "../core/metric-result.js";
+import { caseStatusOf } from "./case-result.js";
+import type { CaseError, CaseResult } from "./case-result.js";
+
+/** Where a case sits in its dataset, for results and reports. */
+export interface CasePosition {
+  readonly index: number;
+  readonly id: string;
+  readonly line?: number;
+}
+
+/** Its `id` field (or `case-<position + 1>`) and its `line`, when it has them. */
+export function defaultDescribe(item: object, position: number): CasePosition {
+  const id = (item as { id?: unknown }).id;
+  const line = (item as { line?: unknown }).line;
+  return {
+    index: position,
+    id: typeof id === "string" && id !== "" ? id : `case-${position + 1}`,
+    ...(typeof line === "number" ? { line } : {}),
+  };
+}
+
+/** Metrics derived for cases with their own options, kept while they are likely to be reused. */
+class DerivedMetrics<TCase extends object> {
+  private readonly cache = new Map<string, Metric<TCase>>();
+  private static readonly capacity = 256;
+
+  get(position: number, metric: Metric<TCase>, overrides: JsonObject): Metric<TCase> {
+    const key = `${position}\u0000${JSON.stringify(overrides)}`;
+    let derived = this.cache.get(key);
+    if (derived === undefined) {
+      if (metric.withOptions === undefined) {
+        throw new InvalidOptionError({
+          option: "metricOptions",
+          value: overrides,
+          message: `${metric.name} takes no per-case options`,
+        });
+      }
+      derived = metric.withOptions(overrides);
+      if (this.cache.size >= DerivedMetrics.capacity) this.cache.clear();
+      this.cache.set(key, derived);
+    }
+    return derived;
+  }
+}
+
+/** The metric options a case brings, checked against the run's metrics. */
+function caseOverrides<TCase extends object>(
+  testCase: TCase,
+  metrics: readonly Metric<TCase>[],
+): (JsonObject | undefined)[] | CaseError {
+  const given = (testCase as { metricOptions?: unknown }).metricOptions;
+  if (given === undefined || given === null) return [];
+  if (typeof given !== "object" || Array.isArray(given)) {
+    return {
+      code: ErrorCode.INVALID_INPUT,
+      field: "metricOptions",
+      message: "metricOptions must be an object of options by metric id or name",
+    };
+  }
+  const record = given as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!metrics.some((metric) => metric.id === key || metric.name === key)) {
+      return {
+        code: ErrorCode.INVALID_INPUT,
+        field: `metricOptions.${key}`,
+        message: `metricOptions names ${JSON.stringify(key)}, which is not a metric of this run (${metrics.map((metric) => metric.id ?? metric.name).join(", ")})`,
+      };
+    }
+  }
+  return metrics.map((metric) => {
+    const value = (metric.id === undefined ? undefined : record[metric.id]) ?? record[metric.name];
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as JsonObject)
+      : undefined;
+  });
+}
+
+/**
+ * Scores one case with every metric: the case's own metric options applied, a case that could
+ * not be read (a `ToolscoreError` item) or a metric that throws recorded as an error. Returns the
+ * result synchronously when every metric the case needs has `measureSync`, else a promise; the
+ * runner and its worker threads share it, so both produce the same results.
+ */
+export interface CaseScorer<TCase extends object> {
+  score(
+    item: TCase | ToolscoreError,
+    position: number,
+    onStart?: (where: CasePosition) => void,
+  ): CaseResult | Promise<CaseResult>;
+}
+
+export function createCaseScorer<TCase extends object>(input: {
+  metrics: readonly Metric<TCase>[];
+  describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
+  signal?: AbortSignal;
+}): CaseScorer<TCase> {
+  const { metrics, signal } = input;
+  const describe = input.describe ?? defaultDescribe;
+  const derived = new DerivedMetrics<TCase>();
+  const measureOptions = signal === undefined ? {} : { signal };
+  return {
+    score(item, position, onStart) {
+      const where = describe(item, position);
+      const begin = performance.now();
+      onStart?.(where);
+      const base = {
+        index: where.index,
+        id: where.id,
+        ...(where.line === undefined ? {} : { line: where.line }),
+      };
+      const failed = (error: CaseError): CaseResult => ({
+        ...base,
+        status: "error",
+        results: [],
+        error,
+        durationMs: performance.now() - begin,
+      });
+      if (ToolscoreError.isInstance(item)) {
+        const field = (item as { field?: unknown }).field;
+        return failed({
+          code: item.code,
+          message: item.message,
+          ...(where.line === undefined ? {} : { line: where.line }),
+          ...(typeof field === "string" ? { field } : {}),
+        });
+      }
+      const overrides = caseOverrides(item, metrics);
+      if (!Array.isArray(overrides)) return failed(overrides);
+      const chosen: (Metric<TCase> | ErroredChoice)[] = metrics.map((metric, at) => {
+        const own = overrides[at];
+        if (own === undefined) return metric;
+        try {
+          return derived.get(at, metric, own);
+        } catch (error) {
+          return { failed: toErroredResult(metric.name, error) };
+        }
+      });
+      const done = (results: MetricResult[]): CaseResult => ({
+        ...base,
+        status: caseStatusOf(results),
+        results,
+        durationMs: performance.now() - begin,
+      });
+      // A derived metric may carry another name; results are filed under the run's names.
+      const named = (result: MetricResult, at: number): MetricResult => {
+        const name = metrics[at].name;
+        return result.metric === name ? result : { ...result, metric: name };
+      };
+      if (chosen.every((metric) => "failed" in metric || metric.measureSync !== undefined)) {
+        return done(
+          chosen.map((metric, at) => {
+            if ("failed" in metric) return metric.failed;
+            try {
+              return named((metric.measureSync as (c: TCase) => MetricResult)(item), at);
+            } catch (error) {
+              return toErroredResult(metrics[at].name, error);
+            }
+          }),
+        );
+      }
+      return Promise.all(
+        chosen.map(async (metric, at): Promise<MetricResult> => {
+          if ("failed" in metric) return metric.failed;
+          try {
+            return named(await metric.measure(item, measureOptions), at);
+          } catch (error) {
+            if (signal?.aborted === true) throw error;
+            return toErroredResult(metrics[at].name, error);
+          }
+        }),
+      ).then(done);
+    },
+  };
+}
+
+interface ErroredChoice {
+  readonly failed: MetricResult;
+}
