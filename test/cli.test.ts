@@ -345,6 +345,29 @@ describe("toolscore eval: runs that survive", () => {
     expect(reference.size).toBe(count + 1);
   }, 120_000);
 
+  it("scores the same in worker threads, and through the runner (a JSON dataset)", async () => {
+    const threaded = await runCliProcess(
+      ["eval", "big.jsonl", "--workers", "2", "--out", "threaded.jsonl"],
+      { cwd },
+    );
+    expect(threaded.code).toBe(3);
+    const inThreads = recordsByIndex(path.join(cwd, "threaded.jsonl"));
+    expect(inThreads.size).toBe(reference.size);
+    for (const [index, record] of reference) expect(inThreads.get(index)).toEqual(record);
+
+    // The first 2,000 cases as a JSON file go through evaluate() instead of batches.
+    const items = out.slice(0, 2000).map((text) => JSON.parse(text) as unknown);
+    writeFileSync(path.join(cwd, "first.json"), JSON.stringify(items));
+    await runCliProcess(["eval", "first.json", "--out", "first-results.jsonl"], { cwd });
+    const viaRunner = recordsByIndex(path.join(cwd, "first-results.jsonl"));
+    expect(viaRunner.size).toBe(2000);
+    for (const [index, record] of viaRunner) {
+      const batched = reference.get(index) as Record<string, unknown>;
+      expect(record.metrics, String(index)).toEqual(batched.metrics);
+      expect(record.status).toBe(batched.status);
+    }
+  }, 120_000);
+
   it("is killed with SIGKILL mid-run, resumed, and ends with the same results", async () => {
     const results = path.join(cwd, "killed.jsonl");
     const { child, done } = startCli(["eval", "big.jsonl", "--out", "killed.jsonl"], { cwd });

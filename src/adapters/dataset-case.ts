@@ -24,6 +24,9 @@ export interface DatasetCase extends TestCase {
   readonly index: number;
   /** 1-based line, when the format has lines. */
   readonly line?: number;
+  /** Where the case's line starts in a JSONL file, in bytes, and its length (for reports). */
+  readonly offset?: number;
+  readonly bytes?: number;
   /** Free-form data carried to the results as given. */
   readonly metadata?: JsonObject;
   /** How `trajectory` was read, when the case had one. */
@@ -39,6 +42,9 @@ export interface ReadDatasetCaseOptions {
   readonly index: number;
   /** 1-based line, for messages. */
   readonly line?: number;
+  /** Where the line sits in a JSONL file (bytes), kept on the case. */
+  readonly offset?: number;
+  readonly bytes?: number;
   /** The dataset file, for messages. */
   readonly source?: string;
   /** Normalize tool names read from transcripts (both sides). Default false. */
@@ -239,6 +245,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     id,
     index: options.index,
     ...(options.line === undefined ? {} : { line: options.line }),
+    ...(options.offset === undefined ? {} : { offset: options.offset }),
+    ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
     ...(input === undefined ? {} : { input }),
     ...(actualOutput === undefined ? {} : { actualOutput }),
     ...(expectedOutput === undefined ? {} : { expectedOutput }),

@@ -1,10 +1,11 @@
 import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DatasetCase } from "../adapters/dataset-case.js";
 import { DatasetParseError, ResultsFileError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
-import { datasetFingerprint, readDataset } from "../node/dataset.js";
+import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createResultsWriter, readRecords, scanResults } from "../node/results-file.js";
@@ -17,12 +18,15 @@ import { evaluate } from "../runner/evaluate.js";
 import type { CasePosition } from "../runner/evaluate.js";
 import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
 import type { CaseContent } from "../runner/record.js";
+
+type CaseSource = { readonly offset: number; readonly bytes: number };
 import { createSummaryBuilder } from "../runner/summary.js";
 import { applySetting, configHash, findConfigFile, readConfigFile } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, createMetrics, defaultMetrics, needsJudge } from "./metrics.js";
+import { runInWorkers } from "./parallel.js";
 import { createProgress } from "./progress.js";
 import { writeReports } from "./reports.js";
 
@@ -39,6 +43,8 @@ Metrics and options
       --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
       --normalize-names     strip random suffixes from tool names read from transcripts
       --concurrency <n>     cases in flight at once (default 8)
+      --workers <n>         worker threads for deterministic metrics on JSONL (default: on 4
+                            or more cores, cores - 1 up to 4 for datasets of 16 MiB or more)
 
 Results and reports
   -o, --out <file>          results file (default toolscore-results.jsonl)
@@ -57,6 +63,9 @@ Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runt
 
 Metrics: ${cliMetrics.map((metric) => metric.id).join(", ")}
 `;
+
+/** Datasets this large are scored in worker threads by default. */
+const parallelFromBytes = 16 << 20;
 
 function numberFlag(name: string, value: string | undefined, min: number, max: number) {
   if (value === undefined) return undefined;
@@ -98,6 +107,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       judge: { type: "string" },
       "normalize-names": { type: "boolean" },
       concurrency: { type: "string" },
+      workers: { type: "string" },
       out: { type: "string", short: "o" },
       resume: { type: "boolean" },
       "retry-errors": { type: "boolean" },
@@ -230,6 +240,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       normalizeNames,
     }),
     metrics: names,
+    ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
     startedAt: new Date().toISOString(),
   };
@@ -295,7 +306,9 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     totalBytes: statSync(dataset).size,
     label: "toolscore",
   });
-  const contents = new Map<number, CaseContent>();
+  // What each case in flight brings to its record: where its JSONL line is (reports read it
+  // again from there), or its content (JSON and YAML datasets).
+  const contents = new Map<number, { content?: CaseContent; source?: CaseSource }>();
   const errors: { id: string; line?: number; message: string }[] = [];
   let datasetCases = 0;
   let notesShown = 0;
@@ -320,7 +333,12 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         continue;
       }
       if (!DatasetParseError.isInstance(entry)) {
-        contents.set(index, caseContentOf(entry));
+        contents.set(
+          index,
+          entry.offset !== undefined && entry.bytes !== undefined
+            ? { source: { offset: entry.offset, bytes: entry.bytes } }
+            : { content: caseContentOf(entry) },
+        );
         for (const note of entry.notes ?? []) {
           if (notesShown++ < 10) {
             io.stderr.write(
@@ -353,38 +371,79 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
 
   const started = performance.now();
   let failure: unknown;
+  // JSONL with deterministic metrics is scored in batches, in worker threads for big files.
+  const batchable = datasetFormatOf(dataset) === "jsonl" && !needsJudge(metricConfigs);
+  const workersFlag = numberFlag("workers", values.workers, 0, 64);
+  if (workersFlag !== undefined && workersFlag > 0 && !batchable) {
+    throw usageError("--workers runs deterministic metrics on JSONL datasets only", "--workers");
+  }
+  // Each worker costs about 40 MB; on fewer than four cores they buy little (measured in
+  // npm run bench), so by default only machines with cores to spare use them.
+  const cores = availableParallelism();
+  const workers =
+    workersFlag ??
+    (statSync(dataset).size >= parallelFromBytes && cores >= 4 ? Math.min(4, cores - 1) : 0);
   try {
-    await evaluate<DatasetCase>({
-      testCases: cases(),
-      metrics,
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-      keepResults: false,
-      describe,
-      onEvent: (event) => {
-        if (event.type !== "case-end") return;
-        const { result } = event;
-        writer.write(toCaseRecord(result, contents.get(result.index)));
-        contents.delete(result.index);
-        builder.add(result);
-        ran++;
-        if (previous?.has(result.index) === true) replaced++;
-        progress.tick(result.status);
-        if (result.status === "error" && errors.length < 50) {
-          const firstError = result.results
-            .flatMap((item) =>
-              item.status === "error" ? [`${item.metric}: ${item.error.message}`] : [],
-            )
-            .at(0);
-          const message = result.error?.message ?? firstError ?? "error";
-          errors.push({
-            id: result.id,
-            ...(result.line === undefined ? {} : { line: result.line }),
-            message,
-          });
-        }
-      },
-    });
+    if (batchable) {
+      const outcome = await runInWorkers({
+        setup: {
+          dataset,
+          metrics: metricConfigs,
+          ...(threshold === undefined ? {} : { threshold }),
+          normalizeNames,
+        },
+        workers,
+        writer,
+        builder,
+        progress,
+        inShard: (index) => shard === undefined || index % shard.count === shard.index,
+        done,
+        had: (index) => previous?.has(index) === true,
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        onError: (error) => {
+          if (errors.length < 50) errors.push(error);
+        },
+        onNote: (note) => {
+          if (notesShown++ < 10) io.stderr.write(`toolscore: ${note}\n`);
+          else if (notesShown === 11) io.stderr.write("toolscore: (more notes left out)\n");
+        },
+      });
+      datasetCases = outcome.datasetCases;
+      ran = outcome.ran;
+      replaced = outcome.replaced;
+    } else
+      await evaluate<DatasetCase>({
+        testCases: cases(),
+        metrics,
+        ...(concurrency === undefined ? {} : { concurrency }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        keepResults: false,
+        describe,
+        onEvent: (event) => {
+          if (event.type !== "case-end") return;
+          const { result } = event;
+          const extra = contents.get(result.index);
+          writer.write(toCaseRecord(result, extra?.content, extra?.source));
+          contents.delete(result.index);
+          builder.add(result);
+          ran++;
+          if (previous?.has(result.index) === true) replaced++;
+          progress.tick(result.status);
+          if (result.status === "error" && errors.length < 50) {
+            const firstError = result.results
+              .flatMap((item) =>
+                item.status === "error" ? [`${item.metric}: ${item.error.message}`] : [],
+              )
+              .at(0);
+            const message = result.error?.message ?? firstError ?? "error";
+            errors.push({
+              id: result.id,
+              ...(result.line === undefined ? {} : { line: result.line }),
+              message,
+            });
+          }
+        },
+      });
   } catch (error) {
     failure = error;
   }
@@ -416,7 +475,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     metrics: names,
     reports,
     io,
-    datasetDirectory,
+    dataset,
     source: datasetArgument,
   });
 

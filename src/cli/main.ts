@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -123,6 +124,16 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
   return ExitCode.OK;
 }
 
+/**
+ * The dataset a results file names, as given to eval: found from the current folder, else from
+ * the results file's folder.
+ */
+function datasetPath(dataset: string, results: string, cwd: string): string {
+  const fromCwd = path.resolve(cwd, dataset);
+  if (existsSync(fromCwd)) return fromCwd;
+  return path.resolve(path.dirname(results), dataset);
+}
+
 /** The summary of a results file, rebuilt from its records. */
 async function summaryOfFile(
   file: string,
@@ -188,7 +199,7 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
     metrics,
     reports: targetsOf(values, io.cwd),
     io: { ...io, env: { ...io.env, GITHUB_STEP_SUMMARY: undefined } },
-    datasetDirectory: path.resolve(io.cwd, path.dirname(dataset)),
+    dataset: datasetPath(dataset, file, io.cwd),
     source: dataset,
     ...(maxCases === undefined ? {} : { maxCases }),
   });
@@ -234,7 +245,7 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
     metrics,
     reports: targetsOf(values, io.cwd),
     io,
-    datasetDirectory: path.resolve(io.cwd, path.dirname(dataset)),
+    dataset: datasetPath(dataset, out, io.cwd),
     source: dataset,
   });
   if (summary.errors > 0) return ExitCode.RUNTIME;

@@ -1,11 +1,15 @@
 import { createWriteStream } from "node:fs";
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { DatasetParseError } from "../core/errors.js";
+import { datasetFingerprint, readDatasetLine } from "../node/dataset.js";
 import { inlineRecordImages } from "../node/inline-images.js";
+import type { ResultsHeader } from "../node/results-file.js";
 import { readRecords, scanResults } from "../node/results-file.js";
 import { createCaseSelector, renderHtmlReport } from "../reporters/html.js";
 import { writeJUnitReport } from "../reporters/junit.js";
 import { markdownSummary } from "../reporters/markdown.js";
+import { caseContentOf } from "../runner/record.js";
 import type { CaseRecord } from "../runner/record.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import type { CliIo } from "./io.js";
@@ -50,6 +54,52 @@ async function writeJUnitFile(
 }
 
 /**
+ * The records with their cases' content, read again from the dataset lines they point at (a
+ * JSONL run keeps only where each line is). When the dataset is gone or has changed since the
+ * run, the records stay as they are and the report shows results without calls.
+ */
+async function withCaseContent(
+  records: readonly CaseRecord[],
+  dataset: string,
+  header: ResultsHeader,
+  io: CliIo,
+): Promise<CaseRecord[]> {
+  if (records.every((record) => record.source === undefined)) return [...records];
+  let fingerprint: string | undefined;
+  try {
+    fingerprint = await datasetFingerprint(dataset);
+  } catch {
+    fingerprint = undefined;
+  }
+  if (fingerprint !== header.fingerprint) {
+    io.stderr.write(
+      `toolscore: ${header.dataset} is ${fingerprint === undefined ? "not at hand" : "not the dataset of this run any more"}; the report shows results without the cases' calls\n`,
+    );
+    return [...records];
+  }
+  const out: CaseRecord[] = [];
+  for (const record of records) {
+    if (record.source === undefined || record.case !== undefined) {
+      out.push(record);
+      continue;
+    }
+    const entry = await readDatasetLine(
+      dataset,
+      {
+        index: record.index,
+        ...(record.line === undefined ? {} : { line: record.line }),
+        ...record.source,
+      },
+      { normalizeNames: header.normalizeNames === true },
+    );
+    out.push(
+      DatasetParseError.isInstance(entry) ? record : { ...record, case: caseContentOf(entry) },
+    );
+  }
+  return out;
+}
+
+/**
  * Writes the reports asked for from a results file: each reads the file in case order, in
  * bounded memory (the HTML report keeps at most `maxCases` cases, failures first).
  */
@@ -59,7 +109,8 @@ export async function writeReports(input: {
   metrics: readonly string[];
   reports: ReportTargets;
   io: CliIo;
-  datasetDirectory: string;
+  /** The dataset (absolute), to read the reported cases' calls again from their lines. */
+  dataset: string;
   source: string;
   maxCases?: number;
 }): Promise<void> {
@@ -103,10 +154,18 @@ export async function writeReports(input: {
     const max = input.maxCases ?? 2000;
     const selector = createCaseSelector<CaseRecord>(max);
     for await (const record of readRecords(out, scan)) selector.add(record);
-    const chosen = selector.chosen();
-    const records = await Promise.all(
-      chosen.map((record) => inlineRecordImages(record, { baseDirectory: input.datasetDirectory })),
-    );
+    const chosen = await withCaseContent(selector.chosen(), input.dataset, scan.header, io);
+    const datasetDirectory = path.dirname(input.dataset);
+    const records: CaseRecord[] = [];
+    for (let at = 0; at < chosen.length; at += 32) {
+      records.push(
+        ...(await Promise.all(
+          chosen
+            .slice(at, at + 32)
+            .map((record) => inlineRecordImages(record, { baseDirectory: datasetDirectory })),
+        )),
+      );
+    }
     await ensureFolder(reports.report);
     await writeFile(
       reports.report,

@@ -152,17 +152,19 @@ async function withFiles(
   return Object.fromEntries(out);
 }
 
-function entryOf(
-  record: unknown,
-  index: number,
-  line: number | undefined,
-  context: Context,
-): DatasetEntry {
+/** Where an item sits: its position, and for JSONL its line and bytes. */
+export interface Place {
+  readonly index: number;
+  readonly line?: number;
+  readonly offset?: number;
+  readonly bytes?: number;
+}
+
+function entryOf(record: unknown, place: Place, context: Context): DatasetEntry {
   try {
     return readDatasetCase(record, {
-      index,
+      ...place,
       source: context.source,
-      ...(line === undefined ? {} : { line }),
       ...(context.options.normalizeNames === undefined
         ? {}
         : { normalizeNames: context.options.normalizeNames }),
@@ -190,18 +192,13 @@ function withCaseId(error: DatasetParseError, record: unknown): DatasetParseErro
 
 async function entryWithFiles(
   record: unknown,
-  index: number,
-  line: number | undefined,
+  place: Place,
   context: Context,
 ): Promise<DatasetEntry> {
-  if (!hasFileField(record)) return entryOf(record, index, line, context);
+  if (!hasFileField(record)) return entryOf(record, place, context);
+  const { index, line } = place;
   try {
-    return entryOf(
-      await withFiles(record as Record<string, unknown>, context),
-      index,
-      line,
-      context,
-    );
+    return entryOf(await withFiles(record as Record<string, unknown>, context), place, context);
   } catch (error) {
     const where = line === undefined ? `item ${index}` : `line ${line}`;
     return withCaseId(
@@ -316,16 +313,46 @@ export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlL
   }
 }
 
+/** A case from one JSONL line; a promise only when the line names transcript files. */
+function lineEntry(
+  text: string,
+  place: Required<Place>,
+  context: Context,
+): DatasetEntry | Promise<DatasetEntry> {
+  const record = parseLine(text, place.index, place.line, context);
+  if (DatasetParseError.isInstance(record)) return record;
+  return hasFileField(record)
+    ? entryWithFiles(record, place, context)
+    : entryOf(record, place, context);
+}
+
 async function* readJsonl(file: string, context: Context): AsyncGenerator<DatasetEntry> {
   let index = 0;
   for await (const { text, line, offset, bytes } of jsonlLines(file)) {
     context.options.onProgress?.(offset + bytes);
-    const record = parseLine(text, index, line, context);
-    yield DatasetParseError.isInstance(record)
-      ? record
-      : await entryWithFiles(record, index, line, context);
+    const entry = lineEntry(text, { index, line, offset, bytes }, context);
+    yield entry instanceof Promise ? await entry : entry;
     index++;
   }
+}
+
+/**
+ * Reads JSONL lines of a dataset one by one, as `readDataset` does, for callers that split the
+ * file themselves (worker threads): the same cases, the same errors, the same file rules.
+ */
+export function createLineReader(
+  file: string,
+  options: ReadDatasetOptions = {},
+): (text: string, place: Required<Place>) => DatasetEntry | Promise<DatasetEntry> {
+  const absolute = path.resolve(file);
+  const directory = path.dirname(absolute);
+  const context: Context = {
+    source: file,
+    directory,
+    roots: (options.allowedRoots ?? [directory]).map((root) => path.resolve(root)),
+    options,
+  };
+  return (text, place) => lineEntry(text, place, context);
 }
 
 /** The list of cases in a parsed JSON or YAML document: an array, or `{ cases: [...] }`. */
@@ -358,7 +385,7 @@ async function* readJson(file: string, context: Context): AsyncGenerator<Dataset
   }
   const items = itemsOf(value, context.source);
   for (let index = 0; index < items.length; index++) {
-    yield await entryWithFiles(items[index], index, undefined, context);
+    yield await entryWithFiles(items[index], { index }, context);
   }
 }
 
@@ -388,7 +415,7 @@ async function* readYaml(file: string, context: Context): AsyncGenerator<Dataset
   for (let index = 0; index < items.length; index++) {
     const node = nodes[index] as { range?: [number, number, number] } | undefined;
     const line = node?.range === undefined ? undefined : lineCounter.linePos(node.range[0]).line;
-    yield await entryWithFiles(items[index], index, line, context);
+    yield await entryWithFiles(items[index], { index, line }, context);
   }
 }
 
@@ -429,4 +456,27 @@ export async function* readDataset(
   if (format === "jsonl") yield* readJsonl(absolute, context);
   else if (format === "json") yield* readJson(absolute, context);
   else yield* readYaml(absolute, context);
+}
+
+/**
+ * One case of a JSONL dataset, read again from where a results record says its line sits (its
+ * `offset` and `bytes`): reports use it to show a case's calls without keeping them in the
+ * results file.
+ */
+export async function readDatasetLine(
+  file: string,
+  place: { index: number; line?: number; offset: number; bytes: number },
+  options: ReadDatasetOptions = {},
+): Promise<DatasetEntry> {
+  const absolute = path.resolve(file);
+  const handle = await open(absolute, "r");
+  const buffer = Buffer.alloc(place.bytes);
+  try {
+    await handle.read(buffer, 0, place.bytes, place.offset);
+  } finally {
+    await handle.close();
+  }
+  let text = buffer.toString("utf8").replace(/\r?\n$/, "");
+  if (place.offset === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return createLineReader(file, options)(text, { line: 0, ...place });
 }

@@ -27,6 +27,8 @@ export interface ResultsHeader {
   readonly config: string;
   /** The run's metric names, in order. */
   readonly metrics: readonly string[];
+  /** Set when tool names read from transcripts were normalized (reports read cases again). */
+  readonly normalizeNames?: boolean;
   /** Set when the run covers one shard of the dataset: cases whose index mod `count` is `index`. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly startedAt: string;
@@ -293,6 +295,8 @@ export interface ResultsWriterOptions {
  */
 export interface ResultsWriter {
   write(record: CaseRecord): void;
+  /** Appends records already written as JSON lines (each ending in a newline), at once. */
+  writeLines(text: string): void;
   /** Writes any pending lines now. */
   flush(): void;
   /** Writes the end line, syncs and closes. */
@@ -343,6 +347,17 @@ export function createResultsWriter(
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
+      }
+    },
+    writeLines(text) {
+      if (closed) throw new Error("the results writer is closed");
+      if (text === "") return;
+      flush();
+      writeSync(fd, text);
+      const now = performance.now();
+      if (now - lastSync >= interval) {
+        fdatasyncSync(fd);
+        lastSync = now;
       }
     },
     flush,

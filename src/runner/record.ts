@@ -48,7 +48,10 @@ export interface CaseRecord {
   readonly status: CaseStatus;
   readonly metrics: Readonly<Record<string, MetricEntry>>;
   readonly error?: CaseError;
+  /** What the case was, for reports; left out when `source` says where to read it again. */
   readonly case?: CaseContent;
+  /** Where the case's line sits in a JSONL dataset (bytes), to read it again for reports. */
+  readonly source?: { readonly offset: number; readonly bytes: number };
   readonly durationMs: number;
 }
 
@@ -89,6 +92,27 @@ export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): C
   };
 }
 
+/** Keys of a metric's details that repeat the result's own fields, written once. */
+const repeated = ["score", "threshold", "success", "reason"] as const;
+
+/** The details without the fields that only repeat the result's (a match result's score...). */
+function leanDetails(details: unknown, result: MetricResult & { status: "scored" }): unknown {
+  if (typeof details !== "object" || details === null || Array.isArray(details)) return details;
+  const record = details as Record<string, unknown>;
+  if (!repeated.some((key) => key in record && record[key] === result[key])) return details;
+  const lean: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (
+      (repeated as readonly string[]).includes(key) &&
+      record[key] === result[key as (typeof repeated)[number]]
+    ) {
+      continue;
+    }
+    lean[key] = record[key];
+  }
+  return lean;
+}
+
 function entryOf(result: MetricResult): MetricEntry {
   switch (result.status) {
     case "scored":
@@ -100,7 +124,7 @@ function entryOf(result: MetricResult): MetricEntry {
         ...(result.reason === undefined ? {} : { reason: result.reason }),
         ...(result.details === undefined || result.details === null
           ? {}
-          : { details: result.details }),
+          : { details: leanDetails(result.details, result) }),
       };
     case "error":
       return { status: "error", error: result.error };
@@ -109,8 +133,15 @@ function entryOf(result: MetricResult): MetricEntry {
   }
 }
 
-/** A case result as a results-file record, with the case's content when given. */
-export function toCaseRecord(result: CaseResult, content?: CaseContent): CaseRecord {
+/**
+ * A case result as a results-file record, with the case's content, or where to read it again.
+ * Details that repeat the result's score, threshold, success or reason keep them once.
+ */
+export function toCaseRecord(
+  result: CaseResult,
+  content?: CaseContent,
+  source?: { readonly offset: number; readonly bytes: number },
+): CaseRecord {
   const metrics: Record<string, MetricEntry> = {};
   for (const metric of result.results) metrics[metric.metric] = entryOf(metric);
   return {
@@ -121,6 +152,7 @@ export function toCaseRecord(result: CaseResult, content?: CaseContent): CaseRec
     metrics,
     ...(result.error === undefined ? {} : { error: result.error }),
     ...(content === undefined ? {} : { case: content }),
+    ...(source === undefined ? {} : { source }),
     durationMs: result.durationMs,
   };
 }

@@ -67,6 +67,19 @@ interface Accumulator {
  */
 export interface SummaryBuilder {
   add(result: Pick<CaseResult, "id" | "status" | "results">): void;
+  /**
+   * Adds a case from flat figures, as worker threads send them: for metric `m` of the builder's
+   * metric names, `kinds[at + m]` is 0 (scored), 1 (error), 2 (skipped) or 3 (not run: the case
+   * could not be read), with its score and success (1 or 0) at the same place.
+   */
+  addFlat(input: {
+    id: string;
+    status: CaseResult["status"];
+    kinds: ArrayLike<number>;
+    scores: ArrayLike<number>;
+    successes: ArrayLike<number>;
+    at: number;
+  }): void;
   summary(extra: {
     durationMs: number;
     aborted?: boolean;
@@ -103,32 +116,48 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
   let failed = 0;
   let errors = 0;
 
+  const countCase = (status: CaseResult["status"]) => {
+    cases++;
+    if (status === "passed") passed++;
+    else if (status === "failed") failed++;
+    else errors++;
+  };
+  const addScore = (accumulator: Accumulator, id: string, score: number, success: boolean) => {
+    accumulator.scored++;
+    accumulator.sum += score;
+    if (score < accumulator.min) accumulator.min = score;
+    if (score > accumulator.max) accumulator.max = score;
+    const bin = Math.min(bins - 1, Math.max(0, Math.floor(score * bins)));
+    accumulator.histogram[bin]++;
+    if (success) accumulator.passed++;
+    else {
+      accumulator.failed++;
+      if (accumulator.failedIds.length < maxListedFailures) accumulator.failedIds.push(id);
+    }
+  };
+  const ordered = metricNames.map((name) => accumulatorOf(name));
+
   return {
     add(result) {
-      cases++;
-      if (result.status === "passed") passed++;
-      else if (result.status === "failed") failed++;
-      else errors++;
+      countCase(result.status);
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
         accumulator.cases++;
         if (metric.status === "error") accumulator.errors++;
         else if (metric.status === "skipped") accumulator.skipped++;
-        else {
-          accumulator.scored++;
-          accumulator.sum += metric.score;
-          if (metric.score < accumulator.min) accumulator.min = metric.score;
-          if (metric.score > accumulator.max) accumulator.max = metric.score;
-          const bin = Math.min(bins - 1, Math.max(0, Math.floor(metric.score * bins)));
-          accumulator.histogram[bin]++;
-          if (metric.success) accumulator.passed++;
-          else {
-            accumulator.failed++;
-            if (accumulator.failedIds.length < maxListedFailures)
-              accumulator.failedIds.push(result.id);
-          }
-        }
+        else addScore(accumulator, result.id, metric.score, metric.success);
       }
+    },
+    addFlat({ id, status, kinds, scores, successes, at }) {
+      countCase(status);
+      ordered.forEach((accumulator, m) => {
+        const kind = kinds[at + m];
+        if (kind === 3) return;
+        accumulator.cases++;
+        if (kind === 1) accumulator.errors++;
+        else if (kind === 2) accumulator.skipped++;
+        else addScore(accumulator, id, scores[at + m], successes[at + m] === 1);
+      });
     },
     summary(extra) {
       const metrics = [...byName.values()].map((a): MetricSummary => ({

@@ -1,0 +1,170 @@
+/**
+ * Batches of JSONL lines scored in one go: parsed, scored with the run's deterministic metrics
+ * (the same case scorer as `evaluate`), and written as records, with the figures the summary
+ * needs. Worker threads run it, and so does the main thread when it runs without them.
+ */
+import { DatasetParseError } from "../core/errors.js";
+import { createLineReader } from "../node/dataset.js";
+import type { DatasetEntry } from "../node/dataset.js";
+import { createCaseScorer } from "../runner/score-case.js";
+import { toCaseRecord } from "../runner/record.js";
+import type { MetricConfig } from "./config.js";
+import { createMetrics } from "./metrics.js";
+
+/** What the main thread gives every worker. */
+export interface WorkerSetup {
+  readonly dataset: string;
+  readonly metrics: readonly MetricConfig[];
+  readonly threshold?: number;
+  readonly normalizeNames: boolean;
+}
+
+/** One batch of lines: their bytes, and for each line where it is. */
+export interface WorkerBatch {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  /** Start and end of each line in `bytes` (end excluded, newline and `\r` left out). */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly indices: Int32Array;
+  readonly lines: Int32Array;
+  /** Where each line starts in the file, and its length with its newline. */
+  readonly offsets: Float64Array;
+  readonly sizes: Int32Array;
+}
+
+/** A scored batch: the records as JSON lines, and flat figures for the summary. */
+export interface WorkerResult {
+  readonly id: number;
+  readonly text: string;
+  readonly count: number;
+  /** Per case: 0 passed, 1 failed, 2 error. */
+  readonly statuses: Uint8Array;
+  /** Per case and metric: 0 scored, 1 error, 2 skipped, 3 not run; the score; success 1 or 0. */
+  readonly kinds: Uint8Array;
+  readonly scores: Float64Array;
+  readonly successes: Uint8Array;
+  /** Ids of the cases, for cases some metric failed or that ended in an error (else ""). */
+  readonly ids: string[];
+  /** The first errors of the batch, for the console. */
+  readonly errors: { id: string; line?: number; message: string }[];
+  /** Notes on the cases (unknown fields), for the console. */
+  readonly notes: string[];
+}
+
+const statusCode = { passed: 0, failed: 1, error: 2 } as const;
+const kindCode = { scored: 0, error: 1, skipped: 2 } as const;
+
+/**
+ * Scores batches of dataset lines with the run's deterministic metrics: what a worker thread
+ * does, and what the main thread does itself when it runs without workers.
+ */
+export function createBatchScorer(
+  setup: WorkerSetup,
+): (batch: WorkerBatch) => Promise<WorkerResult> {
+  const metrics = createMetrics(
+    setup.metrics,
+    {
+      judge: () => {
+        throw new Error("worker threads run deterministic metrics only");
+      },
+      datasetDirectory: setup.dataset,
+    },
+    setup.threshold,
+  );
+  const count = metrics.length;
+  const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
+  const describe = (item: DatasetEntry | object, position: number) => {
+    if (DatasetParseError.isInstance(item)) {
+      const index = item.item ?? position;
+      return {
+        index,
+        id: item.caseId ?? `case-${index + 1}`,
+        ...(item.line === undefined ? {} : { line: item.line }),
+      };
+    }
+    const entry = item as { index: number; id: string; line?: number };
+    return {
+      index: entry.index,
+      id: entry.id,
+      ...(entry.line === undefined ? {} : { line: entry.line }),
+    };
+  };
+  const scorer = createCaseScorer<object>({ metrics, describe });
+  const decoder = new TextDecoder();
+
+  return async function run(batch: WorkerBatch): Promise<WorkerResult> {
+    const size = batch.starts.length;
+    const statuses = new Uint8Array(size);
+    const kinds = new Uint8Array(size * count);
+    const scores = new Float64Array(size * count);
+    const successes = new Uint8Array(size * count);
+    const ids: string[] = new Array<string>(size).fill("");
+    const errors: WorkerResult["errors"] = [];
+    const notes: string[] = [];
+    let text = "";
+    for (let at = 0; at < size; at++) {
+      const line = batch.lines[at];
+      const place = {
+        index: batch.indices[at],
+        line,
+        offset: batch.offsets[at],
+        bytes: batch.sizes[at],
+      };
+      const pending = read(
+        decoder.decode(batch.bytes.subarray(batch.starts[at], batch.ends[at])),
+        place,
+      );
+      const entry = pending instanceof Promise ? await pending : pending;
+      if (!DatasetParseError.isInstance(entry) && entry.notes !== undefined && notes.length < 20) {
+        for (const note of entry.notes) notes.push(`line ${line}: ${note}`);
+      }
+      const scored = scorer.score(entry, place.index);
+      const result = scored instanceof Promise ? await scored : scored;
+      text += `${JSON.stringify(
+        toCaseRecord(
+          result,
+          undefined,
+          DatasetParseError.isInstance(entry)
+            ? undefined
+            : { offset: place.offset, bytes: place.bytes },
+        ),
+      )}\n`;
+      statuses[at] = statusCode[result.status];
+      if (result.status !== "passed") ids[at] = result.id;
+      result.results.forEach((metric, m) => {
+        kinds[at * count + m] = kindCode[metric.status];
+        if (metric.status === "scored") {
+          scores[at * count + m] = metric.score;
+          successes[at * count + m] = metric.success ? 1 : 0;
+        }
+      });
+      // A case that could not be read has no metric results; the summary counts none.
+      if (result.results.length === 0) for (let m = 0; m < count; m++) kinds[at * count + m] = 3;
+      if (result.status === "error" && errors.length < 50) {
+        const firstError = result.results
+          .flatMap((metric) =>
+            metric.status === "error" ? [`${metric.metric}: ${metric.error.message}`] : [],
+          )
+          .at(0);
+        errors.push({
+          id: result.id,
+          ...(result.line === undefined ? {} : { line: result.line }),
+          message: result.error?.message ?? firstError ?? "error",
+        });
+      }
+    }
+    return {
+      id: batch.id,
+      text,
+      count: size,
+      statuses,
+      kinds,
+      scores,
+      successes,
+      ids,
+      errors,
+      notes,
+    };
+  };
+}

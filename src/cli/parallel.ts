@@ -1,0 +1,248 @@
+import { createReadStream } from "node:fs";
+import { Worker } from "node:worker_threads";
+import type { SummaryBuilder } from "../runner/summary.js";
+import type { ResultsWriter } from "../node/results-file.js";
+import type { Progress } from "./progress.js";
+import { createBatchScorer } from "./batch.js";
+import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
+
+const statuses = ["passed", "failed", "error"] as const;
+
+export interface ParallelRunInput {
+  readonly setup: WorkerSetup;
+  readonly workers: number;
+  readonly writer: ResultsWriter;
+  readonly builder: SummaryBuilder;
+  readonly progress: Progress;
+  /** Whether the case at a dataset position belongs to this run (shards). */
+  readonly inShard: (index: number) => boolean;
+  /** Whether the case at a dataset position is already in the results file (resume). */
+  readonly done: (index: number) => boolean;
+  /** Whether the results file held the case before (a retried one). */
+  readonly had: (index: number) => boolean;
+  readonly signal?: AbortSignal;
+  readonly onError: (error: { id: string; line?: number; message: string }) => void;
+  readonly onNote: (note: string) => void;
+}
+
+export interface ParallelRunOutcome {
+  readonly datasetCases: number;
+  readonly ran: number;
+  readonly replaced: number;
+}
+
+/** Lines per batch sent to a worker, and most bytes in one batch. */
+const batchLines = 1024;
+const batchBytes = 1 << 19;
+
+/**
+ * Scores a JSONL dataset with deterministic metrics in batches, in worker threads (or in this
+ * thread with `workers: 0`): this thread splits the file into batches of lines
+ * (counting positions and lines exactly as `readDataset` does), workers parse and score them,
+ * and each batch's records are appended to the results file the moment it comes back. At most
+ * two batches per worker are in flight; reading waits for them.
+ */
+export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
+  const { setup, writer, builder, progress, signal } = input;
+  const metricCount = setup.metrics.length;
+  const pool = Array.from(
+    { length: input.workers },
+    () =>
+      new Worker(new URL("./worker.js", import.meta.url), {
+        workerData: setup,
+        // A small young generation keeps each worker's memory down at little cost in speed.
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+      }),
+  );
+  const idle = [...pool];
+  const waiting = new Map<number, (result: WorkerResult) => void>();
+  let failure: Error | undefined;
+  for (const worker of pool) {
+    worker.on("message", (message: WorkerResult | { id: number; failure: string }) => {
+      if ("failure" in message) {
+        failure ??= new Error(`a worker thread failed: ${message.failure}`);
+        waiting.get(message.id)?.(undefined as unknown as WorkerResult);
+      } else waiting.get(message.id)?.(message);
+      idle.push(worker);
+      wake();
+    });
+    worker.on("error", (error) => {
+      failure ??= error;
+      wake();
+    });
+  }
+  let wakeUp: (() => void) | undefined;
+  const wake = () => {
+    const resolve = wakeUp;
+    wakeUp = undefined;
+    resolve?.();
+  };
+  const inFlight = new Set<Promise<void>>();
+  let datasetCases = 0;
+  let ran = 0;
+  let replaced = 0;
+  let nextId = 0;
+
+  const take = (result: WorkerResult, indices: Int32Array) => {
+    writer.writeLines(result.text);
+    for (let at = 0; at < result.count; at++) {
+      const status = statuses[result.statuses[at]];
+      builder.addFlat({
+        id: result.ids[at],
+        status,
+        kinds: result.kinds,
+        scores: result.scores,
+        successes: result.successes,
+        at: at * metricCount,
+      });
+      if (input.had(indices[at])) replaced++;
+      progress.tick(status);
+    }
+    ran += result.count;
+    for (const error of result.errors) input.onError(error);
+    for (const note of result.notes) input.onNote(note);
+  };
+
+  const inline = input.workers === 0 ? createBatchScorer(setup) : undefined;
+  const send = async (batch: WorkerBatch) => {
+    if (inline !== undefined) {
+      take(await inline(batch), batch.indices);
+      return;
+    }
+    while (idle.length === 0 && failure === undefined) {
+      await new Promise<void>((resolve) => (wakeUp = resolve));
+    }
+    if (failure !== undefined) return;
+    const worker = idle.pop() as Worker;
+    const done = new Promise<void>((resolve) => {
+      waiting.set(batch.id, (result) => {
+        waiting.delete(batch.id);
+        if (failure === undefined) take(result, batch.indices);
+        resolve();
+      });
+    });
+    const indices = batch.indices;
+    worker.postMessage({ ...batch, indices }, [batch.bytes.buffer as ArrayBuffer]);
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+
+  // The batch being filled.
+  let chunks: Buffer[] = [];
+  let filled = 0;
+  let starts: number[] = [];
+  let ends: number[] = [];
+  let indices: number[] = [];
+  let lines: number[] = [];
+  let offsets: number[] = [];
+  let sizes: number[] = [];
+  const flush = async () => {
+    if (starts.length === 0) return;
+    const bytes = new Uint8Array(filled);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    const batch: WorkerBatch = {
+      id: nextId++,
+      bytes,
+      starts: Int32Array.from(starts),
+      ends: Int32Array.from(ends),
+      indices: Int32Array.from(indices),
+      lines: Int32Array.from(lines),
+      offsets: Float64Array.from(offsets),
+      sizes: Int32Array.from(sizes),
+    };
+    chunks = [];
+    filled = 0;
+    starts = [];
+    ends = [];
+    indices = [];
+    lines = [];
+    offsets = [];
+    sizes = [];
+    await send(batch);
+  };
+  const addLine = async (
+    buffer: Buffer,
+    start: number,
+    end: number,
+    place: { index: number; line: number; offset: number; size: number },
+  ) => {
+    const slice = buffer.subarray(start, end);
+    starts.push(filled);
+    chunks.push(slice);
+    filled += slice.length;
+    ends.push(filled);
+    indices.push(place.index);
+    lines.push(place.line);
+    offsets.push(place.offset);
+    sizes.push(place.size);
+    if (starts.length >= batchLines || filled >= batchBytes) await flush();
+  };
+
+  const stream = createReadStream(setup.dataset, { highWaterMark: 1 << 20 });
+  let rest: Buffer | undefined;
+  let base = 0;
+  let line = 0;
+  let index = 0;
+  const onLine = async (buffer: Buffer, start: number, newline: number) => {
+    line++;
+    let begin = start;
+    if (
+      line === 1 &&
+      buffer[begin] === 0xef &&
+      buffer[begin + 1] === 0xbb &&
+      buffer[begin + 2] === 0xbf
+    )
+      begin += 3;
+    let stop = newline;
+    if (stop > begin && buffer[stop - 1] === 13) stop--;
+    // Blank lines are not cases (as readDataset skips them).
+    let blank = true;
+    for (let at = begin; at < stop; at++) {
+      const byte = buffer[at];
+      if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 10) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) return;
+    const position = index++;
+    const size = (newline < buffer.length ? newline + 1 : newline) - start;
+    if (!input.inShard(position)) return;
+    datasetCases++;
+    if (input.done(position)) {
+      progress.tick("skipped");
+      return;
+    }
+    await addLine(buffer, begin, stop, { index: position, line, offset: base + start, size });
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (signal?.aborted === true || failure !== undefined) break;
+      const buffer = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+      let start = 0;
+      let newline = buffer.indexOf(10, start);
+      while (newline !== -1) {
+        await onLine(buffer, start, newline);
+        start = newline + 1;
+        newline = buffer.indexOf(10, start);
+      }
+      rest = start < buffer.length ? Buffer.from(buffer.subarray(start)) : undefined;
+      base += start;
+      progress.bytes(base);
+    }
+    if (rest !== undefined && signal?.aborted !== true && failure === undefined) {
+      await onLine(rest, 0, rest.length);
+    }
+    if (signal?.aborted !== true) await flush();
+    await Promise.all(inFlight);
+  } finally {
+    stream.destroy();
+    await Promise.all(pool.map((worker) => worker.terminate()));
+  }
+  if (failure !== undefined) throw failure;
+  return { datasetCases, ran, replaced };
+}
