@@ -5,7 +5,19 @@
  * Run: `npm run bench` (or `npm run bench -- --only small-deepeval`).
  */
 import { execFileSync } from "node:child_process";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory } from "toolscore";
 import { startLlmServer } from "../test/support/llm-server.mjs";
@@ -359,6 +371,91 @@ for (const [label, make, size] of [
   };
 }
 
+/**
+ * A 1,000,000-case JSONL dataset of a travel agent (two or three calls a case, some wrong), in
+ * the temp folder; written once and reused (its content is deterministic).
+ */
+function millionCaseDataset() {
+  const file = path.join(os.tmpdir(), "toolscore-bench-1m-v1.jsonl");
+  if (existsSync(file) && statSync(file).size > 300_000_000) return file;
+  const fd = openSync(`${file}.tmp`, "w");
+  const next = random(7);
+  let lines = [];
+  for (let i = 0; i < 1_000_000; i++) {
+    const city = words[i % words.length];
+    const date = `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, "0")}`;
+    const expected = [
+      { name: "search_flights", inputParameters: { from: "PAR", to: city, date } },
+      { name: "book_flight", inputParameters: { flight_id: `F${i}`, passenger: "Ada" } },
+    ];
+    if (i % 3 === 0)
+      expected.push({ name: "send_email", inputParameters: { to: "ada@example.com" } });
+    const called = expected.map((call) =>
+      next() < 0.15 ? { ...call, inputParameters: { ...call.inputParameters, to: "BER" } } : call,
+    );
+    if (next() < 0.1) called.reverse();
+    lines.push(
+      JSON.stringify({
+        id: `run-${i}`,
+        input: `Fly Ada to ${city} on ${date}`,
+        toolsCalled: called,
+        expectedTools: expected,
+      }),
+    );
+    if (lines.length === 10_000) {
+      writeSync(fd, `${lines.join("\n")}\n`);
+      lines = [];
+    }
+  }
+  closeSync(fd);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** The baseline of the eval target: read the file's lines and JSON.parse each, nothing else. */
+workloads["eval-1m-bare"] = async () => {
+  const file = millionCaseDataset();
+  const start = process.hrtime.bigint();
+  let cases = 0;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line === "") continue;
+    JSON.parse(line);
+    cases++;
+  }
+  return {
+    workload: "1M-case JSONL: bare readline + JSON.parse loop",
+    cases,
+    seconds: Number(process.hrtime.bigint() - start) / 1e9,
+  };
+};
+
+for (const workers of [0, 2]) {
+  workloads[`eval-1m-cli-${workers}`] = async () => {
+    const file = millionCaseDataset();
+    const { runCli } = await import("../dist/cli/main.js");
+    const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
+    const start = process.hrtime.bigint();
+    const code = await runCli(
+      ["eval", file, "--out", out, "--overwrite", "--workers", String(workers)],
+      {
+        stdout: { write: () => true },
+        stderr: { write: () => true },
+        cwd: os.tmpdir(),
+        env: {},
+      },
+    );
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    rmSync(out, { force: true });
+    if (code !== 0 && code !== 1) throw new Error(`toolscore eval exited ${code}`);
+    return {
+      workload: `1M-case JSONL: toolscore eval, tool-call-accuracy, ${workers} workers`,
+      cases: 1_000_000,
+      seconds,
+    };
+  };
+}
+
 const only = process.argv.indexOf("--only");
 if (only >= 0) {
   const name = process.argv[only + 1];
@@ -375,9 +472,18 @@ if (only >= 0) {
   console.log(
     `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"per case".padStart(11)} ${"peak RSS".padStart(9)}`,
   );
+  let bare;
   for (const name of Object.keys(workloads)) {
-    const out = execFileSync(process.execPath, [self, "--only", name], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, [self, "--only", name], {
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+    });
     const result = JSON.parse(out.trim().split("\n").pop());
+    if (name === "eval-1m-bare") bare = result;
+    if (name.startsWith("eval-1m-cli") && bare !== undefined) {
+      const ratio = bare.seconds / result.seconds;
+      result.note = `${ratio.toFixed(2)} x the bare loop's speed (target >= 0.5); memory target < 200 MiB`;
+    }
     const perSecond = result.cases / result.seconds;
     const rate =
       perSecond < 10 ? perSecond.toFixed(2) : Math.round(perSecond).toLocaleString("en-US");

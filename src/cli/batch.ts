@@ -91,10 +91,10 @@ export function createBatchScorer(
     };
   };
   const scorer = createCaseScorer<object>({ metrics, describe });
-  const decoder = new TextDecoder();
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
     const size = batch.starts.length;
+    const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
     const statuses = new Uint8Array(size);
     const kinds = new Uint8Array(size * count);
     const scores = new Float64Array(size * count);
@@ -111,10 +111,7 @@ export function createBatchScorer(
         offset: batch.offsets[at],
         bytes: batch.sizes[at],
       };
-      const pending = read(
-        decoder.decode(batch.bytes.subarray(batch.starts[at], batch.ends[at])),
-        place,
-      );
+      const pending = read(bytes.toString("utf8", batch.starts[at], batch.ends[at]), place);
       const entry = pending instanceof Promise ? await pending : pending;
       if (!DatasetParseError.isInstance(entry) && entry.notes !== undefined && notes.length < 20) {
         for (const note of entry.notes) notes.push(`line ${line}: ${note}`);

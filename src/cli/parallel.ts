@@ -164,12 +164,13 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     sizes = [];
     await send(batch);
   };
-  const addLine = async (
+  /** Adds a line to the batch; true when the batch is full. */
+  const addLine = (
     buffer: Buffer,
     start: number,
     end: number,
     place: { index: number; line: number; offset: number; size: number },
-  ) => {
+  ): boolean => {
     const slice = buffer.subarray(start, end);
     starts.push(filled);
     chunks.push(slice);
@@ -179,7 +180,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     lines.push(place.line);
     offsets.push(place.offset);
     sizes.push(place.size);
-    if (starts.length >= batchLines || filled >= batchBytes) await flush();
+    return starts.length >= batchLines || filled >= batchBytes;
   };
 
   const stream = createReadStream(setup.dataset, { highWaterMark: 1 << 20 });
@@ -187,7 +188,8 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   let base = 0;
   let line = 0;
   let index = 0;
-  const onLine = async (buffer: Buffer, start: number, newline: number) => {
+  /** Takes one line; true when the batch is full and must be sent. */
+  const onLine = (buffer: Buffer, start: number, newline: number): boolean => {
     line++;
     let begin = start;
     if (
@@ -208,16 +210,16 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
         break;
       }
     }
-    if (blank) return;
+    if (blank) return false;
     const position = index++;
     const size = (newline < buffer.length ? newline + 1 : newline) - start;
-    if (!input.inShard(position)) return;
+    if (!input.inShard(position)) return false;
     datasetCases++;
     if (input.done(position)) {
       progress.tick("skipped");
-      return;
+      return false;
     }
-    await addLine(buffer, begin, stop, { index: position, line, offset: base + start, size });
+    return addLine(buffer, begin, stop, { index: position, line, offset: base + start, size });
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -226,7 +228,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       let start = 0;
       let newline = buffer.indexOf(10, start);
       while (newline !== -1) {
-        await onLine(buffer, start, newline);
+        if (onLine(buffer, start, newline)) await flush();
         start = newline + 1;
         newline = buffer.indexOf(10, start);
       }
@@ -235,7 +237,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       progress.bytes(base);
     }
     if (rest !== undefined && signal?.aborted !== true && failure === undefined) {
-      await onLine(rest, 0, rest.length);
+      onLine(rest, 0, rest.length);
     }
     if (signal?.aborted !== true) await flush();
     await Promise.all(inFlight);
