@@ -116,6 +116,33 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     });
   });
 
+  it("calibrate measures a judge against the labelled cases", async () => {
+    // A judge that passes everything agrees with the labels that pass, and no better than chance.
+    server().answer = () => ({
+      reason: "fine",
+      overSelected: [],
+      underSelected: [],
+      misSelected: [],
+      score: 1,
+    });
+    const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
+    const run = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini"], { cwd, env });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server().modelCalls).toHaveLength(50);
+    expect(run.stdout).toContain(
+      "judge openai/gpt-4o-mini on 50 labelled cases (0 could not be judged)",
+    );
+    expect(run.stdout).toMatch(/Cohen's kappa\s+(0\.00|–)/);
+    // The cases labelled as failing are listed as disagreements.
+    expect(run.stdout).toMatch(/: label 0(\.\d+)?, judge 1/);
+    const json = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini", "--json"], {
+      cwd,
+      env,
+    });
+    expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0 });
+  });
+
   it("asks for a judge when a judged metric has none, and for a key when the provider needs one", async () => {
     writeFileSync(path.join(cwd, "one.jsonl"), '{"id":"a","tools_called":[]}\n');
     const noJudge = await runCliProcess(["eval", "one.jsonl", "--metric", "tool-selection"], {

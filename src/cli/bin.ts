@@ -1,8 +1,11 @@
 #!/usr/bin/env node
+import { setMaxListeners } from "node:events";
 import { runCli } from "./main.js";
 
 // The first SIGINT/SIGTERM stops taking cases and saves what finished; a second one exits now.
 const controller = new AbortController();
+// Every case and judge call in flight listens to this one signal.
+setMaxListeners(0, controller.signal);
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

@@ -7,7 +7,10 @@ import { formatToolCall } from "../core/call-diff.js";
 import { ToolscoreError } from "../core/errors.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { mergeResults, readRecords, scanResults } from "../node/results-file.js";
+import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
+import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
+import { formatRate } from "../reporters/format.js";
 import { metricResultsOf } from "../runner/record.js";
 import { createSummaryBuilder } from "../runner/summary.js";
 import type { EvaluationSummary } from "../runner/summary.js";
@@ -24,6 +27,7 @@ Commands
   parse <transcript>    print the normalized tool calls of a transcript (for debugging)
   report <results>      render reports again from a results file
   merge <results...>    join the results of shards (eval --shard i/n) into one file
+  calibrate             measure a tool-selection judge against toolscore's labelled cases
 
 Run toolscore <command> --help for a command's options.
 `;
@@ -61,6 +65,80 @@ dataset order. Fails (exit 3) when a shard is missing or unfinished.
       --markdown <file.md>
   -h, --help
 `;
+
+const calibrateHelp = `Usage: toolscore calibrate --judge <provider/model> [options]
+
+Runs a tool-selection judge over toolscore's fifty labelled cases and prints how well it agrees
+with the labels: pass/fail accuracy, Cohen's kappa, mean absolute error, the cases it got wrong.
+
+      --judge <model>       the judge, e.g. openai/gpt-4o-mini (key from the environment)
+      --threshold <0..1>    the pass/fail line (default 0.5)
+      --concurrency <n>     judgements in flight (default 8)
+      --json                print the whole report as JSON
+  -h, --help
+`;
+
+async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      judge: { type: "string" },
+      threshold: { type: "string" },
+      concurrency: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(calibrateHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length > 0) throw usageError("calibrate takes no files (see --help)");
+  if (values.judge === undefined) {
+    throw usageError("calibrate needs --judge, e.g. --judge openai/gpt-4o-mini", "--judge");
+  }
+  const threshold = values.threshold === undefined ? 0.5 : Number(values.threshold);
+  const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
+  if (!(threshold >= 0 && threshold <= 1)) {
+    throw usageError("--threshold must be a number from 0 to 1", "--threshold");
+  }
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw usageError("--concurrency must be a whole number of at least 1", "--concurrency");
+  }
+  const model = resolveJudgeModel(values.judge, { env: io.env });
+  const report = await calibrateToolSelectionJudge(model, {
+    threshold,
+    concurrency,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  });
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return ExitCode.OK;
+  }
+  const kappa = report.cohensKappa === undefined ? "–" : report.cohensKappa.toFixed(2);
+  io.stdout.write(
+    [
+      `judge ${report.model} on ${report.cases} labelled cases (${report.errors} could not be judged)`,
+      `  pass/fail accuracy  ${formatRate(report.accuracy)}`,
+      `  Cohen's kappa       ${kappa}`,
+      `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
+      `  exact agreement     ${formatRate(report.exactAgreement)}`,
+      `  tokens ${report.usage.inputTokens + report.usage.outputTokens}${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
+      "",
+    ].join("\n"),
+  );
+  const wrong = report.results.filter(
+    (result) =>
+      result.score === undefined || result.score >= threshold !== result.label >= threshold,
+  );
+  for (const result of wrong.slice(0, 20)) {
+    io.stdout.write(
+      `  ${result.id}: label ${result.label}, judge ${result.score ?? "error"}${result.reason === undefined ? "" : ` (${result.reason})`}\n`,
+    );
+  }
+  return report.errors > 0 ? ExitCode.RUNTIME : ExitCode.OK;
+}
 
 async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -260,6 +338,7 @@ const commands: Record<
   parse: { run: parseCommand, help: parseHelp },
   report: { run: reportCommand, help: reportHelp },
   merge: { run: mergeCommand, help: mergeHelp },
+  calibrate: { run: calibrateCommand, help: calibrateHelp },
 };
 
 /**
