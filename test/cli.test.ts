@@ -51,6 +51,10 @@ describe("toolscore CLI: commands and help", () => {
     const flag = await runCliProcess(["eval", "x.jsonl", "--thresold", "0.5"], { cwd });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--thresold/);
+    writeFileSync(path.join(cwd, "empty.jsonl"), "\n  \n");
+    const empty = await runCliProcess(["eval", "empty.jsonl"], { cwd });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("empty.jsonl holds no test cases");
     const missing = await runCliProcess(["eval", "nope.jsonl"], { cwd });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no dataset at nope.jsonl");

@@ -138,3 +138,34 @@ describe("readDatasetCase", () => {
     ]);
   });
 });
+
+describe("readDatasetCase: call lists in providers' formats", () => {
+  it("reads OpenAI tool_calls, Anthropic tool_use blocks and Gemini functionCall parts", () => {
+    const testCase = readDatasetCase(
+      {
+        tools_called: [
+          {
+            id: "c1",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+          },
+        ],
+        expected_tools: [
+          { type: "tool_use", id: "t1", name: "get_weather", input: { city: "Paris" } },
+        ],
+      },
+      { index: 0 },
+    );
+    expect(testCase.toolsCalled).toMatchObject([
+      { name: "get_weather", inputParameters: { city: "Paris" } },
+    ]);
+    expect(testCase.expectedTools).toEqual([
+      { name: "get_weather", inputParameters: { city: "Paris" } },
+    ]);
+    const gemini = readDatasetCase(
+      { toolsCalled: [{ functionCall: { name: "search", args: { q: "x" } } }], expectedTools: [] },
+      { index: 0 },
+    );
+    expect(gemini.toolsCalled).toMatchObject([{ name: "search", inputParameters: { q: "x" } }]);
+  });
+});

@@ -102,6 +102,36 @@ function suggest(key: string): string | undefined {
  * @example
  * readDatasetCase({ id: "a", trajectory: openAiMessages, expected_tools: [...] }, { index: 0, line: 1 });
  */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A call list written in a provider's format (OpenAI `tool_calls`, Anthropic `tool_use` blocks,
+ * Gemini `functionCall` parts) read into calls, as its transcript reader would; any other list as
+ * it is. Expected calls keep only names and arguments.
+ */
+function providerCalls(list: readonly unknown[] | undefined, expected: boolean) {
+  if (list === undefined || list.length === 0) return list;
+  let calls: readonly ToolCall[] | undefined;
+  if (list.every((item) => isObject(item) && isObject(item.function))) {
+    calls = parseTrajectory([{ role: "assistant", content: null, tool_calls: list }], {
+      format: "openai-chat",
+    }).calls;
+  } else if (list.every((item) => isObject(item) && item.type === "tool_use")) {
+    calls = parseTrajectory([{ role: "assistant", content: list }], { format: "anthropic" }).calls;
+  } else if (list.every((item) => isObject(item) && isObject(item.functionCall))) {
+    calls = parseTrajectory(
+      { contents: [{ role: "model", parts: list }] },
+      { format: "gemini" },
+    ).calls;
+  }
+  if (calls === undefined) return list;
+  return expected
+    ? calls.map((call) => ({ name: call.name, inputParameters: call.inputParameters }))
+    : calls;
+}
+
 export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions): DatasetCase {
   const where = options.line === undefined ? `item ${options.index}` : `line ${options.line}`;
   const fail = (message: string, field?: string, cause?: unknown): never => {
@@ -184,7 +214,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     nameMapping: trajectory.nameMapping,
   });
 
-  let toolsCalled = list("toolsCalled") as readonly ToolCall[] | undefined;
+  let toolsCalled = providerCalls(list("toolsCalled"), false) as readonly ToolCall[] | undefined;
   let availableTools: readonly ToolSpec[] | undefined;
   if (values.availableTools !== undefined) {
     const tools = values.availableTools;
@@ -209,7 +239,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     const firstInput = parsed.turns.find((turn) => turn.input !== undefined)?.input;
     if (input === undefined && firstInput !== undefined) input = firstInput;
   }
-  let expectedTools = list("expectedTools");
+  let expectedTools = providerCalls(list("expectedTools"), true);
   let expectedTrajectory: CaseTrajectoryInfo | undefined;
   if (values.expectedTrajectory !== undefined) {
     if (expectedTools !== undefined) {

@@ -486,6 +486,11 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     const reason: unknown = io.signal.reason;
     return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
   }
+  if (datasetCases === 0 && shard === undefined) {
+    // A gate that passes on nothing would hide a wrong path or an emptied file.
+    io.stderr.write(`toolscore: ${datasetArgument} holds no test cases\n`);
+    return ExitCode.USAGE;
+  }
   if (summary.errors > 0) return ExitCode.RUNTIME;
   if (failUnder !== undefined) {
     return (summary.passRate ?? 1) >= failUnder ? ExitCode.OK : ExitCode.FAILED;

@@ -46,7 +46,7 @@ interface ActualInput {
   readonly tools: readonly ToolSpec[];
 }
 
-function readActual(actual: unknown): ActualInput {
+function readActual(actual: unknown, field: string): ActualInput {
   if (
     !Array.isArray(actual) &&
     isJsonObject(actual) &&
@@ -55,11 +55,11 @@ function readActual(actual: unknown): ActualInput {
     // A trajectory from parseTrajectory: its calls, and the tool definitions it carried.
     const trajectory = actual as unknown as { calls: unknown; tools?: unknown };
     return {
-      calls: toToolCalls(trajectory.calls, { field: "actual.calls" }),
-      tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, "actual.tools"),
+      calls: toToolCalls(trajectory.calls, { field: `${field}.calls` }),
+      tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, `${field}.tools`),
     };
   }
-  return { calls: toToolCalls(actual, { field: "actual" }), tools: [] };
+  return { calls: toToolCalls(actual, { field }), tools: [] };
 }
 
 /** Validates a list of tool definitions; only `name` and `parameters` matter here. */
@@ -125,19 +125,24 @@ export function matchToolCalls(
   return matchWithResolvedOptions(actual, expected, resolveMatchOptions(options));
 }
 
+/** What errors call the two lists: `matchToolCalls`' parameter names. */
+const defaultFields = { actual: "actual", expected: "expected" };
+
 /**
  * `matchToolCalls` with options resolved beforehand (a metric resolves them once), and tool
- * definitions of this case (`availableTools`) added to the options' own.
+ * definitions of this case (`availableTools`) added to the options' own; `fields` names the two
+ * lists in error messages (a metric says `toolsCalled[0].name`, not `actual[0].name`).
  */
 export function matchWithResolvedOptions(
   actual: unknown,
   expected: unknown,
   resolved: ResolvedMatchOptions,
   caseTools: readonly ToolSpec[] = [],
+  fields: { readonly actual: string; readonly expected: string } = defaultFields,
 ): MatchResult {
-  const { calls, tools: trajectoryTools } = readActual(actual);
+  const { calls, tools: trajectoryTools } = readActual(actual, fields.actual);
   toolList(caseTools, "availableTools");
-  const parsed = toExpectedCalls(expected);
+  const parsed = toExpectedCalls(expected, fields.expected);
   if (parsed.partial && resolved.order !== undefined && resolved.order !== "partial") {
     throw new InvalidOptionError({
       option: "order",

@@ -56,7 +56,7 @@ describe("toolCallAccuracy", () => {
     const bad = await metric.measure({ toolsCalled: [{ name: 7 }], expectedTools: [] });
     expect(bad).toMatchObject({
       status: "error",
-      error: { code: ErrorCode.INVALID_INPUT, field: "actual[0].name" },
+      error: { code: ErrorCode.INVALID_INPUT, field: "toolsCalled[0].name" },
     });
     const badTools = await metric.measure({
       toolsCalled: [],

@@ -59,6 +59,7 @@ export function toolCallAccuracy(
         testCase.expectedTools,
         resolved,
         testCase.availableTools ?? [],
+        { actual: "toolsCalled", expected: "expectedTools" },
       );
       return {
         status: "scored",
