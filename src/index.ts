@@ -65,6 +65,7 @@ export type {
   JudgeSchema,
   JudgeUsage,
   MeasureOptions,
+  SyncMetric,
   MediaLoadReason,
   PreparedContext,
   ReadyImage,
