@@ -503,6 +503,22 @@ describe("toolscore eval: reports", () => {
       { cwd },
     );
     expect(again.code).toBe(0);
+    writeFileSync(path.join(cwd, "capped.yaml"), "report_max_cases: 1\n");
+    await runCliProcess(
+      [
+        "eval",
+        "runs.jsonl",
+        "-c",
+        "capped.yaml",
+        "--out",
+        "capped.jsonl",
+        "--report",
+        "capped.html",
+      ],
+      { cwd },
+    );
+    // Only the failing case is shown, and the report says how many there were.
+    expect(readFileSync(path.join(cwd, "capped.html"), "utf8")).toContain('"shown":1,"total":2');
     expect(readFileSync(path.join(cwd, "again.xml"), "utf8").replace(/time="[^"]*"/g, "")).toBe(
       xml.replace(/time="[^"]*"/g, ""),
     );

@@ -172,6 +172,9 @@ export function readConfigFile(file: string): EvalConfig {
   const threshold = numberOf("threshold");
   const failUnder = numberOf("failUnder");
   const reportMaxCases = numberOf("reportMaxCases");
+  if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
+    throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
+  }
   if (given.normalizeNames !== undefined && typeof given.normalizeNames !== "boolean") {
     throw configError(file, "normalizeNames must be true or false");
   }

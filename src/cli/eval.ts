@@ -477,6 +477,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     io,
     dataset,
     source: datasetArgument,
+    ...(config.reportMaxCases === undefined ? {} : { maxCases: config.reportMaxCases }),
   });
 
   if (aborted) {
