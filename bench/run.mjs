@@ -372,6 +372,39 @@ for (const [label, make, size] of [
 }
 
 /**
+ * What observing costs: 200,000 calls of a trivial tool, in traces of 1,000 calls (a span each,
+ * with its input, output and times), against the same calls unobserved.
+ */
+for (const [label, asynchronous] of [
+  ["sync", false],
+  ["async", true],
+]) {
+  workloads[`observe-${label}`] = async () => {
+    const { captureTrace, observe } = await import("toolscore/tracing");
+    const plain = asynchronous ? async (args) => args.n + 1 : (args) => args.n + 1;
+    const observed = observe(plain, { name: "add", type: "tool" });
+    const run = async (fn) => {
+      for (let trace = 0; trace < 200; trace++) {
+        await captureTrace(async () => {
+          for (let i = 0; i < 1_000; i++) {
+            const result = fn({ n: i });
+            if (asynchronous) await result;
+          }
+        });
+      }
+    };
+    const bare = await timeCases("bare", 200_000, () => run(plain));
+    const measured = await timeCases(
+      `observe: a ${label} tool, 1,000 calls per trace`,
+      200_000,
+      () => run(observed),
+    );
+    const overhead = ((measured.seconds - bare.seconds) / 200_000) * 1e6;
+    return { ...measured, note: `${overhead.toFixed(2)} µs per call over the unobserved call` };
+  };
+}
+
+/**
  * A 1,000,000-case JSONL dataset of a travel agent (two or three calls a case, some wrong), in
  * the temp folder; written once and reused (its content is deterministic).
  */

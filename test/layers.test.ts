@@ -23,6 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
   testing: ["metrics", "adapters", "core"],
+  tracing: ["runner", "core"],
   compat: [
     "metrics",
     "matchers",
@@ -47,6 +48,7 @@ const allowed: Record<string, readonly string[]> = {
     "reporters",
     "node",
     "testing",
+    "tracing",
     "compat",
   ],
 };

@@ -13,6 +13,7 @@ const entries = {
   "toolscore/node": "src/node.ts",
   "toolscore/ragas": "src/compat/ragas/index.ts",
   "toolscore/vitest": "src/testing/vitest.ts",
+  "toolscore/tracing": "src/tracing.ts",
 };
 
 /**

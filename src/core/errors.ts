@@ -38,6 +38,8 @@ export const ErrorCode = {
    * configuration (resume), or shards that do not fit together (merge).
    */
   RESULTS_FILE: "RESULTS_FILE",
+  /** An observed application threw while it ran for a golden (`evaluateObserved`). */
+  CALLBACK_FAILED: "CALLBACK_FAILED",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
