@@ -6,7 +6,9 @@
 import { DatasetParseError } from "../core/errors.js";
 import { createLineReader } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
+import type { CaseResult } from "../runner/case-result.js";
 import { createCaseScorer } from "../runner/score-case.js";
+import type { CasePosition } from "../runner/score-case.js";
 import { toCaseRecord } from "../runner/record.js";
 import type { MetricConfig } from "./config.js";
 import { createMetrics } from "./metrics.js";
@@ -55,6 +57,38 @@ export interface WorkerResult {
 const statusCode = { passed: 0, failed: 1, error: 2 } as const;
 const kindCode = { scored: 0, error: 1, skipped: 2 } as const;
 
+/** Where a dataset entry sits: a case's own place, or the place of the line that failed. */
+export function describeEntry(item: DatasetEntry | object, position: number): CasePosition {
+  if (DatasetParseError.isInstance(item)) {
+    const index = item.item ?? position;
+    return {
+      index,
+      id: item.caseId ?? `case-${index + 1}`,
+      ...(item.line === undefined ? {} : { line: item.line }),
+    };
+  }
+  const entry = item as { index: number; id: string; line?: number };
+  return {
+    index: entry.index,
+    id: entry.id,
+    ...(entry.line === undefined ? {} : { line: entry.line }),
+  };
+}
+
+/** An errored case in one line for the console: the case's error, else its first metric's. */
+export function errorSummary(result: CaseResult): { id: string; line?: number; message: string } {
+  const firstError = result.results
+    .flatMap((metric) =>
+      metric.status === "error" ? [`${metric.metric}: ${metric.error.message}`] : [],
+    )
+    .at(0);
+  return {
+    id: result.id,
+    ...(result.line === undefined ? {} : { line: result.line }),
+    message: result.error?.message ?? firstError ?? "error",
+  };
+}
+
 /**
  * Scores batches of dataset lines with the run's deterministic metrics: what a worker thread
  * does, and what the main thread does itself when it runs without workers.
@@ -74,23 +108,7 @@ export function createBatchScorer(
   );
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
-  const describe = (item: DatasetEntry | object, position: number) => {
-    if (DatasetParseError.isInstance(item)) {
-      const index = item.item ?? position;
-      return {
-        index,
-        id: item.caseId ?? `case-${index + 1}`,
-        ...(item.line === undefined ? {} : { line: item.line }),
-      };
-    }
-    const entry = item as { index: number; id: string; line?: number };
-    return {
-      index: entry.index,
-      id: entry.id,
-      ...(entry.line === undefined ? {} : { line: entry.line }),
-    };
-  };
-  const scorer = createCaseScorer<object>({ metrics, describe });
+  const scorer = createCaseScorer<object>({ metrics, describe: describeEntry });
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
     const size = batch.starts.length;
@@ -138,18 +156,7 @@ export function createBatchScorer(
       });
       // A case that could not be read has no metric results; the summary counts none.
       if (result.results.length === 0) for (let m = 0; m < count; m++) kinds[at * count + m] = 3;
-      if (result.status === "error" && errors.length < 50) {
-        const firstError = result.results
-          .flatMap((metric) =>
-            metric.status === "error" ? [`${metric.metric}: ${metric.error.message}`] : [],
-          )
-          .at(0);
-        errors.push({
-          id: result.id,
-          ...(result.line === undefined ? {} : { line: result.line }),
-          message: result.error?.message ?? firstError ?? "error",
-        });
-      }
+      if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
     }
     return {
       id: batch.id,

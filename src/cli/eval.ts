@@ -15,7 +15,6 @@ import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
 import { evaluate } from "../runner/evaluate.js";
-import type { CasePosition } from "../runner/evaluate.js";
 import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
 import type { CaseContent } from "../runner/record.js";
 
@@ -26,6 +25,7 @@ import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, createMetrics, defaultMetrics, needsJudge } from "./metrics.js";
+import { describeEntry, errorSummary } from "./batch.js";
 import { runInWorkers } from "./parallel.js";
 import { createProgress } from "./progress.js";
 import { writeReports } from "./reports.js";
@@ -352,23 +352,6 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       yield entry;
     }
   }
-  const describe = (item: DatasetEntry | object, position: number): CasePosition => {
-    if (DatasetParseError.isInstance(item)) {
-      const index = item.item ?? position;
-      return {
-        index,
-        id: item.caseId ?? `case-${index + 1}`,
-        ...(item.line === undefined ? {} : { line: item.line }),
-      };
-    }
-    const entry = item as DatasetCase;
-    return {
-      index: entry.index,
-      id: entry.id,
-      ...(entry.line === undefined ? {} : { line: entry.line }),
-    };
-  };
-
   const started = performance.now();
   let failure: unknown;
   // JSONL with deterministic metrics is scored in batches, in worker threads for big files.
@@ -418,7 +401,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         ...(concurrency === undefined ? {} : { concurrency }),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         keepResults: false,
-        describe,
+        describe: describeEntry,
         onEvent: (event) => {
           if (event.type !== "case-end") return;
           const { result } = event;
@@ -429,19 +412,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
           ran++;
           if (previous?.has(result.index) === true) replaced++;
           progress.tick(result.status);
-          if (result.status === "error" && errors.length < 50) {
-            const firstError = result.results
-              .flatMap((item) =>
-                item.status === "error" ? [`${item.metric}: ${item.error.message}`] : [],
-              )
-              .at(0);
-            const message = result.error?.message ?? firstError ?? "error";
-            errors.push({
-              id: result.id,
-              ...(result.line === undefined ? {} : { line: result.line }),
-              message,
-            });
-          }
+          if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
         },
       });
   } catch (error) {

@@ -121,8 +121,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
         resolve();
       });
     });
-    const indices = batch.indices;
-    worker.postMessage({ ...batch, indices }, [batch.bytes.buffer as ArrayBuffer]);
+    worker.postMessage(batch, [batch.bytes.buffer as ArrayBuffer]);
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
   };

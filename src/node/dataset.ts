@@ -131,6 +131,17 @@ interface Context {
   readonly options: ReadDatasetOptions;
 }
 
+/** What reading a dataset's items needs: its name, its folder, the folders files may come from. */
+function contextOf(file: string, options: ReadDatasetOptions): Context {
+  const directory = path.dirname(path.resolve(file));
+  return {
+    source: file,
+    directory,
+    roots: (options.allowedRoots ?? [directory]).map((root) => path.resolve(root)),
+    options,
+  };
+}
+
 function hasFileField(record: unknown): boolean {
   if (typeof record !== "object" || record === null) return false;
   for (const key in fileFields) if (key in record) return true;
@@ -344,14 +355,7 @@ export function createLineReader(
   file: string,
   options: ReadDatasetOptions = {},
 ): (text: string, place: Required<Place>) => DatasetEntry | Promise<DatasetEntry> {
-  const absolute = path.resolve(file);
-  const directory = path.dirname(absolute);
-  const context: Context = {
-    source: file,
-    directory,
-    roots: (options.allowedRoots ?? [directory]).map((root) => path.resolve(root)),
-    options,
-  };
+  const context = contextOf(file, options);
   return (text, place) => lineEntry(text, place, context);
 }
 
@@ -446,13 +450,7 @@ export async function* readDataset(
       source: file,
     });
   }
-  const directory = path.dirname(absolute);
-  const context: Context = {
-    source: file,
-    directory,
-    roots: (options.allowedRoots ?? [directory]).map((root) => path.resolve(root)),
-    options,
-  };
+  const context = contextOf(file, options);
   if (format === "jsonl") yield* readJsonl(absolute, context);
   else if (format === "json") yield* readJson(absolute, context);
   else yield* readYaml(absolute, context);

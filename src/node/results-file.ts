@@ -327,17 +327,21 @@ export function createResultsWriter(
   let lastSync = performance.now();
   let closed = false;
 
-  const flush = () => {
-    scheduled = false;
-    if (pending.length === 0 || closed) return;
-    const text = pending.join("");
-    pending = [];
+  /** Writes lines now; forces them to disk when the last sync is `interval` old. */
+  const append = (text: string) => {
     writeSync(fd, text);
     const now = performance.now();
     if (now - lastSync >= interval) {
       fdatasyncSync(fd);
       lastSync = now;
     }
+  };
+  const flush = () => {
+    scheduled = false;
+    if (pending.length === 0 || closed) return;
+    const text = pending.join("");
+    pending = [];
+    append(text);
   };
 
   return {
@@ -353,12 +357,7 @@ export function createResultsWriter(
       if (closed) throw new Error("the results writer is closed");
       if (text === "") return;
       flush();
-      writeSync(fd, text);
-      const now = performance.now();
-      if (now - lastSync >= interval) {
-        fdatasyncSync(fd);
-        lastSync = now;
-      }
+      append(text);
     },
     flush,
     close(end) {
