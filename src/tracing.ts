@@ -1,14 +1,14 @@
 /**
  * toolscore/tracing: capture tool calls from a live agent and evaluate components inside it.
  * `observe` records calls as spans (AsyncLocalStorage keeps concurrent runs apart), tool spans
- * become `toolsCalled`, `evaluateObserved` runs an application over goldens and scores every
+ * become `toolsCalled`, `evaluate` runs an application over goldens and scores every
  * observed component, and finished traces export as OpenTelemetry GenAI spans or dataset lines.
  */
 export {
   captureTrace,
   currentSpan,
   currentTrace,
-  evaluateObserved,
+  evaluate,
   observe,
   observeFunctions,
   observeTool,

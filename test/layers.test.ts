@@ -23,7 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
   testing: ["metrics", "adapters", "core"],
-  tracing: ["runner", "core"],
+  tracing: ["runner", "node", "core"],
   compat: [
     "metrics",
     "matchers",

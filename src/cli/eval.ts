@@ -3,13 +3,13 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DatasetCase } from "../adapters/dataset-case.js";
-import { DatasetParseError, ResultsFileError } from "../core/errors.js";
+import { DatasetParseError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
 import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
-import { createResultsWriter, readRecords, scanResults } from "../node/results-file.js";
-import type { ResultsHeader, ResultsScan } from "../node/results-file.js";
+import type { ResultsHeader } from "../node/results-file.js";
+import { openResultsRun } from "../node/results-run.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -246,61 +246,27 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   };
 
   // What the results file already holds.
-  let previous: ResultsScan | undefined;
-  if (existsSync(out) && values.overwrite !== true) {
-    let scan: ResultsScan;
-    try {
-      scan = await scanResults(out);
-    } catch (error) {
-      throw new ResultsFileError({
-        file: out,
-        message: `${path.relative(io.cwd, out)} exists and is not a usable results file (${error instanceof Error ? error.message : String(error)}); choose another --out, or --overwrite`,
-        cause: error,
-      });
-    }
-    if (values.resume === true) {
-      const same = scan.header;
-      const mismatch =
-        same.fingerprint !== header.fingerprint
-          ? "the dataset has changed since"
-          : same.config !== header.config
-            ? "the metrics or their options have changed since"
-            : JSON.stringify(same.shard) !== JSON.stringify(header.shard)
-              ? "it was run with another --shard"
-              : undefined;
-      if (mismatch !== undefined) {
-        throw new ResultsFileError({
-          file: out,
-          message: `cannot resume ${path.relative(io.cwd, out)}: ${mismatch}; run with --overwrite to start over, or choose another --out`,
-        });
-      }
-      previous = scan;
-    } else if (scan.end?.complete !== true) {
-      throw new ResultsFileError({
-        file: out,
-        message: `${path.relative(io.cwd, out)} holds an unfinished run (${scan.cases} cases); add --resume to finish it, or --overwrite to start over`,
-      });
-    }
-  }
-
-  const retry = values["retry-errors"] === true;
-  const done = (index: number) =>
-    previous !== undefined &&
-    previous.has(index) &&
-    !(retry && previous.statusOf(index) === "error");
+  const run = await openResultsRun({
+    file: out,
+    header,
+    resume: values.resume === true,
+    overwrite: values.overwrite === true,
+    retryErrors: values["retry-errors"] === true,
+    wording: {
+      file: path.relative(io.cwd, out),
+      resume: "--resume",
+      overwrite: "--overwrite",
+      out: "--out",
+    },
+  });
+  const { previous, done, writer } = run;
   const builder = createSummaryBuilder(names);
   let carried = 0;
-  if (previous !== undefined) {
-    for await (const record of readRecords(out, previous)) {
-      if (!done(record.index)) continue;
-      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
-      carried++;
-    }
+  for await (const record of run.carried()) {
+    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+    carried++;
   }
 
-  const writer = createResultsWriter(out, previous === undefined ? header : previous.header, {
-    ...(previous === undefined ? {} : { append: { validBytes: previous.validBytes } }),
-  });
   const progress = createProgress({
     stream: io.stderr,
     totalBytes: statSync(dataset).size,
@@ -420,21 +386,15 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   progress.finish();
   const aborted = io.signal?.aborted === true;
-  const judge = session?.summary();
-  writer.close({
-    complete: failure === undefined && !aborted,
-    cases: (previous?.cases ?? 0) + ran - replaced,
-    datasetCases,
-    ...(judge === undefined ? {} : { judge }),
-    durationMs: performance.now() - started,
-  });
-  if (failure !== undefined)
-    throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
-
-  const summary = builder.summary({
-    durationMs: performance.now() - started,
+  const summary = run.finish({
+    failure,
     aborted,
-    ...(judge === undefined ? {} : { judge }),
+    ran,
+    replaced,
+    datasetCases,
+    judge: session?.summary(),
+    started,
+    builder,
   });
   io.stdout.write(
     `${formatConsoleSummary(summary, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, errors })}\n`,

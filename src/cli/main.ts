@@ -221,13 +221,15 @@ async function summaryOfFile(
   for await (const record of readRecords(file, scan)) {
     builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
   }
+  const summary = builder.summary({
+    durationMs: scan.end?.durationMs ?? 0,
+    aborted: scan.end?.complete !== true,
+    ...(scan.judge === undefined ? {} : { judge: scan.judge }),
+  });
   return {
-    summary: builder.summary({
-      durationMs: scan.end?.durationMs ?? 0,
-      aborted: scan.end?.complete !== true,
-      ...(scan.judge === undefined ? {} : { judge: scan.judge }),
-    }),
-    metrics: scan.header.metrics,
+    summary,
+    // The header's metrics, then any the records add (an observed run's components).
+    metrics: summary.metrics.map((metric) => metric.name),
     dataset: scan.header.dataset,
   };
 }

@@ -38,7 +38,7 @@ export const ErrorCode = {
    * configuration (resume), or shards that do not fit together (merge).
    */
   RESULTS_FILE: "RESULTS_FILE",
-  /** An observed application threw while it ran for a golden (`evaluateObserved`). */
+  /** An observed application threw while it ran for a golden (`evaluate` of toolscore/tracing). */
   CALLBACK_FAILED: "CALLBACK_FAILED",
 } as const;
 

@@ -36,10 +36,13 @@ export async function inlineRecordImages(
     }
   };
   const inContent = async (value: Content | undefined): Promise<Content | undefined> => {
-    if (value === undefined || typeof value === "string") return value;
+    const parts: unknown = value;
+    if (!Array.isArray(parts)) return value;
     return Promise.all(
-      value.map(async (part): Promise<ContentPart> =>
-        part.type === "image" ? { type: "image", source: await load(part.source) } : part,
+      (parts as readonly (ContentPart | null)[]).map(async (part) =>
+        part?.type === "image"
+          ? ({ type: "image", source: await load(part.source) } satisfies ContentPart)
+          : (part as ContentPart),
       ),
     );
   };

@@ -78,7 +78,11 @@ export async function writeJUnitReport(options: JUnitReportOptions): Promise<voi
   const { summary, metrics, records, write } = options;
   const name = escapeXml(options.name ?? "toolscore");
   const scoredByMetric = summary.metrics.filter((metric) => metrics.includes(metric.name));
-  const tests = summary.cases * metrics.length;
+  // A case gets a test for each metric it has a result for; one without any result (unreadable,
+  // or its application threw) gets an error test for every metric.
+  const tests =
+    scoredByMetric.reduce((sum, metric) => sum + metric.cases, 0) +
+    summary.unscored * metrics.length;
   const failures = scoredByMetric.reduce((sum, metric) => sum + metric.failed, 0);
   const skipped = scoredByMetric.reduce((sum, metric) => sum + metric.skipped, 0);
   const errors =
@@ -91,7 +95,12 @@ export async function writeJUnitReport(options: JUnitReportOptions): Promise<voi
   );
   let chunk = "";
   for await (const record of records) {
-    for (const metric of metrics) chunk += testcase(record, metric, record.metrics[metric]);
+    const unscored = Object.keys(record.metrics).length === 0;
+    for (const metric of metrics) {
+      const entry = record.metrics[metric] as MetricEntry | undefined;
+      // A metric of a component the application did not run for this case: no test.
+      if (entry !== undefined || unscored) chunk += testcase(record, metric, entry);
+    }
     if (chunk.length > 1 << 16) {
       await write(chunk);
       chunk = "";

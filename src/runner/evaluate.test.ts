@@ -259,6 +259,45 @@ describe("evaluate", () => {
     expect(results).toEqual([]);
     expect(summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
   });
+
+  it("scores with scoreCase, adding the metrics it names, and skips finished positions", async () => {
+    const scored: number[] = [];
+    const result = (metric: string, score: number): MetricResult => ({
+      status: "scored",
+      metric,
+      score,
+      threshold: 0.5,
+      success: score >= 0.5,
+      details: null,
+    });
+    const { results, summary } = await evaluate<{ n: number }>({
+      testCases: [{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }],
+      metrics: [],
+      skip: (position) => position === 1,
+      scoreCase: async (item, { position }) => {
+        await Promise.resolve();
+        scored.push(position.index);
+        if (item.n === 3) throw new Error("the app broke");
+        if (item.n === 4) throw new InvalidOptionError({ option: "x", value: 1, message: "bad x" });
+        return item.n === 0
+          ? [result("end", 1)]
+          : [result("end", 1), result(`component › m`, item.n === 2 ? 0 : 1)];
+      },
+    });
+    expect(scored.sort()).toEqual([0, 2, 3, 4]);
+    expect(results.map((case_) => [case_.index, case_.status, case_.error?.code])).toEqual([
+      [0, "passed", undefined],
+      [2, "failed", undefined],
+      [3, "error", ErrorCode.CALLBACK_FAILED],
+      [4, "error", ErrorCode.INVALID_OPTION],
+    ]);
+    expect(results[2].error?.message).toBe("the app broke");
+    expect(summary).toMatchObject({ cases: 4, passed: 1, failed: 1, errors: 2, unscored: 2 });
+    expect(summary.metrics.map((metric) => [metric.name, metric.cases])).toEqual([
+      ["end", 2],
+      ["component › m", 1],
+    ]);
+  });
 });
 
 describe("createCaseScorer", () => {

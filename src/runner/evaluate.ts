@@ -1,7 +1,8 @@
-import { InvalidOptionError } from "../core/errors.js";
-import type { ToolscoreError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
+import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { Metric } from "../core/metric.js";
+import type { MetricResult } from "../core/metric-result.js";
+import { caseStatusOf } from "./case-result.js";
 import type { CaseResult } from "./case-result.js";
 import { createCaseScorer, defaultDescribe } from "./score-case.js";
 import type { CasePosition } from "./score-case.js";
@@ -25,8 +26,21 @@ export interface EvaluateOptions<TCase extends object> {
    */
   testCases:
     Iterable<NoInfer<TCase> | ToolscoreError> | AsyncIterable<NoInfer<TCase> | ToolscoreError>;
-  /** Every metric runs on every case. Their names must differ. */
+  /** Every metric runs on every case. Their names must differ. May be empty with `scoreCase`. */
   metrics: readonly Metric<TCase>[];
+  /**
+   * Scores a case in place of running `metrics` on it, for runs whose metrics are only known as
+   * they go: an application run once per golden whose observed components carry their own
+   * metrics (toolscore/tracing). Its results may name metrics beyond `metrics`; the summary adds
+   * them as they appear. A throw is that case's error (with the error's code when it is a
+   * toolscore error, else `CALLBACK_FAILED`).
+   */
+  scoreCase?: (item: TCase, context: ScoreCaseContext) => Promise<readonly MetricResult[]>;
+  /**
+   * Positions an earlier run already finished (a resumed run): not run again, no events. Their
+   * results are the caller's to add back.
+   */
+  skip?: (position: number) => boolean;
   /** Cases in flight at once. Default 8. (A judge session limits model calls on its own.) */
   concurrency?: number;
   /** Stops taking new cases; cases in flight are asked to stop, and finished ones are kept. */
@@ -42,6 +56,12 @@ export interface EvaluateOptions<TCase extends object> {
    * (or `case-<position + 1>`).
    */
   describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
+}
+
+/** What `scoreCase` is told about the case it scores. */
+export interface ScoreCaseContext {
+  readonly position: CasePosition;
+  readonly signal?: AbortSignal;
 }
 
 export interface Evaluation {
@@ -81,8 +101,17 @@ export async function evaluate<TCase extends object>(
   const concurrency = positiveInteger("concurrency", options.concurrency, 8);
   const keepResults = options.keepResults ?? true;
   const describe = options.describe ?? defaultDescribe;
+  const { scoreCase, skip } = options;
+  if ("observedCallback" in options) {
+    throw new InvalidOptionError({
+      option: "observedCallback",
+      value: "observedCallback",
+      message:
+        'evaluate of "toolscore" scores test cases; to run an application over goldens, use evaluate of "toolscore/tracing"',
+    });
+  }
   const givenMetrics: unknown = metrics;
-  if (!Array.isArray(givenMetrics) || givenMetrics.length === 0) {
+  if (!Array.isArray(givenMetrics) || (givenMetrics.length === 0 && scoreCase === undefined)) {
     throw new InvalidOptionError({
       option: "metrics",
       value: metrics,
@@ -129,10 +158,50 @@ export async function evaluate<TCase extends object>(
   };
 
   const runCase = async (item: TCase | ToolscoreError, position: number): Promise<void> => {
+    if (scoreCase !== undefined && !ToolscoreError.isInstance(item)) {
+      finish(await scoreCustom(item, position));
+      return;
+    }
     const outcome = scorer.score(item, position, (where) => {
       onEvent?.({ type: "case-start", index: where.index, id: where.id });
     });
     finish(outcome instanceof Promise ? await outcome : outcome);
+  };
+  const scoreCustom = async (item: TCase, at: number): Promise<CaseResult> => {
+    const where = describe(item, at);
+    const begin = performance.now();
+    onEvent?.({ type: "case-start", index: where.index, id: where.id });
+    const base = {
+      index: where.index,
+      id: where.id,
+      ...(where.line === undefined ? {} : { line: where.line }),
+    };
+    try {
+      const results = [
+        ...(await (scoreCase as NonNullable<typeof scoreCase>)(item, {
+          position: where,
+          ...(signal === undefined ? {} : { signal }),
+        })),
+      ];
+      return {
+        ...base,
+        status: caseStatusOf(results),
+        results,
+        durationMs: performance.now() - begin,
+      };
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      return {
+        ...base,
+        status: "error",
+        results: [],
+        error: {
+          code: ToolscoreError.isInstance(error) ? error.code : ErrorCode.CALLBACK_FAILED,
+          message: error instanceof Error ? error.message : String(error),
+        },
+        durationMs: performance.now() - begin,
+      };
+    }
   };
 
   let position = 0;
@@ -149,6 +218,7 @@ export async function evaluate<TCase extends object>(
       }
       if (next.done === true || stopped()) return;
       const at = position++;
+      if (skip?.(at) === true) continue;
       try {
         await runCase(next.value as TCase | ToolscoreError, at);
       } catch (error) {

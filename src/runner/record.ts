@@ -73,12 +73,28 @@ function recordedCall(call: ToolCall): RecordedCall {
   };
 }
 
+/** Text or parts as they are; anything else (an application's object input) as JSON text. */
+function asContent(value: unknown): Content {
+  if (typeof value === "string" || Array.isArray(value)) return value as Content;
+  try {
+    // undefined for a function or a symbol, whatever the declared type says.
+    const text = JSON.stringify(value) as unknown;
+    return typeof text === "string" ? text : "(not serializable)";
+  } catch {
+    return "(not serializable)";
+  }
+}
+
 /** The parts of a case a report shows; absent fields stay absent. */
 export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): CaseContent {
   return {
-    ...(testCase.input === undefined ? {} : { input: testCase.input }),
-    ...(testCase.actualOutput === undefined ? {} : { actualOutput: testCase.actualOutput }),
-    ...(testCase.expectedOutput === undefined ? {} : { expectedOutput: testCase.expectedOutput }),
+    ...(testCase.input === undefined ? {} : { input: asContent(testCase.input) }),
+    ...(testCase.actualOutput === undefined
+      ? {}
+      : { actualOutput: asContent(testCase.actualOutput) }),
+    ...(testCase.expectedOutput === undefined
+      ? {}
+      : { expectedOutput: asContent(testCase.expectedOutput) }),
     ...(testCase.toolsCalled === undefined
       ? {}
       : { toolsCalled: testCase.toolsCalled.map(recordedCall) }),

@@ -33,6 +33,11 @@ export interface EvaluationSummary {
   readonly failed: number;
   /** Cases that could not be read, or that some metric could not score. */
   readonly errors: number;
+  /**
+   * Cases with no metric result at all: they could not be read, or the application run for them
+   * threw. Every metric of the run counts them as errors in reports.
+   */
+  readonly unscored: number;
   /** passed / cases; null for an empty run. */
   readonly passRate: number | null;
   readonly metrics: readonly MetricSummary[];
@@ -115,6 +120,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
   let passed = 0;
   let failed = 0;
   let errors = 0;
+  let unscored = 0;
 
   const countCase = (status: CaseResult["status"]) => {
     cases++;
@@ -140,6 +146,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
   return {
     add(result) {
       countCase(result.status);
+      if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
         accumulator.cases++;
@@ -150,14 +157,18 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
     },
     addFlat({ id, status, kinds, scores, successes, at }) {
       countCase(status);
-      ordered.forEach((accumulator, m) => {
+      let ran = 0;
+      for (let m = 0; m < ordered.length; m++) {
+        const accumulator = ordered[m];
         const kind = kinds[at + m];
-        if (kind === 3) return;
+        if (kind === 3) continue;
+        ran++;
         accumulator.cases++;
         if (kind === 1) accumulator.errors++;
         else if (kind === 2) accumulator.skipped++;
         else addScore(accumulator, id, scores[at + m], successes[at + m] === 1);
-      });
+      }
+      if (ran === 0 && ordered.length > 0) unscored++;
     },
     summary(extra) {
       const metrics = [...byName.values()].map((a): MetricSummary => ({
@@ -180,6 +191,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
         passed,
         failed,
         errors,
+        unscored,
         passRate: cases === 0 ? null : passed / cases,
         metrics,
         ...(extra.judge === undefined ? {} : { judge: extra.judge }),

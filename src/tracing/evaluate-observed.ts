@@ -1,13 +1,20 @@
-import pLimit from "p-limit";
-import { ErrorCode, InvalidOptionError } from "../core/errors.js";
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import type { JudgeRunSummary } from "../core/judge.js";
 import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
-import { caseStatusOf } from "../runner/case-result.js";
-import type { CaseError, CaseStatus } from "../runner/case-result.js";
+import type { ResultsHeader } from "../node/results-file.js";
+import { openResultsRun } from "../node/results-run.js";
+import type { ResultsRun, RunEnding } from "../node/results-run.js";
+import type { CaseResult } from "../runner/case-result.js";
+import { evaluate as evaluateCases } from "../runner/evaluate.js";
+import type { RunEvent } from "../runner/evaluate.js";
+import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
 import { createSummaryBuilder } from "../runner/summary.js";
-import type { EvaluationSummary, SummaryBuilder } from "../runner/summary.js";
+import type { EvaluationSummary } from "../runner/summary.js";
 import { toolCallsOf } from "./export.js";
 import { captureTrace } from "./observe.js";
 import type { Span, Trace } from "./span.js";
@@ -24,14 +31,34 @@ export interface EvaluateObservedOptions {
   /**
    * End-to-end metrics, scored on the trace's test case: the one set with `updateCurrentTrace`,
    * else the golden with the application's answer (when it returned text) and the tool calls the
-   * trace recorded as `toolsCalled`.
+   * trace recorded as `toolsCalled`. Optional when components carry metrics of their own.
    */
   metrics?: readonly Metric[];
   /** Goldens run at once. Default 4. */
   concurrency?: number;
+  /** Stops starting goldens; finished ones are kept (and written, with `out`). */
   signal?: AbortSignal;
   /** Called as each golden finishes, in completion order. */
   onResult?: (result: ObservedResult) => void;
+  /** Called for each of the runner's lifecycle events (progress bars, reporters). */
+  onEvent?: (event: RunEvent) => void;
+  /** Keep every golden's result (with its trace) for the returned `results`. Default true. */
+  keepResults?: boolean;
+  /**
+   * A results file (JSON lines, as `toolscore eval` writes): one line per golden as it finishes,
+   * so `toolscore report` renders HTML, JUnit and Markdown from it and a stopped run resumes.
+   */
+  out?: string;
+  /** With `out`: skip the goldens the file already holds (same goldens and metrics required). */
+  resume?: boolean;
+  /** With `resume`: run again the goldens that ended in an error. */
+  retryErrors?: boolean;
+  /** With `out`: start over even when the file holds an unfinished run. */
+  overwrite?: boolean;
+  /** What the results file and reports call the goldens. Default "goldens". */
+  name?: string;
+  /** The judge session the metrics share, whose calls, tokens and cost the summary reports. */
+  judge?: { summary(): JudgeRunSummary };
 }
 
 /** The scores of one observed component (a span with metrics and a test case). */
@@ -39,30 +66,29 @@ export interface ComponentResult {
   readonly spanId: string;
   readonly name: string;
   readonly type: Span["type"];
+  /** Under the component's metric names; `results` of the golden files them as `name › metric`. */
   readonly results: readonly MetricResult[];
 }
 
-export interface ObservedResult {
-  readonly index: number;
-  readonly id: string;
-  /** Error when the application threw or a metric could not score; failed below threshold. */
-  readonly status: CaseStatus;
+/**
+ * One golden's outcome: a case result whose `results` are the end-to-end metrics' and then every
+ * component's, named `component › metric` (`component [2] › metric` for its second run in the
+ * same golden), with the same results split by where they came from, and the trace.
+ */
+export interface ObservedResult extends CaseResult {
   readonly endToEnd: readonly MetricResult[];
   readonly components: readonly ComponentResult[];
-  /** Set when the application threw for this golden. */
-  readonly error?: CaseError;
   readonly trace: Trace;
-  readonly durationMs: number;
 }
 
 export interface ObservedEvaluation {
-  /** One result per golden, in the goldens' order. */
+  /** The goldens run by this call, in the goldens' order (empty with `keepResults: false`). */
   readonly results: readonly ObservedResult[];
-  readonly summary: {
-    readonly endToEnd: EvaluationSummary;
-    /** By component (span) name. */
-    readonly components: Readonly<Record<string, EvaluationSummary>>;
-  };
+  /**
+   * Over every golden (those a resumed run carried over too): one metric summary per end-to-end
+   * metric, then one per `component › metric`.
+   */
+  readonly summary: EvaluationSummary;
 }
 
 async function score(metrics: readonly Metric[], testCase: TestCase, signal?: AbortSignal) {
@@ -79,24 +105,66 @@ async function score(metrics: readonly Metric[], testCase: TestCase, signal?: Ab
   );
 }
 
-/**
- * Runs an application over goldens, each in its own trace, and scores every observed component
- * that carries metrics and a test case (`observe(fn, { metrics })` + `updateCurrentSpan`), and
- * the whole run with `metrics` (end to end). A component's test case without `toolsCalled` gets
- * the tool calls recorded under its span; the end-to-end one gets the trace's.
- *
- * @example
- * const { summary } = await evaluateObserved({
- *   observedCallback: (input) => agent(String(input)),
- *   goldens: [{ input: "Book a flight to Oslo", expectedTools: [...] }],
- *   metrics: [toolCallAccuracy()],
- * });
- */
-export async function evaluateObserved(
-  options: EvaluateObservedOptions,
-): Promise<ObservedEvaluation> {
-  const { observedCallback, goldens, signal } = options;
-  const metrics = options.metrics ?? [];
+/** The scores of every span that carries metrics, under their spans' names. */
+async function scoreComponents(trace: Trace, signal?: AbortSignal): Promise<ComponentResult[]> {
+  const components: ComponentResult[] = [];
+  for (const span of trace.spans) {
+    if (span.metrics === undefined || span.metrics.length === 0) continue;
+    let results: MetricResult[];
+    if (span.testCase === undefined) {
+      results = span.metrics.map((metric) => ({
+        status: "skipped" as const,
+        metric: metric.name,
+        reason: "the component set no test case (updateCurrentSpan({ testCase }))",
+      }));
+    } else {
+      const testCase: TestCase =
+        span.testCase.toolsCalled === undefined
+          ? { ...span.testCase, toolsCalled: toolCallsOf(span) }
+          : span.testCase;
+      results = await score(span.metrics, testCase, signal);
+    }
+    components.push({ spanId: span.id, name: span.name, type: span.type, results });
+  }
+  return components;
+}
+
+/** Component results filed under `component › metric`, numbered when a component ran twice. */
+function flatten(components: readonly ComponentResult[]): MetricResult[] {
+  const seen = new Map<string, number>();
+  return components.flatMap((component) => {
+    const count = (seen.get(component.name) ?? 0) + 1;
+    seen.set(component.name, count);
+    const label = count === 1 ? component.name : `${component.name} [${count}]`;
+    return component.results.map((result) => ({
+      ...result,
+      metric: `${label} › ${result.metric}`,
+    }));
+  });
+}
+
+/** The end of a run without a results file: the failure rethrown, or the summary. */
+function finishInMemory(ending: RunEnding): EvaluationSummary {
+  const { failure, judge } = ending;
+  if (failure !== undefined)
+    throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
+  return ending.builder.summary({
+    durationMs: performance.now() - ending.started,
+    aborted: ending.aborted,
+    ...(judge === undefined ? {} : { judge }),
+  });
+}
+
+function emptyTrace(): Trace {
+  return { id: "", roots: [], spans: [], startTime: Date.now() };
+}
+
+function hashOf(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 32);
+}
+
+function checkOptions(options: EvaluateObservedOptions): void {
+  const { observedCallback, goldens } = options;
   if (typeof observedCallback !== "function") {
     throw new InvalidOptionError({
       option: "observedCallback",
@@ -112,118 +180,174 @@ export async function evaluateObserved(
       message: "goldens must be a list of test cases (at least an input each)",
     });
   }
-  const limit = pLimit(options.concurrency ?? 4);
-  const endToEnd = createSummaryBuilder(metrics.map((metric) => metric.name));
-  const components = new Map<string, SummaryBuilder>();
+  for (const option of ["resume", "retryErrors", "overwrite"] as const) {
+    if (options[option] === true && options.out === undefined) {
+      throw new InvalidOptionError({
+        option,
+        value: true,
+        message: `${option} applies to a results file: set out as well`,
+      });
+    }
+  }
+  if (options.resume === true && options.overwrite === true) {
+    throw new InvalidOptionError({
+      option: "overwrite",
+      value: true,
+      message: "resume and overwrite contradict each other; choose one",
+    });
+  }
+}
+
+/**
+ * Runs an application over goldens, each in its own trace, through the runner (its concurrency,
+ * abort, events and summary), and scores every observed component that carries metrics and a
+ * test case (`observe(fn, { metrics })` + `updateCurrentSpan`), and the whole run with `metrics`
+ * (end to end). A component's test case without `toolsCalled` gets the tool calls recorded
+ * under its span; the end-to-end one gets the trace's. With `out`, each golden's result is
+ * written as it finishes, and `resume` continues a stopped run.
+ *
+ * @example
+ * const { summary } = await evaluate({
+ *   observedCallback: (input) => agent(String(input)),
+ *   goldens: [{ input: "Book a flight to Oslo", expectedTools: [...] }],
+ *   metrics: [toolCallAccuracy()],
+ *   out: "results/agent.jsonl",
+ * });
+ */
+export async function evaluate(options: EvaluateObservedOptions): Promise<ObservedEvaluation> {
+  checkOptions(options);
+  const { observedCallback, goldens, signal } = options;
+  const metrics = options.metrics ?? [];
+  const keepResults = options.keepResults ?? true;
+  const names = metrics.map((metric) => metric.name);
   const started = performance.now();
 
-  const runOne = async (golden: Golden, index: number): Promise<ObservedResult> => {
-    const id = golden.id ?? `golden-${index + 1}`;
-    const begin = performance.now();
-    let trace: Trace;
-    let output: unknown;
-    let error: CaseError | undefined;
-    try {
-      const captured = await captureTrace(() => observedCallback(golden.input, golden), {
-        name: id,
-      });
-      trace = captured.trace;
-      output = captured.result;
-    } catch (thrown) {
-      trace = (thrown as { trace?: Trace }).trace ?? {
-        id: "",
-        roots: [],
-        spans: [],
-        startTime: Date.now(),
-      };
-      error = {
-        code: ErrorCode.CALLBACK_FAILED,
-        message: `the application threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
-      };
-    }
-    const set = trace.testCase;
-    const caseOf: TestCase = {
-      ...golden,
-      ...set,
-      ...(set?.actualOutput === undefined && typeof output === "string"
-        ? { actualOutput: output }
-        : {}),
-      ...(set?.toolsCalled === undefined ? { toolsCalled: toolCallsOf(trace) } : {}),
+  let run: ResultsRun | undefined;
+  if (options.out !== undefined) {
+    const header: ResultsHeader = {
+      toolscore: "results",
+      version: 1,
+      dataset: options.name ?? "goldens",
+      fingerprint: `${goldens.length}:${hashOf(goldens)}`,
+      config: hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
+      metrics: names,
+      startedAt: new Date().toISOString(),
     };
-    const endResults = error === undefined ? await score(metrics, caseOf, signal) : [];
-    const componentResults: ComponentResult[] = [];
-    for (const span of trace.spans) {
-      if (span.metrics === undefined || span.metrics.length === 0) continue;
-      if (span.testCase === undefined) {
-        componentResults.push({
-          spanId: span.id,
-          name: span.name,
-          type: span.type,
-          results: span.metrics.map((metric) => ({
-            status: "skipped" as const,
-            metric: metric.name,
-            reason: "the component set no test case (updateCurrentSpan({ testCase }))",
-          })),
-        });
-        continue;
-      }
-      const testCase: TestCase =
-        span.testCase.toolsCalled === undefined
-          ? { ...span.testCase, toolsCalled: toolCallsOf(span) }
-          : span.testCase;
-      componentResults.push({
-        spanId: span.id,
-        name: span.name,
-        type: span.type,
-        results: await score(span.metrics, testCase, signal),
-      });
-    }
-    const all = [...endResults, ...componentResults.flatMap((component) => component.results)];
-    const status: CaseStatus = error !== undefined ? "error" : caseStatusOf(all);
-    endToEnd.add({
-      id,
-      status: error !== undefined ? "error" : caseStatusOf(endResults),
-      results: endResults,
+    run = await openResultsRun({
+      file: path.resolve(options.out),
+      header,
+      ...(options.resume === undefined ? {} : { resume: options.resume }),
+      ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
+      ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
+      wording: {
+        file: options.out,
+        resume: "resume: true",
+        overwrite: "overwrite: true",
+        out: "out",
+      },
     });
-    for (const component of componentResults) {
-      let builder = components.get(component.name);
-      if (builder === undefined) {
-        builder = createSummaryBuilder(component.results.map((result) => result.metric));
-        components.set(component.name, builder);
-      }
-      builder.add({ id, status: caseStatusOf(component.results), results: component.results });
+  }
+  const builder = createSummaryBuilder(names);
+  if (run !== undefined) {
+    for await (const record of run.carried()) {
+      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
     }
-    const result: ObservedResult = {
-      index,
-      id,
-      status,
-      endToEnd: endResults,
-      components: componentResults,
-      ...(error === undefined ? {} : { error }),
-      trace,
-      durationMs: performance.now() - begin,
-    };
-    options.onResult?.(result);
-    return result;
-  };
+  }
 
-  const results = await Promise.all(
-    goldens.map((golden, index) =>
-      limit(() => {
-        if (signal?.aborted === true)
-          throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
-        return runOne(golden, index);
-      }),
-    ),
-  );
-  const durationMs = performance.now() - started;
-  return {
-    results,
-    summary: {
-      endToEnd: endToEnd.summary({ durationMs }),
-      components: Object.fromEntries(
-        [...components].map(([name, builder]) => [name, builder.summary({ durationMs })]),
-      ),
-    },
+  // What each golden in flight produced besides its scores, until its result is put together.
+  const observed = new Map<
+    number,
+    { trace: Trace; endToEnd: MetricResult[]; components: ComponentResult[]; testCase: TestCase }
+  >();
+  const kept: ObservedResult[] = [];
+  let ran = 0;
+  let replaced = 0;
+  let failure: unknown;
+  try {
+    await evaluateCases<Golden>({
+      testCases: goldens,
+      metrics,
+      concurrency: options.concurrency ?? 4,
+      keepResults: false,
+      ...(signal === undefined ? {} : { signal }),
+      ...(run === undefined ? {} : { skip: run.done }),
+      describe: (golden, position) => {
+        const id = (golden as Golden).id;
+        return {
+          index: position,
+          id: typeof id === "string" && id !== "" ? id : `golden-${position + 1}`,
+        };
+      },
+      scoreCase: async (golden, { position }) => {
+        let trace: Trace;
+        let output: unknown;
+        try {
+          const captured = await captureTrace(() => observedCallback(golden.input, golden), {
+            name: position.id,
+          });
+          trace = captured.trace;
+          output = captured.result;
+        } catch (thrown) {
+          trace = (thrown as { trace?: Trace }).trace ?? emptyTrace();
+          observed.set(position.index, { trace, endToEnd: [], components: [], testCase: golden });
+          throw new ToolscoreError(ErrorCode.CALLBACK_FAILED, {
+            message: `the application threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+            cause: thrown,
+          });
+        }
+        const set = trace.testCase;
+        const testCase: TestCase = {
+          ...golden,
+          ...set,
+          ...(set?.actualOutput === undefined && typeof output === "string"
+            ? { actualOutput: output }
+            : {}),
+          ...(set?.toolsCalled === undefined ? { toolsCalled: toolCallsOf(trace) } : {}),
+        };
+        const endToEnd = await score(metrics, testCase, signal);
+        const components = await scoreComponents(trace, signal);
+        observed.set(position.index, { trace, endToEnd, components, testCase });
+        return [...endToEnd, ...flatten(components)];
+      },
+      onEvent: (event) => {
+        if (event.type === "case-end") {
+          const { result } = event;
+          const extra = observed.get(result.index);
+          observed.delete(result.index);
+          builder.add(result);
+          ran++;
+          if (run?.previous?.has(result.index) === true) replaced++;
+          run?.writer.write(
+            toCaseRecord(result, caseContentOf(extra?.testCase ?? goldens[result.index])),
+          );
+          const full: ObservedResult = {
+            ...result,
+            endToEnd: extra?.endToEnd ?? [],
+            components: extra?.components ?? [],
+            trace: extra?.trace ?? emptyTrace(),
+          };
+          if (keepResults) kept.push(full);
+          options.onResult?.(full);
+        }
+        if (event.type !== "run-end") options.onEvent?.(event);
+      },
+    });
+  } catch (error) {
+    failure = error;
+  }
+  const aborted = signal?.aborted === true;
+  const ending = {
+    failure,
+    aborted,
+    ran,
+    replaced,
+    datasetCases: goldens.length,
+    judge: options.judge?.summary(),
+    started,
+    builder,
   };
+  const summary = run === undefined ? finishInMemory(ending) : run.finish(ending);
+  options.onEvent?.({ type: "run-end", summary });
+  kept.sort((a, b) => a.index - b.index);
+  return { results: kept, summary };
 }

@@ -13,7 +13,7 @@ export type { Span, SpanType, Trace } from "./span.js";
 export { toolCallsOf, toolSpansOf, traceToDatasetRecord, traceToOtlp } from "./export.js";
 export { observeFunctions, observeTool, observeTools } from "./tools.js";
 export type { ExecutableTool } from "./tools.js";
-export { evaluateObserved } from "./evaluate-observed.js";
+export { evaluate } from "./evaluate-observed.js";
 export type {
   ComponentResult,
   EvaluateObservedOptions,

@@ -9,7 +9,7 @@ import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
 import {
   captureTrace,
   currentSpan,
-  evaluateObserved,
+  evaluate,
   observe,
   observeFunctions,
   observeTools,
@@ -313,7 +313,7 @@ describe("the Vercel AI SDK", () => {
   });
 });
 
-describe("evaluateObserved", () => {
+describe("evaluate with an observed callback", () => {
   it("scores components and the whole run per golden, and records an application that throws", async () => {
     const planner = observe(
       (destination: string) => {
@@ -357,7 +357,7 @@ describe("evaluateObserved", () => {
       { name: "book_flight", inputParameters: { flight: `AF-${to}` } },
     ];
     const calls: string[] = [];
-    const { results, summary } = await evaluateObserved({
+    const { results, summary } = await evaluate({
       observedCallback: app,
       goldens: [
         { id: "oslo", input: "OSL", expectedTools: expected("OSL") as never },
@@ -387,22 +387,28 @@ describe("evaluateObserved", () => {
       error: { code: ErrorCode.CALLBACK_FAILED, message: "the application threw: the app broke" },
       endToEnd: [],
     });
-    expect(summary.endToEnd).toMatchObject({ cases: 3, passed: 1, failed: 1, errors: 1 });
-    expect(summary.components.planner.metrics[0]).toMatchObject({
-      name: "planner accuracy",
-      scored: 2,
-      passed: 1,
-    });
+    expect(summary).toMatchObject({ cases: 3, passed: 1, failed: 1, errors: 1, unscored: 1 });
+    expect(summary.metrics.map((metric) => metric.name)).toEqual([
+      "Tool Call Accuracy",
+      "planner › planner accuracy",
+      "no-case › Tool Call Accuracy",
+    ]);
+    expect(summary.metrics[1]).toMatchObject({ scored: 2, passed: 1 });
+    expect(summary.metrics[2]).toMatchObject({ scored: 0, skipped: 2 });
+    // The flat results name components; endToEnd and components keep them apart.
+    expect(lisbon.results.map((result) => result.metric)).toEqual([
+      "Tool Call Accuracy",
+      "planner › planner accuracy",
+      "no-case › Tool Call Accuracy",
+    ]);
   });
 
   it("checks its options", async () => {
-    await expect(
-      evaluateObserved({ observedCallback: "x" as never, goldens: [] }),
-    ).rejects.toMatchObject({
+    await expect(evaluate({ observedCallback: "x" as never, goldens: [] })).rejects.toMatchObject({
       code: ErrorCode.INVALID_OPTION,
     });
     const metric: Metric = { name: "m", measure: () => Promise.reject(new Error("metric broke")) };
-    const { results } = await evaluateObserved({
+    const { results } = await evaluate({
       observedCallback: () => "ok",
       goldens: [{ input: "a" }],
       metrics: [metric],

@@ -1,0 +1,138 @@
+import { existsSync } from "node:fs";
+import { ResultsFileError } from "../core/errors.js";
+import type { JudgeRunSummary } from "../core/judge.js";
+import type { CaseStatus } from "../runner/case-result.js";
+import type { CaseRecord } from "../runner/record.js";
+import type { EvaluationSummary, SummaryBuilder } from "../runner/summary.js";
+import { createResultsWriter, readRecords, scanResults } from "./results-file.js";
+import type { ResultsHeader, ResultsScan, ResultsWriter } from "./results-file.js";
+
+/** How the options that steer a results file are spelled where the user sets them. */
+export interface ResultsRunWording {
+  /** The file, as the user named it. */
+  readonly file: string;
+  readonly resume: string;
+  readonly overwrite: string;
+  readonly out: string;
+}
+
+/** A results file opened for a run: new, resumed, or started over. */
+export interface ResultsRun {
+  readonly writer: ResultsWriter;
+  /** The earlier run's file, when this run resumes it. */
+  readonly previous?: ResultsScan;
+  /** True for a case the earlier run finished (and that is not to be retried). */
+  readonly done: (index: number) => boolean;
+  /** The earlier run's records of the cases `done` skips, in case order. */
+  carried(): AsyncGenerator<CaseRecord>;
+  /**
+   * Ends the run: writes the end line and closes the file, then rethrows the run's failure, if
+   * it had one, or sums it up.
+   */
+  finish(input: RunEnding): EvaluationSummary;
+}
+
+/** How a run ended, for its end line and summary. */
+export interface RunEnding {
+  /** What stopped the run, when something failed (the file is closed first). */
+  readonly failure?: unknown;
+  readonly aborted: boolean;
+  /** Cases this session ran, and how many of them the earlier run held already (retried). */
+  readonly ran: number;
+  readonly replaced: number;
+  readonly datasetCases: number;
+  readonly judge?: JudgeRunSummary | undefined;
+  /** `performance.now()` when the run started. */
+  readonly started: number;
+  /** The summary of every case, carried ones included. */
+  readonly builder: SummaryBuilder;
+}
+
+/**
+ * Opens a run's results file. Without `resume`, an existing file that holds an unfinished run is
+ * refused (it would be lost) unless `overwrite`; a finished one is replaced. With `resume`, the
+ * file must come from the same dataset (`fingerprint`), configuration (`config`) and shard, and
+ * its cases are skipped (those that ended in an error run again with `retryErrors`).
+ */
+export async function openResultsRun(input: {
+  file: string;
+  header: ResultsHeader;
+  resume?: boolean;
+  overwrite?: boolean;
+  retryErrors?: boolean;
+  wording: ResultsRunWording;
+}): Promise<ResultsRun> {
+  const { file, header, wording } = input;
+  let previous: ResultsScan | undefined;
+  if (existsSync(file) && input.overwrite !== true) {
+    let scan: ResultsScan;
+    try {
+      scan = await scanResults(file);
+    } catch (error) {
+      throw new ResultsFileError({
+        file,
+        message: `${wording.file} exists and is not a usable results file (${error instanceof Error ? error.message : String(error)}); choose another ${wording.out}, or ${wording.overwrite}`,
+        cause: error,
+      });
+    }
+    if (input.resume === true) {
+      const same = scan.header;
+      const mismatch =
+        same.fingerprint !== header.fingerprint
+          ? "the dataset has changed since"
+          : same.config !== header.config
+            ? "the metrics or their options have changed since"
+            : JSON.stringify(same.shard) !== JSON.stringify(header.shard)
+              ? "it was run with another shard"
+              : undefined;
+      if (mismatch !== undefined) {
+        throw new ResultsFileError({
+          file,
+          message: `cannot resume ${wording.file}: ${mismatch}; run with ${wording.overwrite} to start over, or choose another ${wording.out}`,
+        });
+      }
+      previous = scan;
+    } else if (scan.end?.complete !== true) {
+      throw new ResultsFileError({
+        file,
+        message: `${wording.file} holds an unfinished run (${scan.cases} cases); add ${wording.resume} to finish it, or ${wording.overwrite} to start over`,
+      });
+    }
+  }
+  const retry = input.retryErrors === true;
+  const done = (index: number) =>
+    previous !== undefined &&
+    previous.has(index) &&
+    !(retry && previous.statusOf(index) === ("error" satisfies CaseStatus));
+  const writer = createResultsWriter(file, previous === undefined ? header : previous.header, {
+    ...(previous === undefined ? {} : { append: { validBytes: previous.validBytes } }),
+  });
+  return {
+    writer,
+    ...(previous === undefined ? {} : { previous }),
+    done,
+    finish(ending) {
+      const { failure, aborted, judge, builder, started } = ending;
+      writer.close({
+        complete: failure === undefined && !aborted,
+        cases: (previous?.cases ?? 0) + ending.ran - ending.replaced,
+        datasetCases: ending.datasetCases,
+        ...(judge === undefined ? {} : { judge }),
+        durationMs: performance.now() - started,
+      });
+      if (failure !== undefined)
+        throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
+      return builder.summary({
+        durationMs: performance.now() - started,
+        aborted,
+        ...(judge === undefined ? {} : { judge }),
+      });
+    },
+    async *carried() {
+      if (previous === undefined) return;
+      for await (const record of readRecords(file, previous)) {
+        if (done(record.index)) yield record;
+      }
+    },
+  };
+}
