@@ -1,4 +1,11 @@
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  tool,
+} from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
@@ -310,6 +317,105 @@ describe("the Vercel AI SDK", () => {
         id: "tc-2",
       },
     ]);
+  });
+});
+
+/** What a model's stream carries (the provider package's type, through the mock's). */
+type LanguageModelV3StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer T>
+    ? T
+    : never;
+
+/** A streaming mock model: a step of tool calls for `cities`, then text. */
+function streamingWeatherModel(cities: readonly string[]) {
+  let step = 0;
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  };
+  return new MockLanguageModelV3({
+    doStream: () => {
+      step++;
+      const chunks: LanguageModelV3StreamPart[] =
+        step === 1
+          ? [
+              { type: "stream-start", warnings: [] },
+              ...cities.map((city, at): LanguageModelV3StreamPart => ({
+                type: "tool-call",
+                toolCallId: `${city}-${at}`,
+                toolName: "getWeather",
+                input: JSON.stringify({ city }),
+              })),
+              { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+            ]
+          : [
+              { type: "stream-start", warnings: [] },
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: "Here is " },
+              { type: "text-delta", id: "t", delta: "the weather." },
+              { type: "text-end", id: "t" },
+              { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+            ];
+      return Promise.resolve({ stream: simulateReadableStream({ chunks, chunkDelayInMs: 1 }) });
+    },
+  });
+}
+
+describe("the Vercel AI SDK, streaming", () => {
+  it("records the tools of streamText loops, two at once kept apart, a failing tool flagged", async () => {
+    const tools = observeTools({
+      getWeather: tool({
+        description: "Weather in a city",
+        inputSchema: jsonSchema<{ city: string }>({
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+        }),
+        execute: async ({ city }) => {
+          await pause(city.length);
+          if (city === "Atlantis") throw new Error("no such city");
+          return `${city.length}C`;
+        },
+      }),
+    });
+    const run = (cities: readonly string[]) =>
+      captureTrace(async () => {
+        const result = streamText({
+          model: streamingWeatherModel(cities),
+          tools,
+          prompt: `Weather in ${cities.join(" and ")}?`,
+          stopWhen: stepCountIs(3),
+        });
+        let text = "";
+        for await (const delta of result.textStream) text += delta;
+        return text;
+      });
+    const [north, lost] = await Promise.all([run(["Tromsø", "Oslo"]), run(["Lisbon", "Atlantis"])]);
+    expect(north.result).toBe("Here is the weather.");
+    expect(toolCallsOf(north.trace)).toEqual([
+      {
+        name: "getWeather",
+        inputParameters: { city: "Tromsø" },
+        output: "6C",
+        type: "FUNCTION",
+        id: "Tromsø-0",
+      },
+      {
+        name: "getWeather",
+        inputParameters: { city: "Oslo" },
+        output: "4C",
+        type: "FUNCTION",
+        id: "Oslo-1",
+      },
+    ]);
+    const lostCalls = toolCallsOf(lost.trace);
+    expect(lostCalls.map((call) => [call.inputParameters.city, call.isError === true])).toEqual([
+      ["Lisbon", false],
+      ["Atlantis", true],
+    ]);
+    expect(lost.trace.spans.find((span) => span.error !== undefined)?.error).toMatchObject({
+      message: "no such city",
+    });
   });
 });
 
