@@ -2,12 +2,14 @@
  * The bundled example does what the README says: at least 50 runs in several transcript formats,
  * some right and some wrong, evaluated with the example config to exit code 0 and a report.
  */
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCliProcess } from "./support/cli.js";
+import { promisify } from "node:util";
+import { recordsByIndex, runCliProcess } from "./support/cli.js";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const work = mkdtempSync(path.join(os.tmpdir(), "toolscore-example-"));
@@ -48,5 +50,30 @@ describe("the example", () => {
     expect(existsSync(report)).toBe(true);
     // The receipt image is embedded in the report, not linked from disk.
     expect(readFileSync(report, "utf8")).toContain('"kind":"base64"');
+  });
+
+  it("evaluates a live agent over goldens (npm run example:observe) into a results file", async () => {
+    const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [tsx, path.join(root, "examples", "observed-agent.ts")],
+      { cwd: work },
+    );
+    expect(stdout).toContain("oslo: passed (tools called: searchFlights)");
+    expect(stdout).toContain("lisbon: failed (tools called: searchFlights, getWeather)");
+    expect(stdout).toContain("1 of 3 goldens passed");
+    const records = recordsByIndex(path.join(work, "observed-results.jsonl"));
+    expect([...records.values()].map((record) => Object.keys(record.metrics as object))).toEqual([
+      ["Tool Call Accuracy", "booking › booked flight"],
+      ["Tool Call Accuracy", "booking › booked flight"],
+      ["Tool Call Accuracy", "booking › booked flight"],
+    ]);
+    const report = await runCliProcess(
+      ["report", "observed-results.jsonl", "--report", "observed.html"],
+      { cwd: work },
+    );
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain("booking › booked flight");
+    expect(existsSync(path.join(work, "observed.html"))).toBe(true);
   });
 });

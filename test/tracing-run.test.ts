@@ -229,6 +229,8 @@ describe("evaluate with an observed callback, through the runner", () => {
       const errored = page.locator("details.case:not([hidden])");
       expect(await errored.count()).toBe(1);
       await errored.locator("summary").click();
+      // The body is built when the case is opened.
+      await errored.getByText("the request is not text", { exact: false }).first().waitFor();
       expect(await errored.textContent()).toContain("the request is not text");
     } finally {
       await browser.close();

@@ -125,14 +125,21 @@ describe("traceToOtlp against OpenTelemetry's own OTLP JSON serializer", () => {
       const copy: Record<string, unknown> = Object.fromEntries(
         Object.entries(span).filter(([key]) => !defaults.includes(key)),
       );
-      // Times: the SDK keeps nanoseconds from a float; we round to microseconds.
-      const start = BigInt(span.startTimeUnixNano);
-      const end = BigInt(span.endTimeUnixNano);
-      copy.startTimeUnixNano = start / 10_000n;
-      copy.endTimeUnixNano = end / 10_000n;
+      // Times are compared below, within the microsecond we round to.
+      delete copy.startTimeUnixNano;
+      delete copy.endTimeUnixNano;
       return copy;
     };
     expect(oursSpans.map(comparable)).toEqual(theirSpans.map(comparable));
+    for (const [at, span] of oursSpans.entries()) {
+      for (const key of ["startTimeUnixNano", "endTimeUnixNano"] as const) {
+        expect(span[key]).toMatch(/^\d{19}$/);
+        const gap = BigInt(span[key]) - BigInt(theirSpans[at][key]);
+        expect(gap >= -1000n && gap <= 1000n, `${key} ${span[key]} vs ${theirSpans[at][key]}`).toBe(
+          true,
+        );
+      }
+    }
     // Nothing of ours the SDK would not write, and the same types for every field.
     for (const [at, span] of oursSpans.entries()) {
       for (const [key, value] of Object.entries(span)) {
