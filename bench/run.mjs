@@ -23,67 +23,7 @@ import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory 
 import { startLlmServer } from "../test/support/llm-server.mjs";
 import { ToolCorrectness } from "toolscore/axion";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
-
-/** A small deterministic generator, so every run measures the same inputs. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const words = ["weather", "paris", "flights", "refund", "order", "invoice", "tomorrow", "usd"];
-
-function call(next, tools, params) {
-  const inputParameters = {};
-  for (let k = 0; k < params; k++) {
-    inputParameters[`p${k}`] =
-      next() < 0.5 ? words[Math.floor(next() * words.length)] : Math.floor(next() * 5);
-  }
-  return {
-    name: `tool_${Math.floor(next() * tools)}`,
-    inputParameters,
-    output: next() < 0.5 ? "ok" : null,
-  };
-}
-
-/** Workload (a): a few calls with a few parameters each. */
-function smallCases(count) {
-  const next = random(1);
-  return Array.from({ length: count }, () => {
-    const expected = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
-      call(next, 4, 1 + Math.floor(next() * 4)),
-    );
-    const called = expected
-      .filter(() => next() < 0.8)
-      .map((c) => (next() < 0.3 ? call(next, 4, 3) : c));
-    if (next() < 0.5) called.push(call(next, 4, 2));
-    return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
-  });
-}
-
-/** A long trajectory: every tenth expected call is skipped by the agent. */
-function longCase(length, tools) {
-  const next = random(length);
-  const expected = Array.from({ length }, () => call(next, tools, 3));
-  const called = expected.filter((_, i) => i % 10 !== 3);
-  return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
-}
-
-/** Every combination of deepeval's options: 4 parameter sets x 3 modes x strict or not. */
-const deepevalCombinations = [];
-for (const evaluationParams of [
-  [],
-  ["inputParameters"],
-  ["output"],
-  ["inputParameters", "output"],
-]) {
-  for (const mode of [{}, { shouldConsiderOrdering: true }, { shouldExactMatch: true }]) {
-    for (const strictMode of [false, true])
-      deepevalCombinations.push({ evaluationParams, strictMode, ...mode });
-  }
-}
+import { deepevalCombinations, longCase, random, smallCases, words } from "./workloads.mjs";
 
 /** Median of three timed runs after one warm-up. */
 async function timeCases(workload, cases, run) {
@@ -489,41 +429,127 @@ for (const workers of [0, 2]) {
   };
 }
 
-const only = process.argv.indexOf("--only");
+const argv = process.argv;
+const only = argv.indexOf("--only");
+const peerSide = argv.indexOf("--peer");
+const self = fileURLToPath(import.meta.url);
+/** Runs this script again in a fresh process and returns the JSON it prints last. */
+const inChild = (args) =>
+  JSON.parse(
+    execFileSync(process.execPath, [self, ...args], { encoding: "utf8", maxBuffer: 1 << 24 })
+      .trim()
+      .split("\n")
+      .pop(),
+  );
+const peak = () => process.resourceUsage().maxRSS / 1024;
+const rateOf = (perSecond) =>
+  perSecond < 10 ? perSecond.toFixed(2) : Math.round(perSecond).toLocaleString("en-US");
+
 if (only >= 0) {
-  const name = process.argv[only + 1];
+  const name = argv[only + 1];
   const workload = workloads[name];
   if (!workload)
     throw new Error(`unknown workload ${name}; known: ${Object.keys(workloads).join(", ")}`);
   const measurement = await workload();
-  console.log(JSON.stringify({ ...measurement, peakMiB: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ ...measurement, peakMiB: peak() }));
+} else if (peerSide >= 0) {
+  const { runSide } = await import("./peers.mjs");
+  const result = await runSide(argv[peerSide + 1], argv[peerSide + 2]);
+  console.log(JSON.stringify({ ...result, peakMiB: peak() }));
 } else {
-  const self = fileURLToPath(import.meta.url);
+  const peersOnly = argv.includes("--peers-only");
   console.log(
-    `toolscore benchmarks: node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x ${os.cpus().length}\n`,
+    `toolscore benchmarks: node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB\n`,
   );
-  console.log(
-    `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"per case".padStart(11)} ${"peak RSS".padStart(9)}`,
-  );
-  let bare;
-  for (const name of Object.keys(workloads)) {
-    const out = execFileSync(process.execPath, [self, "--only", name], {
-      encoding: "utf8",
-      maxBuffer: 1 << 24,
-    });
-    const result = JSON.parse(out.trim().split("\n").pop());
-    if (name === "eval-1m-bare") bare = result;
-    if (name.startsWith("eval-1m-cli") && bare !== undefined) {
-      const ratio = bare.seconds / result.seconds;
-      result.note = `${ratio.toFixed(2)} x the bare loop's speed (target >= 0.5); memory target < 200 MiB`;
-    }
-    const perSecond = result.cases / result.seconds;
-    const rate =
-      perSecond < 10 ? perSecond.toFixed(2) : Math.round(perSecond).toLocaleString("en-US");
-    const ms = 1000 / perSecond;
-    const perCase = ms < 0.1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(1)} ms`;
+  const own = {};
+  if (!peersOnly) {
     console.log(
-      `${result.workload.padEnd(58)} ${rate.padStart(10)} ${perCase.padStart(11)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}${result.note ? `  ${result.note}` : ""}`,
+      `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"per case".padStart(11)} ${"peak RSS".padStart(9)}`,
+    );
+    for (const name of Object.keys(workloads)) {
+      const result = inChild(["--only", name]);
+      own[name] = result;
+      if (name.startsWith("eval-1m-cli") && own["eval-1m-bare"] !== undefined) {
+        const ratio = own["eval-1m-bare"].seconds / result.seconds;
+        result.note = `${ratio.toFixed(2)} x the bare loop's speed (target >= 0.5); memory target < 200 MiB`;
+      }
+      const perSecond = result.cases / result.seconds;
+      const ms = 1000 / perSecond;
+      const perCase = ms < 0.1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(1)} ms`;
+      console.log(
+        `${result.workload.padEnd(58)} ${rateOf(perSecond).padStart(10)} ${perCase.padStart(11)} ${`${result.peakMiB.toFixed(0)} MiB`.padStart(9)}${result.note ? `  ${result.note}` : ""}`,
+      );
+    }
+  }
+  await comparePeers(own);
+}
+
+/**
+ * toolscore and each peer on the same inputs, in alternating processes (toolscore, peer,
+ * toolscore, peer; the faster of each side's two runs), then a third process for agreement.
+ */
+async function comparePeers(own) {
+  const { comparisons } = await import("./peers.mjs");
+  console.log("\ntoolscore against its peers (same inputs, alternating processes)\n");
+  const header = [
+    "workload".padEnd(44),
+    "peer".padEnd(40),
+    "toolscore/s".padStart(12),
+    "peer/s".padStart(10),
+    "ratio".padStart(8),
+    "target".padStart(7),
+    "ts RSS".padStart(8),
+    "peer RSS".padStart(9),
+    "agree".padStart(7),
+  ];
+  console.log(header.join(" "));
+  const rows = [];
+  for (const [name, comparison] of Object.entries(comparisons)) {
+    const sides = { toolscore: [], peer: [] };
+    for (let round = 0; round < 2; round++)
+      for (const side of ["toolscore", "peer"]) sides[side].push(inChild(["--peer", name, side]));
+    const best = (runs) => ({
+      seconds: Math.min(...runs.map((run) => run.seconds)),
+      cases: runs[0].cases,
+      ideal: runs[0].ideal,
+      peakMiB: Math.max(...runs.map((run) => run.peakMiB)),
+    });
+    const ours = best(sides.toolscore);
+    const theirs = best(sides.peer);
+    const agree = inChild(["--peer", name, "agree"]);
+    const ratio = theirs.seconds / ours.seconds;
+    rows.push({ name, comparison, ours, theirs, agree, ratio });
+    console.log(
+      [
+        comparison.label.padEnd(44),
+        comparison.peer.padEnd(40),
+        rateOf(ours.cases / ours.seconds).padStart(12),
+        rateOf(theirs.cases / theirs.seconds).padStart(10),
+        `${ratio.toFixed(1)}x`.padStart(8),
+        (comparison.target === undefined ? "" : `>=${comparison.target}x`).padStart(7),
+        `${ours.peakMiB.toFixed(0)} MiB`.padStart(8),
+        `${theirs.peakMiB.toFixed(0)} MiB`.padStart(9),
+        `${(agree.agreement * 100).toFixed(1)}%`.padStart(7),
+      ].join(" "),
+    );
+    if (ours.ideal !== undefined) {
+      const over = (ours.seconds / ours.ideal - 1) * 100;
+      console.log(
+        `${"".padEnd(44)} toolscore ${ours.seconds.toFixed(2)} s against an ideal of ${ours.ideal.toFixed(2)} s: ${over.toFixed(1)}% over (target <= 15%)`,
+      );
+    }
+    if (agree.agreement < 1) {
+      console.log(
+        `${"".padEnd(44)} disagreements: ${comparison.explain || "see the first ones"}; first: ${JSON.stringify(agree.differing.slice(0, 2))}`,
+      );
+    }
+  }
+  const bare = own["eval-1m-bare"];
+  const cli = own["eval-1m-cli-0"];
+  if (bare !== undefined && cli !== undefined) {
+    console.log(
+      `${"(d) 1M-case JSONL, toolscore eval".padEnd(44)} ${"bare readline + JSON.parse".padEnd(40)} ${rateOf(cli.cases / cli.seconds).padStart(12)} ${rateOf(bare.cases / bare.seconds).padStart(10)} ${`${(bare.seconds / cli.seconds).toFixed(2)}x`.padStart(8)} ${">=0.5x".padStart(7)} ${`${cli.peakMiB.toFixed(0)} MiB`.padStart(8)} ${`${bare.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
     );
   }
+  return rows;
 }

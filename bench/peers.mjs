@@ -1,0 +1,344 @@
+/**
+ * toolscore against the TypeScript peers a user would otherwise pick, on the same inputs:
+ * deepeval's `ToolCorrectnessMetric` (the `deepeval` npm package) and agentevals' trajectory
+ * match (`agentevals`, on `openevals`). Each comparison has a toolscore side, a peer side and an
+ * agreement check; `run.mjs` runs the sides in alternating processes (so each has its own peak
+ * memory) and the agreement in a third.
+ */
+import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory } from "toolscore";
+import { ToolCorrectnessMetric } from "toolscore/deepeval";
+import { startLlmServer } from "../test/support/llm-server.mjs";
+import { deepevalCombinations, longCase, random, smallCases, words } from "./workloads.mjs";
+
+/**
+ * The peers load only in the processes that run them, so toolscore's side carries neither their
+ * start-up time nor their memory.
+ */
+const loadDeepeval = async () => (await import("deepeval")).default;
+const loadAgentevals = () => import("agentevals");
+
+/** The same case as deepeval's own classes (its LLMTestCase checks for ToolCall instances). */
+function peerCase(deepeval, testCase) {
+  const { LLMTestCase, ToolCall } = deepeval;
+  return new LLMTestCase({
+    input: testCase.input,
+    actualOutput: testCase.actualOutput,
+    toolsCalled: testCase.toolsCalled.map((c) => new ToolCall(c)),
+    expectedTools: testCase.expectedTools.map((c) => new ToolCall(c)),
+  });
+}
+
+/** Runs every metric over every case; returns the scores in order. */
+async function scoreAll(metrics, cases) {
+  const scores = new Float64Array(metrics.length * cases.length);
+  let at = 0;
+  for (const metric of metrics)
+    for (const testCase of cases) scores[at++] = await metric.measure(testCase);
+  return scores;
+}
+
+/**
+ * Where scores differ, why: semantics.md documents the deliberate differences from deepeval
+ * (we follow deepeval's Python reference where its TypeScript port departs from it).
+ */
+function agreement(ours, theirs, label) {
+  let same = 0;
+  const differing = [];
+  for (let i = 0; i < ours.length; i++) {
+    if (Math.abs(ours[i] - theirs[i]) < 1e-9) same++;
+    else if (differing.length < 5) differing.push({ at: i, ours: ours[i], peer: theirs[i] });
+  }
+  return { agreement: same / ours.length, compared: ours.length, differing, label };
+}
+
+function deepevalSmall() {
+  const cases = smallCases(2_000);
+  return {
+    cases: cases.length * deepevalCombinations.length,
+    toolscore: () => {
+      const metrics = deepevalCombinations.map((options) => new ToolCorrectnessMetric(options));
+      return () => scoreAll(metrics, cases);
+    },
+    peer: async () => {
+      const deepeval = await loadDeepeval();
+      const metrics = deepevalCombinations.map(
+        (options) =>
+          new deepeval.metrics.ToolCorrectnessMetric({ ...options, showIndicator: false }),
+      );
+      const peerCases = cases.map((testCase) => peerCase(deepeval, testCase));
+      return () => scoreAll(metrics, peerCases);
+    },
+  };
+}
+
+function deepevalLong(length, mode) {
+  const testCase = longCase(length, 20);
+  const options = { evaluationParams: ["inputParameters"], ...mode };
+  const repeats = length >= 1_000 ? 3 : 30;
+  return {
+    cases: repeats,
+    toolscore: () => {
+      const metric = new ToolCorrectnessMetric(options);
+      return () => scoreAll([metric], Array(repeats).fill(testCase));
+    },
+    peer: async () => {
+      const deepeval = await loadDeepeval();
+      const metric = new deepeval.metrics.ToolCorrectnessMetric({
+        ...options,
+        showIndicator: false,
+      });
+      const theirs = peerCase(deepeval, testCase);
+      return () => scoreAll([metric], Array(repeats).fill(theirs));
+    },
+  };
+}
+
+/**
+ * Workload (c): OpenAI chat transcripts of an agent (one to three calls per assistant turn, each
+ * answered by a tool message) against a reference transcript; the agent sometimes changes an
+ * argument, drops a call, adds one, or reorders two calls of one turn.
+ */
+export function trajectoryPairs(count) {
+  const next = random(11);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  let id = 0;
+  const toMessages = (turns) => {
+    const messages = [{ role: "user", content: "Plan my trip" }];
+    for (const turn of turns) {
+      const calls = turn.map((c) => ({
+        id: `call_${id++}`,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      }));
+      messages.push({ role: "assistant", content: "", tool_calls: calls });
+      for (const c of calls)
+        messages.push({
+          role: "tool",
+          tool_call_id: c.id,
+          content: `result of ${c.function.name}`,
+        });
+    }
+    messages.push({ role: "assistant", content: "Done." });
+    return messages;
+  };
+  return Array.from({ length: count }, () => {
+    const turns = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+      Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({
+        name: `tool_${Math.floor(next() * 6)}`,
+        args: { city: pick(words), days: Math.floor(next() * 5) },
+      })),
+    );
+    const changed = turns.map((turn) => {
+      let calls = turn.map((c) => ({ ...c, args: { ...c.args } }));
+      if (next() < 0.1) calls[0].args.city = pick(words);
+      if (calls.length > 1 && next() < 0.15) calls = [...calls.slice(1), calls[0]];
+      if (calls.length > 1 && next() < 0.08) calls = calls.slice(1);
+      if (next() < 0.08) calls.push({ name: "tool_9", args: { city: "x", days: 0 } });
+      return calls;
+    });
+    return { outputs: toMessages(changed), reference: toMessages(turns) };
+  });
+}
+
+/** agentevals' modes, and toolscore's order mode that asks the same question. */
+const trajectoryModes = {
+  strict: "strict",
+  unordered: "any",
+  subset: "subset",
+  superset: "superset",
+};
+
+function trajectoryMatch(mode) {
+  const pairs = trajectoryPairs(2_000);
+  return {
+    cases: pairs.length,
+    toolscore: () => () => {
+      const verdicts = new Float64Array(pairs.length);
+      pairs.forEach((pair, at) => {
+        const result = matchToolCalls(
+          parseTrajectory(pair.outputs).calls,
+          parseTrajectory(pair.reference).calls,
+          { order: trajectoryModes[mode] },
+        );
+        verdicts[at] = result.score === 1 ? 1 : 0;
+      });
+      return verdicts;
+    },
+    peer: async () => {
+      const { createTrajectoryMatchEvaluator } = await loadAgentevals();
+      const evaluator = createTrajectoryMatchEvaluator({
+        trajectoryMatchMode: mode,
+        toolArgsMatchMode: "exact",
+      });
+      return async () => {
+        const verdicts = new Float64Array(pairs.length);
+        let at = 0;
+        for (const pair of pairs) {
+          const result = await evaluator({
+            outputs: pair.outputs,
+            referenceOutputs: pair.reference,
+          });
+          verdicts[at++] = result.score === true ? 1 : 0;
+        }
+        return verdicts;
+      };
+    },
+  };
+}
+
+/**
+ * Workload (e): tool-selection judging through a loopback server answering after 50 ms. toolscore
+ * at its default judge concurrency (8) against deepeval's metric, which awaits each case in turn.
+ */
+function judgeThroughput() {
+  const cases = 80;
+  const latencyMs = 50;
+  const availableTools = [
+    { name: "search_flights", description: "Find flights" },
+    { name: "book_flight", description: "Book a flight" },
+    { name: "get_weather", description: "Forecast for a city" },
+  ];
+  const testCases = Array.from({ length: cases }, (_, i) => ({
+    input: `Book flight ${i} to Oslo`,
+    actualOutput: "Booked.",
+    toolsCalled: [{ name: "search_flights", inputParameters: { to: "OSL", n: i } }],
+    expectedTools: [{ name: "search_flights", inputParameters: { to: "OSL", n: i } }],
+  }));
+  // One answer for both judges: deepeval's schema reads score and reason, toolscore's also the
+  // lists of over-, under- and mis-selected tools.
+  const serve = () =>
+    startLlmServer({
+      latencyMs,
+      answer: () => ({
+        score: 1,
+        reason: "The right tool.",
+        overSelected: [],
+        underSelected: [],
+        misSelected: [],
+      }),
+    });
+  return {
+    cases,
+    note: `ideal at concurrency 8: ${((cases / 8) * latencyMs) / 1000} s; sequential: ${(cases * latencyMs) / 1000} s`,
+    ideal: ((cases / 8) * latencyMs) / 1000,
+    toolscore: async () => {
+      const server = await serve();
+      let run = 0;
+      return Object.assign(
+        async () => {
+          run++;
+          const session = createJudgeSession(
+            createOpenAIJudge({
+              model: "gpt-4.1",
+              apiKey: "bench",
+              baseURL: server.openaiBaseURL,
+              maxRetries: 0,
+            }),
+          );
+          const scores = await Promise.all(
+            testCases.map((testCase) => {
+              const metric = new ToolCorrectnessMetric({ availableTools, model: session.model });
+              // A fresh input per run, so no cache could answer.
+              return metric.measure({ ...testCase, input: `${testCase.input} (run ${run})` });
+            }),
+          );
+          return Float64Array.from(scores);
+        },
+        { close: () => server.close() },
+      );
+    },
+    peer: async () => {
+      const deepeval = await loadDeepeval();
+      const server = await serve();
+      // deepeval keeps its model classes private; its OpenAI model takes the SDK's own
+      // environment variables, so they point it at the loopback server.
+      process.env.OPENAI_API_KEY = "bench";
+      process.env.OPENAI_BASE_URL = server.openaiBaseURL;
+      const model = "gpt-4.1";
+      const metric = new deepeval.metrics.ToolCorrectnessMetric({
+        availableTools: availableTools.map((tool) => new deepeval.ToolCall(tool)),
+        model,
+        showIndicator: false,
+      });
+      const theirs = testCases.map((testCase) => peerCase(deepeval, testCase));
+      return Object.assign(() => scoreAll([metric], theirs), { close: () => server.close() });
+    },
+  };
+}
+
+/** The comparisons, by name: what each measures, and the target ratio where the issue sets one. */
+export const comparisons = {
+  "a-deepeval-small": {
+    label: "(a) deepeval-style cases x 24 option sets",
+    peer: "deepeval ToolCorrectnessMetric",
+    target: 20,
+    make: deepevalSmall,
+    explain:
+      "same scores by construction (toolscore/deepeval reproduces deepeval's scoring, semantics.md)",
+  },
+  ...Object.fromEntries(
+    [100, 1_000].flatMap((length) =>
+      [
+        ["unordered", {}],
+        ["ordered", { shouldConsiderOrdering: true }],
+        ["exact", { shouldExactMatch: true }],
+      ].map(([label, mode]) => [
+        `b-long-${length}-${label}`,
+        {
+          label: `(b) ${length} calls per side, ${label}`,
+          peer: "deepeval ToolCorrectnessMetric",
+          make: () => deepevalLong(length, mode),
+        },
+      ]),
+    ),
+  ),
+  ...Object.fromEntries(
+    Object.keys(trajectoryModes).map((mode) => [
+      `c-agentevals-${mode}`,
+      {
+        label: `(c) OpenAI trajectories, ${mode} match`,
+        peer: "agentevals trajectory match",
+        target: 5,
+        make: () => trajectoryMatch(mode),
+        explain:
+          mode === "strict"
+            ? "agentevals' strict compares turn by turn and ignores order inside a turn; toolscore's strict is the exact call sequence"
+            : "",
+      },
+    ]),
+  ),
+  "e-judge": {
+    label: "(e) judged tool selection, 50 ms latency",
+    peer: "deepeval ToolCorrectnessMetric (sequential)",
+    make: judgeThroughput,
+  },
+};
+
+/** Runs one side of a comparison and reports its time (median of 3 after a warm-up). */
+export async function runSide(name, side) {
+  const comparison = comparisons[name];
+  const workload = comparison.make();
+  if (side === "agree") {
+    const scores = [];
+    for (const which of ["toolscore", "peer"]) {
+      const run = await workload[which]();
+      scores.push(await run());
+      await run.close?.();
+    }
+    return agreement(scores[0], scores[1], comparison.label);
+  }
+  const run = await workload[side]();
+  try {
+    await run();
+    const times = [];
+    for (let repeat = 0; repeat < 3; repeat++) {
+      const start = process.hrtime.bigint();
+      await run();
+      times.push(Number(process.hrtime.bigint() - start) / 1e9);
+    }
+    times.sort((a, b) => a - b);
+    return { cases: workload.cases, seconds: times[1], ideal: workload.ideal };
+  } finally {
+    await run.close?.();
+  }
+}

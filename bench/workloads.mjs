@@ -1,0 +1,70 @@
+/** Deterministic inputs shared by the benchmarks (no peer imports, so toolscore-only runs stay lean). */
+/** A small deterministic generator, so every run measures the same inputs. */
+export function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+export const words = [
+  "weather",
+  "paris",
+  "flights",
+  "refund",
+  "order",
+  "invoice",
+  "tomorrow",
+  "usd",
+];
+
+function call(next, tools, params) {
+  const inputParameters = {};
+  for (let k = 0; k < params; k++) {
+    inputParameters[`p${k}`] =
+      next() < 0.5 ? words[Math.floor(next() * words.length)] : Math.floor(next() * 5);
+  }
+  return {
+    name: `tool_${Math.floor(next() * tools)}`,
+    inputParameters,
+    output: next() < 0.5 ? "ok" : null,
+  };
+}
+
+/** Workload (a): a few calls with a few parameters each; some dropped, changed or added. */
+export function smallCases(count) {
+  const next = random(1);
+  return Array.from({ length: count }, () => {
+    const expected = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+      call(next, 4, 1 + Math.floor(next() * 4)),
+    );
+    const called = expected
+      .filter(() => next() < 0.8)
+      .map((c) => (next() < 0.3 ? call(next, 4, 3) : c));
+    if (next() < 0.5) called.push(call(next, 4, 2));
+    return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
+  });
+}
+
+/** Workload (b): a long trajectory; every tenth expected call is skipped by the agent. */
+export function longCase(length, tools) {
+  const next = random(length);
+  const expected = Array.from({ length }, () => call(next, tools, 3));
+  const called = expected.filter((_, i) => i % 10 !== 3);
+  return { input: "q", actualOutput: "a", toolsCalled: called, expectedTools: expected };
+}
+
+/** Every combination of deepeval's options: 4 parameter sets x 3 modes x strict or not. */
+export const deepevalCombinations = [];
+for (const evaluationParams of [
+  [],
+  ["inputParameters"],
+  ["output"],
+  ["inputParameters", "output"],
+]) {
+  for (const mode of [{}, { shouldConsiderOrdering: true }, { shouldExactMatch: true }]) {
+    for (const strictMode of [false, true])
+      deepevalCombinations.push({ evaluationParams, strictMode, ...mode });
+  }
+}
