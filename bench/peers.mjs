@@ -5,10 +5,17 @@
  * agreement check; `run.mjs` runs the sides in alternating processes (so each has its own peak
  * memory) and the agreement in a third.
  */
-import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory } from "toolscore";
+import { matchToolCalls, parseTrajectory } from "toolscore";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 import { startLlmServer } from "../test/support/llm-server.mjs";
-import { deepevalCombinations, longCase, random, smallCases, words } from "./workloads.mjs";
+import {
+  deepevalCombinations,
+  longCase,
+  loopbackSession,
+  random,
+  smallCases,
+  words,
+} from "./workloads.mjs";
 
 /**
  * The peers load only in the processes that run them, so toolscore's side carries neither their
@@ -227,14 +234,7 @@ function judgeThroughput() {
       return Object.assign(
         async () => {
           run++;
-          const session = createJudgeSession(
-            createOpenAIJudge({
-              model: "gpt-4.1",
-              apiKey: "bench",
-              baseURL: server.openaiBaseURL,
-              maxRetries: 0,
-            }),
-          );
+          const session = loopbackSession(server);
           const scores = await Promise.all(
             testCases.map((testCase) => {
               const metric = new ToolCorrectnessMetric({ availableTools, model: session.model });

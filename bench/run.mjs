@@ -19,11 +19,18 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createJudgeSession, createOpenAIJudge, matchToolCalls, parseTrajectory } from "toolscore";
+import { matchToolCalls, parseTrajectory } from "toolscore";
 import { startLlmServer } from "../test/support/llm-server.mjs";
 import { ToolCorrectness } from "toolscore/axion";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
-import { deepevalCombinations, longCase, random, smallCases, words } from "./workloads.mjs";
+import {
+  deepevalCombinations,
+  longCase,
+  loopbackSession,
+  random,
+  smallCases,
+  words,
+} from "./workloads.mjs";
 
 /** Median of three timed runs after one warm-up. */
 async function timeCases(workload, cases, run) {
@@ -208,15 +215,7 @@ workloads["judge-1000-c32"] = async () => {
       1_000,
       async () => {
         run++;
-        const session = createJudgeSession(
-          createOpenAIJudge({
-            model: "gpt-4.1",
-            apiKey: "bench",
-            baseURL: server.openaiBaseURL,
-            maxRetries: 0,
-          }),
-          { concurrency: 32 },
-        );
+        const session = loopbackSession(server, { concurrency: 32 });
         await Promise.all(
           Array.from({ length: 1_000 }, (_, i) =>
             session.model.generate({

@@ -1,4 +1,19 @@
 /** Deterministic inputs shared by the benchmarks (no peer imports, so toolscore-only runs stay lean). */
+import { createJudgeSession, createOpenAIJudge } from "toolscore";
+
+/** A judge session on the loopback server (no retries: a failure is a benchmark error). */
+export function loopbackSession(server, options = {}) {
+  return createJudgeSession(
+    createOpenAIJudge({
+      model: "gpt-4.1",
+      apiKey: "bench",
+      baseURL: server.openaiBaseURL,
+      maxRetries: 0,
+    }),
+    options,
+  );
+}
+
 /** A small deterministic generator, so every run measures the same inputs. */
 export function random(seed) {
   let state = seed >>> 0;
