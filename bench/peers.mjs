@@ -7,7 +7,9 @@
  */
 import { matchToolCalls, parseTrajectory } from "toolscore";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
-import { startLlmServer } from "../test/support/llm-server.mjs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import {
   deepevalCombinations,
   longCase,
@@ -193,6 +195,33 @@ function trajectoryMatch(mode) {
   };
 }
 
+/** The loopback model server, started in a child process; `close` stops it. */
+async function startServerProcess(latencyMs) {
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL("./llm-server-process.mjs", import.meta.url)),
+      "--latency",
+      String(latencyMs),
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  child.stdout.setEncoding("utf8");
+  let text = "";
+  while (!text.includes("\n")) {
+    const [chunk] = await once(child.stdout, "data");
+    text += chunk;
+  }
+  const { openaiBaseURL } = JSON.parse(text.split("\n")[0]);
+  return {
+    openaiBaseURL,
+    close: async () => {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, "exit");
+    },
+  };
+}
+
 /**
  * Workload (e): tool-selection judging through a loopback server answering after 50 ms. toolscore
  * at its default judge concurrency (8) against deepeval's metric, which awaits each case in turn.
@@ -211,19 +240,7 @@ function judgeThroughput() {
     toolsCalled: [{ name: "search_flights", inputParameters: { to: "OSL", n: i } }],
     expectedTools: [{ name: "search_flights", inputParameters: { to: "OSL", n: i } }],
   }));
-  // One answer for both judges: deepeval's schema reads score and reason, toolscore's also the
-  // lists of over-, under- and mis-selected tools.
-  const serve = () =>
-    startLlmServer({
-      latencyMs,
-      answer: () => ({
-        score: 1,
-        reason: "The right tool.",
-        overSelected: [],
-        underSelected: [],
-        misSelected: [],
-      }),
-    });
+  const serve = () => startServerProcess(latencyMs);
   return {
     cases,
     note: `ideal at concurrency 8: ${((cases / 8) * latencyMs) / 1000} s; sequential: ${(cases * latencyMs) / 1000} s`,
