@@ -14,6 +14,7 @@ import {
   deepevalCombinations,
   longCase,
   loopbackSession,
+  medianSeconds,
   random,
   smallCases,
   words,
@@ -346,15 +347,7 @@ export async function runSide(name, side) {
   }
   const run = await workload[side]();
   try {
-    await run();
-    const times = [];
-    for (let repeat = 0; repeat < 3; repeat++) {
-      const start = process.hrtime.bigint();
-      await run();
-      times.push(Number(process.hrtime.bigint() - start) / 1e9);
-    }
-    times.sort((a, b) => a - b);
-    return { cases: workload.cases, seconds: times[1], ideal: workload.ideal };
+    return { cases: workload.cases, seconds: await medianSeconds(run), ideal: workload.ideal };
   } finally {
     await run.close?.();
   }

@@ -27,6 +27,7 @@ import {
   deepevalCombinations,
   longCase,
   loopbackSession,
+  medianSeconds,
   random,
   smallCases,
   words,
@@ -34,15 +35,7 @@ import {
 
 /** Median of three timed runs after one warm-up. */
 async function timeCases(workload, cases, run) {
-  await run();
-  const times = [];
-  for (let repeat = 0; repeat < 3; repeat++) {
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e9);
-  }
-  times.sort((a, b) => a - b);
-  return { workload, cases, seconds: times[1] };
+  return { workload, cases, seconds: await medianSeconds(run) };
 }
 
 const workloads = {

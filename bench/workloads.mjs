@@ -1,6 +1,19 @@
 /** Deterministic inputs shared by the benchmarks (no peer imports, so toolscore-only runs stay lean). */
 import { createJudgeSession, createOpenAIJudge } from "toolscore";
 
+/** Seconds of the median of three timed runs after one warm-up. */
+export async function medianSeconds(run) {
+  await run();
+  const times = [];
+  for (let repeat = 0; repeat < 3; repeat++) {
+    const start = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  times.sort((a, b) => a - b);
+  return times[1];
+}
+
 /** A judge session on the loopback server (no retries: a failure is a benchmark error). */
 export function loopbackSession(server, options = {}) {
   return createJudgeSession(

@@ -9,7 +9,7 @@ import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/datase
 import type { DatasetEntry } from "../node/dataset.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import type { ResultsHeader } from "../node/results-file.js";
-import { openResultsRun } from "../node/results-run.js";
+import { concludeRun, openResultsRun } from "../node/results-run.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -386,16 +386,19 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   progress.finish();
   const aborted = io.signal?.aborted === true;
-  const summary = run.finish({
-    failure,
-    aborted,
-    ran,
-    replaced,
-    datasetCases,
-    judge: session?.summary(),
-    started,
-    builder,
-  });
+  const summary = concludeRun(
+    {
+      failure,
+      aborted,
+      ran,
+      replaced,
+      datasetCases,
+      judge: session?.summary(),
+      started,
+      builder,
+    },
+    run,
+  );
   io.stdout.write(
     `${formatConsoleSummary(summary, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, errors })}\n`,
   );

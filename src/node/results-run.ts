@@ -25,11 +25,8 @@ export interface ResultsRun {
   readonly done: (index: number) => boolean;
   /** The earlier run's records of the cases `done` skips, in case order. */
   carried(): AsyncGenerator<CaseRecord>;
-  /**
-   * Ends the run: writes the end line and closes the file, then rethrows the run's failure, if
-   * it had one, or sums it up.
-   */
-  finish(input: RunEnding): EvaluationSummary;
+  /** Writes the end line and closes the file (see {@link concludeRun}). */
+  close(ending: RunEnding): void;
 }
 
 /** How a run ended, for its end line and summary. */
@@ -111,21 +108,14 @@ export async function openResultsRun(input: {
     writer,
     ...(previous === undefined ? {} : { previous }),
     done,
-    finish(ending) {
-      const { failure, aborted, judge, builder, started } = ending;
+    close(ending) {
+      const { judge } = ending;
       writer.close({
-        complete: failure === undefined && !aborted,
+        complete: ending.failure === undefined && !ending.aborted,
         cases: (previous?.cases ?? 0) + ending.ran - ending.replaced,
         datasetCases: ending.datasetCases,
         ...(judge === undefined ? {} : { judge }),
-        durationMs: performance.now() - started,
-      });
-      if (failure !== undefined)
-        throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
-      return builder.summary({
-        durationMs: performance.now() - started,
-        aborted,
-        ...(judge === undefined ? {} : { judge }),
+        durationMs: performance.now() - ending.started,
       });
     },
     async *carried() {
@@ -135,4 +125,20 @@ export async function openResultsRun(input: {
       }
     },
   };
+}
+
+/**
+ * Ends a run: closes its results file, when it has one, with the end line; then rethrows the
+ * run's failure, if it had one, or sums it up.
+ */
+export function concludeRun(ending: RunEnding, run?: ResultsRun): EvaluationSummary {
+  run?.close(ending);
+  const { failure, judge } = ending;
+  if (failure !== undefined)
+    throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
+  return ending.builder.summary({
+    durationMs: performance.now() - ending.started,
+    aborted: ending.aborted,
+    ...(judge === undefined ? {} : { judge }),
+  });
 }

@@ -7,8 +7,8 @@ import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
 import type { ResultsHeader } from "../node/results-file.js";
-import { openResultsRun } from "../node/results-run.js";
-import type { ResultsRun, RunEnding } from "../node/results-run.js";
+import { concludeRun, openResultsRun } from "../node/results-run.js";
+import type { ResultsRun } from "../node/results-run.js";
 import type { CaseResult } from "../runner/case-result.js";
 import { evaluate as evaluateCases } from "../runner/evaluate.js";
 import type { RunEvent } from "../runner/evaluate.js";
@@ -140,18 +140,6 @@ function flatten(components: readonly ComponentResult[]): MetricResult[] {
       ...result,
       metric: `${label} › ${result.metric}`,
     }));
-  });
-}
-
-/** The end of a run without a results file: the failure rethrown, or the summary. */
-function finishInMemory(ending: RunEnding): EvaluationSummary {
-  const { failure, judge } = ending;
-  if (failure !== undefined)
-    throw failure instanceof Error ? failure : new Error("the run failed", { cause: failure });
-  return ending.builder.summary({
-    durationMs: performance.now() - ending.started,
-    aborted: ending.aborted,
-    ...(judge === undefined ? {} : { judge }),
   });
 }
 
@@ -336,17 +324,19 @@ export async function evaluate(options: EvaluateObservedOptions): Promise<Observ
     failure = error;
   }
   const aborted = signal?.aborted === true;
-  const ending = {
-    failure,
-    aborted,
-    ran,
-    replaced,
-    datasetCases: goldens.length,
-    judge: options.judge?.summary(),
-    started,
-    builder,
-  };
-  const summary = run === undefined ? finishInMemory(ending) : run.finish(ending);
+  const summary = concludeRun(
+    {
+      failure,
+      aborted,
+      ran,
+      replaced,
+      datasetCases: goldens.length,
+      judge: options.judge?.summary(),
+      started,
+      builder,
+    },
+    run,
+  );
   options.onEvent?.({ type: "run-end", summary });
   kept.sort((a, b) => a.index - b.index);
   return { results: kept, summary };
