@@ -26,6 +26,27 @@ describe("jsonEquals", () => {
     expect(jsonEquals([1, 2], [2, 1])).toBe(false);
   });
 
+  it("compares objects of the same size key by key, nested ones included", () => {
+    expect(jsonEquals({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false);
+    expect(jsonEquals({ a: 1, b: 2 }, { b: 2 })).toBe(false);
+    expect(jsonEquals({ a: { x: [1] } }, { a: { x: [1] } })).toBe(true);
+    expect(jsonEquals({ a: { x: [1] } }, { a: { x: [2] } })).toBe(false);
+    expect(jsonEquals({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEquals(Object.assign(Object.create(null) as object, { a: 1 }), { a: 1 })).toBe(true);
+  });
+
+  it("still compares own keys only when Object.prototype has enumerable keys", () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      expect(jsonEquals({ a: 1 }, { a: 1 })).toBe(true);
+      expect(jsonEquals({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
+      expect(jsonEquals({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    } finally {
+      delete prototype.polluted;
+    }
+  });
+
   it("handles nesting far beyond the stack limit", () => {
     expect(jsonEquals(nested(200_000), nested(200_000))).toBe(true);
     expect(jsonEquals(nested(200_000), nested(199_999))).toBe(false);

@@ -35,6 +35,35 @@ export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
   // Two different values of which one is not a container: no need for the walk below.
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  // Two objects (most arguments): compared one level here, without the walk's stack, unless
+  // Object.prototype has enumerable keys, which `for...in` would list as well.
+  if (!Array.isArray(a) && !Array.isArray(b) && Object.keys(Object.prototype).length === 0) {
+    return objectEquals(a, b);
+  }
+  return walkEquals(a, b);
+}
+
+/** Two plain objects: the same keys, and values equal by {@link jsonEquals}. */
+function objectEquals(a: JsonObject, b: JsonObject): boolean {
+  let keys = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(b, key)) return false;
+    const x = a[key];
+    const y = b[key];
+    if (x !== y) {
+      if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+      if (!walkEquals(x, y)) return false;
+    }
+    keys++;
+  }
+  // As many keys in b means no others: every key of a is one of b's.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only counted
+  for (const _ in b) keys--;
+  return keys === 0;
+}
+
+/** The general case, iterative so that nesting depth never overflows the stack. */
+function walkEquals(a: JsonValue, b: JsonValue): boolean {
   const stack: JsonValue[] = [a, b];
   while (stack.length > 0) {
     const y = stack.pop() as JsonValue;
@@ -247,8 +276,11 @@ export function isCleanJson(
   if (prototype !== Object.prototype && prototype !== null) return false;
   const record = value as Record<string, unknown>;
   if (typeof record.toJSON === "function" || (reject !== undefined && reject(record))) return false;
+  // `for...in` also lists inherited enumerable keys, which a copy would drop. A plain object can
+  // inherit them only from Object.prototype, so each key needs checking only when that has any.
+  const checkOwn = prototype !== null && Object.keys(Object.prototype).length > 0;
   for (const key in record) {
-    if (!Object.hasOwn(record, key)) return false;
+    if (checkOwn && !Object.hasOwn(record, key)) return false;
     if (!isCleanJson(record[key], maxDepth - 1, reject)) return false;
   }
   return true;

@@ -12,7 +12,9 @@ export function deepevalCompareParams(expected: JsonObject, called: JsonObject):
   if (jsonEquals(expected, called)) return 1;
   const expectedKeys = Object.keys(expected);
   let union = expectedKeys.length;
-  for (const key of Object.keys(called)) if (!Object.hasOwn(expected, key)) union++;
+  // `for...in` rather than `Object.keys`: no array; the second check drops inherited keys.
+  for (const key in called)
+    if (!Object.hasOwn(expected, key) && Object.hasOwn(called, key)) union++;
   let score = 0;
   for (const key of expectedKeys) {
     if (!Object.hasOwn(called, key)) continue;
