@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "./errors.js";
-import { toToolCall, toToolCalls } from "./tool-call.js";
+import { toToolCall, toToolCalls, toToolCallsRemembered } from "./tool-call.js";
 
 function errorOf(run: () => unknown): InvalidInputError {
   try {
@@ -82,5 +82,63 @@ describe("toToolCalls", () => {
     expect(errorOf(() => toToolCalls([{ name: "a" }, {}], { field: "toolsCalled" })).field).toBe(
       "toolsCalled[1].name",
     );
+  });
+});
+
+describe("toToolCallsRemembered", () => {
+  const field = { field: "toolsCalled" };
+  const fresh = () => [
+    { name: "search", inputParameters: { q: "x" }, output: "ok" },
+    { name: "book", inputParameters: { id: 1 } },
+  ];
+
+  it("validates a list once and returns the same calls while it is unchanged", () => {
+    const list = fresh();
+    const first = toToolCallsRemembered(list, field);
+    expect(first).toEqual(toToolCalls(list, field));
+    expect(toToolCallsRemembered(list, field)).toBe(first);
+    // Another list with equal contents is validated on its own.
+    expect(toToolCallsRemembered(fresh(), field)).not.toBe(first);
+  });
+
+  it("reads a list again when its calls or their fields change", () => {
+    const changes: ((list: Record<string, unknown>[]) => void)[] = [
+      (list) => list.push({ name: "extra" }),
+      (list) => list.pop(),
+      (list) => (list[0] = { ...list[0] }),
+      (list) => (list[0].name = "lookup"),
+      (list) => (list[0].inputParameters = { q: "y" }),
+      (list) => (list[0].output = "changed"),
+      (list) => (list[1].type = "MCP"),
+    ];
+    for (const change of changes) {
+      const list: Record<string, unknown>[] = fresh();
+      const before = toToolCallsRemembered(list, field);
+      change(list);
+      const after = toToolCallsRemembered(list, field);
+      expect(after).not.toBe(before);
+      expect(after).toEqual(toToolCalls(list, field));
+    }
+  });
+
+  it("still refuses a list that became invalid, with the same error as toToolCalls", () => {
+    const list: Record<string, unknown>[] = fresh();
+    toToolCallsRemembered(list, field);
+    list[1].args = { id: 2 };
+    expect(errorOf(() => toToolCallsRemembered(list, field)).message).toBe(
+      errorOf(() => toToolCalls(list, field)).message,
+    );
+    list[1].args = undefined;
+    list[1].name = 7;
+    expect(errorOf(() => toToolCallsRemembered(list, field)).field).toBe("toolsCalled[1].name");
+    expect(errorOf(() => toToolCallsRemembered(null, field)).field).toBe("toolsCalled");
+  });
+
+  it("validates every time lists spelled another way or read with a depth limit", () => {
+    const snake = [{ name: "search", input_parameters: { q: "x" } }];
+    expect(toToolCallsRemembered(snake, field)).not.toBe(toToolCallsRemembered(snake, field));
+    const list = fresh();
+    const limited = { ...field, maxDepth: 5 };
+    expect(toToolCallsRemembered(list, limited)).not.toBe(toToolCallsRemembered(list, limited));
   });
 });

@@ -130,23 +130,22 @@ function readToolCall(
     });
   }
 
-  // Exactly one spelling of the parameters may be used; counted by hand, this runs per call.
+  // Exactly one spelling of the parameters may be used. Read by name, not in a loop over the
+  // spellings: this runs per call, and named reads are what the engine makes fast.
   let parameterKey: (typeof parameterAliases)[number] = "inputParameters";
-  let spellings = 0;
-  for (const key of parameterAliases) {
-    if (record[key] !== undefined) {
-      parameterKey = key;
-      spellings++;
+  let rawParameters = record.inputParameters;
+  if (record.input_parameters !== undefined || record.args !== undefined) {
+    const given = parameterAliases.filter((key) => record[key] !== undefined);
+    if (given.length > 1) {
+      const field = fieldAt(parent, index);
+      throw new InvalidInputError({
+        field,
+        message: `${field} gives its parameters twice (${given.join(" and ")}); keep one`,
+      });
     }
+    parameterKey = given[0];
+    rawParameters = record[parameterKey];
   }
-  if (spellings > 1) {
-    const field = fieldAt(parent, index);
-    throw new InvalidInputError({
-      field,
-      message: `${field} gives its parameters twice (${parameterAliases.filter((key) => record[key] !== undefined).join(" and ")}); keep one`,
-    });
-  }
-  const rawParameters = record[parameterKey];
   let inputParameters: JsonObject = {};
   if (rawParameters !== undefined && rawParameters !== null) {
     const parametersField = () => `${fieldAt(parent, index)}.${parameterKey}`;
@@ -228,5 +227,71 @@ export function toToolCalls(
   for (let index = 0; index < value.length; index++) {
     calls[index] = readToolCall(value[index], options.field, index, options.maxDepth);
   }
+  return calls;
+}
+
+/**
+ * A validated list: its normalized calls first, then each element with its name, parameters,
+ * output and type ({@link SNAPSHOT_WIDTH} entries per element). One array, so that the check
+ * touches little memory. Only lists that spell parameters `inputParameters` are remembered.
+ */
+type ValidatedList = readonly unknown[];
+
+const SNAPSHOT_WIDTH = 5;
+
+const validatedLists = new WeakMap<readonly unknown[], ValidatedList>();
+
+function isUnchanged(list: readonly unknown[], known: ValidatedList): boolean {
+  if (list.length * SNAPSHOT_WIDTH + 1 !== known.length) return false;
+  for (let index = 0, at = 1; index < list.length; index++, at += SNAPSHOT_WIDTH) {
+    const record = list[index] as Record<string, unknown>;
+    if (
+      record !== known[at] ||
+      record.name !== known[at + 1] ||
+      record.inputParameters !== known[at + 2] ||
+      record.output !== known[at + 3] ||
+      record.type !== known[at + 4] ||
+      record.input_parameters !== undefined ||
+      record.args !== undefined
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The list to remember after validation, or `undefined` if it uses another spelling. */
+function snapshotOf(
+  list: readonly unknown[],
+  calls: readonly ToolCall[],
+): ValidatedList | undefined {
+  const known: unknown[] = [calls];
+  for (const element of list) {
+    const record = element as Record<string, unknown>;
+    if (record.input_parameters !== undefined || record.args !== undefined) return undefined;
+    known.push(record, record.name, record.inputParameters, record.output, record.type);
+  }
+  return known;
+}
+
+/**
+ * {@link toToolCalls}, remembered per list: a list read before is not validated again while it
+ * holds the same call objects with the same name, parameters, output and type. For metrics that
+ * measure one test case many times (several metrics, or one metric with several option sets).
+ * Values inside the parameters and output are not re-checked: as everywhere in toolscore, treat
+ * calls as immutable once scored. The result is shared; do not change it.
+ */
+export function toToolCallsRemembered(
+  value: unknown,
+  options: ToToolCallOptions & { field: string },
+): readonly ToolCall[] {
+  // Lists read with another depth limit are validated every time (rare, and kept simple).
+  if (!Array.isArray(value) || options.maxDepth !== undefined) return toToolCalls(value, options);
+  const list = value as readonly unknown[];
+  const known = validatedLists.get(list);
+  if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
+  const calls = toToolCalls(list, options);
+  const remembered = snapshotOf(list, calls);
+  if (remembered !== undefined) validatedLists.set(list, remembered);
   return calls;
 }
