@@ -6,6 +6,8 @@ import { deepevalCompareParams } from "../matchers/deepeval-compare-params.js";
 import { diffArguments } from "../matchers/diff-arguments.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
+import { quickDeepevalScore } from "./deepeval-quick-score.js";
+import type { DeepevalMode, QuickScoreOptions } from "./deepeval-quick-score.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
 import { booleanOption, enumOption, numberOption } from "./options.js";
@@ -17,8 +19,7 @@ export type DeepevalEvaluationParam = "inputParameters" | "output";
 
 const evaluationParamValues: readonly DeepevalEvaluationParam[] = ["inputParameters", "output"];
 
-/** Which of deepeval's three computations applies. */
-export type DeepevalMode = "default" | "ordering" | "exact";
+export type { DeepevalMode };
 
 /** Which of deepeval's reason templates the deterministic score selects. */
 export type DeepevalReasonKind =
@@ -148,23 +149,20 @@ const reasonKinds: Record<DeepevalMode, [DeepevalReasonKind, DeepevalReasonKind]
   exact: ["exact-match", "not-exact-match"],
 };
 
-/**
- * deepeval's deterministic tool-calling score of one case (`semantics.md` §1), with toolscore's
- * fixes: calls are used up by position, `null` parameters are `{}`, values compare as JSON.
- */
-export function scoreDeepevalToolCorrectness(
+export interface ExplainedDeepevalScore {
+  readonly score: number;
+  readonly reason: string;
+  readonly details: ToolCallMatchDetails;
+}
+
+/** The full computation: the similarity matrix, the pairing, its details and the reason. */
+function explainDeepevalScore(
   input: { readonly expected: readonly ToolCall[]; readonly called: readonly ToolCall[] },
   options: ResolvedDeepevalToolCorrectnessOptions,
-): DeepevalToolCorrectnessScore {
+  quick: QuickScoreOptions,
+): ExplainedDeepevalScore {
   const { expected, called } = input;
-  const useParameters = options.evaluationParams.includes("inputParameters");
-  const useOutput = options.evaluationParams.includes("output");
-  const mode: DeepevalMode = options.shouldExactMatch
-    ? "exact"
-    : options.shouldConsiderOrdering
-      ? "ordering"
-      : "default";
-
+  const { mode, useParameters, useOutput } = quick;
   const score =
     mode === "exact"
       ? (e: ToolCall, c: ToolCall) =>
@@ -223,16 +221,139 @@ export function scoreDeepevalToolCorrectness(
       : {}),
   });
   const details = buildMatchDetails({ algorithm, expected, called, matrix, pairing, explainPair });
-  const [pass, fail] = reasonKinds[mode];
+  let reason: string | undefined;
   return {
-    mode,
     score: deterministic,
-    reasonKind: deterministic === 1 ? pass : fail,
-    ...(options.includeReason
-      ? { reason: buildReason(mode, deterministic, expected, called, details) }
-      : {}),
     details,
+    get reason() {
+      return (reason ??= buildReason(mode, deterministic, expected, called, details));
+    },
   };
+}
+
+/**
+ * The full computation of one case's score, always through the matrix and the pairing, with
+ * the details and reason built at once. The quick path must agree with it to the bit; tests
+ * hold the two together.
+ */
+export function explainDeepevalToolCorrectness(
+  input: { readonly expected: readonly ToolCall[]; readonly called: readonly ToolCall[] },
+  options: ResolvedDeepevalToolCorrectnessOptions,
+): ExplainedDeepevalScore {
+  return explainDeepevalScore(input, options, quickOptions(options));
+}
+
+function quickOptions(options: ResolvedDeepevalToolCorrectnessOptions): QuickScoreOptions {
+  return {
+    mode: options.shouldExactMatch
+      ? "exact"
+      : options.shouldConsiderOrdering
+        ? "ordering"
+        : "default",
+    useParameters: options.evaluationParams.includes("inputParameters"),
+    useOutput: options.evaluationParams.includes("output"),
+    greedy: options.matching === "greedy",
+    maxPairEvaluations: options.limits.maxPairEvaluations,
+    maxAlignmentCells: options.limits.maxAlignmentCells,
+  };
+}
+
+/** Scores one case's calls; made once per set of options by {@link createDeepevalScorer}. */
+export type DeepevalScorer = (input: {
+  readonly expected: readonly ToolCall[];
+  readonly called: readonly ToolCall[];
+}) => DeepevalToolCorrectnessScore;
+
+/**
+ * deepeval's deterministic tool-calling score (`semantics.md` §1) for one set of options, with
+ * toolscore's fixes: calls are used up by position, `null` parameters are `{}`, values compare as
+ * JSON. Make it once and score many cases with it.
+ *
+ * Small cases are scored directly; `details` and `reason` are then worked out the first time they
+ * are read (most runs read neither), by the full computation, which gives the same score.
+ */
+export function createDeepevalScorer(
+  options: ResolvedDeepevalToolCorrectnessOptions,
+): DeepevalScorer {
+  const quick = quickOptions(options);
+  const [pass, fail] = reasonKinds[quick.mode];
+  const context: ScoringContext = { options, quick };
+  return (input) => {
+    const fast = quickDeepevalScore(input.expected, input.called, quick);
+    if (fast !== undefined) {
+      return new QuickDeepevalScore(quick.mode, fast, fast === 1 ? pass : fail, input, context);
+    }
+    const explained = explainDeepevalScore(input, options, quick);
+    return {
+      mode: quick.mode,
+      score: explained.score,
+      reasonKind: explained.score === 1 ? pass : fail,
+      ...(options.includeReason ? { reason: explained.reason } : {}),
+      details: explained.details,
+    };
+  };
+}
+
+// Resolved options are immutable and long-lived (one per metric): one scorer each.
+const scorers = new WeakMap<ResolvedDeepevalToolCorrectnessOptions, DeepevalScorer>();
+
+/**
+ * deepeval's deterministic tool-calling score of one case; see {@link createDeepevalScorer},
+ * which saves a lookup per case when many cases share the options.
+ */
+export function scoreDeepevalToolCorrectness(
+  input: { readonly expected: readonly ToolCall[]; readonly called: readonly ToolCall[] },
+  options: ResolvedDeepevalToolCorrectnessOptions,
+): DeepevalToolCorrectnessScore {
+  let scorer = scorers.get(options);
+  if (scorer === undefined) {
+    scorer = createDeepevalScorer(options);
+    scorers.set(options, scorer);
+  }
+  return scorer(input);
+}
+
+/** What a quick score needs to explain itself later. */
+interface ScoringContext {
+  readonly options: ResolvedDeepevalToolCorrectnessOptions;
+  readonly quick: QuickScoreOptions;
+}
+
+/** A score computed directly, whose details and reason are worked out when first read. */
+class QuickDeepevalScore implements DeepevalToolCorrectnessScore {
+  readonly #input: Parameters<typeof explainDeepevalScore>[0];
+  readonly #context: ScoringContext;
+  #explained?: ExplainedDeepevalScore;
+
+  constructor(
+    readonly mode: DeepevalMode,
+    readonly score: number,
+    readonly reasonKind: DeepevalReasonKind,
+    input: Parameters<typeof explainDeepevalScore>[0],
+    context: ScoringContext,
+  ) {
+    this.#input = input;
+    this.#context = context;
+  }
+
+  #explain(): ExplainedDeepevalScore {
+    const { options, quick } = this.#context;
+    return (this.#explained ??= explainDeepevalScore(this.#input, options, quick));
+  }
+
+  get details(): ToolCallMatchDetails {
+    return this.#explain().details;
+  }
+
+  get reason(): string | undefined {
+    return this.#context.options.includeReason ? this.#explain().reason : undefined;
+  }
+
+  /** The same JSON as an eagerly computed score. */
+  toJSON(): DeepevalToolCorrectnessScore {
+    const { mode, score, reasonKind, reason, details } = this;
+    return { mode, score, reasonKind, ...(reason === undefined ? {} : { reason }), details };
+  }
 }
 
 /**

@@ -18,6 +18,31 @@ afterEach(() => {
 });
 
 describe("ToolCorrectnessMetric", () => {
+  it("scores a case again after its calls change, and forgets the last reason on error", async () => {
+    const testCase = new LLMTestCase({
+      input: "Book it",
+      toolsCalled: [new ToolCall({ name: "search", inputParameters: { to: "OSL" } })],
+      expectedTools: [new ToolCall({ name: "search", inputParameters: { to: "OSL" } })],
+    });
+    const metric = new ToolCorrectnessMetric({
+      evaluationParams: [ToolCallParams.INPUT_PARAMETERS],
+    });
+    expect(await metric.measure(testCase)).toBe(1);
+    testCase.toolsCalled?.push(new ToolCall({ name: "book" }));
+    (testCase.expectedTools ?? []).push(new ToolCall({ name: "book", inputParameters: { n: 1 } }));
+    expect(await metric.measure(testCase)).toBe(0.5);
+    expect(metric.details?.missing.map((call) => call.name)).toEqual(["book"]);
+    if (testCase.toolsCalled?.[0] !== undefined)
+      testCase.toolsCalled[0].inputParameters = { to: "BGO" };
+    expect(await metric.measure(testCase)).toBe(0);
+    expect(metric.reason).toContain('missing tools ["search","book"]');
+    if (testCase.toolsCalled?.[1] !== undefined)
+      testCase.toolsCalled[1].name = 42 as unknown as string;
+    await expect(metric.measure(testCase)).rejects.toThrow("toolsCalled[1].name");
+    expect(metric.reason).toBeUndefined();
+    expect(metric.details).toBeUndefined();
+  });
+
   it("scores the seed's example and sets score, reason and success", async () => {
     const testCase = new LLMTestCase({
       input: "What if these shoes don't fit?",

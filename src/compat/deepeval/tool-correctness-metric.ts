@@ -2,14 +2,15 @@ import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
 import type { JudgeModel } from "../../core/judge.js";
 import type { Content, ContentPart, ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
-import { toToolCalls } from "../../core/tool-call.js";
+import { toToolCallsRemembered } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
 import {
   finalizeDeepevalScore,
   resolveDeepevalToolCorrectnessOptions,
-  scoreDeepevalToolCorrectness,
+  createDeepevalScorer,
 } from "../../metrics/deepeval-tool-correctness.js";
 import type {
+  DeepevalScorer,
   DeepevalReasonKind,
   ResolvedDeepevalToolCorrectnessOptions,
 } from "../../metrics/deepeval-tool-correctness.js";
@@ -92,6 +93,21 @@ const knownOptions = [
   "limits",
 ];
 
+const calledField = { field: "toolsCalled" };
+const expectedField = { field: "expectedTools" };
+
+/** The required fields a case lacks, or `undefined` (without allocating) when it has them all. */
+function missingFields(
+  record: Record<string, unknown>,
+  required: readonly string[],
+): string[] | undefined {
+  let missing: string[] | undefined;
+  for (const field of required) {
+    if (record[field] === undefined || record[field] === null) (missing ??= []).push(field);
+  }
+  return missing;
+}
+
 const noSelectionReason = "No available tools were provided to assess tool selection criteria";
 
 function joinFields(fields: readonly string[]): string {
@@ -108,10 +124,17 @@ function renderCalls(calls: readonly CoreToolCall[]): string {
   );
 }
 
-interface ScoredCalls {
-  readonly called: CoreToolCall[];
-  readonly expected: CoreToolCall[];
-  readonly result: ReturnType<typeof scoreDeepevalToolCorrectness>;
+/** A case's calls and their score: one object, which is also the scorer's input. */
+class ScoredCalls {
+  readonly result: ReturnType<DeepevalScorer>;
+
+  constructor(
+    readonly called: readonly CoreToolCall[],
+    readonly expected: readonly CoreToolCall[],
+    scorer: DeepevalScorer,
+  ) {
+    this.result = scorer(this);
+  }
 }
 
 /** A test case's input as judge content: text, or deepeval's mix of strings and `MLLMImage`s. */
@@ -142,27 +165,31 @@ abstract class DeepevalToolCorrectnessBase {
   readonly shouldConsiderOrdering: boolean;
   /** The score of the last `measure`. */
   score?: number;
-  /** The reason of the last `measure` (unless `includeReason` is false). */
-  reason?: string;
   /** Whether the last `measure` reached the threshold. */
   success?: boolean;
   /** The error message of the last `measure`, when it threw. */
   error?: string;
-  private renderSteps?: () => string;
-  /** toolscore: the alignment behind the last score: pairs, verdicts, missing and extra calls. */
-  details?: ToolCallMatchDetails;
   /** toolscore: which reason template the last score selected. */
   reasonKind?: DeepevalReasonKind;
   /** toolscore: the LLM judgement of tool selection behind the last score, when there was one. */
   selection?: SelectionDetails;
+  /**
+   * What the last `measure` computed. The reason, the details and the verbose steps are worked
+   * out from it when first read: most runs read none of them, and they cost more than the score.
+   */
+  private last?: ScoredCalls;
+  private lastReason?: string;
   /** toolscore: the tools available to the agent, as the judge is shown them. */
   readonly availableTools: readonly ToolSpec[];
   /** toolscore: the judge of tool selection (only with `availableTools`). */
   readonly judge?: JudgeModel;
   private readonly imageLoading: ImageLoadOptions;
   protected readonly resolved: ResolvedDeepevalToolCorrectnessOptions;
+  private readonly scorer: DeepevalScorer;
 
   protected abstract readonly requiredFields: readonly string[];
+  /** Whether `actualOutput` is among the required fields. */
+  protected abstract readonly requiresOutput: boolean;
   abstract get name(): string;
 
   constructor(options: ToolCorrectnessMetricOptions | undefined, metricName: string) {
@@ -181,6 +208,7 @@ abstract class DeepevalToolCorrectnessBase {
     modelOption("model", model);
     const settings = judgeSettings("modelSettings", modelSettings);
     this.resolved = resolveDeepevalToolCorrectnessOptions(scoring);
+    this.scorer = createDeepevalScorer(this.resolved);
     booleanOption("showIndicator", showIndicator, false);
     this.verboseMode = booleanOption("verboseMode", verboseMode, false);
     this.availableTools = toToolSpecs(availableTools, "availableTools");
@@ -201,16 +229,15 @@ abstract class DeepevalToolCorrectnessBase {
    */
   async measure(
     testCase: LLMTestCaseInit | MLLMTestCaseInit,
-    options: { signal?: AbortSignal } = {},
+    options?: { signal?: AbortSignal },
   ): Promise<number> {
     this.score = undefined;
-    this.reason = undefined;
     this.success = undefined;
     this.error = undefined;
-    this.details = undefined;
     this.reasonKind = undefined;
     this.selection = undefined;
-    this.renderSteps = undefined;
+    this.last = undefined;
+    this.lastReason = undefined;
     try {
       const scored = this.scoreCalls(testCase);
       const selection =
@@ -219,11 +246,11 @@ abstract class DeepevalToolCorrectnessBase {
           : await judgeSelection(
               this.judge,
               {
-                ...(await this.judgeContent(testCase, options.signal)),
+                ...(await this.judgeContent(testCase, options?.signal)),
                 availableTools: this.availableTools,
                 toolsCalled: scored.called,
               },
-              options.signal === undefined ? {} : { signal: options.signal },
+              options?.signal === undefined ? {} : { signal: options.signal },
             );
       return this.conclude(scored, selection);
     } catch (error) {
@@ -260,27 +287,28 @@ abstract class DeepevalToolCorrectnessBase {
       });
     }
     const record = testCase as Record<string, unknown>;
-    const missing = this.requiredFields.filter(
-      (field) => record[field] === undefined || record[field] === null,
-    );
-    if (missing.length > 0) {
+    // Named reads first (fast); the list of what is missing only when something is.
+    const complete =
+      record.input != null &&
+      record.toolsCalled != null &&
+      record.expectedTools != null &&
+      (!this.requiresOutput || record.actualOutput != null);
+    const missing = complete ? undefined : missingFields(record, this.requiredFields);
+    if (missing !== undefined) {
       throw new MissingParamsError({
         fields: missing,
         message: `${joinFields(missing)} cannot be None for the '${this.name}' metric; set ${missing.length === 1 ? "it" : "them"} on the test case (an empty list means no tool calls)`,
       });
     }
-    const called = toToolCalls(record.toolsCalled, { field: "toolsCalled" });
-    const expected = toToolCalls(record.expectedTools, { field: "expectedTools" });
-    return {
-      called,
-      expected,
-      result: scoreDeepevalToolCorrectness({ expected, called }, this.resolved),
-    };
+    // Remembered per list: a case measured by several metrics is validated once.
+    const called = toToolCallsRemembered(record.toolsCalled, calledField);
+    const expected = toToolCallsRemembered(record.expectedTools, expectedField);
+    return new ScoredCalls(called, expected, this.scorer);
   }
 
   /** Combines the scores (the lower wins), applies strict mode, and records the outcome. */
   private conclude(scored: ScoredCalls, selection: SelectionDetails | undefined): number {
-    const { called, expected, result } = scored;
+    const { result } = scored;
     const combined =
       selection === undefined ? result.score : Math.min(result.score, selection.score);
     const final = finalizeDeepevalScore({
@@ -291,46 +319,57 @@ abstract class DeepevalToolCorrectnessBase {
     this.score = final.score;
     this.threshold = final.threshold;
     this.success = final.success;
-    this.details = result.details;
     this.reasonKind = result.reasonKind;
+    this.last = scored;
     if (selection !== undefined) this.selection = selection;
-    if (result.reason !== undefined) this.reason = this.composeReason(result.reason, selection);
-
-    // Rendered on demand: most runs never read the steps, and rendering costs more than scoring.
-    const reason = this.reason;
-    this.renderSteps = () =>
-      [
-        `Expected Tools:\n${renderCalls(expected)}`,
-        `Tools Called:\n${renderCalls(called)}`,
-        `Pairing (${result.details.algorithm}):\n${
-          result.details.pairs
-            .map(
-              (p) =>
-                `  expected[${p.expectedIndex}] ${p.name} <-> called[${p.calledIndex}]: ${p.score}`,
-            )
-            .join("\n") || "  (none)"
-        }`,
-        `Missing: ${JSON.stringify(result.details.missing.map((m) => m.name))}; out of order: ${JSON.stringify(
-          result.details.outOfOrder.map((m) => m.name),
-        )}; unexpected: ${JSON.stringify(result.details.unexpected.map((m) => m.name))}`,
-        `Tool Calling Score: ${result.score}`,
-        ...(selection === undefined
-          ? []
-          : [
-              `Tool Selection Score: ${selection.score} (${selection.modelId}, ${selection.attempts} attempt(s))`,
-            ]),
-        `Final Score: ${final.score}\nFinal Reason: ${reason ?? "(includeReason is false)"}`,
-      ].join("\n\n");
     if (this.verboseMode) {
       const rule = "=".repeat(70);
-      console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.renderSteps()}\n`);
+      console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.verboseLogs ?? ""}\n`);
     }
     return final.score;
   }
 
+  /** The reason of the last `measure` (unless `includeReason` is false). */
+  get reason(): string | undefined {
+    const toolCallingReason = this.last?.result.reason;
+    if (toolCallingReason === undefined) return undefined;
+    return (this.lastReason ??= this.composeReason(toolCallingReason, this.selection));
+  }
+
+  /** toolscore: the alignment behind the last score: pairs, verdicts, missing and extra calls. */
+  get details(): ToolCallMatchDetails | undefined {
+    return this.last?.result.details;
+  }
+
   /** The intermediate steps of the last `measure`, as `verboseMode` prints them. */
   get verboseLogs(): string | undefined {
-    return this.renderSteps?.();
+    const last = this.last;
+    if (last === undefined || this.score === undefined) return undefined;
+    const { called, expected, result } = last;
+    const { selection } = this;
+    const { details } = result;
+    return [
+      `Expected Tools:\n${renderCalls(expected)}`,
+      `Tools Called:\n${renderCalls(called)}`,
+      `Pairing (${details.algorithm}):\n${
+        details.pairs
+          .map(
+            (p) =>
+              `  expected[${p.expectedIndex}] ${p.name} <-> called[${p.calledIndex}]: ${p.score}`,
+          )
+          .join("\n") || "  (none)"
+      }`,
+      `Missing: ${JSON.stringify(details.missing.map((m) => m.name))}; out of order: ${JSON.stringify(
+        details.outOfOrder.map((m) => m.name),
+      )}; unexpected: ${JSON.stringify(details.unexpected.map((m) => m.name))}`,
+      `Tool Calling Score: ${result.score}`,
+      ...(selection === undefined
+        ? []
+        : [
+            `Tool Selection Score: ${selection.score} (${selection.modelId}, ${selection.attempts} attempt(s))`,
+          ]),
+      `Final Score: ${this.score}\nFinal Reason: ${this.reason ?? "(includeReason is false)"}`,
+    ].join("\n\n");
   }
 
   protected composeReason(
@@ -359,6 +398,7 @@ abstract class DeepevalToolCorrectnessBase {
  */
 export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
   protected readonly requiredFields = ["input", "toolsCalled", "expectedTools"];
+  protected readonly requiresOutput = false;
 
   constructor(options?: ToolCorrectnessMetricOptions) {
     super(options, "ToolCorrectnessMetric");
@@ -383,6 +423,7 @@ export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
  */
 export class MultimodalToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
   protected readonly requiredFields = ["input", "actualOutput", "toolsCalled", "expectedTools"];
+  protected readonly requiresOutput = true;
 
   constructor(options?: ToolCorrectnessMetricOptions) {
     super(options, "MultimodalToolCorrectnessMetric");

@@ -1,0 +1,153 @@
+import { jsonEquals } from "../core/json.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { deepevalCompareParams } from "../matchers/deepeval-compare-params.js";
+
+/** Which of deepeval's three computations applies. */
+export type DeepevalMode = "default" | "ordering" | "exact";
+
+/** What the quick score needs to know of the resolved options. */
+export interface QuickScoreOptions {
+  readonly mode: DeepevalMode;
+  readonly useParameters: boolean;
+  readonly useOutput: boolean;
+  /** Only the greedy pairing has a quick path; optimal pairing goes through the matrix. */
+  readonly greedy: boolean;
+  /** The pair comparisons and alignment cells allowed (`limits`); the quick path stays inside. */
+  readonly maxPairEvaluations: number;
+  readonly maxAlignmentCells: number;
+}
+
+/**
+ * Cases with at most this many (expected × called) pairs are scored directly. Beyond it the lazy
+ * matrix, which compares each distinct pair once and enforces the limits as it goes, is faster.
+ */
+export const QUICK_SCORE_MAX_PAIRS = 256;
+
+// One table for every quick score: (rows + 1) × (cols + 1) ≤ 2 × 256 + 2 cells. Scoring is
+// synchronous, so no two scores ever share it at once.
+const table = new Float64Array(2 * QUICK_SCORE_MAX_PAIRS + 2);
+const used = new Uint8Array(QUICK_SCORE_MAX_PAIRS);
+
+function pairScore(e: ToolCall, c: ToolCall, options: QuickScoreOptions): number {
+  if (e.name !== c.name || e.type !== c.type) return 0;
+  if (options.mode === "exact") {
+    return (!options.useParameters || jsonEquals(e.inputParameters, c.inputParameters)) &&
+      (!options.useOutput || jsonEquals(e.output, c.output))
+      ? 1
+      : 0;
+  }
+  let value = 1;
+  if (options.useParameters) value *= deepevalCompareParams(e.inputParameters, c.inputParameters);
+  if (options.useOutput && !jsonEquals(e.output, c.output)) value = 0;
+  return value;
+}
+
+/** Each expected call in turn takes the unused call with the strictly highest score above 0. */
+function greedyTotal(
+  expected: readonly ToolCall[],
+  called: readonly ToolCall[],
+  options: QuickScoreOptions,
+): number {
+  // A loop: for a handful of entries it beats the call into `fill`.
+  for (let col = 0; col < called.length; col++) used[col] = 0;
+  let total = 0;
+  for (const e of expected) {
+    let best = 0;
+    let bestCol = -1;
+    for (let col = 0; col < called.length; col++) {
+      if (used[col] === 1) continue;
+      const score = pairScore(e, called[col], options);
+      if (score > best) {
+        best = score;
+        bestCol = col;
+        if (score >= 1) break;
+      }
+    }
+    if (bestCol >= 0) {
+      used[bestCol] = 1;
+      total += best;
+    }
+  }
+  return total;
+}
+
+/**
+ * The weighted LCS total, with the same table, the same backtracking and the same float
+ * accumulation (cell minus diagonal, last pair first) as `weightedLcs`, so the bits agree.
+ */
+function lcsTotal(
+  expected: readonly ToolCall[],
+  called: readonly ToolCall[],
+  options: QuickScoreOptions,
+): number {
+  const rows = expected.length;
+  const cols = called.length;
+  const width = cols + 1;
+  for (let j = 0; j < width; j++) table[j] = 0;
+  for (let i = 1; i <= rows; i++) {
+    const current = i * width;
+    const previous = current - width;
+    const e = expected[i - 1];
+    table[current] = 0;
+    for (let j = 1; j <= cols; j++) {
+      const up = table[previous + j];
+      const left = table[current + j - 1];
+      let best = up > left ? up : left;
+      const score = pairScore(e, called[j - 1], options);
+      if (score > 0) {
+        const diagonal = table[previous + j - 1] + score;
+        if (diagonal > best) best = diagonal;
+      }
+      table[current + j] = best;
+    }
+  }
+  let total = 0;
+  let i = rows;
+  let j = cols;
+  while (i > 0 && j > 0) {
+    const current = i * width;
+    const value = table[current + j];
+    if (value === table[current - width + j]) i--;
+    else if (value === table[current + j - 1]) j--;
+    else {
+      total += value - table[current - width + j - 1];
+      i--;
+      j--;
+    }
+  }
+  return total;
+}
+
+/**
+ * deepeval's deterministic tool-calling score of a small case, computed directly: no matrix, no
+ * pairs, no explanation. Returns `undefined` when the case is too large for this path (or the
+ * pairing is optimal); the full computation then gives the same number with its details.
+ */
+export function quickDeepevalScore(
+  expected: readonly ToolCall[],
+  called: readonly ToolCall[],
+  options: QuickScoreOptions,
+): number | undefined {
+  const pairs = expected.length * called.length;
+  if (
+    pairs > QUICK_SCORE_MAX_PAIRS ||
+    pairs > options.maxPairEvaluations ||
+    (expected.length + 1) * (called.length + 1) > options.maxAlignmentCells
+  ) {
+    return undefined;
+  }
+  if (expected.length === 0) return called.length === 0 ? 1 : 0;
+  switch (options.mode) {
+    case "exact": {
+      if (expected.length !== called.length) return 0;
+      for (let index = 0; index < expected.length; index++) {
+        if (pairScore(expected[index], called[index], options) !== 1) return 0;
+      }
+      return 1;
+    }
+    case "ordering":
+      return lcsTotal(expected, called, options) / expected.length;
+    case "default":
+      return options.greedy ? greedyTotal(expected, called, options) / expected.length : undefined;
+  }
+}
