@@ -332,7 +332,7 @@ export const comparisons = {
   },
 };
 
-/** Runs one side of a comparison and reports its time (median of 3 after a warm-up). */
+/** Runs one side of a comparison and reports its time (median of several after a warm-up). */
 export async function runSide(name, side) {
   const comparison = comparisons[name];
   const workload = comparison.make();

@@ -33,7 +33,7 @@ import {
   words,
 } from "./workloads.mjs";
 
-/** Median of three timed runs after one warm-up. */
+/** The median of several timed runs after a warm-up (see `medianSeconds`). */
 async function timeCases(workload, cases, run) {
   return { workload, cases, seconds: await medianSeconds(run) };
 }
