@@ -85,18 +85,24 @@ function readCall(
       message: `${field}.name must be a string (the tool's name)`,
     });
   }
-  let key: (typeof argumentKeys)[number] | undefined;
-  for (const candidate of argumentKeys) {
-    if (record[candidate] === undefined) continue;
-    if (key !== undefined) {
+  // Named reads first (the engine makes them fast); the spellings are counted only when one of
+  // the rarer ones is there.
+  let key: (typeof argumentKeys)[number] | undefined =
+    record.inputParameters === undefined ? undefined : "inputParameters";
+  if (
+    record.arguments !== undefined ||
+    record.args !== undefined ||
+    record.input_parameters !== undefined
+  ) {
+    const given = argumentKeys.filter((k) => record[k] !== undefined);
+    if (given.length > 1) {
       const field = fieldName(parent, group, index);
-      const given = argumentKeys.filter((k) => record[k] !== undefined);
       throw new InvalidInputError({
         field,
         message: `${field} gives its arguments twice (${given.join(" and ")}); keep one`,
       });
     }
-    key = candidate;
+    key = given[0];
   }
   let args: ExpectedValue = {};
   const raw = key === undefined ? undefined : record[key];

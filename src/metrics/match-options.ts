@@ -272,10 +272,54 @@ function resolveConstraints(value: unknown): MatchConstraints {
 
 const resolvedCache = new WeakMap<object, ResolvedMatchOptions>();
 
-/** Validates the options once (and remembers the result for the same options object). */
+/** Options whose values are plain strings or numbers: equal values resolve alike. */
+const simpleOptions = new Set(["order", "score", "threshold", "toolErrors", "onViolation"]);
+/** Resolved simple options by their values; a handful of distinct sets in practice. */
+const simpleCache = new Map<string, ResolvedMatchOptions>();
+const MAX_SIMPLE_ENTRIES = 256;
+
+/**
+ * A key for options made of simple values only (a fresh `{ order: "strict" }` per call is the
+ * common way to call `matchToolCalls`), or `undefined` for anything else.
+ */
+function simpleKey(options: object): string | undefined {
+  let key = "";
+  for (const name in options) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    if (!simpleOptions.has(name) || !Object.hasOwn(options, name)) return undefined;
+    // Strings quoted (JSON), numbers bare: no two different sets of values share a key.
+    if (typeof value === "string") key += `${name}=${JSON.stringify(value)};`;
+    else if (typeof value === "number") key += `${name}=${String(value)};`;
+    else return undefined;
+  }
+  return key;
+}
+
+/**
+ * Validates the options once: remembered for the same options object, and for options of
+ * simple values (order, score, threshold, ...) equal to ones seen before.
+ */
 export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOptions {
   const cached = resolvedCache.get(options);
   if (cached) return cached;
+  const key =
+    typeof options === "object" &&
+    (options as unknown) !== null &&
+    Object.getPrototypeOf(options) === Object.prototype
+      ? simpleKey(options)
+      : undefined;
+  if (key !== undefined) {
+    const known = simpleCache.get(key);
+    if (known) return known;
+  }
+  const resolved = resolveFresh(options);
+  resolvedCache.set(options, resolved);
+  if (key !== undefined && simpleCache.size < MAX_SIMPLE_ENTRIES) simpleCache.set(key, resolved);
+  return resolved;
+}
+
+function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
   const given = optionsObject("matchToolCalls", options) as MatchOptions;
   rejectUnknownOptions("matchToolCalls", given, knownOptions);
   if (given.normalizeName !== undefined && typeof given.normalizeName !== "function") {
@@ -353,7 +397,6 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
     validator: new SchemaValidator(),
     definitions: toolDefinitions(tools, given.normalizeName),
   };
-  resolvedCache.set(options, resolved);
   return resolved;
 }
 
