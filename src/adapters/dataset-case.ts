@@ -271,25 +271,25 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   }
   const actualOutput = content("actualOutput");
   const expectedOutput = content("expectedOutput");
-  return {
-    id,
-    index: options.index,
-    ...(options.line === undefined ? {} : { line: options.line }),
-    ...(options.offset === undefined ? {} : { offset: options.offset }),
-    ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
-    ...(input === undefined ? {} : { input }),
-    ...(actualOutput === undefined ? {} : { actualOutput }),
-    ...(expectedOutput === undefined ? {} : { expectedOutput }),
-    ...(toolsCalled === undefined ? {} : { toolsCalled }),
-    ...(expectedTools === undefined ? {} : { expectedTools: expectedTools as readonly ToolCall[] }),
-    ...(availableTools === undefined ? {} : { availableTools }),
-    ...(contexts === undefined ? {} : { retrievedContexts: contexts as readonly string[] }),
-    ...(metricOptions === undefined
-      ? {}
-      : { metricOptions: metricOptions as Readonly<Record<string, JsonObject>> }),
-    ...(metadata === undefined ? {} : { metadata: metadata as JsonObject }),
-    ...(trajectory === undefined ? {} : { trajectory }),
-    ...(expectedTrajectory === undefined ? {} : { expectedTrajectory }),
-    ...(notes.length === 0 ? {} : { notes }),
-  };
+  // Built key by key (in the order the fields are documented): a conditional spread per
+  // optional field cost more than the rest of reading a case.
+  const read: { -readonly [K in keyof DatasetCase]: DatasetCase[K] } = { id, index: options.index };
+  if (options.line !== undefined) read.line = options.line;
+  if (options.offset !== undefined) read.offset = options.offset;
+  if (options.bytes !== undefined) read.bytes = options.bytes;
+  if (input !== undefined) read.input = input;
+  if (actualOutput !== undefined) read.actualOutput = actualOutput;
+  if (expectedOutput !== undefined) read.expectedOutput = expectedOutput;
+  if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
+  if (expectedTools !== undefined) read.expectedTools = expectedTools as readonly ToolCall[];
+  if (availableTools !== undefined) read.availableTools = availableTools;
+  if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
+  if (metricOptions !== undefined) {
+    read.metricOptions = metricOptions as Readonly<Record<string, JsonObject>>;
+  }
+  if (metadata !== undefined) read.metadata = metadata as JsonObject;
+  if (trajectory !== undefined) read.trajectory = trajectory;
+  if (expectedTrajectory !== undefined) read.expectedTrajectory = expectedTrajectory;
+  if (notes.length > 0) read.notes = notes;
+  return read;
 }

@@ -15,7 +15,7 @@ import type { TrajectoryBuilder } from "./trajectory-builder.js";
 function readToolCalls(message: Record_, path: string, builder: TrajectoryBuilder): void {
   const toolCalls = asArray(message.tool_calls);
   toolCalls?.forEach((item, index) => {
-    const callPath = at(at(path, "tool_calls"), index);
+    const callPath = `${path}.tool_calls[${index}]`;
     const call = builder.objectAt(item, callPath, "a tool call");
     if (!call) return;
     const fn = asRecord(call.function);

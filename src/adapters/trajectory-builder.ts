@@ -1,5 +1,5 @@
 import type { ToolSpec } from "../core/test-case.js";
-import { isJsonObject, toJsonValue } from "../core/json.js";
+import { isCleanJson, isJsonObject, toJsonValue } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
 import { jsonText } from "./read.js";
@@ -36,6 +36,11 @@ export interface RawResult {
   isError: boolean;
 }
 
+/** A value as JSON: kept as it is when it already is clean JSON (what JSON.parse gives), else copied. */
+function cleanJson(value: unknown, path: string): JsonValue | undefined {
+  return isCleanJson(value) ? (value as JsonValue) : toJsonValue(value, { field: path });
+}
+
 interface MutableCall {
   name: string;
   inputParameters: JsonObject;
@@ -46,6 +51,20 @@ interface MutableCall {
   invalidArguments?: string;
   resolved: boolean;
   path: string;
+}
+
+/** A call as the trajectory gives it: optional fields only when set, in a fixed order. */
+function publicCall(call: MutableCall): ToolCall {
+  const result: { -readonly [K in keyof ToolCall]: ToolCall[K] } = {
+    name: call.name,
+    inputParameters: call.inputParameters,
+    output: call.output,
+    type: call.type,
+  };
+  if (call.id !== undefined) result.id = call.id;
+  result.isError = call.isError;
+  if (call.invalidArguments !== undefined) result.invalidArguments = call.invalidArguments;
+  return result;
 }
 
 /**
@@ -88,7 +107,10 @@ export class TrajectoryBuilder {
   /** A user message with real content: a new turn begins. */
   startTurn(input?: string): void {
     this.endStep();
-    this.turns.push({ ...(input === undefined ? {} : { input }), steps: [], calls: [] });
+    // Built directly: spreading a conditional object costs more than the rest of a turn.
+    this.turns.push(
+      input === undefined ? { steps: [], calls: [] } : { input, steps: [], calls: [] },
+    );
   }
 
   /**
@@ -143,14 +165,15 @@ export class TrajectoryBuilder {
     }
     if (raw.id !== undefined && raw.id !== "") {
       call.id = raw.id;
-      if (this.seenIds.has(raw.id)) {
+      // One lookup: the set grows unless the id was seen before.
+      const seen = this.seenIds.size;
+      if (this.seenIds.add(raw.id).size === seen) {
         this.warn(
           "duplicate-call-id",
           `call id ${JSON.stringify(raw.id)} is used by more than one call`,
           raw.path,
         );
       }
-      this.seenIds.add(raw.id);
     }
     this.calls.push(call);
 
@@ -198,11 +221,11 @@ export class TrajectoryBuilder {
       this.warn("invalid-arguments", `the arguments of ${call.name} are not a JSON object`, path);
       return;
     }
-    call.inputParameters = toJsonValue(parsed, { field: path }) as JsonObject;
+    call.inputParameters = cleanJson(parsed, path) as JsonObject;
   }
 
   private resolve(call: MutableCall, result: RawResult, path: string): void {
-    call.output = toJsonValue(result.output, { field: path }) ?? null;
+    call.output = cleanJson(result.output, path) ?? null;
     call.isError = result.isError;
     call.resolved = true;
   }
@@ -282,17 +305,13 @@ export class TrajectoryBuilder {
         }
       }
     }
-    const calls: ToolCall[] = this.calls.map((call) => ({
-      name: call.name,
-      inputParameters: call.inputParameters,
-      output: call.output,
-      type: call.type,
-      ...(call.id === undefined ? {} : { id: call.id }),
-      isError: call.isError,
-      ...(call.invalidArguments === undefined ? {} : { invalidArguments: call.invalidArguments }),
-    }));
+    const calls: ToolCall[] = this.calls.map(publicCall);
     const steps: TrajectoryStep[] = this.steps.map((members, index) => ({ index, calls: members }));
-    const turns: TrajectoryTurn[] = this.turns.map((turn, index) => ({ index, ...turn }));
+    const turns: TrajectoryTurn[] = this.turns.map((turn, index) =>
+      turn.input === undefined
+        ? { index, steps: turn.steps, calls: turn.calls }
+        : { index, input: turn.input, steps: turn.steps, calls: turn.calls },
+    );
     return {
       format: this.format,
       calls,
