@@ -67,12 +67,11 @@ export function describeEntry(item: DatasetEntry | object, position: number): Ca
       ...(item.line === undefined ? {} : { line: item.line }),
     };
   }
+  // Per case: built directly rather than by spreading a conditional object.
   const entry = item as { index: number; id: string; line?: number };
-  return {
-    index: entry.index,
-    id: entry.id,
-    ...(entry.line === undefined ? {} : { line: entry.line }),
-  };
+  return entry.line === undefined
+    ? { index: entry.index, id: entry.id }
+    : { index: entry.index, id: entry.id, line: entry.line };
 }
 
 /** An errored case in one line for the console: the case's error, else its first metric's. */

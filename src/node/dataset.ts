@@ -4,7 +4,7 @@ import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import type { DatasetCase } from "../adapters/dataset-case.js";
+import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
 
@@ -171,15 +171,24 @@ export interface Place {
   readonly bytes?: number;
 }
 
+/** The reader's options for one item, built key by key (this runs per line). */
+function readOptionsOf(place: Place, context: Context): ReadDatasetCaseOptions {
+  const options: { -readonly [K in keyof ReadDatasetCaseOptions]: ReadDatasetCaseOptions[K] } = {
+    index: place.index,
+  };
+  if (place.line !== undefined) options.line = place.line;
+  if (place.offset !== undefined) options.offset = place.offset;
+  if (place.bytes !== undefined) options.bytes = place.bytes;
+  options.source = context.source;
+  if (context.options.normalizeNames !== undefined) {
+    options.normalizeNames = context.options.normalizeNames;
+  }
+  return options;
+}
+
 function entryOf(record: unknown, place: Place, context: Context): DatasetEntry {
   try {
-    return readDatasetCase(record, {
-      ...place,
-      source: context.source,
-      ...(context.options.normalizeNames === undefined
-        ? {}
-        : { normalizeNames: context.options.normalizeNames }),
-    });
+    return readDatasetCase(record, readOptionsOf(place, context));
   } catch (error) {
     if (DatasetParseError.isInstance(error)) return withCaseId(error, record);
     throw error;
