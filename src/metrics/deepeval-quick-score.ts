@@ -28,7 +28,16 @@ export const QUICK_SCORE_MAX_PAIRS = 256;
 const table = new Float64Array(2 * QUICK_SCORE_MAX_PAIRS + 2);
 const used = new Uint8Array(QUICK_SCORE_MAX_PAIRS);
 
-function pairScore(e: ToolCall, c: ToolCall, options: QuickScoreOptions): number {
+/**
+ * deepeval's score of one expected call against one call made: 0 for another tool; in exact mode
+ * 1 or 0; else the parameters' partial credit, and 0 when a compared output differs. Shared by
+ * the quick path and the full computation, so the two cannot drift apart.
+ */
+export function deepevalPairScore(
+  e: ToolCall,
+  c: ToolCall,
+  options: Pick<QuickScoreOptions, "mode" | "useParameters" | "useOutput">,
+): number {
   if (e.name !== c.name || e.type !== c.type) return 0;
   if (options.mode === "exact") {
     return (!options.useParameters || jsonEquals(e.inputParameters, c.inputParameters)) &&
@@ -56,7 +65,7 @@ function greedyTotal(
     let bestCol = -1;
     for (let col = 0; col < called.length; col++) {
       if (used[col] === 1) continue;
-      const score = pairScore(e, called[col], options);
+      const score = deepevalPairScore(e, called[col], options);
       if (score > best) {
         best = score;
         bestCol = col;
@@ -93,7 +102,7 @@ function lcsTotal(
       const up = table[previous + j];
       const left = table[current + j - 1];
       let best = up > left ? up : left;
-      const score = pairScore(e, called[j - 1], options);
+      const score = deepevalPairScore(e, called[j - 1], options);
       if (score > 0) {
         const diagonal = table[previous + j - 1] + score;
         if (diagonal > best) best = diagonal;
@@ -141,7 +150,7 @@ export function quickDeepevalScore(
     case "exact": {
       if (expected.length !== called.length) return 0;
       for (let index = 0; index < expected.length; index++) {
-        if (pairScore(expected[index], called[index], options) !== 1) return 0;
+        if (deepevalPairScore(expected[index], called[index], options) !== 1) return 0;
       }
       return 1;
     }

@@ -2,11 +2,10 @@ import { InvalidOptionError } from "../core/errors.js";
 import type { AlignmentAlgorithm, ToolCallMatchDetails } from "../core/explanation.js";
 import { jsonEquals } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
-import { deepevalCompareParams } from "../matchers/deepeval-compare-params.js";
 import { diffArguments } from "../matchers/diff-arguments.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
-import { quickDeepevalScore } from "./deepeval-quick-score.js";
+import { deepevalPairScore, quickDeepevalScore } from "./deepeval-quick-score.js";
 import type { DeepevalMode, QuickScoreOptions } from "./deepeval-quick-score.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
@@ -163,19 +162,8 @@ function explainDeepevalScore(
 ): ExplainedDeepevalScore {
   const { expected, called } = input;
   const { mode, useParameters, useOutput } = quick;
-  const score =
-    mode === "exact"
-      ? (e: ToolCall, c: ToolCall) =>
-          (!useParameters || jsonEquals(e.inputParameters, c.inputParameters)) &&
-          (!useOutput || jsonEquals(e.output, c.output))
-            ? 1
-            : 0
-      : (e: ToolCall, c: ToolCall) => {
-          let value = 1;
-          if (useParameters) value *= deepevalCompareParams(e.inputParameters, c.inputParameters);
-          if (useOutput && !jsonEquals(e.output, c.output)) value = 0;
-          return value;
-        };
+  // Only calls of the same tool reach the score (the matrix groups them), as in the quick path.
+  const score = (e: ToolCall, c: ToolCall): number => deepevalPairScore(e, c, quick);
   const matrix = toolCallMatrix({
     expected,
     called,

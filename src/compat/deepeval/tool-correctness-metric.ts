@@ -187,8 +187,7 @@ abstract class DeepevalToolCorrectnessBase {
   protected readonly resolved: ResolvedDeepevalToolCorrectnessOptions;
   private readonly scorer: DeepevalScorer;
 
-  protected abstract readonly requiredFields: readonly string[];
-  /** Whether `actualOutput` is among the required fields. */
+  /** Whether `actualOutput` is required besides input, toolsCalled and expectedTools. */
   protected abstract readonly requiresOutput: boolean;
   abstract get name(): string;
 
@@ -293,7 +292,14 @@ abstract class DeepevalToolCorrectnessBase {
       record.toolsCalled != null &&
       record.expectedTools != null &&
       (!this.requiresOutput || record.actualOutput != null);
-    const missing = complete ? undefined : missingFields(record, this.requiredFields);
+    const missing = complete
+      ? undefined
+      : missingFields(record, [
+          "input",
+          ...(this.requiresOutput ? ["actualOutput"] : []),
+          "toolsCalled",
+          "expectedTools",
+        ]);
     if (missing !== undefined) {
       throw new MissingParamsError({
         fields: missing,
@@ -397,7 +403,6 @@ abstract class DeepevalToolCorrectnessBase {
  * metric.score; metric.reason; metric.isSuccessful();
  */
 export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
-  protected readonly requiredFields = ["input", "toolsCalled", "expectedTools"];
   protected readonly requiresOutput = false;
 
   constructor(options?: ToolCorrectnessMetricOptions) {
@@ -422,7 +427,6 @@ export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
  * copy, it scores exactly like the text metric (semantics.md §1.8).
  */
 export class MultimodalToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
-  protected readonly requiredFields = ["input", "actualOutput", "toolsCalled", "expectedTools"];
   protected readonly requiresOutput = true;
 
   constructor(options?: ToolCorrectnessMetricOptions) {
