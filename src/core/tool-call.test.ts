@@ -134,6 +134,39 @@ describe("toToolCallsRemembered", () => {
     expect(errorOf(() => toToolCallsRemembered(null, field)).field).toBe("toolsCalled");
   });
 
+  it("keeps its note out of sight: JSON, keys, copies and deep equality see the list as it was", () => {
+    const list = fresh();
+    const before = { json: JSON.stringify(list), keys: Object.keys(list) };
+    toToolCallsRemembered(list, field);
+    expect(JSON.stringify(list)).toBe(before.json);
+    expect(Object.keys(list)).toEqual(before.keys);
+    expect(list).toStrictEqual(fresh());
+    expect(structuredClone(list)).toStrictEqual(fresh());
+    const keys: string[] = [];
+    // for...in is the point here: it must not visit the note.
+    // eslint-disable-next-line @typescript-eslint/no-for-in-array
+    for (const key in list) keys.push(key);
+    expect(keys).toEqual(before.keys);
+  });
+
+  it("remembers lists that cannot take a property (frozen, sealed, non-extensible)", () => {
+    for (const lock of [Object.freeze, Object.seal, Object.preventExtensions]) {
+      const list = lock(fresh());
+      const first = toToolCallsRemembered(list, field);
+      expect(first).toEqual(toToolCalls(list, field));
+      expect(toToolCallsRemembered(list, field)).toBe(first);
+      expect(Object.getOwnPropertySymbols(list)).toEqual([]);
+    }
+    // A sealed list whose call is replaced is read again.
+    const sealed: { name: string; inputParameters: object; output?: string }[] =
+      Object.seal(fresh());
+    const before = toToolCallsRemembered(sealed, field);
+    sealed[0] = { name: "other", inputParameters: {} };
+    const after = toToolCallsRemembered(sealed, field);
+    expect(after).not.toBe(before);
+    expect(after[0]?.name).toBe("other");
+  });
+
   it("validates every time lists spelled another way or read with a depth limit", () => {
     const snake = [{ name: "search", input_parameters: { q: "x" } }];
     expect(toToolCallsRemembered(snake, field)).not.toBe(toToolCallsRemembered(snake, field));

@@ -239,7 +239,40 @@ type ValidatedList = readonly unknown[];
 
 const SNAPSHOT_WIDTH = 5;
 
+/**
+ * Where a list's snapshot is kept: a non-enumerable property under a symbol private to this
+ * module, so that JSON, spreads, `Object.keys`, `for...in` and deep equality (which compare
+ * enumerable keys) do not see it. A WeakMap lookup costs about as much as scoring a small case
+ * (and weak tables slow the collector down), so it is only the fallback for lists that cannot take
+ * a property (frozen, sealed or non-extensible).
+ */
+const snapshotSlot = Symbol("toolscore.validatedCalls");
+
 const validatedLists = new WeakMap<readonly unknown[], ValidatedList>();
+
+function knownSnapshot(list: readonly unknown[]): ValidatedList | undefined {
+  const own = (list as unknown as Record<symbol, ValidatedList | undefined>)[snapshotSlot];
+  if (own !== undefined) return own;
+  return Object.isExtensible(list) ? undefined : validatedLists.get(list);
+}
+
+function rememberSnapshot(list: readonly unknown[], known: ValidatedList): void {
+  if (!Object.isExtensible(list)) {
+    validatedLists.set(list, known);
+    return;
+  }
+  const slot = Object.getOwnPropertyDescriptor(list, snapshotSlot);
+  if (slot === undefined) {
+    Object.defineProperty(list, snapshotSlot, {
+      value: known,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  } else {
+    (list as unknown as Record<symbol, ValidatedList>)[snapshotSlot] = known;
+  }
+}
 
 function isUnchanged(list: readonly unknown[], known: ValidatedList): boolean {
   if (list.length * SNAPSHOT_WIDTH + 1 !== known.length) return false;
@@ -279,7 +312,8 @@ function snapshotOf(
  * holds the same call objects with the same name, parameters, output and type. For metrics that
  * measure one test case many times (several metrics, or one metric with several option sets).
  * Values inside the parameters and output are not re-checked: as everywhere in toolscore, treat
- * calls as immutable once scored. The result is shared; do not change it.
+ * calls as immutable once scored. The result is shared; do not change it. The note is kept on the
+ * list itself, under a private non-enumerable symbol (frozen lists: in a WeakMap instead).
  */
 export function toToolCallsRemembered(
   value: unknown,
@@ -288,10 +322,10 @@ export function toToolCallsRemembered(
   // Lists read with another depth limit are validated every time (rare, and kept simple).
   if (!Array.isArray(value) || options.maxDepth !== undefined) return toToolCalls(value, options);
   const list = value as readonly unknown[];
-  const known = validatedLists.get(list);
+  const known = knownSnapshot(list);
   if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
   const calls = toToolCalls(list, options);
   const remembered = snapshotOf(list, calls);
-  if (remembered !== undefined) validatedLists.set(list, remembered);
+  if (remembered !== undefined) rememberSnapshot(list, remembered);
   return calls;
 }
