@@ -127,6 +127,52 @@ describe("the quick deepeval score", () => {
     ).toThrow(expect.objectContaining({ code: "LIMIT_EXCEEDED" }));
   });
 
+  it("scores exact matches of any length position by position, as the full computation does", () => {
+    const calls = (length: number, changedAt = -1) =>
+      toToolCalls(
+        Array.from({ length }, (_, i) => ({
+          name: `t${i % 7}`,
+          inputParameters: { i: i === changedAt ? -1 : i },
+        })),
+        { field: "calls" },
+      );
+    const budgets = [undefined, 1_000, 999];
+    let refusals = 0;
+    const inputs = [
+      { expected: calls(1_000), called: calls(1_000) },
+      { expected: calls(1_000), called: calls(1_000, 600) },
+      { expected: calls(1_000), called: calls(900) },
+      { expected: calls(0), called: calls(900) },
+    ];
+    for (const maxPairEvaluations of budgets) {
+      const options = resolveDeepevalToolCorrectnessOptions({
+        shouldExactMatch: true,
+        evaluationParams: ["inputParameters"],
+        ...(maxPairEvaluations === undefined ? {} : { limits: { maxPairEvaluations } }),
+      });
+      for (const input of inputs) {
+        const full = ((): ReturnType<typeof explainDeepevalToolCorrectness> | Error => {
+          try {
+            return explainDeepevalToolCorrectness(input, options);
+          } catch (error) {
+            return error as Error;
+          }
+        })();
+        if (full instanceof Error) {
+          // Over the budget: both refuse the case the same way.
+          expect(() => scoreDeepevalToolCorrectness(input, options)).toThrow(full.message);
+          refusals++;
+          continue;
+        }
+        const quick = scoreDeepevalToolCorrectness(input, options);
+        expect(quick.score).toBe(full.score);
+        expect(quick.details).toEqual(full.details);
+      }
+    }
+    // Both kinds of outcome were seen: refused over the budget, scored within it.
+    expect(refusals).toBe(2);
+  });
+
   it("leaves optimal pairing to the assignment algorithm", () => {
     const expected = toToolCalls(
       [

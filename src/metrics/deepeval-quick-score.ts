@@ -137,6 +137,17 @@ export function quickDeepevalScore(
   called: readonly ToolCall[],
   options: QuickScoreOptions,
 ): number | undefined {
+  if (options.mode === "exact") {
+    // Position by position: linear at any size. The full computation compares at most the
+    // shorter list's length of pairs, so it refuses a case only when that is over the budget.
+    if (Math.min(expected.length, called.length) > options.maxPairEvaluations) return undefined;
+    if (expected.length === 0) return called.length === 0 ? 1 : 0;
+    if (expected.length !== called.length) return 0;
+    for (let index = 0; index < expected.length; index++) {
+      if (deepevalPairScore(expected[index], called[index], options) !== 1) return 0;
+    }
+    return 1;
+  }
   const pairs = expected.length * called.length;
   if (
     pairs > QUICK_SCORE_MAX_PAIRS ||
@@ -147,13 +158,6 @@ export function quickDeepevalScore(
   }
   if (expected.length === 0) return called.length === 0 ? 1 : 0;
   switch (options.mode) {
-    case "exact": {
-      if (expected.length !== called.length) return 0;
-      for (let index = 0; index < expected.length; index++) {
-        if (deepevalPairScore(expected[index], called[index], options) !== 1) return 0;
-      }
-      return 1;
-    }
     case "ordering":
       return lcsTotal(expected, called, options) / expected.length;
     case "default":
