@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "./errors.js";
-import { toToolCall, toToolCalls, toToolCallsRemembered } from "./tool-call.js";
+import {
+  markValidated,
+  toToolCall,
+  toToolCalls,
+  toToolCallsKnown,
+  toToolCallsRemembered,
+} from "./tool-call.js";
 
 function errorOf(run: () => unknown): InvalidInputError {
   try {
@@ -142,6 +148,7 @@ describe("toToolCallsRemembered", () => {
     expect(Object.keys(list)).toEqual(before.keys);
     expect(list).toStrictEqual(fresh());
     expect(structuredClone(list)).toStrictEqual(fresh());
+    expect(Reflect.ownKeys(list)).toEqual(Reflect.ownKeys(fresh()));
     const keys: string[] = [];
     // for...in is the point here: it must not visit the note.
     // eslint-disable-next-line @typescript-eslint/no-for-in-array
@@ -173,5 +180,30 @@ describe("toToolCallsRemembered", () => {
     const list = fresh();
     const limited = { ...field, maxDepth: 5 };
     expect(toToolCallsRemembered(list, limited)).not.toBe(toToolCallsRemembered(list, limited));
+  });
+});
+
+describe("markValidated and toToolCallsKnown", () => {
+  const field = { field: "calls" };
+  const built = () =>
+    toToolCalls([{ name: "search", inputParameters: { q: "x" }, output: "ok", id: "c1" }], field);
+
+  it("takes a list a reader built as it is, while it stays unchanged", () => {
+    const calls = built();
+    markValidated(calls);
+    expect(toToolCallsKnown(calls, field)).toBe(calls);
+    expect(toToolCallsRemembered(calls, field)).toBe(calls);
+    // A broken call is caught again.
+    (calls[0] as { name: unknown }).name = 42;
+    expect(() => toToolCallsKnown(calls, field)).toThrow(
+      expect.objectContaining({ field: "calls[0].name" }),
+    );
+  });
+
+  it("validates a list seen for the first time, and does not remember it", () => {
+    const raw = [{ name: "search", inputParameters: { q: "x" } }];
+    const first = toToolCallsKnown(raw, field);
+    expect(first).toEqual(toToolCalls(raw, field));
+    expect(toToolCallsKnown(raw, field)).not.toBe(first);
   });
 });

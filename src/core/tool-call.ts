@@ -239,40 +239,42 @@ type ValidatedList = readonly unknown[];
 
 const SNAPSHOT_WIDTH = 5;
 
+/** Gives back the object it is constructed on: how a class adds its private field to any object. */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a base whose constructor returns its argument
+class ReturnsTarget {
+  constructor(target: object) {
+    return target;
+  }
+}
+
 /**
- * Where a list's snapshot is kept: a non-enumerable property under a symbol private to this
- * module, so that JSON, spreads, `Object.keys`, `for...in` and deep equality (which compare
- * enumerable keys) do not see it. A WeakMap lookup costs about as much as scoring a small case
- * (and weak tables slow the collector down), so it is only the fallback for lists that cannot take
- * a property (frozen, sealed or non-extensible).
+ * Where a list's snapshot is kept: a private field added to the list itself, which nothing
+ * outside this class can see (not JSON, keys, symbols, copies, deep equality or a debugger's
+ * enumeration of properties). A WeakMap lookup costs about as much as scoring a small case, weak
+ * tables slow the collector down, and a defined property costs ten times a private field; the
+ * WeakMap is kept for lists that cannot take a field (frozen, sealed or non-extensible).
  */
-const snapshotSlot = Symbol("toolscore.validatedCalls");
+class ListNote extends ReturnsTarget {
+  #snapshot: ValidatedList;
+
+  private constructor(target: object, snapshot: ValidatedList) {
+    super(target);
+    this.#snapshot = snapshot;
+  }
+
+  static read(list: readonly unknown[]): ValidatedList | undefined {
+    if (#snapshot in list) return (list as unknown as ListNote).#snapshot;
+    return Object.isExtensible(list) ? undefined : validatedLists.get(list);
+  }
+
+  static write(list: readonly unknown[], snapshot: ValidatedList): void {
+    if (#snapshot in list) (list as unknown as ListNote).#snapshot = snapshot;
+    else if (Object.isExtensible(list)) new ListNote(list, snapshot);
+    else validatedLists.set(list, snapshot);
+  }
+}
 
 const validatedLists = new WeakMap<readonly unknown[], ValidatedList>();
-
-function knownSnapshot(list: readonly unknown[]): ValidatedList | undefined {
-  const own = (list as unknown as Record<symbol, ValidatedList | undefined>)[snapshotSlot];
-  if (own !== undefined) return own;
-  return Object.isExtensible(list) ? undefined : validatedLists.get(list);
-}
-
-function rememberSnapshot(list: readonly unknown[], known: ValidatedList): void {
-  if (!Object.isExtensible(list)) {
-    validatedLists.set(list, known);
-    return;
-  }
-  const slot = Object.getOwnPropertyDescriptor(list, snapshotSlot);
-  if (slot === undefined) {
-    Object.defineProperty(list, snapshotSlot, {
-      value: known,
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
-  } else {
-    (list as unknown as Record<symbol, ValidatedList>)[snapshotSlot] = known;
-  }
-}
 
 function isUnchanged(list: readonly unknown[], known: ValidatedList): boolean {
   if (list.length * SNAPSHOT_WIDTH + 1 !== known.length) return false;
@@ -313,7 +315,7 @@ function snapshotOf(
  * measure one test case many times (several metrics, or one metric with several option sets).
  * Values inside the parameters and output are not re-checked: as everywhere in toolscore, treat
  * calls as immutable once scored. The result is shared; do not change it. The note is kept on the
- * list itself, under a private non-enumerable symbol (frozen lists: in a WeakMap instead).
+ * list itself, in a private field nothing else can see (frozen lists: in a WeakMap instead).
  */
 export function toToolCallsRemembered(
   value: unknown,
@@ -322,10 +324,37 @@ export function toToolCallsRemembered(
   // Lists read with another depth limit are validated every time (rare, and kept simple).
   if (!Array.isArray(value) || options.maxDepth !== undefined) return toToolCalls(value, options);
   const list = value as readonly unknown[];
-  const known = knownSnapshot(list);
+  const known = ListNote.read(list);
   if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
   const calls = toToolCalls(list, options);
   const remembered = snapshotOf(list, calls);
-  if (remembered !== undefined) rememberSnapshot(list, remembered);
+  if (remembered !== undefined) ListNote.write(list, remembered);
   return calls;
+}
+
+/**
+ * Notes that `calls` are valid tool calls as they are (a reader built them), so that
+ * {@link toToolCallsKnown} and {@link toToolCallsRemembered} take them without a copy while
+ * they stay unchanged.
+ */
+export function markValidated(calls: readonly ToolCall[]): void {
+  const remembered = snapshotOf(calls, calls);
+  if (remembered !== undefined) ListNote.write(calls, remembered);
+}
+
+/**
+ * {@link toToolCalls}, except that a list validated before (by a reader, or remembered) and
+ * unchanged since is taken as it was then. Unlike {@link toToolCallsRemembered}, a list seen for
+ * the first time is validated without being remembered: for lists most likely read once.
+ */
+export function toToolCallsKnown(
+  value: unknown,
+  options: ToToolCallOptions & { field: string },
+): readonly ToolCall[] {
+  if (Array.isArray(value) && options.maxDepth === undefined) {
+    const list = value as readonly unknown[];
+    const known = ListNote.read(list);
+    if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
+  }
+  return toToolCalls(value, options);
 }
