@@ -199,3 +199,26 @@ describe("detectFormat", () => {
     expect(parseTrajectory(langGraph).calls.map((c) => c.output)).toEqual(["1", "2"]);
   });
 });
+
+describe("argument depth", () => {
+  const deep = (levels: number) => [
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        {
+          id: "c",
+          type: "function",
+          function: { name: "f", arguments: `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}` },
+        },
+      ],
+    },
+  ];
+
+  it("keeps arguments nested up to the limit and refuses deeper ones", () => {
+    expect(parseTrajectory(deep(1000)).calls).toHaveLength(1);
+    expect(() => parseTrajectory(deep(1001))).toThrow(
+      expect.objectContaining({ code: "LIMIT_EXCEEDED" }),
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
+import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { trajectoryFormats } from "../core/trajectory.js";
 import type { NameMapping, Trajectory, TrajectoryFormat } from "../core/trajectory.js";
@@ -90,6 +91,7 @@ export function normalizeTrajectoryNames(
     return normalized;
   };
   const calls: ToolCall[] = trajectory.calls.map((call) => ({ ...call, name: rename(call.name) }));
+  markValidated(calls);
   const seen = new Set<string>();
   const tools = trajectory.tools.flatMap((tool) => {
     const name = rename(tool.name);

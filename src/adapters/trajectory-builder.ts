@@ -1,6 +1,7 @@
 import type { ToolSpec } from "../core/test-case.js";
-import { isCleanJson, isJsonObject, toJsonValue } from "../core/json.js";
+import { DEFAULT_MAX_DEPTH, isCleanJson, isJsonObject, toJsonValue } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import { markValidated } from "../core/tool-call.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
 import { jsonText } from "./read.js";
 import type {
@@ -221,7 +222,12 @@ export class TrajectoryBuilder {
       this.warn("invalid-arguments", `the arguments of ${call.name} are not a JSON object`, path);
       return;
     }
-    call.inputParameters = cleanJson(parsed, path) as JsonObject;
+    // What JSON.parse gives is clean JSON; only its depth could be over the limit, and a text
+    // needs two characters per level to nest that deep.
+    call.inputParameters =
+      typeof value === "string" && value.length < 2 * DEFAULT_MAX_DEPTH
+        ? parsed
+        : (cleanJson(parsed, path) as JsonObject);
   }
 
   private resolve(call: MutableCall, result: RawResult, path: string): void {
@@ -306,6 +312,8 @@ export class TrajectoryBuilder {
       }
     }
     const calls: ToolCall[] = this.calls.map(publicCall);
+    // Built valid: scoring them later needs no second validation.
+    markValidated(calls);
     const steps: TrajectoryStep[] = this.steps.map((members, index) => ({ index, calls: members }));
     const turns: TrajectoryTurn[] = this.turns.map((turn, index) =>
       turn.input === undefined

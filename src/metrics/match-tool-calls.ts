@@ -5,7 +5,7 @@ import type { AlignmentAlgorithm, ArgumentVerdict } from "../core/explanation.js
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
-import { toToolCalls } from "../core/tool-call.js";
+import { toToolCallsKnown } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { compareArguments } from "../matchers/compare-arguments.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
@@ -55,11 +55,11 @@ function readActual(actual: unknown, field: string): ActualInput {
     // A trajectory from parseTrajectory: its calls, and the tool definitions it carried.
     const trajectory = actual as unknown as { calls: unknown; tools?: unknown };
     return {
-      calls: toToolCalls(trajectory.calls, { field: `${field}.calls` }),
+      calls: toToolCallsKnown(trajectory.calls, { field: `${field}.calls` }),
       tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, `${field}.tools`),
     };
   }
-  return { calls: toToolCalls(actual, { field }), tools: [] };
+  return { calls: toToolCallsKnown(actual, { field }), tools: [] };
 }
 
 /** Validates a list of tool definitions; only `name` and `parameters` matter here. */
