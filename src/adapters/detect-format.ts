@@ -141,8 +141,11 @@ function voteOf(message: Record_): TrajectoryFormat | undefined {
   return undefined;
 }
 
-/** The most common vote over a list of messages; plain role/content chat reads as OpenAI chat. */
-function voteOver(items: readonly unknown[], where: string): FormatDetection {
+/**
+ * The most common vote over a list of messages; plain role/content chat reads as OpenAI chat.
+ * Without `explain`, the evidence is left empty (parsing needs only the format).
+ */
+function voteOver(items: readonly unknown[], where: string, explain: boolean): FormatDetection {
   const votes = new Map<TrajectoryFormat, number>();
   let counted = 0;
   for (const item of items) {
@@ -156,6 +159,7 @@ function voteOver(items: readonly unknown[], where: string): FormatDetection {
   }
   let best: [TrajectoryFormat, number] | undefined;
   for (const entry of votes) if (!best || entry[1] > best[1]) best = entry;
+  if (best && !explain) return { format: best[0], evidence: "" };
   if (best) {
     const others = [...votes]
       .filter(([format]) => format !== best[0])
@@ -215,12 +219,21 @@ function spanFormat(input: unknown): FormatDetection {
  * `parseTrajectory` then asks for `options.format`.
  */
 export function detectFormat(input: unknown): FormatDetection {
+  return detectWith(input, true);
+}
+
+/** {@link detectFormat} for `parseTrajectory`, which needs the format, not the evidence. */
+export function detectFormatOnly(input: unknown): FormatDetection {
+  return detectWith(input, false);
+}
+
+function detectWith(input: unknown, explain: boolean): FormatDetection {
   const list = asArray(input);
   if (list) {
     if (list.length === 0)
       return { format: "openai-chat", evidence: "an empty list, read as OpenAI chat" };
     if (looksLikeSpan(list[0])) return spanFormat(input);
-    return voteOver(list, "messages");
+    return voteOver(list, "messages", explain);
   }
   const record = asRecord(input);
   if (!record) {
@@ -257,7 +270,8 @@ export function detectFormat(input: unknown): FormatDetection {
   }
   const messages = asArray(record.messages);
   if (messages) {
-    const vote = voteOver(messages, "messages");
+    // With the evidence: it tells a plain chat (no distinctive message) from a real vote.
+    const vote = voteOver(messages, "messages", true);
     if (vote.format !== undefined && !vote.evidence.startsWith("plain")) return vote;
     const tools = asArray(record.tools)?.map(asRecord) ?? [];
     if (tools.some((tool) => tool?.input_schema !== undefined))
@@ -266,5 +280,5 @@ export function detectFormat(input: unknown): FormatDetection {
       return { format: "anthropic", evidence: "a top-level system prompt (Anthropic)" };
     return vote;
   }
-  return voteOver([record], "messages");
+  return voteOver([record], "messages", explain);
 }

@@ -6,7 +6,7 @@ import type { NameMapping, Trajectory, TrajectoryFormat } from "../core/trajecto
 import { readAiSdk } from "./ai-sdk.js";
 import { readAnthropic } from "./anthropic.js";
 import { readBedrock } from "./bedrock.js";
-import { detectFormat } from "./detect-format.js";
+import { detectFormatOnly } from "./detect-format.js";
 import { readGemini } from "./gemini.js";
 import { readLangChain } from "./langchain.js";
 import { readMcp } from "./mcp.js";
@@ -128,7 +128,7 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
   const value = decode(input);
   let format = resolveFormat(options.format);
   if (format === undefined) {
-    const detection = detectFormat(value);
+    const detection = detectFormatOnly(value);
     if (detection.format === undefined) {
       throw new UnknownFormatError({
         message: `cannot tell the transcript's format: ${detection.reason}; pass options.format (one of ${trajectoryFormats.join(", ")})`,
