@@ -5,7 +5,7 @@
  * agreement check; `run.mjs` runs the sides in alternating processes (so each has its own peak
  * memory) and the agreement in a third.
  */
-import { matchToolCalls, parseTrajectory } from "toolscore";
+import { matchToolCalls, parseTrajectory, scoreToolCalls } from "toolscore";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -158,14 +158,19 @@ const trajectoryModes = {
   superset: "superset",
 };
 
-function trajectoryMatch(mode) {
+/**
+ * agentevals gives a verdict without an explanation, so toolscore's side is `scoreToolCalls` (the
+ * same numbers as `matchToolCalls`, unexplained); `explained` measures `matchToolCalls` instead.
+ */
+function trajectoryMatch(mode, explained = false) {
   const pairs = trajectoryPairs(2_000);
+  const score = explained ? matchToolCalls : scoreToolCalls;
   return {
     cases: pairs.length,
     toolscore: () => () => {
       const verdicts = new Float64Array(pairs.length);
       pairs.forEach((pair, at) => {
-        const result = matchToolCalls(
+        const result = score(
           parseTrajectory(pair.outputs).calls,
           parseTrajectory(pair.reference).calls,
           { order: trajectoryModes[mode] },
@@ -325,6 +330,12 @@ export const comparisons = {
       },
     ]),
   ),
+  "c-agentevals-unordered-explained": {
+    label: "(c) OpenAI trajectories, unordered, explained (matchToolCalls)",
+    peer: "agentevals trajectory match",
+    make: () => trajectoryMatch("unordered", true),
+    explain: "",
+  },
   "e-judge": {
     label: "(e) judged tool selection, 50 ms latency",
     peer: "deepeval ToolCorrectnessMetric (sequential)",

@@ -146,7 +146,7 @@ export type {
   SchemaViolation,
   ValueMatcher,
 } from "./matchers/index.js";
-export { matchToolCalls, toolCallAccuracy } from "./metrics/index.js";
+export { matchToolCalls, scoreToolCalls, toolCallAccuracy } from "./metrics/index.js";
 export type {
   CallSchemaViolation,
   ExpectedCallsInput,
@@ -159,6 +159,7 @@ export type {
   ScoreKind,
   ToolCallAccuracyCase,
   ToolCallAccuracyOptions,
+  ToolCallScore,
   ToolRules,
   Violation,
 } from "./metrics/index.js";

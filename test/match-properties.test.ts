@@ -2,11 +2,12 @@
  * Properties of matchToolCalls, checked with fast-check on generated cases: scores stay in [0, 1],
  * identical inputs score 1, unordered scores ignore the order of both lists, key order never
  * matters, an unexpected call never raises precision, arbitrary input never crashes, and the
- * optimal pairing is optimal (checked against brute force).
+ * optimal pairing is optimal (checked against brute force), and `scoreToolCalls` gives the same
+ * numbers as `matchToolCalls` without explaining them.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolscoreError, matchToolCalls } from "../src/index.js";
+import { ToolscoreError, matchToolCalls, scoreToolCalls } from "../src/index.js";
 import type { JsonObject, JsonValue, MatchOptions, OrderMode } from "../src/index.js";
 
 interface Call {
@@ -305,5 +306,115 @@ describe("matchToolCalls properties", () => {
     );
     // The generator does produce cases that tell the two apart.
     expect(greedyWorse).toBeGreaterThan(50);
+  });
+});
+
+describe("scoreToolCalls", () => {
+  // Calls that may have failed and may carry an output, and option sets that reach every branch
+  // of the score: order modes, score kinds, tool-error policies, constraints, schemas, outputs.
+  const made = fc.record({
+    name: fc.constantFrom("a", "b", "c"),
+    inputParameters: args,
+    output: fc.constantFrom<JsonValue>("ok", "no", null),
+    isError: fc.boolean(),
+  });
+  const wanted = fc.record(
+    {
+      name: fc.constantFrom("a", "b", "c"),
+      arguments: args,
+      output: fc.constantFrom<JsonValue>("ok", "no"),
+    },
+    { requiredKeys: ["name", "arguments"] },
+  );
+  const schema = {
+    type: "object",
+    properties: { x: { type: "integer" }, y: { type: "string" } },
+    additionalProperties: false,
+  };
+  const optionSets: MatchOptions[] = [
+    {},
+    { order: "in-order" },
+    { order: "strict", score: "exact" },
+    { order: "subset" },
+    { order: "superset", score: "f1" },
+    { score: "precision", threshold: 0.9 },
+    { toolErrors: "fail" },
+    { toolErrors: "retry" },
+    { toolErrors: "retry", onViolation: "report" },
+    { output: "exact", arguments: "subset" },
+    { arguments: { fuzzy: 0.5 } },
+    { constraints: { forbiddenTools: ["c"], maxCalls: { a: 2 } } },
+    { constraints: { redundantCalls: "forbid", maxTotalCalls: 4 }, onViolation: "report" },
+    { tools: [{ name: "a", parameters: schema }], onSchemaViolation: "fail" },
+    { tools: [{ name: "b", parameters: schema }] },
+  ];
+  const numbers = [
+    "algorithm",
+    "precision",
+    "recall",
+    "f1",
+    "score",
+    "scoreKind",
+    "exact",
+    "success",
+    "threshold",
+    "order",
+  ] as const;
+
+  it("gives exactly the numbers matchToolCalls gives, under every option set", () => {
+    fc.assert(
+      fc.property(
+        fc.array(made, { maxLength: 7 }),
+        fc.array(wanted, { maxLength: 6 }),
+        fc.constantFrom(...optionSets),
+        (actual, expected, options) => {
+          const full = matchToolCalls(actual, expected, options);
+          const score = scoreToolCalls(actual, expected, options);
+          expect(Object.keys(score).sort()).toEqual([...numbers].sort());
+          for (const key of numbers) expect(score[key], key).toBe(full[key]);
+        },
+      ),
+      { numRuns: 600, seed: 20261122 },
+    );
+  });
+
+  it("reads partial orders and transcripts as matchToolCalls does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(made, { maxLength: 6 }),
+        fc.array(fc.array(wanted, { maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+        (actual, groups) => {
+          const trajectory = { calls: actual, tools: [] };
+          const full = matchToolCalls(trajectory, groups);
+          const score = scoreToolCalls(trajectory, groups);
+          for (const key of numbers) expect(score[key], key).toBe(full[key]);
+          expect(score.order).toBe("partial");
+        },
+      ),
+      { numRuns: 300, seed: 20261122 },
+    );
+  });
+
+  it("refuses bad input with the same typed error", () => {
+    const cases: [unknown, unknown, MatchOptions][] = [
+      [[{ name: 3 }], [], {}],
+      [[], [{ name: "a", arguments: [1] }], {}],
+      [[], [[{ name: "a" }]], { order: "strict" }],
+      [[], [], { order: "sideways" as OrderMode }],
+    ];
+    for (const [actual, expected, options] of cases) {
+      const error = (run: () => unknown) => {
+        try {
+          run();
+        } catch (caught) {
+          return caught;
+        }
+        throw new Error("no error");
+      };
+      const full = error(() => matchToolCalls(actual, expected as never, options));
+      const score = error(() => scoreToolCalls(actual, expected as never, options));
+      expect(ToolscoreError.isInstance(score)).toBe(true);
+      expect(score).toEqual(full);
+    }
   });
 });

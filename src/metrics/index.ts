@@ -31,7 +31,7 @@ export type {
   AxionToolCorrectnessScore,
   ResolvedAxionToolCorrectnessOptions,
 } from "./axion-tool-correctness.js";
-export { matchToolCalls, matchWithResolvedOptions } from "./match-tool-calls.js";
+export { matchToolCalls, matchWithResolvedOptions, scoreToolCalls } from "./match-tool-calls.js";
 export { resolveMatchOptions } from "./match-options.js";
 export type {
   MatchConstraints,
@@ -43,7 +43,7 @@ export type {
   ToolCompiled,
   ToolRules,
 } from "./match-options.js";
-export type { CallSchemaViolation, MatchResult, Violation } from "./match-result.js";
+export type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";
 export { toExpectedCalls } from "./expected-calls.js";
 export type {
   ExpectedCall,

@@ -1,4 +1,4 @@
-import type { ToolCallMatchDetails } from "../core/explanation.js";
+import type { AlignmentAlgorithm, ToolCallMatchDetails } from "../core/explanation.js";
 import type { SchemaViolation } from "../matchers/schema-validation.js";
 import type { OrderMode, ScoreKind } from "./match-options.js";
 
@@ -39,17 +39,28 @@ export type CallSchemaViolation = SchemaViolation & {
 };
 
 /**
- * Every view of one alignment: the score and the numbers it comes from, whether the calls match
- * exactly, the pairs with per-argument verdicts, what is missing, extra or out of order, the
- * constraints and schemas broken, and a sentence saying why.
+ * The numbers of a match without its explanation (`scoreToolCalls`): the same values as the
+ * fields of the same name in a {@link MatchResult}.
  */
-export interface MatchResult extends ToolCallMatchDetails {
+export interface ToolCallScore {
+  readonly algorithm: AlignmentAlgorithm;
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
   readonly score: number;
   readonly scoreKind: ScoreKind;
   readonly exact: boolean;
   readonly success: boolean;
   readonly threshold: number;
   readonly order: OrderMode;
+}
+
+/**
+ * Every view of one alignment: the score and the numbers it comes from, whether the calls match
+ * exactly, the pairs with per-argument verdicts, what is missing, extra or out of order, the
+ * constraints and schemas broken, and a sentence saying why.
+ */
+export interface MatchResult extends ToolCallMatchDetails, ToolCallScore {
   readonly violations: readonly Violation[];
   readonly schemaViolations: readonly CallSchemaViolation[];
   readonly reason: string;
