@@ -331,7 +331,7 @@ export const comparisons = {
     ]),
   ),
   "c-agentevals-unordered-explained": {
-    label: "(c) OpenAI trajectories, unordered, explained (matchToolCalls)",
+    label: "(c) unordered, matchToolCalls (explained)",
     peer: "agentevals trajectory match",
     make: () => trajectoryMatch("unordered", true),
     explain: "",
