@@ -62,6 +62,15 @@ describe("toExpectedCalls", () => {
     expect(parsed.calls[2]?.predecessors).toEqual([0, 1]);
   });
 
+  it("reads ids only as what after refers to: without any after, repeated ids are fine", () => {
+    const read = toExpectedCalls([
+      { name: "a", id: "call_0" },
+      { name: "b", id: "call_0" },
+    ]);
+    expect(read.partial).toBe(false);
+    expect(read.calls.map((call) => call.predecessors)).toEqual([[], []]);
+  });
+
   it("reads JSON matchers inside arguments", () => {
     const parsed = toExpectedCalls([{ name: "a", arguments: { d: { $match: "any" } } }]);
     expect(isValueMatcher((parsed.calls[0]?.arguments as Record<string, unknown>).d)).toBe(true);
@@ -91,10 +100,11 @@ describe("toExpectedCalls", () => {
     ],
     ["a numeric id", [{ name: "a", id: 1 }], "expected[0].id", /must be a string/],
     [
-      "a duplicated id",
+      "a duplicated id that an after refers to",
       [
         { name: "a", id: "x" },
         { name: "b", id: "x" },
+        { name: "c", after: ["x"] },
       ],
       "expected[1].id",
       /used twice/,

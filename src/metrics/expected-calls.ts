@@ -187,12 +187,16 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
   }
   const calls = read.map((item) => item.call);
   const hasAfter = read.some((item) => item.after !== undefined && item.after.length > 0);
-  if (hasAfter || calls.some((call) => call.id !== undefined)) linkIds(read, field);
-  if (hasAfter) rejectCycles(calls, field);
+  // Ids matter only as what `after` refers to. Without any `after` they are not read: a
+  // reference transcript may reuse a provider's call id (parseTrajectory warns and keeps both).
+  if (hasAfter) {
+    linkIds(read, field);
+    rejectCycles(calls, field);
+  }
   return { calls, partial: grouped || hasAfter };
 }
 
-/** Checks ids are unique and turns `after` ids into predecessor indices. */
+/** Checks ids are unique (an `after` must name one call) and turns `after` ids into indices. */
 function linkIds(read: readonly ReadCall[], field: string): void {
   const byId = new Map<string, number>();
   read.forEach(({ call }, index) => {

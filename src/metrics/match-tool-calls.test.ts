@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { ToolSpec } from "../core/test-case.js";
 import { match } from "../matchers/value-matchers.js";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { matchToolCalls } from "./match-tool-calls.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
 import type { MatchOptions, OrderMode } from "./match-options.js";
@@ -578,4 +579,26 @@ describe("matchToolCalls: inputs", () => {
       expect((error as Error).message).toMatch(message);
     });
   }
+});
+
+describe("a transcript as the expected calls", () => {
+  it("is matched even when the provider reused a call id (parseTrajectory warns, keeps both)", () => {
+    const turn = (name: string, output: string) => [
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_0", type: "function", function: { name, arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "call_0", content: output },
+    ];
+    const reference = parseTrajectory([
+      { role: "user", content: "go" },
+      ...turn("search", "a"),
+      ...turn("book", "b"),
+    ]);
+    expect(reference.warnings.map((warning) => warning.code)).toEqual(["duplicate-call-id"]);
+    const result = matchToolCalls(reference, reference.calls, { order: "in-order" });
+    expect(result.score).toBe(1);
+    expect(result.exact).toBe(true);
+  });
 });
