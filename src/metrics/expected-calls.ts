@@ -27,11 +27,14 @@ export interface ExpectedToolCallInput {
 }
 
 /**
- * Expected calls: a list (ordered or not, by `options.order`), or a list of groups (`[[a, b],
- * [c]]`: `a` and `b` in any order, both before `c`).
+ * Expected calls: a list (ordered or not, by `options.order`), a list of groups (`[[a, b],
+ * [c]]`: `a` and `b` in any order, both before `c`), or a reference transcript as
+ * `parseTrajectory` gives it (its calls).
  */
 export type ExpectedCallsInput =
-  readonly ExpectedToolCallInput[] | readonly (readonly ExpectedToolCallInput[])[];
+  | readonly ExpectedToolCallInput[]
+  | readonly (readonly ExpectedToolCallInput[])[]
+  | { readonly calls: readonly ExpectedToolCallInput[] };
 
 /** An expected call, validated, with its place in the partial order. */
 export interface ExpectedCall {
@@ -154,10 +157,14 @@ function readCall(
 
 /** Validates expected calls and works out their partial order, naming the field of any problem. */
 export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCalls {
+  if (isJsonObject(input) && Array.isArray(input.calls)) {
+    // A parsed reference transcript: its calls, in order.
+    return toExpectedCalls(input.calls, `${field}.calls`);
+  }
   if (!Array.isArray(input)) {
     throw new InvalidInputError({
       field,
-      message: `${field} must be a list of expected calls, or a list of groups of them`,
+      message: `${field} must be a list of expected calls, a list of groups of them, or a parsed transcript ({ calls })`,
     });
   }
   let arrays = 0;

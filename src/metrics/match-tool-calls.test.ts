@@ -601,4 +601,32 @@ describe("a transcript as the expected calls", () => {
     expect(result.score).toBe(1);
     expect(result.exact).toBe(true);
   });
+
+  it("may be the parsed reference transcript itself", () => {
+    const transcript = (city: string) =>
+      parseTrajectory([
+        { role: "user", content: "weather?" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "get_weather", arguments: JSON.stringify({ city }) },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "c1", content: "sunny" },
+      ]);
+    const run = transcript("Paris");
+    const reference = transcript("Lyon");
+    const whole = matchToolCalls(run, reference);
+    expect(whole).toEqual(matchToolCalls(run.calls, reference.calls));
+    expect(whole.mismatches).toContainEqual(expect.objectContaining({ path: "$.city" }));
+    expect(matchToolCalls(run, transcript("Paris")).score).toBe(1);
+    expect(() => matchToolCalls(run, { calls: [{ name: 1 }] } as never)).toThrow(
+      expect.objectContaining({ field: "expected.calls[0].name" }),
+    );
+  });
 });
