@@ -2,7 +2,7 @@
  * One conversation written in every transcript format (src/adapters/fixtures/same-conversation):
  * each parsed transcript, taken as the reference, matches every other one exactly, arguments and
  * outputs alike, in order. Checks that readers agree with each other end to end, through
- * matchToolCalls and scoreToolCalls.
+ * matchToolCalls and scoreToolCalls. Also: a parsed transcript as the expected calls.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -52,5 +52,55 @@ describe("the same conversation across formats", () => {
         expect.objectContaining({ expectedIndex: 2 }),
       );
     }
+  });
+});
+
+describe("a transcript as the expected calls", () => {
+  it("is matched even when the provider reused a call id (parseTrajectory warns, keeps both)", () => {
+    const turn = (name: string, output: string) => [
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_0", type: "function", function: { name, arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "call_0", content: output },
+    ];
+    const reference = parseTrajectory([
+      { role: "user", content: "go" },
+      ...turn("search", "a"),
+      ...turn("book", "b"),
+    ]);
+    expect(reference.warnings.map((warning) => warning.code)).toEqual(["duplicate-call-id"]);
+    const result = matchToolCalls(reference, reference.calls, { order: "in-order" });
+    expect(result.score).toBe(1);
+    expect(result.exact).toBe(true);
+  });
+
+  it("may be the parsed reference transcript itself", () => {
+    const transcript = (city: string) =>
+      parseTrajectory([
+        { role: "user", content: "weather?" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "get_weather", arguments: JSON.stringify({ city }) },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "c1", content: "sunny" },
+      ]);
+    const run = transcript("Paris");
+    const reference = transcript("Lyon");
+    const whole = matchToolCalls(run, reference);
+    expect(whole).toEqual(matchToolCalls(run.calls, reference.calls));
+    expect(whole.mismatches).toContainEqual(expect.objectContaining({ path: "$.city" }));
+    expect(matchToolCalls(run, transcript("Paris")).score).toBe(1);
+    expect(() => matchToolCalls(run, { calls: [{ name: 1 }] } as never)).toThrow(
+      expect.objectContaining({ field: "expected.calls[0].name" }),
+    );
   });
 });

@@ -295,6 +295,14 @@ function isUnchanged(list: readonly unknown[], known: ValidatedList): boolean {
   return true;
 }
 
+/** The calls validated before for `list`, if it has a note and is unchanged since. */
+function unchangedCalls(list: readonly unknown[]): readonly ToolCall[] | undefined {
+  const known = ListNote.read(list);
+  return known !== undefined && isUnchanged(list, known)
+    ? (known[0] as readonly ToolCall[])
+    : undefined;
+}
+
 /** The list to remember after validation, or `undefined` if it uses another spelling. */
 function snapshotOf(
   list: readonly unknown[],
@@ -324,8 +332,8 @@ export function toToolCallsRemembered(
   // Lists read with another depth limit are validated every time (rare, and kept simple).
   if (!Array.isArray(value) || options.maxDepth !== undefined) return toToolCalls(value, options);
   const list = value as readonly unknown[];
-  const known = ListNote.read(list);
-  if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
+  const known = unchangedCalls(list);
+  if (known !== undefined) return known;
   const calls = toToolCalls(list, options);
   const remembered = snapshotOf(list, calls);
   if (remembered !== undefined) ListNote.write(list, remembered);
@@ -352,9 +360,8 @@ export function toToolCallsKnown(
   options: ToToolCallOptions & { field: string },
 ): readonly ToolCall[] {
   if (Array.isArray(value) && options.maxDepth === undefined) {
-    const list = value as readonly unknown[];
-    const known = ListNote.read(list);
-    if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
+    const known = unchangedCalls(value as readonly unknown[]);
+    if (known !== undefined) return known;
   }
   return toToolCalls(value, options);
 }

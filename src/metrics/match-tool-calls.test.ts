@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { ToolSpec } from "../core/test-case.js";
 import { match } from "../matchers/value-matchers.js";
-import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { matchToolCalls } from "./match-tool-calls.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
 import type { MatchOptions, OrderMode } from "./match-options.js";
@@ -579,54 +578,4 @@ describe("matchToolCalls: inputs", () => {
       expect((error as Error).message).toMatch(message);
     });
   }
-});
-
-describe("a transcript as the expected calls", () => {
-  it("is matched even when the provider reused a call id (parseTrajectory warns, keeps both)", () => {
-    const turn = (name: string, output: string) => [
-      {
-        role: "assistant",
-        content: "",
-        tool_calls: [{ id: "call_0", type: "function", function: { name, arguments: "{}" } }],
-      },
-      { role: "tool", tool_call_id: "call_0", content: output },
-    ];
-    const reference = parseTrajectory([
-      { role: "user", content: "go" },
-      ...turn("search", "a"),
-      ...turn("book", "b"),
-    ]);
-    expect(reference.warnings.map((warning) => warning.code)).toEqual(["duplicate-call-id"]);
-    const result = matchToolCalls(reference, reference.calls, { order: "in-order" });
-    expect(result.score).toBe(1);
-    expect(result.exact).toBe(true);
-  });
-
-  it("may be the parsed reference transcript itself", () => {
-    const transcript = (city: string) =>
-      parseTrajectory([
-        { role: "user", content: "weather?" },
-        {
-          role: "assistant",
-          content: "",
-          tool_calls: [
-            {
-              id: "c1",
-              type: "function",
-              function: { name: "get_weather", arguments: JSON.stringify({ city }) },
-            },
-          ],
-        },
-        { role: "tool", tool_call_id: "c1", content: "sunny" },
-      ]);
-    const run = transcript("Paris");
-    const reference = transcript("Lyon");
-    const whole = matchToolCalls(run, reference);
-    expect(whole).toEqual(matchToolCalls(run.calls, reference.calls));
-    expect(whole.mismatches).toContainEqual(expect.objectContaining({ path: "$.city" }));
-    expect(matchToolCalls(run, transcript("Paris")).score).toBe(1);
-    expect(() => matchToolCalls(run, { calls: [{ name: 1 }] } as never)).toThrow(
-      expect.objectContaining({ field: "expected.calls[0].name" }),
-    );
-  });
 });

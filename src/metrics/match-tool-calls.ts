@@ -141,6 +141,8 @@ interface Alignment {
   /** Violations found while aligning (errors never retried); the constraints add theirs. */
   readonly violations: Violation[];
   readonly nameOf: (call: { name: string }) => string;
+  /** Tool schemas by (normalized) name: the options', the case's and the trajectory's. */
+  readonly definitions: ReadonlyMap<string, JsonObject>;
   readonly rulesFor: (name: string) => ToolCompiled;
   readonly compareCall: (
     e: ExpectedCall,
@@ -164,7 +166,7 @@ function align(
   resolved: ResolvedMatchOptions,
   caseTools: readonly ToolSpec[],
   fields: { readonly actual: string; readonly expected: string },
-): Alignment & { readonly definitions: ReadonlyMap<string, JsonObject> } {
+): Alignment {
   const { calls, tools: trajectoryTools } = readActual(actual, fields.actual);
   toolList(caseTools, "availableTools");
   const parsed = toExpectedCalls(expected, fields.expected);
@@ -250,10 +252,7 @@ function align(
 }
 
 /** Precision, recall, F1, exactness and the score of an alignment, under the options. */
-function scoreAlignment(
-  alignment: Alignment & { readonly definitions: ReadonlyMap<string, JsonObject> },
-  resolved: ResolvedMatchOptions,
-): AlignmentScores {
+function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): AlignmentScores {
   const { calls, expectedCalls, order, pairs, sum, retried, nameOf, definitions } = alignment;
   // Retried attempts are neither unexpected calls nor part of precision's denominator.
   const consideredCalls = calls.length - retried.size;
