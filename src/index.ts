@@ -287,6 +287,7 @@ export type {
   CaseError,
   CasePosition,
   CaseRecord,
+  CaseRecordOptions,
   CaseResult,
   CaseStatus,
   EvaluateOptions,

@@ -367,7 +367,17 @@ describe("toolscore eval: runs that survive", () => {
     expect(viaRunner.size).toBe(2000);
     for (const [index, record] of viaRunner) {
       const batched = reference.get(index) as Record<string, unknown>;
-      expect(record.metrics, String(index)).toEqual(batched.metrics);
+      // A JSON dataset's records hold their cases, and every alignment; a JSONL line's passing
+      // metrics keep none (their line can be read again).
+      const metrics = Object.entries(record.metrics as Record<string, Record<string, unknown>>);
+      const expected = batched.metrics as Record<string, Record<string, unknown>>;
+      for (const [name, entry] of metrics) {
+        const { details, ...rest } = entry;
+        if (expected[name].details === undefined && entry.success === true) {
+          expect(rest, String(index)).toEqual(expected[name]);
+        } else expect({ ...rest, details }, String(index)).toEqual(expected[name]);
+      }
+      expect(metrics.length).toBe(Object.keys(expected).length);
       expect(record.status).toBe(batched.status);
     }
   }, 120_000);
@@ -522,5 +532,76 @@ describe("toolscore eval: reports", () => {
     expect(readFileSync(path.join(cwd, "again.xml"), "utf8").replace(/time="[^"]*"/g, "")).toBe(
       xml.replace(/time="[^"]*"/g, ""),
     );
+  });
+});
+
+describe("toolscore eval: which cases keep their alignment", () => {
+  const cases = [
+    { id: "pass", toolsCalled: [call("a", { q: 1 })], expectedTools: [call("a", { q: 1 })] },
+    { id: "fail", toolsCalled: [call("b")], expectedTools: [call("a", { q: 1 })] },
+  ];
+  const metricsOf = (record: Record<string, unknown> | undefined) =>
+    (record?.metrics as Record<string, Record<string, unknown>> | undefined)?.[
+      "Tool Call Accuracy"
+    ];
+  const reportData = (file: string) => {
+    const html = readFileSync(file, "utf8");
+    const data = /id="toolscore-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null";
+    return JSON.parse(data) as { records: Record<string, unknown>[] };
+  };
+
+  it("keeps the failed cases' by default; reports compute the passing ones' again", async () => {
+    const cwd = folder({ "runs.jsonl": jsonl(cases) });
+    const run = await runCliProcess(["eval", "runs.jsonl"], { cwd });
+    expect(run.code).toBe(1);
+    const records = recordsByIndex(path.join(cwd, "toolscore-results.jsonl"));
+    expect(metricsOf(records.get(0))).toMatchObject({ score: 1, success: true });
+    expect(metricsOf(records.get(0))).not.toHaveProperty("details");
+    expect(metricsOf(records.get(0))?.reason).toMatch(/made as expected/);
+    expect(metricsOf(records.get(1))?.details).toMatchObject({ missing: [{ name: "a" }] });
+    const header = lines(path.join(cwd, "toolscore-results.jsonl"))[0];
+    expect(header.metricConfigs).toEqual([{ metric: "tool-call-accuracy", options: {} }]);
+
+    // The report reads the passing case's line again and shows the same alignment as --details all.
+    const report = await runCliProcess(
+      ["report", "toolscore-results.jsonl", "--report", "report.html"],
+      { cwd },
+    );
+    expect(report.code).toBe(0);
+    const full = await runCliProcess(
+      ["eval", "runs.jsonl", "--details", "all", "--out", "all.jsonl", "--report", "all.html"],
+      { cwd },
+    );
+    expect(full.code).toBe(1);
+    const all = recordsByIndex(path.join(cwd, "all.jsonl"));
+    expect(metricsOf(all.get(0))?.details).toMatchObject({
+      pairs: [{ expectedIndex: 0, calledIndex: 0, arguments: [{ path: "$.q", verdict: "match" }] }],
+    });
+    expect(metricsOf(all.get(1))).toEqual(metricsOf(records.get(1)));
+    const shown = (file: string) =>
+      new Map(reportData(path.join(cwd, file)).records.map((record) => [record.id, record]));
+    for (const id of ["pass", "fail"]) {
+      expect(metricsOf(shown("report.html").get(id))?.details).toBeDefined();
+      expect(metricsOf(shown("report.html").get(id))?.details).toEqual(
+        metricsOf(shown("all.html").get(id))?.details,
+      );
+    }
+  });
+
+  it("reads details from the config file, and refuses an unknown value", async () => {
+    const cwd = folder({
+      "runs.jsonl": jsonl(cases),
+      "toolscore.config.yaml": "details: all\n",
+      "bad.yaml": "details: some\n",
+    });
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(1);
+    const records = recordsByIndex(path.join(cwd, "toolscore-results.jsonl"));
+    expect(metricsOf(records.get(0))?.details).toBeDefined();
+    const flag = await runCliProcess(["eval", "runs.jsonl", "--details", "passed"], { cwd });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--details takes failed or all, got "passed"');
+    const config = await runCliProcess(["eval", "runs.jsonl", "-c", "bad.yaml"], { cwd });
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain('details must be "failed" or "all"');
   });
 });

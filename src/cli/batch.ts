@@ -19,6 +19,8 @@ export interface WorkerSetup {
   readonly metrics: readonly MetricConfig[];
   readonly threshold?: number;
   readonly normalizeNames: boolean;
+  /** Metrics whose passing results keep no details (see `toCaseRecord`). */
+  readonly passingWithoutDetails: readonly string[];
 }
 
 /** One batch of lines: their bytes, and for each line where it is. */
@@ -108,6 +110,7 @@ export function createBatchScorer(
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
   const scorer = createCaseScorer<object>({ metrics, describe: describeEntry });
+  const recordOptions = { passingWithoutDetails: new Set(setup.passingWithoutDetails) };
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
     const size = batch.starts.length;
@@ -142,6 +145,7 @@ export function createBatchScorer(
           DatasetParseError.isInstance(entry)
             ? undefined
             : { offset: place.offset, bytes: place.bytes },
+          recordOptions,
         ),
       )}\n`;
       statuses[at] = statusCode[result.status];

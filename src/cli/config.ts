@@ -37,6 +37,8 @@ export interface EvalConfig {
   readonly markdown?: string;
   /** Most cases the HTML report shows (failures first). Default 2000. */
   readonly reportMaxCases?: number;
+  /** Which cases keep their alignment in the results file. Default "failed". */
+  readonly details?: "failed" | "all";
 }
 
 export const configFileNames = [
@@ -57,6 +59,7 @@ const topLevelKeys = [
   "junit",
   "markdown",
   "reportMaxCases",
+  "details",
 ];
 
 function configError(file: string, message: string, value?: unknown): InvalidOptionError {
@@ -175,6 +178,9 @@ export function readConfigFile(file: string): EvalConfig {
   if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
     throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
   }
+  if (given.details !== undefined && given.details !== "failed" && given.details !== "all") {
+    throw configError(file, 'details must be "failed" or "all"', given.details);
+  }
   if (given.normalizeNames !== undefined && typeof given.normalizeNames !== "boolean") {
     throw configError(file, "normalizeNames must be true or false");
   }
@@ -185,6 +191,7 @@ export function readConfigFile(file: string): EvalConfig {
     ...(threshold === undefined ? {} : { threshold }),
     ...(failUnder === undefined ? {} : { failUnder }),
     ...(reportMaxCases === undefined ? {} : { reportMaxCases }),
+    ...(given.details === undefined ? {} : { details: given.details }),
     ...(given.normalizeNames === undefined ? {} : { normalizeNames: given.normalizeNames }),
     ...(out === undefined ? {} : { out }),
     ...(report === undefined ? {} : { report }),

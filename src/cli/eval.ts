@@ -54,6 +54,10 @@ Results and reports
       --report <file.html>  single-file HTML report
       --junit <file.xml>    JUnit XML, one test per case and metric
       --markdown <file.md>  Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
+      --details <failed|all>
+                            which cases keep their alignment in the results file: the failed
+                            ones (default; a passing case read from a JSONL line keeps its score
+                            and reason, and reports compute its alignment again) or all
       --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
       --fail-under <0..1>   pass when at least this share of cases passes (default: all)
   -h, --help
@@ -116,6 +120,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       junit: { type: "string" },
       markdown: { type: "string" },
       shard: { type: "string" },
+      details: { type: "string" },
       "fail-under": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -166,6 +171,10 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   const normalizeNames = values["normalize-names"] === true || config.normalizeNames === true;
   const shard = shardOf(values.shard);
+  const details = values.details ?? config.details ?? "failed";
+  if (details !== "failed" && details !== "all") {
+    throw usageError(`--details takes failed or all, got ${JSON.stringify(details)}`, "--details");
+  }
   const out =
     values.out === undefined
       ? (config.out ?? resolve("toolscore-results.jsonl"))
@@ -224,22 +233,26 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     );
   }
 
+  // Each metric's options with the run's threshold: what its results depend on.
+  const configured = metricConfigs.map((item) => ({
+    metric: item.metric,
+    options:
+      threshold === undefined || "threshold" in item.options
+        ? item.options
+        : { ...item.options, threshold },
+  }));
+  // Passing cases of these metrics keep no details when their line can be read again.
+  const passingWithoutDetails = new Set(
+    details === "all" ? [] : names.filter((_, at) => !needsJudge([metricConfigs[at]])),
+  );
   const header: ResultsHeader = {
     toolscore: "results",
     version: 1,
     dataset: datasetArgument,
     fingerprint: await datasetFingerprint(dataset),
-    config: configHash({
-      metrics: metricConfigs.map((item) => ({
-        metric: item.metric,
-        options:
-          threshold === undefined || "threshold" in item.options
-            ? item.options
-            : { ...item.options, threshold },
-      })),
-      normalizeNames,
-    }),
+    config: configHash({ metrics: configured, normalizeNames }),
     metrics: names,
+    metricConfigs: configured,
     ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
     startedAt: new Date().toISOString(),
@@ -340,6 +353,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
           metrics: metricConfigs,
           ...(threshold === undefined ? {} : { threshold }),
           normalizeNames,
+          passingWithoutDetails: [...passingWithoutDetails],
         },
         workers,
         writer,
@@ -372,7 +386,9 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
           if (event.type !== "case-end") return;
           const { result } = event;
           const extra = contents.get(result.index);
-          writer.write(toCaseRecord(result, extra?.content, extra?.source));
+          writer.write(
+            toCaseRecord(result, extra?.content, extra?.source, { passingWithoutDetails }),
+          );
           contents.delete(result.index);
           builder.add(result);
           ran++;

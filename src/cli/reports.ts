@@ -9,10 +9,13 @@ import { readRecords, scanResults } from "../node/results-file.js";
 import { createCaseSelector, renderHtmlReport } from "../reporters/html.js";
 import { writeJUnitReport } from "../reporters/junit.js";
 import { markdownSummary } from "../reporters/markdown.js";
-import { caseContentOf } from "../runner/record.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { DatasetCase } from "../adapters/dataset-case.js";
+import type { Metric } from "../core/metric.js";
+import { caseContentOf, metricEntryOf } from "../runner/record.js";
+import type { CaseRecord, MetricEntry } from "../runner/record.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import type { CliIo } from "./io.js";
+import { cliMetrics, createMetrics } from "./metrics.js";
 
 export interface ReportTargets {
   readonly report?: string | undefined;
@@ -54,9 +57,60 @@ async function writeJUnitFile(
 }
 
 /**
+ * The run's deterministic metrics by name, from the results file's header, to compute again the
+ * details a passing case's record left out; none when the header does not say how they were
+ * configured (an older file) or the configuration no longer holds.
+ */
+function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
+  const metrics = new Map<string, Metric>();
+  const configs = header.metricConfigs;
+  if (configs?.length !== header.metrics.length) return metrics;
+  configs.forEach((config, at) => {
+    if (cliMetrics.find((definition) => definition.id === config.metric)?.judged !== false) return;
+    try {
+      const [metric] = createMetrics([config], {
+        judge: () => {
+          throw new Error("reports compute again deterministic metrics only");
+        },
+        datasetDirectory: ".",
+      });
+      metrics.set(header.metrics[at], metric);
+    } catch {
+      // A configuration this version cannot read: the report shows the case without alignment.
+    }
+  });
+  return metrics;
+}
+
+/**
+ * The record with the details its passing metrics left out, computed again from the case. A
+ * metric whose score comes out different (it should not) keeps its entry as it was.
+ */
+async function withDetails(
+  record: CaseRecord,
+  testCase: DatasetCase,
+  metrics: ReadonlyMap<string, Metric>,
+): Promise<CaseRecord> {
+  const missing = Object.entries(record.metrics).filter(
+    ([name, entry]) =>
+      entry.status === "scored" && entry.details === undefined && metrics.has(name),
+  );
+  if (missing.length === 0) return record;
+  const entries: Record<string, MetricEntry> = { ...record.metrics };
+  for (const [name, entry] of missing) {
+    const result = await (metrics.get(name) as Metric).measure(testCase);
+    if (result.status !== "scored" || entry.status !== "scored" || result.score !== entry.score)
+      continue;
+    entries[name] = metricEntryOf(result);
+  }
+  return { ...record, metrics: entries };
+}
+
+/**
  * The records with their cases' content, read again from the dataset lines they point at (a
  * JSONL run keeps only where each line is). When the dataset is gone or has changed since the
- * run, the records stay as they are and the report shows results without calls.
+ * run, the records stay as they are and the report shows results without calls. Details that a
+ * passing case's record left out are computed again from the line.
  */
 async function withCaseContent(
   records: readonly CaseRecord[],
@@ -77,6 +131,7 @@ async function withCaseContent(
     );
     return [...records];
   }
+  const metrics = rederivingMetrics(header);
   const out: CaseRecord[] = [];
   for (const record of records) {
     if (record.source === undefined || record.case !== undefined) {
@@ -92,9 +147,11 @@ async function withCaseContent(
       },
       { normalizeNames: header.normalizeNames === true },
     );
-    out.push(
-      DatasetParseError.isInstance(entry) ? record : { ...record, case: caseContentOf(entry) },
-    );
+    if (DatasetParseError.isInstance(entry)) {
+      out.push(record);
+      continue;
+    }
+    out.push({ ...(await withDetails(record, entry, metrics)), case: caseContentOf(entry) });
   }
   return out;
 }

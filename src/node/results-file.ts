@@ -11,6 +11,7 @@ import path from "node:path";
 import { open } from "node:fs/promises";
 import { ResultsFileError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
+import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../runner/case-result.js";
 import type { CaseRecord } from "../runner/record.js";
 import { jsonlLines } from "./dataset.js";
@@ -27,6 +28,11 @@ export interface ResultsHeader {
   readonly config: string;
   /** The run's metric names, in order. */
   readonly metrics: readonly string[];
+  /**
+   * The run's metrics as configured (ids, and options with the run's threshold), in the order of
+   * `metrics`: reports compute again the details a passing case's record left out.
+   */
+  readonly metricConfigs?: readonly { readonly metric: string; readonly options: JsonObject }[];
   /** Set when tool names read from transcripts were normalized (reports read cases again). */
   readonly normalizeNames?: boolean;
   /** Set when the run covers one shard of the dataset: cases whose index mod `count` is `index`. */

@@ -131,7 +131,7 @@ function leanDetails(details: unknown, result: MetricResult & { status: "scored"
   return lean;
 }
 
-function entryOf(result: MetricResult): MetricEntry {
+function entryOf(result: MetricResult, leaveOut: ReadonlySet<string> | undefined): MetricEntry {
   switch (result.status) {
     case "scored": {
       // Built key by key: conditional spreads cost more than the rest of a record (hot path of
@@ -143,7 +143,11 @@ function entryOf(result: MetricResult): MetricEntry {
         success: result.success,
       };
       if (result.reason !== undefined) entry.reason = result.reason;
-      if (result.details !== undefined && result.details !== null) {
+      if (
+        result.details !== undefined &&
+        result.details !== null &&
+        !(result.success && leaveOut?.has(result.metric) === true)
+      ) {
         entry.details = leanDetails(result.details, result);
       }
       return entry;
@@ -155,6 +159,20 @@ function entryOf(result: MetricResult): MetricEntry {
   }
 }
 
+/** One metric result as a record stores it, with all its details. */
+export function metricEntryOf(result: MetricResult): MetricEntry {
+  return entryOf(result, undefined);
+}
+
+export interface CaseRecordOptions {
+  /**
+   * Metrics whose details a passing result leaves out of the record: deterministic metrics of a
+   * case that can be read again from its `source`, whose details can be computed again exactly
+   * (reports do). Failed results always keep their details.
+   */
+  readonly passingWithoutDetails?: ReadonlySet<string>;
+}
+
 /**
  * A case result as a results-file record, with the case's content, or where to read it again.
  * Details that repeat the result's score, threshold, success or reason keep them once.
@@ -163,9 +181,11 @@ export function toCaseRecord(
   result: CaseResult,
   content?: CaseContent,
   source?: { readonly offset: number; readonly bytes: number },
+  options?: CaseRecordOptions,
 ): CaseRecord {
+  const leaveOut = source === undefined ? undefined : options?.passingWithoutDetails;
   const metrics: Record<string, MetricEntry> = {};
-  for (const metric of result.results) metrics[metric.metric] = entryOf(metric);
+  for (const metric of result.results) metrics[metric.metric] = entryOf(metric, leaveOut);
   // durationMs is set last, so that it stays the last key of every line.
   const record: Mutable<Omit<CaseRecord, "durationMs">> & { durationMs?: number } =
     result.line === undefined
