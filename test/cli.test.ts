@@ -4,6 +4,8 @@ import path from "node:path";
 import { validateXML } from "xmllint-wasm";
 import { afterAll, describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
+import { DatasetParseError } from "../src/core/errors.js";
+import { readDataset } from "../src/node/dataset.js";
 import { readParityCases } from "./parity-files.js";
 import { anthropicRun, openAiRun } from "./support/transcripts.js";
 
@@ -604,4 +606,50 @@ describe("toolscore eval: which cases keep their alignment", () => {
     expect(config.code).toBe(2);
     expect(config.stderr).toContain('details must be "failed" or "all"');
   });
+});
+
+describe("toolscore eval: reading JSONL in batches", () => {
+  it("places every line as readDataset does, across read and batch boundaries", async () => {
+    const item = (id: string, input = "") =>
+      JSON.stringify({ id, input, toolsCalled: [call("a")], expectedTools: [call("a")] });
+    const parts = [`\ufeff${item("first")}`, "   ", item("huge", "x".repeat(1_500_000)), ""];
+    for (let i = 0; i < 3000; i++)
+      parts.push(
+        i === 1200 ? item("wide", "y".repeat(700_000)) : item(i === 7 ? "日本語 🚀 ü" : `c${i}`),
+      );
+    parts.push("\t", item("last-without-newline"));
+    const cwd = folder({ "runs.jsonl": parts.join("\r\n") });
+    const file = path.join(cwd, "runs.jsonl");
+    const expected: { id: string; line: number; offset: number; bytes: number }[] = [];
+    for await (const entry of readDataset(file)) {
+      if (DatasetParseError.isInstance(entry)) throw entry;
+      expected.push({
+        id: entry.id,
+        line: entry.line ?? 0,
+        offset: entry.offset ?? -1,
+        bytes: entry.bytes ?? -1,
+      });
+    }
+    expect(expected).toHaveLength(3003);
+    const bytes = readFileSync(file);
+    for (const workers of ["0", "2"]) {
+      const run = await runCliProcess(
+        ["eval", "runs.jsonl", "--workers", workers, "--out", `w${workers}.jsonl`],
+        { cwd },
+      );
+      expect(run.code).toBe(0);
+      const records = recordsByIndex(path.join(cwd, `w${workers}.jsonl`));
+      expect(records.size).toBe(expected.length);
+      expected.forEach((want, index) => {
+        const record = records.get(index) as {
+          id: string;
+          line: number;
+          source: { offset: number; bytes: number };
+        };
+        expect({ id: record.id, line: record.line, ...record.source }).toEqual(want);
+        const text = bytes.subarray(want.offset, want.offset + want.bytes).toString("utf8");
+        expect((JSON.parse(text.replace(/^\ufeff/, "")) as { id: string }).id).toBe(want.id);
+      });
+    }
+  }, 60_000);
 });

@@ -40,7 +40,8 @@ export interface WorkerBatch {
 /** A scored batch: the records as JSON lines, and flat figures for the summary. */
 export interface WorkerResult {
   readonly id: number;
-  readonly text: string;
+  /** The records as JSON lines, UTF-8 (its own buffer, so that it can be transferred). */
+  readonly lines: Uint8Array;
   readonly count: number;
   /** Per case: 0 passed, 1 failed, 2 error. */
   readonly statuses: Uint8Array;
@@ -122,7 +123,10 @@ export function createBatchScorer(
     const ids: string[] = new Array<string>(size).fill("");
     const errors: WorkerResult["errors"] = [];
     const notes: string[] = [];
-    let text = "";
+    // Each record is written out as UTF-8 at once, so that its text dies young (a batch's text
+    // kept as one string outlived the young generation and was copied twice).
+    let out = Buffer.allocUnsafeSlow(Math.max(4096, batch.bytes.byteLength));
+    let written = 0;
     for (let at = 0; at < size; at++) {
       const line = batch.lines[at];
       const place = {
@@ -138,7 +142,7 @@ export function createBatchScorer(
       }
       const scored = scorer.score(entry, place.index);
       const result = scored instanceof Promise ? await scored : scored;
-      text += `${JSON.stringify(
+      const json = `${JSON.stringify(
         toCaseRecord(
           result,
           undefined,
@@ -148,6 +152,13 @@ export function createBatchScorer(
           recordOptions,
         ),
       )}\n`;
+      // Up to three bytes a UTF-16 unit.
+      if (written + 3 * json.length > out.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(2 * out.length, written + 3 * json.length));
+        out.copy(grown, 0, 0, written);
+        out = grown;
+      }
+      written += out.write(json, written);
       statuses[at] = statusCode[result.status];
       if (result.status !== "passed") ids[at] = result.id;
       result.results.forEach((metric, m) => {
@@ -163,7 +174,7 @@ export function createBatchScorer(
     }
     return {
       id: batch.id,
-      text,
+      lines: out.subarray(0, written),
       count: size,
       statuses,
       kinds,

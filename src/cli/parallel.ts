@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SummaryBuilder } from "../runner/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
@@ -34,6 +34,10 @@ export interface ParallelRunOutcome {
 /** Lines per batch sent to a worker, and most bytes in one batch. */
 const batchLines = 1024;
 const batchBytes = 1 << 19;
+/** Room for the line that takes a batch past `batchBytes`, most times. */
+const batchRoom = batchBytes + (1 << 16);
+/** Bytes read from the dataset at a time (more when a line is longer). */
+const readBytes = 1 << 20;
 
 /**
  * Scores a JSONL dataset with deterministic metrics in batches, in worker threads (or in this
@@ -84,7 +88,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   let nextId = 0;
 
   const take = (result: WorkerResult, indices: Int32Array) => {
-    writer.writeLines(result.text);
+    writer.writeLines(result.lines);
     for (let at = 0; at < result.count; at++) {
       const status = statuses[result.statuses[at]];
       builder.addFlat({
@@ -126,8 +130,8 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     void done.then(() => inFlight.delete(done));
   };
 
-  // The batch being filled.
-  let chunks: Buffer[] = [];
+  // The batch being filled: each line's bytes are copied in as it is read.
+  let bytes = new Uint8Array(batchRoom);
   let filled = 0;
   let starts: number[] = [];
   let ends: number[] = [];
@@ -137,15 +141,9 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   let sizes: number[] = [];
   const flush = async () => {
     if (starts.length === 0) return;
-    const bytes = new Uint8Array(filled);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
     const batch: WorkerBatch = {
       id: nextId++,
-      bytes,
+      bytes: bytes.subarray(0, filled),
       starts: Int32Array.from(starts),
       ends: Int32Array.from(ends),
       indices: Int32Array.from(indices),
@@ -153,7 +151,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       offsets: Float64Array.from(offsets),
       sizes: Int32Array.from(sizes),
     };
-    chunks = [];
+    bytes = new Uint8Array(batchRoom);
     filled = 0;
     starts = [];
     ends = [];
@@ -170,10 +168,15 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     end: number,
     place: { index: number; line: number; offset: number; size: number },
   ): boolean => {
-    const slice = buffer.subarray(start, end);
+    const length = end - start;
+    if (filled + length > bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * bytes.length, filled + length));
+      grown.set(bytes.subarray(0, filled));
+      bytes = grown;
+    }
+    buffer.copy(bytes, filled, start, end);
     starts.push(filled);
-    chunks.push(slice);
-    filled += slice.length;
+    filled += length;
     ends.push(filled);
     indices.push(place.index);
     lines.push(place.line);
@@ -182,8 +185,12 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     return starts.length >= batchLines || filled >= batchBytes;
   };
 
-  const stream = createReadStream(setup.dataset, { highWaterMark: 1 << 20 });
-  let rest: Buffer | undefined;
+  // One read buffer, reused: lines are copied out of it into batches.
+  const handle = await open(setup.dataset, "r");
+  let buffer = Buffer.allocUnsafeSlow(readBytes);
+  /** Bytes at the start of `buffer` kept from the last read: a line not ended yet. */
+  let kept = 0;
+  /** Where `buffer[0]` is in the file. */
   let base = 0;
   let line = 0;
   let index = 0;
@@ -221,27 +228,36 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     return addLine(buffer, begin, stop, { index: position, line, offset: base + start, size });
   };
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
       if (signal?.aborted === true || failure !== undefined) break;
-      const buffer = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
-      let start = 0;
-      let newline = buffer.indexOf(10, start);
-      while (newline !== -1) {
-        if (onLine(buffer, start, newline)) await flush();
-        start = newline + 1;
-        newline = buffer.indexOf(10, start);
+      if (kept === buffer.length) {
+        const grown = Buffer.allocUnsafeSlow(2 * buffer.length);
+        buffer.copy(grown, 0, 0, kept);
+        buffer = grown;
       }
-      rest = start < buffer.length ? Buffer.from(buffer.subarray(start)) : undefined;
+      const { bytesRead } = await handle.read(buffer, kept, buffer.length - kept, base + kept);
+      if (bytesRead === 0) break;
+      // Only the bytes read now and kept count: the rest of the buffer is stale.
+      const view = buffer.subarray(0, kept + bytesRead);
+      let start = 0;
+      let newline = view.indexOf(10, start);
+      while (newline !== -1) {
+        if (onLine(view, start, newline)) await flush();
+        start = newline + 1;
+        newline = view.indexOf(10, start);
+      }
+      kept = view.length - start;
+      if (kept > 0) view.copy(buffer, 0, start, view.length);
       base += start;
       progress.bytes(base);
     }
-    if (rest !== undefined && signal?.aborted !== true && failure === undefined) {
-      onLine(rest, 0, rest.length);
+    if (kept > 0 && signal?.aborted !== true && failure === undefined) {
+      onLine(buffer.subarray(0, kept), 0, kept);
     }
     if (signal?.aborted !== true) await flush();
     await Promise.all(inFlight);
   } finally {
-    stream.destroy();
+    await handle.close();
     await Promise.all(pool.map((worker) => worker.terminate()));
   }
   if (failure !== undefined) throw failure;

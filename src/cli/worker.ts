@@ -13,7 +13,7 @@ parentPort?.on("message", (batch: WorkerBatch) => {
     (result) => {
       parentPort?.postMessage(
         result,
-        [result.statuses, result.kinds, result.scores, result.successes].map(
+        [result.lines, result.statuses, result.kinds, result.scores, result.successes].map(
           (array) => array.buffer as ArrayBuffer,
         ),
       );

@@ -302,7 +302,7 @@ export interface ResultsWriterOptions {
 export interface ResultsWriter {
   write(record: CaseRecord): void;
   /** Appends records already written as JSON lines (each ending in a newline), at once. */
-  writeLines(text: string): void;
+  writeLines(text: string | Uint8Array): void;
   /** Writes any pending lines now. */
   flush(): void;
   /** Writes the end line, syncs and closes. */
@@ -334,8 +334,9 @@ export function createResultsWriter(
   let closed = false;
 
   /** Writes lines now; forces them to disk when the last sync is `interval` old. */
-  const append = (text: string) => {
-    writeSync(fd, text);
+  const append = (text: string | Uint8Array) => {
+    if (typeof text === "string") writeSync(fd, text);
+    else for (let at = 0; at < text.length;) at += writeSync(fd, text, at, text.length - at);
     const now = performance.now();
     if (now - lastSync >= interval) {
       fdatasyncSync(fd);
@@ -361,7 +362,7 @@ export function createResultsWriter(
     },
     writeLines(text) {
       if (closed) throw new Error("the results writer is closed");
-      if (text === "") return;
+      if (text.length === 0) return;
       flush();
       append(text);
     },
