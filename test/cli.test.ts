@@ -541,6 +541,13 @@ describe("toolscore eval: which cases keep their alignment", () => {
   const cases = [
     { id: "pass", toolsCalled: [call("a", { q: 1 })], expectedTools: [call("a", { q: 1 })] },
     { id: "fail", toolsCalled: [call("b")], expectedTools: [call("a", { q: 1 })] },
+    // Its own options: the report must apply them as the run did (in order, any argument).
+    {
+      id: "own-options",
+      toolsCalled: [call("a", { q: 2 })],
+      expectedTools: [call("a", { q: 1 })],
+      metricOptions: { "tool-call-accuracy": { order: "in-order", arguments: "ignore" } },
+    },
   ];
   const metricsOf = (record: Record<string, unknown> | undefined) =>
     (record?.metrics as Record<string, Record<string, unknown>> | undefined)?.[
@@ -582,7 +589,8 @@ describe("toolscore eval: which cases keep their alignment", () => {
     expect(metricsOf(all.get(1))).toEqual(metricsOf(records.get(1)));
     const shown = (file: string) =>
       new Map(reportData(path.join(cwd, file)).records.map((record) => [record.id, record]));
-    for (const id of ["pass", "fail"]) {
+    expect(metricsOf(all.get(2))?.details).toMatchObject({ algorithm: "weighted-lcs" });
+    for (const id of ["pass", "fail", "own-options"]) {
       expect(metricsOf(shown("report.html").get(id))?.details).toBeDefined();
       expect(metricsOf(shown("report.html").get(id))?.details).toEqual(
         metricsOf(shown("all.html").get(id))?.details,

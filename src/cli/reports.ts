@@ -13,6 +13,8 @@ import type { DatasetCase } from "../adapters/dataset-case.js";
 import type { Metric } from "../core/metric.js";
 import { caseContentOf, metricEntryOf } from "../runner/record.js";
 import type { CaseRecord, MetricEntry } from "../runner/record.js";
+import { createCaseScorer } from "../runner/score-case.js";
+import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, createMetrics } from "./metrics.js";
@@ -83,13 +85,15 @@ function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
 }
 
 /**
- * The record with the details its passing metrics left out, computed again from the case. A
- * metric whose score comes out different (it should not) keeps its entry as it was.
+ * The record with the details its passing metrics left out, computed again from the case as the
+ * run scored it (with the case's own metric options). A metric whose score comes out different
+ * (it should not) keeps its entry as it was.
  */
 async function withDetails(
   record: CaseRecord,
   testCase: DatasetCase,
   metrics: ReadonlyMap<string, Metric>,
+  scorer: CaseScorer<DatasetCase>,
 ): Promise<CaseRecord> {
   const missing = Object.entries(record.metrics).filter(
     ([name, entry]) =>
@@ -97,11 +101,17 @@ async function withDetails(
   );
   if (missing.length === 0) return record;
   const entries: Record<string, MetricEntry> = { ...record.metrics };
-  for (const [name, entry] of missing) {
-    const result = await (metrics.get(name) as Metric).measure(testCase);
-    if (result.status !== "scored" || entry.status !== "scored" || result.score !== entry.score)
+  const again = await scorer.score(testCase, record.index);
+  for (const result of again.results) {
+    const entry = record.metrics[result.metric] as MetricEntry | undefined;
+    if (
+      result.status !== "scored" ||
+      entry?.status !== "scored" ||
+      entry.details !== undefined ||
+      result.score !== entry.score
+    )
       continue;
-    entries[name] = metricEntryOf(result);
+    entries[result.metric] = metricEntryOf(result);
   }
   return { ...record, metrics: entries };
 }
@@ -132,6 +142,7 @@ async function withCaseContent(
     return [...records];
   }
   const metrics = rederivingMetrics(header);
+  const scorer = createCaseScorer<DatasetCase>({ metrics: [...metrics.values()] });
   const out: CaseRecord[] = [];
   for (const record of records) {
     if (record.source === undefined || record.case !== undefined) {
@@ -151,7 +162,10 @@ async function withCaseContent(
       out.push(record);
       continue;
     }
-    out.push({ ...(await withDetails(record, entry, metrics)), case: caseContentOf(entry) });
+    out.push({
+      ...(await withDetails(record, entry, metrics, scorer)),
+      case: caseContentOf(entry),
+    });
   }
   return out;
 }
