@@ -49,6 +49,8 @@ const readBytes = 1 << 20;
 export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
   const { setup, writer, builder, progress, signal } = input;
   const metricCount = setup.metrics.length;
+  // Opened first: a dataset that cannot be read leaves no worker behind.
+  const handle = await open(setup.dataset, "r");
   const pool = Array.from(
     { length: input.workers },
     () =>
@@ -186,7 +188,6 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   };
 
   // One read buffer, reused: lines are copied out of it into batches.
-  const handle = await open(setup.dataset, "r");
   let buffer = Buffer.allocUnsafeSlow(readBytes);
   /** Bytes at the start of `buffer` kept from the last read: a line not ended yet. */
   let kept = 0;
