@@ -1,6 +1,7 @@
 import { axionFirstFitPairs, deepevalGreedyPairs } from "../algorithms/greedy.js";
 import { assignmentWork, maxWeightFlow } from "../algorithms/optimal-assignment.js";
 import { positionalPairs } from "../algorithms/positional.js";
+import { clearBestAssignment } from "../algorithms/small-assignment.js";
 import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
 import { weightedLcs } from "../algorithms/weighted-lcs.js";
 import type { AlignmentAlgorithm } from "../core/explanation.js";
@@ -61,11 +62,18 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
   if (group.rowClassCount === group.rows.length && group.colClassCount === group.cols.length) {
     // Every call is its own class: a plain assignment within the group.
     const { rows, cols } = group;
-    const flows = maxWeightFlow({
+    const within: ScoreMatrix = {
       rows: rows.length,
       cols: cols.length,
       score: (r, c) => matrix.score(rows[r], cols[c]),
-    });
+    };
+    // A few calls a side (most cases): every assignment is tried, which costs less than setting
+    // up the Hungarian algorithm; on a tie, that algorithm decides as before.
+    const clear = clearBestAssignment(within);
+    if (clear !== undefined) {
+      return clear.map((pair) => ({ row: rows[pair.row], col: cols[pair.col], score: pair.score }));
+    }
+    const flows = maxWeightFlow(within);
     return flows.map((flow) => ({ row: rows[flow.row], col: cols[flow.col], score: flow.score }));
   }
   // Members of each class, ascending; the first stands for the class.
