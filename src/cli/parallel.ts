@@ -43,8 +43,10 @@ const readBytes = 1 << 20;
  * Scores a JSONL dataset with deterministic metrics in batches, in worker threads (or in this
  * thread with `workers: 0`): this thread splits the file into batches of lines
  * (counting positions and lines exactly as `readDataset` does), workers parse and score them,
- * and each batch's records are appended to the results file the moment it comes back. At most
- * two batches per worker are in flight; reading waits for them.
+ * and each batch's records are appended to the results file the moment it comes back. One batch
+ * per worker is in flight; reading waits for them. (Two per worker ran 8-10% faster on two cores
+ * but kept workers from ever idling, and their heaps, never trimmed, took the run from about 185
+ * to 200-240 MiB.)
  */
 export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
   const { setup, writer, builder, progress, signal } = input;
