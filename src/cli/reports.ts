@@ -17,7 +17,7 @@ import { createCaseScorer } from "../runner/score-case.js";
 import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import type { CliIo } from "./io.js";
-import { cliMetrics, createMetrics } from "./metrics.js";
+import { createMetrics, needsJudge } from "./metrics.js";
 
 export interface ReportTargets {
   readonly report?: string | undefined;
@@ -68,7 +68,7 @@ function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
   const configs = header.metricConfigs;
   if (configs?.length !== header.metrics.length) return metrics;
   configs.forEach((config, at) => {
-    if (cliMetrics.find((definition) => definition.id === config.metric)?.judged !== false) return;
+    if (needsJudge([config])) return;
     try {
       const [metric] = createMetrics([config], {
         judge: () => {
@@ -95,11 +95,11 @@ async function withDetails(
   metrics: ReadonlyMap<string, Metric>,
   scorer: CaseScorer<DatasetCase>,
 ): Promise<CaseRecord> {
-  const missing = Object.entries(record.metrics).filter(
+  const anyMissing = Object.entries(record.metrics).some(
     ([name, entry]) =>
       entry.status === "scored" && entry.details === undefined && metrics.has(name),
   );
-  if (missing.length === 0) return record;
+  if (!anyMissing) return record;
   const entries: Record<string, MetricEntry> = { ...record.metrics };
   const again = await scorer.score(testCase, record.index);
   for (const result of again.results) {
