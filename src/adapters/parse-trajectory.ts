@@ -13,6 +13,7 @@ import { readMcp } from "./mcp.js";
 import { createNameNormalizer } from "./normalize-tool-name.js";
 import type { NameNormalizationOptions } from "./normalize-tool-name.js";
 import { readOpenAIChat } from "./openai-chat.js";
+import { readPlainOpenAIChat } from "./openai-chat-plain.js";
 import { readOpenAIResponses } from "./openai-responses.js";
 import { readOpenInference } from "./openinference.js";
 import { readOtel } from "./otel.js";
@@ -126,7 +127,24 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
     });
   }
   const value = decode(input);
-  let format = resolveFormat(options.format);
+  const format = resolveFormat(options.format);
+  // The shape most agents log reads in one pass; anything unusual in it takes the general way.
+  const plain =
+    (format === undefined || format === "openai-chat") && Array.isArray(value)
+      ? readPlainOpenAIChat(value)
+      : undefined;
+  const trajectory = plain ?? readTrajectory(value, format);
+  const normalizeNames = options.normalizeNames ?? false;
+  if (normalizeNames === false) return trajectory;
+  return normalizeTrajectoryNames(trajectory, normalizeNames === true ? {} : normalizeNames);
+}
+
+/**
+ * `parseTrajectory`'s general way, by the format's reader: every shape and every oddity. Exported
+ * for the test that holds the one-pass reader of plain OpenAI chat lists to it.
+ */
+export function readTrajectory(value: unknown, given: TrajectoryFormat | undefined): Trajectory {
+  let format = given;
   if (format === undefined) {
     const detection = detectFormatOnly(value);
     if (detection.format === undefined) {
@@ -138,8 +156,5 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
   }
   const builder = new TrajectoryBuilder(format);
   readers[format](value, builder);
-  const trajectory = builder.build({ expectResults: true });
-  const normalizeNames = options.normalizeNames ?? false;
-  if (normalizeNames === false) return trajectory;
-  return normalizeTrajectoryNames(trajectory, normalizeNames === true ? {} : normalizeNames);
+  return builder.build({ expectResults: true });
 }

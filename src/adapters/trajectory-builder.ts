@@ -38,7 +38,7 @@ export interface RawResult {
 }
 
 /** A value as JSON: kept as it is when it already is clean JSON (what JSON.parse gives), else copied. */
-function cleanJson(value: unknown, path: string): JsonValue | undefined {
+export function cleanJson(value: unknown, path: string): JsonValue | undefined {
   return isCleanJson(value) ? (value as JsonValue) : toJsonValue(value, { field: path });
 }
 
