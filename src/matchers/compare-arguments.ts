@@ -51,6 +51,15 @@ const emptyRoot: JsonObject = {};
 // Stands for the path and path texts of walks that do not track them (never written to).
 const untracked: never[] = [];
 
+/** The walk of a comparison without path rules, schema or verdicts. */
+const untrackedWalk: Walk = {
+  paths: [],
+  root: emptyRoot,
+  verdicts: undefined,
+  path: untracked,
+  texts: untracked,
+};
+
 function enter(walk: Walk, key: string | number): void {
   // The keys are needed only to match path rules.
   if (walk.paths.length > 0) walk.path.push(key);
@@ -375,13 +384,17 @@ export function compareArguments(
   actual: JsonValue,
   options: CompareOptions,
 ): number {
-  const walk: Walk = {
-    paths: options.rules.paths,
-    root: options.schema ?? emptyRoot,
-    verdicts: options.verdicts,
-    path: options.rules.paths.length > 0 ? [] : untracked,
-    texts: options.verdicts ? ["$"] : untracked,
-  };
   if (options.rules.mode === "ignore") return 1;
+  // Most comparisons track nothing: they share one walk, which such walks never change.
+  const walk: Walk =
+    options.rules.paths.length === 0 && !options.verdicts && !options.schema
+      ? untrackedWalk
+      : {
+          paths: options.rules.paths,
+          root: options.schema ?? emptyRoot,
+          verdicts: options.verdicts,
+          path: options.rules.paths.length > 0 ? [] : untracked,
+          texts: options.verdicts ? ["$"] : untracked,
+        };
   return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;
 }
