@@ -350,6 +350,11 @@ export function markValidated(calls: readonly ToolCall[]): void {
   if (remembered !== undefined) ListNote.write(calls, remembered);
 }
 
+/** The calls of `value` if it is a list validated before and unchanged since; else undefined. */
+export function knownToolCalls(value: unknown): readonly ToolCall[] | undefined {
+  return Array.isArray(value) ? unchangedCalls(value as readonly unknown[]) : undefined;
+}
+
 /**
  * {@link toToolCalls}, except that a list validated before (by a reader, or remembered) and
  * unchanged since is taken as it was then. Unlike {@link toToolCallsRemembered}, a list seen for

@@ -1,4 +1,6 @@
 import { InvalidInputError } from "../core/errors.js";
+import { knownToolCalls } from "../core/tool-call.js";
+import type { ToolCall } from "../core/tool-call.js";
 import { childPath, isJsonObject } from "../core/json.js";
 import {
   isPlainExpectedValue,
@@ -153,6 +155,33 @@ function readCall(
     call: { name: record.name, type: "FUNCTION", arguments: args, output, id, predecessors },
     after: after,
   };
+}
+
+/**
+ * A list of tool calls validated before (a parsed reference transcript) and unchanged since, when
+ * `toExpectedCalls` would take each call as it is: arguments without matchers, an output that is
+ * a primitive or plain JSON, no other spelling of the arguments, no `after`, an id that is a
+ * string if any. Its calls then stand for the expected calls (their `inputParameters` are the
+ * expected arguments), in one flat order. Undefined otherwise: `toExpectedCalls` reads the list.
+ */
+export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | undefined {
+  const calls = knownToolCalls(input);
+  if (calls === undefined) return undefined;
+  for (const call of calls) {
+    const record = call as unknown as Record<string, unknown>;
+    const { output, id } = record;
+    if (
+      record.arguments !== undefined ||
+      record.after !== undefined ||
+      (id !== undefined && typeof id !== "string") ||
+      output === undefined ||
+      (typeof output === "object" && output !== null && !isPlainExpectedValue(output)) ||
+      !isPlainExpectedValue(call.inputParameters)
+    ) {
+      return undefined;
+    }
+  }
+  return calls;
 }
 
 /** Validates expected calls and works out their partial order, naming the field of any problem. */

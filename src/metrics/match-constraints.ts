@@ -3,6 +3,17 @@ import type { ToolCall } from "../core/tool-call.js";
 import type { MatchConstraints } from "./match-options.js";
 import type { Violation } from "./match-result.js";
 
+/** Whether any constraint is set (redundant calls allowed is no constraint). */
+export function hasConstraints(constraints: MatchConstraints): boolean {
+  return (
+    constraints.forbiddenTools !== undefined ||
+    constraints.minCalls !== undefined ||
+    constraints.maxCalls !== undefined ||
+    constraints.maxTotalCalls !== undefined ||
+    constraints.redundantCalls === "forbid"
+  );
+}
+
 /** Appends every constraint the calls break to `violations`, by call index. */
 export function checkConstraints(
   calls: readonly ToolCall[],
@@ -10,16 +21,8 @@ export function checkConstraints(
   constraints: MatchConstraints,
   violations: Violation[],
 ): void {
+  if (!hasConstraints(constraints)) return;
   const { forbiddenTools, minCalls, maxCalls, maxTotalCalls, redundantCalls } = constraints;
-  if (
-    forbiddenTools === undefined &&
-    minCalls === undefined &&
-    maxCalls === undefined &&
-    maxTotalCalls === undefined &&
-    redundantCalls !== "forbid"
-  ) {
-    return;
-  }
   // Constraint names go through the same normalization as the calls' names.
   const byName = (record: Readonly<Record<string, number>> | undefined) =>
     new Map(Object.entries(record ?? {}).map(([name, n]) => [nameOf({ name }), n]));

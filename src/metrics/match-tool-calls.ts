@@ -10,9 +10,10 @@ import type { ToolCall } from "../core/tool-call.js";
 import { compareArguments } from "../matchers/compare-arguments.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { isValueMatcher } from "../matchers/value-matchers.js";
-import { toExpectedCalls } from "./expected-calls.js";
+import type { ExpectedValue } from "../matchers/value-matchers.js";
+import { plainExpectedToolCalls, toExpectedCalls } from "./expected-calls.js";
 import type { ExpectedCall, ExpectedCallsInput } from "./expected-calls.js";
-import { checkConstraints, retriedCalls } from "./match-constraints.js";
+import { checkConstraints, hasConstraints, retriedCalls } from "./match-constraints.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
 import { resolveMatchOptions, toolDefinitions } from "./match-options.js";
@@ -26,6 +27,7 @@ import type {
 import { buildReason } from "./match-reason.js";
 import type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";
 import { pairToolCalls } from "./pairing.js";
+import { smallCaseTotal } from "./small-case-total.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 import type { ToolCallMatrix } from "./tool-call-matrix.js";
 
@@ -251,15 +253,21 @@ function align(
   };
 }
 
+function recallOf(sum: number, expected: number): number {
+  return expected === 0 ? 1 : sum / expected;
+}
+
+function precisionOf(sum: number, considered: number, expected: number): number {
+  return considered === 0 ? (expected === 0 ? 1 : 0) : sum / considered;
+}
+
 /** Precision, recall, F1, exactness and the score of an alignment, under the options. */
 function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): AlignmentScores {
   const { calls, expectedCalls, order, pairs, sum, retried, nameOf, definitions } = alignment;
   // Retried attempts are neither unexpected calls nor part of precision's denominator.
   const consideredCalls = calls.length - retried.size;
-  const recall = expectedCalls.length === 0 ? 1 : sum / expectedCalls.length;
-  const precision =
-    consideredCalls === 0 ? (expectedCalls.length === 0 ? 1 : 0) : sum / consideredCalls;
-  const f1 = precision === 0 || recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const recall = recallOf(sum, expectedCalls.length);
+  const precision = precisionOf(sum, consideredCalls, expectedCalls.length);
 
   const { violations } = alignment;
   checkConstraints(calls, nameOf, resolved.constraints, violations);
@@ -288,7 +296,33 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
   const failedByViolation =
     (resolved.onViolation === "fail" && violations.length > 0) ||
     (resolved.onSchemaViolation === "fail" && schemaViolations.length > 0);
-  if (failedByViolation) exact = false;
+  return {
+    numbers: numbersOf(
+      alignment.algorithm,
+      order,
+      precision,
+      recall,
+      exact,
+      failedByViolation,
+      resolved,
+    ),
+    violations,
+    schemaViolations,
+    failedByViolation,
+  };
+}
+
+/** The score and verdict from precision, recall and exactness, under the options. */
+function numbersOf(
+  algorithm: AlignmentAlgorithm,
+  order: OrderMode,
+  precision: number,
+  recall: number,
+  exact: boolean,
+  failedByViolation: boolean,
+  resolved: ResolvedMatchOptions,
+): ToolCallScore {
+  const f1 = precision === 0 || recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   const scoreKind = resolved.score ?? defaultScore(order);
   let score: number;
   if (failedByViolation) score = 0;
@@ -297,21 +331,16 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
   else if (scoreKind === "recall") score = recall;
   else score = f1;
   return {
-    numbers: {
-      algorithm: alignment.algorithm,
-      precision,
-      recall,
-      f1,
-      score,
-      scoreKind,
-      exact,
-      success: score >= resolved.threshold,
-      threshold: resolved.threshold,
-      order,
-    },
-    violations,
-    schemaViolations,
-    failedByViolation,
+    algorithm,
+    precision,
+    recall,
+    f1,
+    score,
+    scoreKind,
+    exact: exact && !failedByViolation,
+    success: score >= resolved.threshold,
+    threshold: resolved.threshold,
+    order,
   };
 }
 
@@ -405,7 +434,87 @@ export function scoreToolCalls(
   options: MatchOptions = {},
 ): ToolCallScore {
   const resolved = resolveMatchOptions(options);
-  return scoreAlignment(align(actual, expected, resolved, [], defaultFields), resolved).numbers;
+  return (
+    smallCaseNumbers(actual, expected, resolved) ??
+    scoreAlignment(align(actual, expected, resolved, [], defaultFields), resolved).numbers
+  );
+}
+
+/**
+ * Whether the options leave the pair scores to the argument rules alone: no per-tool rules,
+ * schemas, name normalization, tool-error policy, output comparison or constraints.
+ */
+function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
+  return (
+    resolved.perTool.size === 0 &&
+    resolved.definitions.size === 0 &&
+    resolved.normalizeName === undefined &&
+    resolved.toolErrors === "ignore" &&
+    resolved.defaults.output.mode === "ignore" &&
+    !hasConstraints(resolved.constraints)
+  );
+}
+
+/**
+ * `scoreToolCalls`' numbers for small cases under plain options, from the total of the chosen
+ * pairs' scores without building the pairs (see `smallCaseTotal`): with quantized scores, every
+ * pair is perfect exactly when the total equals the number of pairs the mode requires, so the
+ * total decides exactness too. Undefined when the case is not one of these; the general way then
+ * scores it. A property test holds the two ways to the same numbers.
+ */
+function smallCaseNumbers(
+  actual: unknown,
+  expected: unknown,
+  resolved: ResolvedMatchOptions,
+): ToolCallScore | undefined {
+  const order = resolved.order ?? "any";
+  if (order === "in-order" || order === "partial" || !scoresByArgumentsOnly(resolved)) {
+    return undefined;
+  }
+  const { calls, tools } = readActual(actual, defaultFields.actual);
+  if (tools.length > 0) return undefined;
+  const rules = resolved.defaults.arguments;
+  const limits = resolved.limits;
+  // A parsed reference transcript's calls serve as they are; anything else is read first.
+  const plain = plainExpectedToolCalls(expected);
+  let named: readonly { readonly name: string }[];
+  let argumentsAt: (row: number) => ExpectedValue;
+  if (plain) {
+    named = plain;
+    argumentsAt = (row) => plain[row].inputParameters;
+  } else {
+    const parsed = toExpectedCalls(expected, defaultFields.expected);
+    if (parsed.partial) return undefined;
+    named = parsed.calls;
+    argumentsAt = (row) => parsed.calls[row].arguments;
+  }
+  const n = named.length;
+  const total = smallCaseTotal({
+    expected: named,
+    called: calls,
+    order,
+    score: (row, col) =>
+      quantize(compareArguments(argumentsAt(row), calls[col].inputParameters, { rules })),
+    maxPairEvaluations: limits.maxPairEvaluations,
+    maxAssignmentWork: limits.maxAssignmentWork,
+  });
+  if (total === undefined) return undefined;
+  const m = calls.length;
+  const exact =
+    order === "subset"
+      ? total === m
+      : order === "superset"
+        ? total === n
+        : total === n && total === m;
+  return numbersOf(
+    algorithmOf(order),
+    order,
+    precisionOf(total, m, n),
+    recallOf(total, n),
+    exact,
+    false,
+    resolved,
+  );
 }
 
 const plainName = (call: { name: string }): string => call.name;

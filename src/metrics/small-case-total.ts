@@ -1,0 +1,150 @@
+import { assignmentWork } from "../algorithms/optimal-assignment.js";
+
+/** The order modes whose numbers follow from the total of the pair scores alone. */
+export type TotalOrder = "any" | "subset" | "superset" | "strict";
+
+/** Longest list {@link smallCaseTotal} takes; longer ones go the general way. */
+const maxCalls = 32;
+/** Largest group of one tool, on both sides, whose best assignment is found by trying them all. */
+const maxTried = 4;
+
+export interface SmallCaseInput {
+  /** The tool names of the expected calls, in order. */
+  readonly expected: readonly { readonly name: string }[];
+  /** The tool names of the calls made, in order. */
+  readonly called: readonly { readonly name: string }[];
+  readonly order: TotalOrder;
+  /** The score of an expected call against a call of the same tool: quantized, in [0, 1]. */
+  readonly score: (row: number, col: number) => number;
+  readonly maxPairEvaluations: number;
+  readonly maxAssignmentWork: number;
+}
+
+// Scratch (nothing here is re-entered): the tool of each row and column, one tool's rows and
+// columns, and their scores.
+const rowScratch = new Array<number>(maxCalls).fill(0);
+const colScratch = new Array<number>(maxCalls).fill(0);
+const rowMembers = new Array<number>(maxCalls).fill(0);
+const colMembers = new Array<number>(maxCalls).fill(0);
+const weightScratch = new Array<number>(maxTried * maxTried).fill(0);
+
+/** The tool number of the first of `expected[0..end)` named `name`, or -1. */
+function toolNamed(
+  expected: readonly { readonly name: string }[],
+  end: number,
+  name: string,
+): number {
+  for (let row = 0; row < end; row++) if (expected[row].name === name) return rowScratch[row];
+  return -1;
+}
+
+function countOf(tools: readonly number[], length: number, tool: number): number {
+  let count = 0;
+  for (let i = 0; i < length; i++) if (tools[i] === tool) count++;
+  return count;
+}
+
+/** Writes the indices whose tool is `tool` into `into`; returns how many. */
+function gather(tools: readonly number[], length: number, tool: number, into: number[]): number {
+  let count = 0;
+  for (let i = 0; i < length; i++) if (tools[i] === tool) into[count++] = i;
+  return count;
+}
+
+/**
+ * The best total over assignments of members `i..` of the smaller side to distinct unused members
+ * of the larger one (`used` is a bit set); `weight` is row-major with `cols` columns. Every
+ * member of the smaller side can be assigned, and a pair scoring 0 adds nothing, so the best
+ * total over these is the best over all matchings.
+ */
+function bestFrom(
+  weight: readonly number[],
+  cols: number,
+  byRow: boolean,
+  small: number,
+  large: number,
+  i: number,
+  used: number,
+): number {
+  if (i === small) return 0;
+  let best = 0;
+  for (let j = 0; j < large; j++) {
+    if ((used & (1 << j)) !== 0) continue;
+    const w = byRow ? weight[i * cols + j] : weight[j * cols + i];
+    const total = w + bestFrom(weight, cols, byRow, small, large, i + 1, used | (1 << j));
+    if (total > best) best = total;
+  }
+  return best;
+}
+
+/** The best assignment's total within one tool's calls; `weight` is row-major, `rows` by `cols`. */
+function bestTotal(weight: readonly number[], rows: number, cols: number): number {
+  if (rows === 2 && cols === 2) {
+    return Math.max(weight[0] + weight[3], weight[1] + weight[2]);
+  }
+  const byRow = rows <= cols;
+  return bestFrom(weight, cols, byRow, byRow ? rows : cols, byRow ? cols : rows, 0, 0);
+}
+
+/**
+ * The total score of the pairs the general alignment would choose, computed without building
+ * the pairs, for small cases: for `strict`, the pairs of the same tool at the same position; for
+ * the other modes, the best assignment within each tool, which is unique as a number even when
+ * several assignments reach it. With quantized scores, precision, recall, F1 and exactness all
+ * follow from this total (see `scoreToolCalls`). Returns undefined when the case is too large
+ * for this path, or would exceed a limit: the general way then gives the answer or the error.
+ */
+export function smallCaseTotal(input: SmallCaseInput): number | undefined {
+  const { expected, called, score } = input;
+  const rows = expected.length;
+  const cols = called.length;
+  if (rows > maxCalls || cols > maxCalls) return undefined;
+  if (input.order === "strict") {
+    let evaluations = 0;
+    const length = Math.min(rows, cols);
+    for (let i = 0; i < length; i++) if (expected[i].name === called[i].name) evaluations++;
+    if (evaluations > input.maxPairEvaluations) return undefined;
+    let total = 0;
+    for (let i = 0; i < length; i++) if (expected[i].name === called[i].name) total += score(i, i);
+    return total;
+  }
+  // Each tool's number, by first appearance among the expected calls; -1 for calls of others.
+  // Names are compared directly: on a few calls, that costs less than hashing them.
+  let toolCount = 0;
+  for (let row = 0; row < rows; row++) {
+    const tool = toolNamed(expected, row, expected[row].name);
+    rowScratch[row] = tool >= 0 ? tool : toolCount++;
+  }
+  for (let col = 0; col < cols; col++)
+    colScratch[col] = toolNamed(expected, rows, called[col].name);
+  let evaluations = 0;
+  for (let tool = 0; tool < toolCount; tool++) {
+    const r = countOf(rowScratch, rows, tool);
+    const c = countOf(colScratch, cols, tool);
+    if (c === 0) continue;
+    if (assignmentWork(r, c) > input.maxAssignmentWork) return undefined;
+    if (Math.min(r, c) > 1 && Math.max(r, c) > maxTried) return undefined;
+    evaluations += r * c;
+  }
+  if (evaluations > input.maxPairEvaluations) return undefined;
+  let total = 0;
+  for (let tool = 0; tool < toolCount; tool++) {
+    const r = gather(rowScratch, rows, tool, rowMembers);
+    const c = gather(colScratch, cols, tool, colMembers);
+    if (c === 0) continue;
+    if (r === 1 || c === 1) {
+      // One call on either side: its best pair.
+      let best = 0;
+      for (let i = 0; i < r; i++) {
+        for (let j = 0; j < c; j++) best = Math.max(best, score(rowMembers[i], colMembers[j]));
+      }
+      total += best;
+      continue;
+    }
+    for (let i = 0; i < r; i++) {
+      for (let j = 0; j < c; j++) weightScratch[i * c + j] = score(rowMembers[i], colMembers[j]);
+    }
+    total += bestTotal(weightScratch, r, c);
+  }
+  return total;
+}
