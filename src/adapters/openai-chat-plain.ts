@@ -93,10 +93,9 @@ export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | unde
     const message: Record<string, unknown> = value;
     const { role, content } = message;
     if (!isPlainText(content)) return undefined;
-    if (role === "system" || role === "developer") {
+    if (role === "system" || role === "developer" || role === "user") {
       if (message.tool_calls !== undefined || message.tool_call_id !== undefined) return undefined;
-    } else if (role === "user") {
-      if (message.tool_calls !== undefined || message.tool_call_id !== undefined) return undefined;
+      if (role !== "user") continue;
       turns.push(
         typeof content === "string"
           ? { index: turns.length, input: content, steps: [], calls: [] }

@@ -38,12 +38,6 @@ function toolNamed(
   return -1;
 }
 
-function countOf(tools: readonly number[], length: number, tool: number): number {
-  let count = 0;
-  for (let i = 0; i < length; i++) if (tools[i] === tool) count++;
-  return count;
-}
-
 /** Writes the indices whose tool is `tool` into `into`; returns how many. */
 function gather(tools: readonly number[], length: number, tool: number, into: number[]): number {
   let count = 0;
@@ -119,8 +113,8 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
     colScratch[col] = toolNamed(expected, rows, called[col].name);
   let evaluations = 0;
   for (let tool = 0; tool < toolCount; tool++) {
-    const r = countOf(rowScratch, rows, tool);
-    const c = countOf(colScratch, cols, tool);
+    const r = gather(rowScratch, rows, tool, rowMembers);
+    const c = gather(colScratch, cols, tool, colMembers);
     if (c === 0) continue;
     if (assignmentWork(r, c) > input.maxAssignmentWork) return undefined;
     if (Math.min(r, c) > 1 && Math.max(r, c) > maxTried) return undefined;
