@@ -214,6 +214,60 @@ describe("readPlainOpenAIChat", () => {
     );
   });
 
+  it("finds calls by id in long lists as in short ones", () => {
+    // Past the length where calls are found through a Map: ids from a wider range, some used
+    // twice, results in any order, some missing, some for calls that were never made.
+    const longList = fc
+      .record({
+        calls: fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 10, maxLength: 60 }),
+        batch: fc.integer({ min: 1, max: 4 }),
+        kept: fc.double({ min: 0, max: 1, noNaN: true }),
+        order: fc.array(fc.nat(), { minLength: 60, maxLength: 60 }),
+        // Now and then, a call id used twice, a result answered twice, or one for no call.
+        oddity: fc.oneof(
+          { weight: 6, arbitrary: fc.constant("none" as const) },
+          { weight: 1, arbitrary: fc.constantFrom("repeated call", "repeated answer", "stray") },
+        ),
+      })
+      .map(({ calls, batch, kept, order, oddity }) => {
+        const ids = calls.map((k) => `call_${k}`);
+        if (oddity === "repeated call") ids.push(ids[order[0] % ids.length]);
+        const list: unknown[] = [{ role: "user", content: "go" }];
+        for (let at = 0; at < ids.length; at += batch) {
+          list.push({
+            role: "assistant",
+            content: null,
+            tool_calls: ids.slice(at, at + batch).map((id, k) => ({
+              id,
+              type: "function",
+              function: { name: `tool_${(at + k) % 5}`, arguments: `{"k":${at + k}}` },
+            })),
+          });
+        }
+        const answered = ids
+          .map((id, k) => ({ id, key: order[k % order.length] + k }))
+          .filter((_, k) => k < ids.length * kept)
+          .sort((a, b) => a.key - b.key)
+          .map(({ id }) => id);
+        if (oddity === "repeated answer" && answered.length > 0) answered.push(answered[0]);
+        if (oddity === "stray") answered.push("call_999");
+        for (const id of answered) list.push({ role: "tool", tool_call_id: id, content: "ok" });
+        return list;
+      });
+    let long = 0;
+    fc.assert(
+      fc.property(longList, (list) => {
+        const fast = readPlainOpenAIChat(list);
+        if (fast !== undefined && fast.calls.length > 16) long++;
+        expect(outcome(() => parseTrajectory(list))).toBe(
+          outcome(() => readTrajectory(list, undefined)),
+        );
+      }),
+      { numRuns: 1500, seed: 11 },
+    );
+    expect(long).toBeGreaterThan(600);
+  });
+
   it("leaves unusual lists to the general reader", () => {
     const call = { id: "c1", type: "function", function: { name: "search", arguments: "{}" } };
     for (const list of [
