@@ -5,7 +5,7 @@
  * agreement check; `run.mjs` runs the sides in alternating processes (so each has its own peak
  * memory) and the agreement in a third.
  */
-import { matchToolCalls, parseTrajectory, scoreToolCalls } from "toolscore";
+import { matchToolCalls, parseTrajectories, scoreToolCalls } from "toolscore";
 import { ToolCorrectnessMetric } from "toolscore/deepeval";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -161,6 +161,7 @@ const trajectoryModes = {
 /**
  * agentevals gives a verdict without an explanation, so toolscore's side is `scoreToolCalls` (the
  * same numbers as `matchToolCalls`, unexplained); `explained` measures `matchToolCalls` instead.
+ * Both transcripts of a pair are read together (`parseTrajectories`), as agentevals takes them.
  */
 function trajectoryMatch(mode, explained = false) {
   const pairs = trajectoryPairs(2_000);
@@ -170,11 +171,11 @@ function trajectoryMatch(mode, explained = false) {
     toolscore: () => () => {
       const verdicts = new Float64Array(pairs.length);
       pairs.forEach((pair, at) => {
-        const result = score(
-          parseTrajectory(pair.outputs).calls,
-          parseTrajectory(pair.reference).calls,
-          { order: trajectoryModes[mode] },
-        );
+        const { actual, reference } = parseTrajectories({
+          actual: pair.outputs,
+          reference: pair.reference,
+        });
+        const result = score(actual, reference, { order: trajectoryModes[mode] });
         verdicts[at] = result.score === 1 ? 1 : 0;
       });
       return verdicts;

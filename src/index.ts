@@ -99,6 +99,7 @@ export {
   detectFormat,
   normalizeToolName,
   normalizeTrajectoryNames,
+  parseTrajectories,
   parseTrajectory,
   readToolList,
   readToolSpecs,

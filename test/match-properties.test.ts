@@ -3,11 +3,18 @@
  * identical inputs score 1, unordered scores ignore the order of both lists, key order never
  * matters, an unexpected call never raises precision, arbitrary input never crashes, and the
  * optimal pairing is optimal (checked against brute force), and `scoreToolCalls` gives the same
- * numbers as `matchToolCalls` without explaining them.
+ * numbers as `matchToolCalls` without explaining them, and transcripts read together (sharing
+ * arguments of the same text) score as transcripts read one by one.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolscoreError, matchToolCalls, scoreToolCalls } from "../src/index.js";
+import {
+  ToolscoreError,
+  matchToolCalls,
+  parseTrajectories,
+  parseTrajectory,
+  scoreToolCalls,
+} from "../src/index.js";
 import type { JsonObject, JsonValue, MatchOptions, OrderMode } from "../src/index.js";
 
 interface Call {
@@ -416,5 +423,72 @@ describe("scoreToolCalls", () => {
       expect(ToolscoreError.isInstance(score)).toBe(true);
       expect(score).toEqual(full);
     }
+  });
+});
+
+describe("transcripts read together", () => {
+  // An agent's transcript made from a reference by changing, dropping, adding and reordering
+  // calls: most arguments keep their text, so reading both together shares their objects.
+  const reference = fc.array(toolCall, { minLength: 1, maxLength: 6 });
+  const edit = fc.record({
+    changed: fc.array(fc.tuple(fc.nat(), args), { maxLength: 2 }),
+    dropped: fc.array(fc.nat(), { maxLength: 2 }),
+    added: fc.array(toolCall, { maxLength: 2 }),
+    swapped: fc.boolean(),
+  });
+  const toMessages = (list: readonly Call[], prefix: string): unknown[] => [
+    { role: "user", content: "go" },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: list.map((call, index) => ({
+        id: `${prefix}${index}`,
+        type: "function",
+        function: { name: call.name, arguments: JSON.stringify(call.inputParameters) },
+      })),
+    },
+    ...list.map((_, index) => ({ role: "tool", tool_call_id: `${prefix}${index}`, content: "ok" })),
+  ];
+  const optionSets: MatchOptions[] = [
+    {},
+    { order: "strict" },
+    { order: "subset" },
+    { order: "superset" },
+    { order: "in-order" },
+    { arguments: "subset" },
+    { arguments: { fuzzy: 0.5 } },
+    { arguments: { mode: "exact", paths: { x: "ignore" } } },
+    { output: "exact" },
+    { toolErrors: "retry" },
+  ];
+
+  it("scores and explains them as transcripts read one by one", () => {
+    fc.assert(
+      fc.property(reference, edit, fc.constantFrom(...optionSets), (wanted, change, options) => {
+        let made = wanted.map((call) => ({ ...call }));
+        for (const [at, changed] of change.changed) {
+          made[at % made.length] = { ...made[at % made.length], inputParameters: changed };
+        }
+        made = made.filter((_, index) => !change.dropped.includes(index));
+        made.push(...change.added);
+        if (change.swapped && made.length > 1) made = [...made.slice(1), made[0]];
+        const agent = toMessages(made, "a");
+        const expected = toMessages(wanted, "r");
+        const { actual, reference } = parseTrajectories({ actual: agent, reference: expected });
+        const alone = [parseTrajectory(agent), parseTrajectory(expected)] as const;
+        expect(scoreToolCalls(actual, reference, options)).toEqual(
+          scoreToolCalls(alone[0], alone[1], options),
+        );
+        const explained = matchToolCalls(actual, reference, options);
+        expect(JSON.stringify(explained)).toBe(
+          JSON.stringify(matchToolCalls(alone[0], alone[1], options)),
+        );
+        const score = scoreToolCalls(actual, reference, options);
+        for (const key of Object.keys(score) as (keyof typeof score)[]) {
+          expect(score[key], key).toBe(explained[key]);
+        }
+      }),
+      { numRuns: 1500, seed: 20261122 },
+    );
   });
 });

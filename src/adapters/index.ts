@@ -1,4 +1,8 @@
-export { parseTrajectory, normalizeTrajectoryNames } from "./parse-trajectory.js";
+export {
+  parseTrajectories,
+  parseTrajectory,
+  normalizeTrajectoryNames,
+} from "./parse-trajectory.js";
 export type { ParseTrajectoryOptions } from "./parse-trajectory.js";
 export { detectFormat } from "./detect-format.js";
 export type { FormatDetection } from "./detect-format.js";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { knownToolCalls } from "../core/tool-call.js";
 import { readPlainOpenAIChat } from "./openai-chat-plain.js";
-import { parseTrajectory, readTrajectory } from "./parse-trajectory.js";
+import { parseTrajectories, parseTrajectory, readTrajectory } from "./parse-trajectory.js";
 
 /** What a parse gives, as text (key order included), or the error it throws. */
 function outcome(parse: () => unknown): string {
@@ -206,6 +206,17 @@ describe("readPlainOpenAIChat", () => {
         expect(JSON.stringify(fast)).toBe(JSON.stringify(readTrajectory(list, undefined)));
         // Its calls are known valid, so scoring takes them without a second check.
         expect(knownToolCalls(fast?.calls)).toBe(fast?.calls);
+        // Read twice together, the second reading shares the first one's arguments.
+        const both = parseTrajectories({ first: list, again: list });
+        expect(JSON.stringify(both)).toBe(JSON.stringify({ first: fast, again: fast }));
+        // (Empty and long texts are parsed each time.)
+        both.again.calls.forEach((call, index) => {
+          const length = JSON.stringify(call.inputParameters).length;
+          if (length > 2 && length < 1500) {
+            expect(call.inputParameters).toBe(both.first.calls[index].inputParameters);
+          }
+        });
+        expect(knownToolCalls(both.again.calls)).toBe(both.again.calls);
         expect(parseTrajectory(list, { normalizeNames: normalize })).toEqual(
           parseTrajectory(list, { normalizeNames: normalize, format: "openai-chat" }),
         );

@@ -51,10 +51,56 @@ function isPlainText(content: unknown): content is string | null | undefined {
   return content === undefined || content === null || typeof content === "string";
 }
 
+/** Up to this many entries, an entry is found with a scan: a Map costs more to fill. */
+const SCAN_LIMIT = 16;
+
+/**
+ * Arguments parsed from JSON text, kept by their text for lists read together
+ * (`parseTrajectories`): a text seen again is not parsed again, and its calls share the object.
+ * Looked up by a scan while there are few (a Map costs more to fill), through a Map beyond.
+ */
+export class ParsedArguments {
+  readonly #texts: string[] = [];
+  readonly #values: JsonObject[] = [];
+  #byText: Map<string, JsonObject> | undefined;
+
+  get(text: string): JsonObject | undefined {
+    if (this.#byText !== undefined) return this.#byText.get(text);
+    const texts = this.#texts;
+    for (let index = 0; index < texts.length; index++) {
+      if (texts[index] === text) return this.#values[index];
+    }
+    return undefined;
+  }
+
+  set(text: string, value: JsonObject): void {
+    if (this.#byText !== undefined) {
+      this.#byText.set(text, value);
+      return;
+    }
+    this.#texts.push(text);
+    this.#values.push(value);
+    if (this.#texts.length > SCAN_LIMIT) {
+      this.#byText = new Map(this.#texts.map((known, index) => [known, this.#values[index]]));
+    }
+  }
+}
+
 /** The arguments of a call as `TrajectoryBuilder` keeps them; undefined when they need a warning. */
-function plainArguments(text: unknown, message: number, index: number): JsonObject | undefined {
+function plainArguments(
+  text: unknown,
+  message: number,
+  index: number,
+  parsedBefore: ParsedArguments | undefined,
+): JsonObject | undefined {
   if (typeof text !== "string") return undefined;
   if (text === "") return {};
+  // Parsed JSON is clean; only a long text can nest deeper than the limit (and is not kept).
+  const short = text.length < 2 * DEFAULT_MAX_DEPTH;
+  if (short && parsedBefore !== undefined) {
+    const known = parsedBefore.get(text);
+    if (known !== undefined) return known;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -62,14 +108,31 @@ function plainArguments(text: unknown, message: number, index: number): JsonObje
     return undefined;
   }
   if (!isJsonObject(parsed)) return undefined;
-  // Parsed JSON is clean; only a long text can nest deeper than the limit.
-  return text.length < 2 * DEFAULT_MAX_DEPTH
-    ? parsed
-    : (cleanJson(parsed, callPath(message, index)) as JsonObject);
+  if (!short) return cleanJson(parsed, callPath(message, index)) as JsonObject;
+  parsedBefore?.set(text, parsed);
+  return parsed;
 }
 
-/** Up to this many calls, a call is found by id with a scan: a Map costs more to fill. */
-const SCAN_LIMIT = 16;
+function callPath(message: number, index: number): string {
+  return `$[${message}].tool_calls[${index}]`;
+}
+
+/** The numbers `start` to `end - 1`, in a list made at its size (pushing would grow it). */
+function range(start: number, end: number): number[] {
+  const list = new Array<number>(end - start);
+  for (let at = start; at < end; at++) list[at - start] = at;
+  return list;
+}
+
+/** Where each call of a list the reader took is, in order (for the rare warning that needs it). */
+function callPaths(list: readonly unknown[]): string[] {
+  const paths: string[] = [];
+  list.forEach((message, at) => {
+    const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
+    if (Array.isArray(toolCalls)) toolCalls.forEach((_, index) => paths.push(callPath(at, index)));
+  });
+  return paths;
+}
 
 /** The call with `id` among `calls`, by a scan from the newest or, in a long list, `byId`. */
 function findCall(
@@ -84,10 +147,6 @@ function findCall(
   return undefined;
 }
 
-function callPath(message: number, index: number): string {
-  return `$[${message}].tool_calls[${index}]`;
-}
-
 /**
  * Reads a list of OpenAI chat messages of the plainest shape (system, user, assistant messages
  * with text content and `function` tool calls whose arguments are JSON text, `tool` messages
@@ -96,15 +155,20 @@ function callPath(message: number, index: number): string {
  * else: another key or role, content parts, custom tools, a result without its call, arguments
  * that are not a JSON object, a call id used twice. `parseTrajectory` then reads the list the
  * general way. Both ways give the same trajectory; a property test holds them to it.
+ * `parsedBefore`: arguments of lists read with this one, reused when their text is the same.
  */
-export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | undefined {
+export function readPlainOpenAIChat(
+  list: readonly unknown[],
+  parsedBefore?: ParsedArguments,
+): Trajectory | undefined {
   const calls: PlainCall[] = [];
   const steps: TrajectoryStep[] = [];
-  const turns: { input?: string; index: number; steps: number[]; calls: number[] }[] = [];
+  // Each turn's text, if any, and where its steps and calls begin (both run on to the next turn's):
+  // its lists are made at the end, at their size.
+  const turnInputs: (string | undefined)[] = [];
+  const turnStarts: number[] = [];
   // Filled once the list has more calls than a scan should look through.
   let byId: Map<string, PlainCall> | undefined;
-  // Where each call is in the list, for the warning of a call that gets no result.
-  const places: number[] = [];
   for (let at = 0; at < list.length; at++) {
     const value: unknown = list[at];
     if (!isJsonObject(value) || !onlyMessageKeys(value)) return undefined;
@@ -115,20 +179,19 @@ export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | unde
     if (role === "system" || role === "developer" || role === "user") {
       if (message.tool_calls !== undefined || message.tool_call_id !== undefined) return undefined;
       if (role !== "user") continue;
-      turns.push(
-        typeof content === "string"
-          ? { index: turns.length, input: content, steps: [], calls: [] }
-          : { index: turns.length, steps: [], calls: [] },
-      );
+      turnInputs.push(typeof content === "string" ? content : undefined);
+      turnStarts.push(steps.length, calls.length);
     } else if (role === "assistant") {
       const toolCalls = message.tool_calls;
       if (message.tool_call_id !== undefined) return undefined;
       if (toolCalls === undefined) continue;
       if (!Array.isArray(toolCalls)) return undefined;
       if (toolCalls.length === 0) continue;
-      if (turns.length === 0) turns.push({ index: 0, steps: [], calls: [] });
-      const turn = turns[turns.length - 1];
-      const members: number[] = [];
+      if (turnInputs.length === 0) {
+        turnInputs.push(undefined);
+        turnStarts.push(0, 0);
+      }
+      const first = calls.length;
       for (let index = 0; index < toolCalls.length; index++) {
         const item: unknown = (toolCalls as unknown[])[index];
         if (!isJsonObject(item) || !onlyCallKeys(item)) return undefined;
@@ -138,7 +201,7 @@ export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | unde
         if (!isJsonObject(fn) || !onlyFunctionKeys(fn)) return undefined;
         const name = fn.name;
         if (typeof name !== "string") return undefined;
-        const inputParameters = plainArguments(fn.arguments, at, index);
+        const inputParameters = plainArguments(fn.arguments, at, index, parsedBefore);
         if (inputParameters === undefined) return undefined;
         const call: PlainCall = {
           name,
@@ -148,15 +211,11 @@ export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | unde
           id,
           isError: false,
         };
-        members.push(calls.length);
-        turn.calls.push(calls.length);
         calls.push(call);
         if (byId !== undefined) byId.set(id, call);
         else if (calls.length > SCAN_LIMIT) byId = new Map(calls.map((known) => [known.id, known]));
-        places.push(at, index);
       }
-      turn.steps.push(steps.length);
-      steps.push({ index: steps.length, calls: members });
+      steps.push({ index: steps.length, calls: range(first, calls.length) });
     } else if (role === "tool") {
       const id = message.tool_call_id;
       if (message.tool_calls !== undefined || typeof content !== "string") return undefined;
@@ -170,13 +229,24 @@ export function readPlainOpenAIChat(list: readonly unknown[]): Trajectory | unde
     }
   }
   const warnings: TrajectoryWarning[] = [];
+  let paths: string[] | undefined;
   calls.forEach((call, index) => {
     if (call.output !== null) return;
+    paths ??= callPaths(list);
     warnings.push({
       code: "call-without-result",
       message: `the call to ${call.name} has no result`,
-      path: callPath(places[2 * index], places[2 * index + 1]),
+      path: paths[index],
     });
+  });
+  const turns = turnInputs.map((input, index) => {
+    const last = index === turnInputs.length - 1;
+    const at = 2 * index;
+    const stepList = range(turnStarts[at], last ? steps.length : turnStarts[at + 2]);
+    const callList = range(turnStarts[at + 1], last ? calls.length : turnStarts[at + 3]);
+    return input === undefined
+      ? { index, steps: stepList, calls: callList }
+      : { index, input, steps: stepList, calls: callList };
   });
   const publicCalls: ToolCall[] = calls;
   markValidated(publicCalls);

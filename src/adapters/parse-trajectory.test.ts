@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
 import { detectFormat } from "./detect-format.js";
-import { parseTrajectory } from "./parse-trajectory.js";
+import { parseTrajectories, parseTrajectory } from "./parse-trajectory.js";
 
 function errorOf(run: () => unknown): unknown {
   try {
@@ -116,6 +116,83 @@ describe("parseTrajectory", () => {
     expect(t.calls[49_999]).toMatchObject({ inputParameters: { i: 49_999 }, output: "49999" });
     expect(t.steps).toHaveLength(50_000);
     expect(t.warnings).toEqual([]);
+  });
+});
+
+describe("parseTrajectories", () => {
+  const call = (id: string, args: string) => ({
+    id,
+    type: "function",
+    function: { name: "search", arguments: args },
+  });
+  const transcript = (...calls: ReturnType<typeof call>[]) => [
+    { role: "user", content: "go" },
+    { role: "assistant", content: null, tool_calls: calls },
+    ...calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: "ok" })),
+  ];
+
+  it("reads each transcript as parseTrajectory does, sharing arguments of the same text", () => {
+    const agent = transcript(call("a1", '{"q":"Oslo"}'), call("a2", '{"q":"Lyon"}'));
+    const reference = transcript(call("r1", '{"q":"Oslo"}'), call("r2", '{"q": "Lyon"}'));
+    const anthropic = [
+      { role: "assistant", content: [{ type: "tool_use", id: "t", name: "x", input: {} }] },
+    ];
+    const inputs = { agent, reference, text: JSON.stringify(agent), anthropic };
+    const read = parseTrajectories(inputs, { normalizeNames: true });
+    expect(Object.keys(read)).toEqual(["agent", "reference", "text", "anthropic"]);
+    for (const [name, input] of Object.entries(inputs)) {
+      expect(read[name as keyof typeof inputs]).toEqual(
+        parseTrajectory(input, { normalizeNames: true }),
+      );
+    }
+    // The same text is one object; another spelling of the same value is another.
+    expect(read.reference.calls[0].inputParameters).toBe(read.agent.calls[0].inputParameters);
+    expect(read.text.calls[1].inputParameters).toBe(read.agent.calls[1].inputParameters);
+    expect(read.reference.calls[1].inputParameters).not.toBe(read.agent.calls[1].inputParameters);
+    // Read alone, nothing is shared.
+    expect(parseTrajectory(agent).calls[0].inputParameters).not.toBe(
+      parseTrajectory(agent).calls[0].inputParameters,
+    );
+  });
+
+  it("shares arguments across many transcripts, past the scan", () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `case${i}`,
+        transcript(call(`c${i}`, `{"n":${i % 25}}`), call(`d${i}`, `{"n":${(i + 1) % 25}}`)),
+      ]),
+    );
+    const read = parseTrajectories(many);
+    for (const [name, input] of Object.entries(many)) {
+      expect(read[name]).toEqual(parseTrajectory(input));
+    }
+    expect(read.case39.calls[0].inputParameters).toBe(read.case14.calls[0].inputParameters);
+    expect(read.case30.calls[1].inputParameters).toBe(read.case5.calls[1].inputParameters);
+  });
+
+  it("names the transcript it cannot read, with a typed error", () => {
+    const agent = transcript(call("a1", "{}"));
+    const lines = errorOf(() => parseTrajectories({ agent, reference: "{}\nnot json" }));
+    expect(InvalidInputError.isInstance(lines)).toBe(true);
+    expect((lines as InvalidInputError).field).toBe("reference line 2");
+    expect((lines as Error).message).toMatch(/^reference: the transcript is neither JSON/);
+    const unknown = errorOf(() => parseTrajectories({ actual: [{ foo: 1 }] }));
+    expect(UnknownFormatError.isInstance(unknown)).toBe(true);
+    expect((unknown as Error).message).toMatch(/^actual: cannot tell the transcript's format/);
+    // One transcript, or a list of them, instead of transcripts by name.
+    for (const wrong of [agent, [agent, agent], "x", null]) {
+      const error = errorOf(() => parseTrajectories(wrong as never));
+      expect(InvalidInputError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/by name, like \{ actual, reference \}/);
+    }
+    expect(InvalidOptionError.isInstance(errorOf(() => parseTrajectories({}, null as never)))).toBe(
+      true,
+    );
+    expect(
+      InvalidOptionError.isInstance(
+        errorOf(() => parseTrajectories({ agent }, { format: "openai" as never })),
+      ),
+    ).toBe(true);
   });
 });
 

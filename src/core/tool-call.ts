@@ -308,11 +308,17 @@ function snapshotOf(
   list: readonly unknown[],
   calls: readonly ToolCall[],
 ): ValidatedList | undefined {
-  const known: unknown[] = [calls];
-  for (const element of list) {
-    const record = element as Record<string, unknown>;
+  // Sized up front: grown push by push, it would be copied several times over.
+  const known = new Array<unknown>(1 + list.length * SNAPSHOT_WIDTH);
+  known[0] = calls;
+  for (let index = 0, at = 1; index < list.length; index++, at += SNAPSHOT_WIDTH) {
+    const record = list[index] as Record<string, unknown>;
     if (record.input_parameters !== undefined || record.args !== undefined) return undefined;
-    known.push(record, record.name, record.inputParameters, record.output, record.type);
+    known[at] = record;
+    known[at + 1] = record.name;
+    known[at + 2] = record.inputParameters;
+    known[at + 3] = record.output;
+    known[at + 4] = record.type;
   }
   return known;
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ArgumentVerdict } from "../core/explanation.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -264,5 +265,34 @@ describe("compareArguments: schema-guided", () => {
         schema,
       ).score,
     ).toBe(0);
+  });
+});
+
+describe("compareArguments: JSON against itself", () => {
+  const modes = fc.oneof(
+    fc.constantFrom<ArgumentMode>("exact", "subset", "superset", "ignore"),
+    fc.double({ min: 0, max: 1, noNaN: true }).map((fuzzy): ArgumentMode => ({ fuzzy })),
+  );
+
+  // compareArguments takes the same object on both sides as a match without walking it; the walk
+  // must agree on a copy, in every mode, with or without explanations.
+  it("scores any JSON value 1 against a copy of itself, in every mode", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), modes, (value, mode) => {
+        const json = value as JsonValue;
+        const copy = structuredClone(json);
+        expect(compareArguments(json, copy, { rules: rules(mode) })).toBe(1);
+        expect(explain(json, copy, rules(mode)).score).toBe(1);
+        expect(compareArguments(json, json, { rules: rules(mode) })).toBe(1);
+      }),
+      { numRuns: 3000, seed: 5 },
+    );
+  });
+
+  it("still applies path rules to the same object on both sides", () => {
+    const args = { id: "a-1", city: "Oslo" };
+    expect(compareArguments(args, args, { rules: rules("exact", { id: match.regex(/^b/) }) })).toBe(
+      0.5,
+    );
   });
 });

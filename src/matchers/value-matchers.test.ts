@@ -1,7 +1,14 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
-import { isValueMatcher, match, toExpectedValue } from "./value-matchers.js";
+import {
+  hasNoMatcherKeys,
+  isPlainExpectedValue,
+  isValueMatcher,
+  match,
+  toExpectedValue,
+} from "./value-matchers.js";
 import type { ValueMatcher } from "./value-matchers.js";
 
 /** Each matcher in code and in its JSON dataset form, with values it must accept and refuse. */
@@ -226,5 +233,33 @@ describe("toExpectedValue", () => {
   it("rejects values JSON cannot hold", () => {
     expect(() => toExpectedValue({ a: Number.NaN }, { field: "e" })).toThrow(/e\.a is/);
     expect(() => toExpectedValue({ a: () => 1 }, { field: "e" })).toThrow(/not a JSON value/);
+  });
+});
+
+describe("hasNoMatcherKeys", () => {
+  it("agrees with isPlainExpectedValue on clean JSON, matcher keys at any depth or none", () => {
+    // JSON whose objects now and then carry a matcher key (or one that merely looks alike).
+    const key = fc.oneof(
+      { weight: 8, arbitrary: fc.string({ maxLength: 4 }) },
+      { weight: 1, arbitrary: fc.constantFrom("$match", "$literal", "$matches", "match", "$") },
+    );
+    const { json } = fc.letrec((tie) => ({
+      json: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie("json"), { maxLength: 3 }),
+        fc.dictionary(key, tie("json"), { maxKeys: 3 }),
+      ),
+    }));
+    let withMatcherKey = 0;
+    fc.assert(
+      fc.property(json, (value) => {
+        const plain = isPlainExpectedValue(value);
+        if (!plain) withMatcherKey++;
+        expect(hasNoMatcherKeys(value as JsonValue)).toBe(plain);
+      }),
+      { numRuns: 3000, seed: 3 },
+    );
+    expect(withMatcherKey).toBeGreaterThan(100);
   });
 });

@@ -3,6 +3,7 @@ import { knownToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { childPath, isJsonObject } from "../core/json.js";
 import {
+  hasNoMatcherKeys,
   isPlainExpectedValue,
   isValueMatcher,
   toExpectedValue,
@@ -163,20 +164,24 @@ function readCall(
  * a primitive or plain JSON, no other spelling of the arguments, no `after`, an id that is a
  * string if any. Its calls then stand for the expected calls (their `inputParameters` are the
  * expected arguments), in one flat order. Undefined otherwise: `toExpectedCalls` reads the list.
+ * A parsed transcript (`{ calls }`) stands for its calls, as in `toExpectedCalls`.
  */
 export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | undefined {
-  const calls = knownToolCalls(input);
+  const calls = knownToolCalls(
+    isJsonObject(input) && Array.isArray(input.calls) ? input.calls : input,
+  );
   if (calls === undefined) return undefined;
   for (const call of calls) {
     const record = call as unknown as Record<string, unknown>;
-    const { output, id } = record;
+    const id = record.id;
     if (
       record.arguments !== undefined ||
       record.after !== undefined ||
       (id !== undefined && typeof id !== "string") ||
-      output === undefined ||
-      (typeof output === "object" && output !== null && !isPlainExpectedValue(output)) ||
-      !isPlainExpectedValue(call.inputParameters)
+      record.output === undefined ||
+      // Validated calls hold clean JSON: only matcher keys would make them not plain.
+      !hasNoMatcherKeys(call.output) ||
+      !hasNoMatcherKeys(call.inputParameters)
     ) {
       return undefined;
     }
