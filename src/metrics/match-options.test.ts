@@ -37,5 +37,11 @@ describe("resolveMatchOptions", () => {
       expect(() => resolveMatchOptions({ threshold: 2 })).toThrow(InvalidOptionError);
     }
     expect(() => resolveMatchOptions(null as unknown as MatchOptions)).toThrow(InvalidOptionError);
+    // Simple values beside another option: resolved every time, and the simple set alone not
+    // mistaken for them.
+    const mixed = resolveMatchOptions({ order: "strict", arguments: "subset" });
+    expect(resolveMatchOptions({ order: "strict", arguments: "subset" })).not.toBe(mixed);
+    expect(resolveMatchOptions({ order: "strict" }).defaults.arguments.mode).toBe("exact");
+    expect(resolveMatchOptions({})).toBe(resolveMatchOptions({}));
   });
 });
