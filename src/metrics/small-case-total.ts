@@ -20,10 +20,14 @@ export interface SmallCaseInput {
   readonly maxAssignmentWork: number;
 }
 
-// Scratch (nothing here is re-entered): the tool of each row and column, one tool's rows and
-// columns, and their scores.
+// Scratch (nothing here is re-entered): the tool of each row and column; per tool, how many rows
+// and columns it has and where its members start; the members, grouped by tool; their scores.
 const rowScratch = new Array<number>(maxCalls).fill(0);
 const colScratch = new Array<number>(maxCalls).fill(0);
+const rowCounts = new Array<number>(maxCalls).fill(0);
+const colCounts = new Array<number>(maxCalls).fill(0);
+const rowStarts = new Array<number>(maxCalls).fill(0);
+const colStarts = new Array<number>(maxCalls).fill(0);
 const rowMembers = new Array<number>(maxCalls).fill(0);
 const colMembers = new Array<number>(maxCalls).fill(0);
 const weightScratch = new Array<number>(maxTried * maxTried).fill(0);
@@ -38,11 +42,28 @@ function toolNamed(
   return -1;
 }
 
-/** Writes the indices whose tool is `tool` into `into`; returns how many. */
-function gather(tools: readonly number[], length: number, tool: number, into: number[]): number {
-  let count = 0;
-  for (let i = 0; i < length; i++) if (tools[i] === tool) into[count++] = i;
-  return count;
+/**
+ * Groups indices `0..length` by tool (`tools`, -1 for none): `counts[t]` of tool `t`, listed in
+ * `members` from `starts[t]` on, in their order (a counting sort).
+ */
+function groupByTool(
+  tools: readonly number[],
+  length: number,
+  toolCount: number,
+  counts: number[],
+  starts: number[],
+  members: number[],
+): void {
+  for (let tool = 0; tool < toolCount; tool++) counts[tool] = 0;
+  for (let i = 0; i < length; i++) if (tools[i] >= 0) counts[tools[i]]++;
+  let start = 0;
+  for (let tool = 0; tool < toolCount; tool++) {
+    starts[tool] = start;
+    start += counts[tool];
+  }
+  for (let i = 0; i < length; i++) if (tools[i] >= 0) members[starts[tools[i]]++] = i;
+  // Back to where each tool's members start.
+  for (let tool = 0; tool < toolCount; tool++) starts[tool] -= counts[tool];
 }
 
 /**
@@ -111,10 +132,12 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
   }
   for (let col = 0; col < cols; col++)
     colScratch[col] = toolNamed(expected, rows, called[col].name);
+  groupByTool(rowScratch, rows, toolCount, rowCounts, rowStarts, rowMembers);
+  groupByTool(colScratch, cols, toolCount, colCounts, colStarts, colMembers);
   let evaluations = 0;
   for (let tool = 0; tool < toolCount; tool++) {
-    const r = gather(rowScratch, rows, tool, rowMembers);
-    const c = gather(colScratch, cols, tool, colMembers);
+    const r = rowCounts[tool];
+    const c = colCounts[tool];
     if (c === 0) continue;
     if (assignmentWork(r, c) > input.maxAssignmentWork) return undefined;
     if (Math.min(r, c) > 1 && Math.max(r, c) > maxTried) return undefined;
@@ -123,20 +146,26 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
   if (evaluations > input.maxPairEvaluations) return undefined;
   let total = 0;
   for (let tool = 0; tool < toolCount; tool++) {
-    const r = gather(rowScratch, rows, tool, rowMembers);
-    const c = gather(colScratch, cols, tool, colMembers);
+    const r = rowCounts[tool];
+    const c = colCounts[tool];
     if (c === 0) continue;
+    const rowAt = rowStarts[tool];
+    const colAt = colStarts[tool];
     if (r === 1 || c === 1) {
       // One call on either side: its best pair.
       let best = 0;
       for (let i = 0; i < r; i++) {
-        for (let j = 0; j < c; j++) best = Math.max(best, score(rowMembers[i], colMembers[j]));
+        for (let j = 0; j < c; j++) {
+          best = Math.max(best, score(rowMembers[rowAt + i], colMembers[colAt + j]));
+        }
       }
       total += best;
       continue;
     }
     for (let i = 0; i < r; i++) {
-      for (let j = 0; j < c; j++) weightScratch[i * c + j] = score(rowMembers[i], colMembers[j]);
+      for (let j = 0; j < c; j++) {
+        weightScratch[i * c + j] = score(rowMembers[rowAt + i], colMembers[colAt + j]);
+      }
     }
     total += bestTotal(weightScratch, r, c);
   }
