@@ -21,6 +21,16 @@ export function jsonTypeOf(value: JsonValue): JsonType {
   return typeof value as "boolean" | "number" | "string" | "object";
 }
 
+/**
+ * Whether Object.prototype has enumerable keys (someone added one), which `for...in` would list
+ * for every plain object: loops over a plain object's keys with `for...in` (which allocates
+ * nothing, unlike `Object.keys`) then skip keys that are not its own. Allocates nothing.
+ */
+export function objectPrototypeHasKeys(): boolean {
+  for (const key in Object.prototype) if (typeof key === "string") return true;
+  return false;
+}
+
 /** True for a JSON object (a non-null, non-array object). */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -37,7 +47,7 @@ export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   // Two objects (most arguments): compared one level here, without the walk's stack, unless
   // Object.prototype has enumerable keys, which `for...in` would list as well.
-  if (!Array.isArray(a) && !Array.isArray(b) && Object.keys(Object.prototype).length === 0) {
+  if (!Array.isArray(a) && !Array.isArray(b) && !objectPrototypeHasKeys()) {
     return objectEquals(a, b);
   }
   return walkEquals(a, b);
@@ -278,7 +288,7 @@ export function isCleanJson(
   if (typeof record.toJSON === "function" || (reject !== undefined && reject(record))) return false;
   // `for...in` also lists inherited enumerable keys, which a copy would drop. A plain object can
   // inherit them only from Object.prototype, so each key needs checking only when that has any.
-  const checkOwn = prototype !== null && Object.keys(Object.prototype).length > 0;
+  const checkOwn = prototype !== null && objectPrototypeHasKeys();
   for (const key in record) {
     if (checkOwn && !Object.hasOwn(record, key)) return false;
     if (!isCleanJson(record[key], maxDepth - 1, reject)) return false;

@@ -296,3 +296,26 @@ describe("compareArguments: JSON against itself", () => {
     );
   });
 });
+
+describe("compareArguments: keys", () => {
+  it("compares own keys only, even when Object.prototype has enumerable keys", () => {
+    const cases: [ExpectedValue, JsonValue, number][] = [
+      [{ a: 1 }, { a: 1 }, 1],
+      [{ a: 1 }, { a: 1, b: 2 }, 0.5],
+      [{ a: 1, b: 2 }, { a: 1 }, 0.5],
+      [{ a: { c: 1 } }, { a: { c: 1, d: 1 } }, 0.5],
+    ];
+    const prototype = Object.prototype as Record<string, unknown>;
+    const before = cases.map(([e, a]) => compareArguments(e, a, { rules: rules("exact") }));
+    prototype.polluted = 1;
+    try {
+      cases.forEach(([e, a, score], index) => {
+        expect(compareArguments(e, a, { rules: rules("exact") })).toBe(score);
+        expect(explain(e, a, rules("exact")).score).toBe(score);
+        expect(before[index]).toBe(score);
+      });
+    } finally {
+      delete prototype.polluted;
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { ArgumentVerdict } from "../core/explanation.js";
-import { childPath, isJsonObject, jsonEquals } from "../core/json.js";
+import { childPath, isJsonObject, jsonEquals, objectPrototypeHasKeys } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { axionValueSimilarity } from "./axion-parameters.js";
 import type { PathPattern } from "./path-rules.js";
@@ -202,10 +202,12 @@ function compareObjects(
   let counted = 0;
   // Without path rules, a schema or fuzziness, two primitives compare by equality right here.
   const direct = walk.paths.length === 0 && schema === undefined && typeof mode === "string";
-  const expectedKeys = Object.keys(expected);
+  // Own keys by `for...in` (it allocates nothing); inherited ones exist only if someone gave
+  // Object.prototype enumerable keys.
+  const inherited = objectPrototypeHasKeys();
   let present = 0;
-  for (let k = 0; k < expectedKeys.length; k++) {
-    const key = expectedKeys[k];
+  for (const key in expected) {
+    if (inherited && !Object.hasOwn(expected, key)) continue;
     const e = expected[key];
     const inActual = Object.hasOwn(actual, key);
     if (inActual) present++;
@@ -226,12 +228,12 @@ function compareObjects(
       counted++;
     }
   }
-  const actualKeys = Object.keys(actual);
+  let actualKeys = 0;
+  for (const key in actual) if (!inherited || Object.hasOwn(actual, key)) actualKeys++;
   // Keys only the call has; none when every one of its keys was expected.
-  if (actualKeys.length > present) {
-    for (let k = 0; k < actualKeys.length; k++) {
-      const key = actualKeys[k];
-      if (Object.hasOwn(expected, key)) continue;
+  if (actualKeys > present) {
+    for (const key in actual) {
+      if ((inherited && !Object.hasOwn(actual, key)) || Object.hasOwn(expected, key)) continue;
       const score = compareKey(walk, expected, actual, key, false, true, mode, schema);
       if (score !== undefined) {
         sum += score;
