@@ -2,7 +2,12 @@ import { DEFAULT_MAX_DEPTH, isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
-import type { Trajectory, TrajectoryStep, TrajectoryWarning } from "../core/trajectory.js";
+import type {
+  Trajectory,
+  TrajectoryStep,
+  TrajectoryTurn,
+  TrajectoryWarning,
+} from "../core/trajectory.js";
 import { cleanJson } from "./trajectory-builder.js";
 
 /** A call as it is built: the public fields, in the order `parseTrajectory` gives them. */
@@ -163,10 +168,9 @@ export function readPlainOpenAIChat(
 ): Trajectory | undefined {
   const calls: PlainCall[] = [];
   const steps: TrajectoryStep[] = [];
-  // Each turn's text, if any, and where its steps and calls begin (both run on to the next turn's):
-  // its lists are made at the end, at their size.
-  const turnInputs: (string | undefined)[] = [];
-  const turnStarts: number[] = [];
+  // Per turn, its text (if any) and where its steps and calls begin (both run on to the next
+  // turn's), in one list: the turns' own lists are made at the end, at their size.
+  const turnMarks: (string | number | undefined)[] = [];
   // Filled once the list has more calls than a scan should look through.
   let byId: Map<string, PlainCall> | undefined;
   for (let at = 0; at < list.length; at++) {
@@ -179,18 +183,14 @@ export function readPlainOpenAIChat(
     if (role === "system" || role === "developer" || role === "user") {
       if (message.tool_calls !== undefined || message.tool_call_id !== undefined) return undefined;
       if (role !== "user") continue;
-      turnInputs.push(typeof content === "string" ? content : undefined);
-      turnStarts.push(steps.length, calls.length);
+      turnMarks.push(typeof content === "string" ? content : undefined, steps.length, calls.length);
     } else if (role === "assistant") {
       const toolCalls = message.tool_calls;
       if (message.tool_call_id !== undefined) return undefined;
       if (toolCalls === undefined) continue;
       if (!Array.isArray(toolCalls)) return undefined;
       if (toolCalls.length === 0) continue;
-      if (turnInputs.length === 0) {
-        turnInputs.push(undefined);
-        turnStarts.push(0, 0);
-      }
+      if (turnMarks.length === 0) turnMarks.push(undefined, 0, 0);
       const first = calls.length;
       for (let index = 0; index < toolCalls.length; index++) {
         const item: unknown = (toolCalls as unknown[])[index];
@@ -239,15 +239,25 @@ export function readPlainOpenAIChat(
       path: paths[index],
     });
   });
-  const turns = turnInputs.map((input, index) => {
-    const last = index === turnInputs.length - 1;
-    const at = 2 * index;
-    const stepList = range(turnStarts[at], last ? steps.length : turnStarts[at + 2]);
-    const callList = range(turnStarts[at + 1], last ? calls.length : turnStarts[at + 3]);
-    return input === undefined
-      ? { index, steps: stepList, calls: callList }
-      : { index, input, steps: stepList, calls: callList };
-  });
+  const turns: TrajectoryTurn[] = [];
+  for (let at = 0; at < turnMarks.length; at += 3) {
+    const last = at + 3 === turnMarks.length;
+    const input = turnMarks[at] as string | undefined;
+    const stepList = range(
+      turnMarks[at + 1] as number,
+      last ? steps.length : (turnMarks[at + 4] as number),
+    );
+    const callList = range(
+      turnMarks[at + 2] as number,
+      last ? calls.length : (turnMarks[at + 5] as number),
+    );
+    const index = at / 3;
+    turns.push(
+      input === undefined
+        ? { index, steps: stepList, calls: callList }
+        : { index, input, steps: stepList, calls: callList },
+    );
+  }
   const publicCalls: ToolCall[] = calls;
   markValidated(publicCalls);
   return {
