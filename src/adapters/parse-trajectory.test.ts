@@ -155,6 +155,18 @@ describe("parseTrajectories", () => {
     );
   });
 
+  it("keeps any name, __proto__ included", () => {
+    const agent = transcript(call("a1", "{}"));
+    const inputs = JSON.parse(`{"__proto__": ${JSON.stringify(agent)}, "b": []}`) as Record<
+      string,
+      unknown
+    >;
+    const read = parseTrajectories(inputs);
+    expect(Object.keys(read)).toEqual(["__proto__", "b"]);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(read.__proto__).toEqual(parseTrajectory(agent));
+  });
+
   it("shares arguments across many transcripts, past the scan", () => {
     const many = Object.fromEntries(
       Array.from({ length: 40 }, (_, i) => [

@@ -148,15 +148,15 @@ export function parseTrajectories<Name extends string>(
   }
   const normalizeNames = options.normalizeNames ?? false;
   const parsedBefore = new ParsedArguments();
-  const read: Partial<Record<Name, Trajectory>> = {};
-  for (const name of Object.keys(inputs) as Name[]) {
+  const read = (Object.keys(inputs) as Name[]).map((name): [Name, Trajectory] => {
     try {
-      read[name] = readOne(inputs[name], format, normalizeNames, parsedBefore);
+      return [name, readOne(inputs[name], format, normalizeNames, parsedBefore)];
     } catch (error) {
       throw namingInput(error, name);
     }
-  }
-  return read as Record<Name, Trajectory>;
+  });
+  // Defined key by key (a name like `__proto__` stays a name).
+  return Object.fromEntries(read) as Record<Name, Trajectory>;
 }
 
 /** Checks `parseTrajectory`'s options object; gives the format it names, if any. */
