@@ -110,8 +110,14 @@ export function createBatchScorer(
   );
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
-  const scorer = createCaseScorer<object>({ metrics, describe: describeEntry });
   const recordOptions = { passingWithoutDetails: new Set(setup.passingWithoutDetails) };
+  // Every scored case here has a line to be read again from: records of passing cases of these
+  // metrics keep no details, so the metrics need not build them.
+  const scorer = createCaseScorer<object>({
+    metrics,
+    describe: describeEntry,
+    withoutPassingDetails: recordOptions.passingWithoutDetails,
+  });
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
     const size = batch.starts.length;

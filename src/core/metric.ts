@@ -34,3 +34,28 @@ export interface Metric<TCase = TestCase, TDetails = unknown> {
 export type SyncMetric<TCase = TestCase, TDetails = unknown> = Metric<TCase, TDetails> & {
   measureSync(testCase: TCase): MetricResult<TDetails>;
 };
+
+/**
+ * Internal, not exported from the package: how a deterministic metric scores a case for a caller
+ * that keeps the details of failed results only (`toolscore eval --details failed` writing a
+ * dataset it can read again). A passing result may then come with `details: null`, which saves
+ * building them; a failed one has them as `measureSync` gives them.
+ */
+export const measureWithoutPassingDetails: unique symbol = Symbol(
+  "toolscore.measureWithoutPassingDetails",
+);
+
+/** A metric that can leave a passing result's details out (see the symbol). */
+export interface LeavesPassingDetailsOut<TCase> {
+  [measureWithoutPassingDetails](testCase: TCase): MetricResult;
+}
+
+/** Whether `metric` can leave a passing result's details out. */
+export function leavesPassingDetailsOut<TCase>(
+  metric: object,
+): metric is LeavesPassingDetailsOut<TCase> {
+  return (
+    typeof (metric as Partial<LeavesPassingDetailsOut<TCase>>)[measureWithoutPassingDetails] ===
+    "function"
+  );
+}

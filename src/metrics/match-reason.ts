@@ -61,6 +61,19 @@ function describeViolation(violation: Violation): string {
 const rounded = (n: number): number => Math.round(n * 1000) / 1000;
 const calls = (n: number): string => (n === 1 ? "1 expected call" : `${n} expected calls`);
 
+const scoreTextOf = (result: Pick<MatchResult, "order" | "scoreKind" | "score">): string =>
+  `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
+
+/** The reason of an exact match without violations: it needs nothing but the numbers. */
+export function exactReason(
+  result: Pick<MatchResult, "order" | "scoreKind" | "score">,
+  expectedCount: number,
+): string {
+  const scoreText = scoreTextOf(result);
+  if (expectedCount === 0) return `No calls were expected and none were made (${scoreText}).`;
+  return `${expectedCount === 1 ? "The" : "All"} ${calls(expectedCount)} ${expectedCount === 1 ? "was" : "were"} made as expected (${scoreText}).`;
+}
+
 /**
  * The reason sentence: how many expected calls matched, then every reason the score is below 1,
  * located by `expected[i]` / `called[j]` and argument path.
@@ -70,11 +83,10 @@ export function buildReason(
   expectedCount: number,
   failed: boolean,
 ): string {
-  const scoreText = `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
-    if (expectedCount === 0) return `No calls were expected and none were made (${scoreText}).`;
-    return `${expectedCount === 1 ? "The" : "All"} ${calls(expectedCount)} ${expectedCount === 1 ? "was" : "were"} made as expected (${scoreText}).`;
+    return exactReason(result, expectedCount);
   }
+  const scoreText = scoreTextOf(result);
   const items: string[] = [];
   let matched = 0;
   for (const pair of result.pairs) {

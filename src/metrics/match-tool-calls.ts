@@ -24,7 +24,7 @@ import type {
   ScoreKind,
   ToolCompiled,
 } from "./match-options.js";
-import { buildReason } from "./match-reason.js";
+import { buildReason, exactReason } from "./match-reason.js";
 import type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";
 import { pairToolCalls } from "./pairing.js";
 import { smallCaseTotal } from "./small-case-total.js";
@@ -435,9 +435,28 @@ export function scoreToolCalls(
 ): ToolCallScore {
   const resolved = resolveMatchOptions(options);
   return (
-    smallCaseNumbers(actual, expected, resolved) ??
+    smallCase(actual, expected, resolved, defaultFields)?.numbers ??
     scoreAlignment(align(actual, expected, resolved, [], defaultFields), resolved).numbers
   );
+}
+
+/**
+ * The numbers and reason of a case whose calls match exactly, found the quick way (`smallCase`),
+ * for a metric asked to explain failures only; undefined for any other case (not exact, not
+ * small, options beyond argument rules, tool definitions in the case), which
+ * `matchWithResolvedOptions` explains. Both give the same numbers and reason (property-tested).
+ */
+export function exactMatchSummary(
+  actual: unknown,
+  expected: unknown,
+  resolved: ResolvedMatchOptions,
+  caseTools: readonly ToolSpec[],
+  fields: { readonly actual: string; readonly expected: string },
+): { readonly numbers: ToolCallScore; readonly reason: string } | undefined {
+  if (caseTools.length > 0) return undefined;
+  const quick = smallCase(actual, expected, resolved, fields);
+  if (quick === undefined || !quick.numbers.exact) return undefined;
+  return { numbers: quick.numbers, reason: exactReason(quick.numbers, quick.expectedCount) };
 }
 
 /**
@@ -456,22 +475,24 @@ function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
 }
 
 /**
- * `scoreToolCalls`' numbers for small cases under plain options, from the total of the chosen
+ * `scoreToolCalls`' numbers (and the number of expected calls) for small cases under plain
+ * options, from the total of the chosen
  * pairs' scores without building the pairs (see `smallCaseTotal`): with quantized scores, every
  * pair is perfect exactly when the total equals the number of pairs the mode requires, so the
  * total decides exactness too. Undefined when the case is not one of these; the general way then
  * scores it. A property test holds the two ways to the same numbers.
  */
-function smallCaseNumbers(
+function smallCase(
   actual: unknown,
   expected: unknown,
   resolved: ResolvedMatchOptions,
-): ToolCallScore | undefined {
+  fields: { readonly actual: string; readonly expected: string },
+): { readonly numbers: ToolCallScore; readonly expectedCount: number } | undefined {
   const order = resolved.order ?? "any";
   if (order === "in-order" || order === "partial" || !scoresByArgumentsOnly(resolved)) {
     return undefined;
   }
-  const { calls, tools } = readActual(actual, defaultFields.actual);
+  const { calls, tools } = readActual(actual, fields.actual);
   if (tools.length > 0) return undefined;
   const rules = resolved.defaults.arguments;
   const limits = resolved.limits;
@@ -483,7 +504,7 @@ function smallCaseNumbers(
     named = plain;
     argumentsAt = (row) => plain[row].inputParameters;
   } else {
-    const parsed = toExpectedCalls(expected, defaultFields.expected);
+    const parsed = toExpectedCalls(expected, fields.expected);
     if (parsed.partial) return undefined;
     named = parsed.calls;
     argumentsAt = (row) => parsed.calls[row].arguments;
@@ -506,7 +527,7 @@ function smallCaseNumbers(
       : order === "superset"
         ? total === n
         : total === n && total === m;
-  return numbersOf(
+  const numbers = numbersOf(
     algorithmOf(order),
     order,
     precisionOf(total, m, n),
@@ -515,6 +536,7 @@ function smallCaseNumbers(
     false,
     resolved,
   );
+  return { numbers, expectedCount: n };
 }
 
 const plainName = (call: { name: string }): string => call.name;

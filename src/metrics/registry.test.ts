@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, InvalidOptionError } from "../core/errors.js";
+import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
 import { createMetric, deterministicMetrics } from "./registry.js";
@@ -88,5 +89,25 @@ describe("createMetric", () => {
       error: { code: ErrorCode.MISSING_PARAMS },
     });
     expect(result.status === "error" && result.error.message).toMatch(/expectedTools/);
+  });
+});
+
+describe("createMetric: tool-call-accuracy", () => {
+  it("can leave a passing result's details out, itself and derived with other options", () => {
+    const base = createMetric({ metric: "tool-call-accuracy" });
+    const derived = base.withOptions?.({ order: "strict" });
+    const testCase = {
+      input: "",
+      toolsCalled: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
+      expectedTools: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
+    };
+    for (const metric of [base, derived]) {
+      if (metric === undefined || !leavesPassingDetailsOut<typeof testCase>(metric)) {
+        throw new Error("expected a metric that can leave details out");
+      }
+      const lean = metric[measureWithoutPassingDetails](testCase);
+      const full = metric.measureSync?.(testCase);
+      expect(lean).toEqual({ ...full, details: null });
+    }
   });
 });

@@ -2,7 +2,8 @@ import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../co
 import type { ToolCallMatchDetails } from "../core/explanation.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
-import type { MeasureOptions, Metric } from "../core/metric.js";
+import { measureWithoutPassingDetails } from "../core/metric.js";
+import type { LeavesPassingDetailsOut, MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -167,13 +168,16 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     create(options) {
       const make = (given: JsonObject): Metric => {
         const metric = toolCallAccuracy(camelKeys(given));
-        return {
+        const made: Metric & LeavesPassingDetailsOut<TestCase> = {
           id: "tool-call-accuracy",
           name: metric.name,
           measure: (testCase, measureOptions) => metric.measure(testCase, measureOptions),
           measureSync: (testCase) => metric.measureSync(testCase),
           withOptions: (overrides) => make({ ...given, ...overrides }),
+          [measureWithoutPassingDetails]: (testCase) =>
+            metric[measureWithoutPassingDetails](testCase),
         };
+        return made;
       };
       return make(optionsObject("tool-call-accuracy", options) as JsonObject);
     },

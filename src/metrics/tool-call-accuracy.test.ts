@@ -1,5 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ErrorCode, InvalidOptionError } from "../core/errors.js";
+import { measureWithoutPassingDetails } from "../core/metric.js";
+import type { MatchOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 
 describe("toolCallAccuracy", () => {
@@ -74,5 +77,59 @@ describe("toolCallAccuracy", () => {
     await expect(
       toolCallAccuracy().measure({ toolsCalled, expectedTools }, { signal: controller.signal }),
     ).rejects.toThrow("stop");
+  });
+
+  it("leaves out only the details of exact matches when asked, all else as measureSync", () => {
+    const args = fc.dictionary(fc.constantFrom("x", "y"), fc.constantFrom(1, 2, "a"), {
+      maxKeys: 2,
+    });
+    const made = fc.array(
+      fc.record({ name: fc.constantFrom("a", "b", "c"), inputParameters: args }),
+      { maxLength: 5 },
+    );
+    const optionSets: MatchOptions[] = [
+      {},
+      { order: "strict" },
+      { order: "subset", threshold: 1 },
+      { order: "superset", score: "exact" },
+      { order: "in-order" },
+      { arguments: "subset" },
+      { constraints: { maxTotalCalls: 2 } },
+    ];
+    let leftOut = 0;
+    fc.assert(
+      fc.property(
+        made,
+        fc.constantFrom("same", "fewer", "other", "invalid"),
+        fc.constantFrom(...optionSets),
+        (calls, expectation, options) => {
+          // Often the expected calls are the calls made, so that many cases match exactly.
+          const expected =
+            expectation === "invalid"
+              ? [{ name: 3 }]
+              : (expectation === "fewer"
+                  ? calls.slice(1)
+                  : expectation === "other"
+                    ? calls.map((call) => ({ ...call, name: "b" }))
+                    : calls
+                ).map((call) => ({ name: call.name, arguments: call.inputParameters }));
+          const metric = toolCallAccuracy(options);
+          const testCase = { toolsCalled: calls, expectedTools: expected };
+          const full = metric.measureSync(testCase);
+          const lean = metric[measureWithoutPassingDetails](testCase);
+          if (lean.status === "scored" && lean.details === null) {
+            leftOut++;
+            expect(full.status === "scored" && full.success && full.details.exact).toBe(true);
+            expect({ ...lean, details: full.status === "scored" ? full.details : null }).toEqual(
+              full,
+            );
+          } else {
+            expect(JSON.stringify(lean)).toBe(JSON.stringify(full));
+          }
+        },
+      ),
+      { numRuns: 2000, seed: 22 },
+    );
+    expect(leftOut).toBeGreaterThan(300);
   });
 });

@@ -1,12 +1,16 @@
 import { InvalidInputError, MissingParamsError } from "../core/errors.js";
-import type { MeasureOptions, SyncMetric } from "../core/metric.js";
+import { measureWithoutPassingDetails } from "../core/metric.js";
+import type { LeavesPassingDetailsOut, MeasureOptions, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
 import { resolveMatchOptions } from "./match-options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
-import { matchWithResolvedOptions } from "./match-tool-calls.js";
+import { exactMatchSummary, matchWithResolvedOptions } from "./match-tool-calls.js";
+
+/** What errors call the case's two lists. */
+const fields = { actual: "toolsCalled", expected: "expectedTools" };
 
 /** What `toolCallAccuracy` reads from a case. */
 export interface ToolCallAccuracyCase {
@@ -34,7 +38,7 @@ export interface ToolCallAccuracyOptions extends MatchOptions {
  */
 export function toolCallAccuracy(
   options: ToolCallAccuracyOptions = {},
-): SyncMetric<ToolCallAccuracyCase, MatchResult> {
+): SyncMetric<ToolCallAccuracyCase, MatchResult> & LeavesPassingDetailsOut<ToolCallAccuracyCase> {
   const { name = "Tool Call Accuracy", ...matchOptions } = options;
   const resolved = resolveMatchOptions(matchOptions);
   const measureSync = (testCase: ToolCallAccuracyCase): MetricResult<MatchResult> => {
@@ -59,7 +63,7 @@ export function toolCallAccuracy(
         testCase.expectedTools,
         resolved,
         testCase.availableTools ?? [],
-        { actual: "toolsCalled", expected: "expectedTools" },
+        fields,
       );
       return {
         status: "scored",
@@ -88,5 +92,32 @@ export function toolCallAccuracy(
       return Promise.resolve(measureSync(testCase));
     },
     measureSync,
+    // For a caller that keeps failures' details only: an exact match is scored the quick way,
+    // its reason written from the numbers, and its details left out.
+    [measureWithoutPassingDetails](testCase: ToolCallAccuracyCase): MetricResult {
+      try {
+        const exact = exactMatchSummary(
+          testCase.toolsCalled,
+          testCase.expectedTools,
+          resolved,
+          testCase.availableTools ?? [],
+          fields,
+        );
+        if (exact !== undefined && exact.numbers.success) {
+          return {
+            status: "scored",
+            metric: name,
+            score: exact.numbers.score,
+            threshold: exact.numbers.threshold,
+            success: true,
+            reason: exact.reason,
+            details: null,
+          };
+        }
+      } catch {
+        // measureSync gives the error result, with the same error.
+      }
+      return measureSync(testCase);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
+import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
@@ -98,8 +99,19 @@ export function createCaseScorer<TCase extends object>(input: {
   metrics: readonly Metric<TCase>[];
   describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
   signal?: AbortSignal;
+  /**
+   * Metrics (by the run's names) whose passing results' details the caller does not keep: those
+   * that can leave them out (`details: null`) do.
+   */
+  withoutPassingDetails?: ReadonlySet<string>;
 }): CaseScorer<TCase> {
   const { metrics, signal } = input;
+  const lean = input.withoutPassingDetails;
+  /** Scores a case synchronously with the metric at `at` (the run's, or one derived from it). */
+  const measureNow = (metric: Metric<TCase>, at: number, item: TCase): MetricResult =>
+    lean?.has(metrics[at].name) === true && leavesPassingDetailsOut<TCase>(metric)
+      ? metric[measureWithoutPassingDetails](item)
+      : (metric.measureSync as (item: TCase) => MetricResult)(item);
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
   const measureOptions = signal === undefined ? {} : { signal };
@@ -162,7 +174,7 @@ export function createCaseScorer<TCase extends object>(input: {
           chosen.map((metric, at) => {
             if ("failed" in metric) return metric.failed;
             try {
-              return named((metric.measureSync as (c: TCase) => MetricResult)(item), at);
+              return named(measureNow(metric, at, item), at);
             } catch (error) {
               return toErroredResult(metrics[at].name, error);
             }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { measureWithoutPassingDetails } from "../core/metric.js";
+import type { Metric } from "../core/metric.js";
+import type { MetricResult } from "../core/metric-result.js";
+import type { CaseResult } from "./case-result.js";
+import { createCaseScorer } from "./score-case.js";
+
+/** A metric that says which way it was asked to score. */
+function metric(name: string, canLeaveOut: boolean): Metric<object> {
+  const scored = (how: string): MetricResult => ({
+    status: "scored",
+    metric: name,
+    score: 1,
+    threshold: 0.5,
+    success: true,
+    details: how,
+  });
+  const made: Metric<object> = {
+    name,
+    measure: () => Promise.resolve(scored("measure")),
+    measureSync: () => scored("measureSync"),
+  };
+  return canLeaveOut
+    ? Object.assign(made, { [measureWithoutPassingDetails]: () => scored("lean") })
+    : made;
+}
+
+describe("createCaseScorer: details of passing results", () => {
+  const metrics = [metric("A", true), metric("B", true), metric("C", false)];
+  const detailsOf = (result: CaseResult | Promise<CaseResult>): unknown[] =>
+    (result as CaseResult).results.map((r) => (r.status === "scored" ? r.details : undefined));
+
+  it("lets the metrics named leave them out, when they can", () => {
+    const scorer = createCaseScorer({ metrics, withoutPassingDetails: new Set(["A", "C"]) });
+    expect(detailsOf(scorer.score({}, 0))).toEqual(["lean", "measureSync", "measureSync"]);
+  });
+
+  it("asks for every detail otherwise", () => {
+    expect(detailsOf(createCaseScorer({ metrics }).score({}, 0))).toEqual([
+      "measureSync",
+      "measureSync",
+      "measureSync",
+    ]);
+  });
+});
