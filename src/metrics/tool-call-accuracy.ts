@@ -41,6 +41,19 @@ export function toolCallAccuracy(
 ): SyncMetric<ToolCallAccuracyCase, MatchResult> & LeavesPassingDetailsOut<ToolCallAccuracyCase> {
   const { name = "Tool Call Accuracy", ...matchOptions } = options;
   const resolved = resolveMatchOptions(matchOptions);
+  const scored = <TDetails>(
+    numbers: { readonly score: number; readonly threshold: number; readonly success: boolean },
+    reason: string,
+    details: TDetails,
+  ): MetricResult<TDetails> => ({
+    status: "scored",
+    metric: name,
+    score: numbers.score,
+    threshold: numbers.threshold,
+    success: numbers.success,
+    reason,
+    details,
+  });
   const measureSync = (testCase: ToolCallAccuracyCase): MetricResult<MatchResult> => {
     try {
       if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
@@ -65,15 +78,7 @@ export function toolCallAccuracy(
         testCase.availableTools ?? [],
         fields,
       );
-      return {
-        status: "scored",
-        metric: name,
-        score: details.score,
-        threshold: details.threshold,
-        success: details.success,
-        reason: details.reason,
-        details,
-      };
+      return scored(details, details.reason, details);
     } catch (error) {
       return toErroredResult(name, error);
     }
@@ -103,17 +108,7 @@ export function toolCallAccuracy(
           testCase.availableTools ?? [],
           fields,
         );
-        if (exact !== undefined && exact.numbers.success) {
-          return {
-            status: "scored",
-            metric: name,
-            score: exact.numbers.score,
-            threshold: exact.numbers.threshold,
-            success: true,
-            reason: exact.reason,
-            details: null,
-          };
-        }
+        if (exact?.numbers.success === true) return scored(exact.numbers, exact.reason, null);
       } catch {
         // measureSync gives the error result, with the same error.
       }
