@@ -230,15 +230,16 @@ export function readPlainOpenAIChat(
   }
   const warnings: TrajectoryWarning[] = [];
   let paths: string[] | undefined;
-  calls.forEach((call, index) => {
-    if (call.output !== null) return;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index];
+    if (call.output !== null) continue;
     paths ??= callPaths(list);
     warnings.push({
       code: "call-without-result",
       message: `the call to ${call.name} has no result`,
       path: paths[index],
     });
-  });
+  }
   const turns: TrajectoryTurn[] = [];
   for (let at = 0; at < turnMarks.length; at += 3) {
     const last = at + 3 === turnMarks.length;

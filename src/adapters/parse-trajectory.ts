@@ -148,15 +148,27 @@ export function parseTrajectories<Name extends string>(
   }
   const normalizeNames = options.normalizeNames ?? false;
   const parsedBefore = new ParsedArguments();
-  const read = (Object.keys(inputs) as Name[]).map((name): [Name, Trajectory] => {
+  const read: Partial<Record<Name, Trajectory>> = {};
+  for (const name of Object.keys(inputs) as Name[]) {
+    let trajectory: Trajectory;
     try {
-      return [name, readOne(inputs[name], format, normalizeNames, parsedBefore)];
+      trajectory = readOne(inputs[name], format, normalizeNames, parsedBefore);
     } catch (error) {
       throw namingInput(error, name);
     }
-  });
-  // Defined key by key (a name like `__proto__` stays a name).
-  return Object.fromEntries(read) as Record<Name, Trajectory>;
+    // Assigned, `__proto__` would set the prototype: defined as a key instead.
+    if (name === "__proto__") {
+      Object.defineProperty(read, name, {
+        value: trajectory,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      read[name] = trajectory;
+    }
+  }
+  return read as Record<Name, Trajectory>;
 }
 
 /** Checks `parseTrajectory`'s options object; gives the format it names, if any. */
