@@ -131,6 +131,47 @@ describe("scoreToolCalls on small cases", () => {
     );
   });
 
+  it("gives the general way's numbers when the calls follow a parsed reference", () => {
+    // The calls made are the reference's, place by place, then sometimes one changed, moved,
+    // dropped or added: perfect at every place, perfect up to a point, or not at all.
+    const plainCall = call.map(({ name, inputParameters }) => ({ name, inputParameters }));
+    fc.assert(
+      fc.property(
+        fc.array(plainCall, { maxLength: 7 }),
+        fc.constantFrom("same", "changed", "moved", "dropped", "added"),
+        fc.nat(),
+        fc.constantFrom<MatchOptions>(
+          { order: "any" },
+          { order: "subset" },
+          { order: "superset" },
+          { order: "strict" },
+          { order: "any", arguments: "subset" },
+          { order: "superset", limits: { maxPairEvaluations: 4 } },
+          { order: "any", limits: { maxAssignmentWork: 50 } },
+        ),
+        (wanted, edit, at, given) => {
+          const reference = asGiven(
+            wanted.map((c) => ({ ...c, output: "ok", type: "FUNCTION" as const })),
+            true,
+          );
+          let made: { name: string; inputParameters: object }[] = reference.map((c) => ({ ...c }));
+          const place = made.length === 0 ? 0 : at % made.length;
+          if (edit === "changed" && made.length > 0) {
+            made[place] = { ...made[place], inputParameters: { extra: true } };
+          }
+          if (edit === "moved" && made.length > 1) made = [...made.slice(1), made[0]];
+          if (edit === "dropped") made.splice(place, 1);
+          if (edit === "added") made.push({ ...made[place] });
+          const actual = asGiven(made, true);
+          expect(outcome(() => scoreToolCalls(actual, reference, given))).toEqual(
+            outcome(() => generalNumbers(actual, reference, given)),
+          );
+        },
+      ),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+
   it("counts the best assignment's total, not the first one found", () => {
     // Row 0 fits both columns; row 1 only the first. The best total pairs 0-1 and 1-0.
     const weights = [

@@ -18,6 +18,12 @@ export interface SmallCaseInput {
   readonly score: (row: number, col: number) => number;
   readonly maxPairEvaluations: number;
   readonly maxAssignmentWork: number;
+  /**
+   * Whether scoring a pair can never throw (plain expected values, no path rules), so that pairs
+   * the answer does not need may go unscored. Default false: every pair the general way would
+   * score is scored, so that a matcher that throws does so here too.
+   */
+  readonly pairsMaySkip?: boolean;
 }
 
 // Scratch (nothing here is re-entered): the tool of each row and column; per tool, how many rows
@@ -122,6 +128,20 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
     let total = 0;
     for (let i = 0; i < length; i++) if (expected[i].name === called[i].name) total += score(i, i);
     return total;
+  }
+  // Every call paired with the one at its place, perfectly: no total can be higher (a pair scores
+  // at most 1, and there are at most min(rows, cols) pairs), so that is the best total, found
+  // without grouping. Taken only where no group could reach a limit (evaluations and work grow
+  // with the group's size), since the general way would then report it.
+  if (
+    input.pairsMaySkip === true &&
+    rows * cols <= input.maxPairEvaluations &&
+    assignmentWork(rows, cols) <= input.maxAssignmentWork
+  ) {
+    const length = Math.min(rows, cols);
+    let at = 0;
+    while (at < length && expected[at].name === called[at].name && score(at, at) === 1) at++;
+    if (at === length) return length;
   }
   // Each tool's number, by first appearance among the expected calls; -1 for calls of others.
   // Names are compared directly: on a few calls, that costs less than hashing them.
