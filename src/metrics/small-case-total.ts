@@ -129,19 +129,32 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
     for (let i = 0; i < length; i++) if (expected[i].name === called[i].name) total += score(i, i);
     return total;
   }
-  // Every call paired with the one at its place, perfectly: no total can be higher (a pair scores
-  // at most 1, and there are at most min(rows, cols) pairs), so that is the best total, found
-  // without grouping. Taken only where no group could reach a limit (evaluations and work grow
-  // with the group's size), since the general way would then report it.
+  // Every call of the shorter list paired perfectly, in order, with calls of the longer one (at
+  // its place, or further on past calls left out): no total can be higher (a pair scores at most
+  // 1, and there are at most min(rows, cols) pairs), so that is the best total, found without
+  // grouping. Taken only where no group could reach a limit (evaluations and work grow with the
+  // group's size), since the general way would then report it.
   if (
     input.pairsMaySkip === true &&
     rows * cols <= input.maxPairEvaluations &&
     assignmentWork(rows, cols) <= input.maxAssignmentWork
   ) {
-    const length = Math.min(rows, cols);
-    let at = 0;
-    while (at < length && expected[at].name === called[at].name && score(at, at) === 1) at++;
-    if (at === length) return length;
+    let row = 0;
+    let col = 0;
+    let skips = Math.abs(rows - cols);
+    while (row < rows && col < cols) {
+      if (expected[row].name === called[col].name && score(row, col) === 1) {
+        row++;
+        col++;
+      } else if (skips > 0) {
+        skips--;
+        if (rows > cols) row++;
+        else col++;
+      } else {
+        break;
+      }
+    }
+    if (rows <= cols ? row === rows : col === cols) return Math.min(rows, cols);
   }
   // Each tool's number, by first appearance among the expected calls; -1 for calls of others.
   // Names are compared directly: on a few calls, that costs less than hashing them.
