@@ -1,4 +1,5 @@
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
+import { setKey } from "../core/json.js";
 import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { trajectoryFormats } from "../core/trajectory.js";
@@ -148,7 +149,7 @@ export function parseTrajectories<Name extends string>(
   }
   const normalizeNames = options.normalizeNames ?? false;
   const parsedBefore = new ParsedArguments();
-  const read: Partial<Record<Name, Trajectory>> = {};
+  const read: Record<string, Trajectory> = {};
   for (const name of Object.keys(inputs) as Name[]) {
     let trajectory: Trajectory;
     try {
@@ -156,19 +157,9 @@ export function parseTrajectories<Name extends string>(
     } catch (error) {
       throw namingInput(error, name);
     }
-    // Assigned, `__proto__` would set the prototype: defined as a key instead.
-    if (name === "__proto__") {
-      Object.defineProperty(read, name, {
-        value: trajectory,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      read[name] = trajectory;
-    }
+    setKey(read, name, trajectory);
   }
-  return read as Record<Name, Trajectory>;
+  return read;
 }
 
 /** Checks `parseTrajectory`'s options object; gives the format it names, if any. */

@@ -31,6 +31,23 @@ export function objectPrototypeHasKeys(): boolean {
   return false;
 }
 
+/**
+ * Sets `record[key]` as an own key, `__proto__` included (a plain assignment of that key would
+ * replace the prototype instead of adding the key).
+ */
+export function setKey<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") {
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    record[key] = value;
+  }
+}
+
 /** True for a JSON object (a non-null, non-array object). */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -233,17 +250,7 @@ function copyJson(walk: Walk, input: unknown, key: string, depth: number): JsonV
       const item = copyJson(walk, (object as Record<string, unknown>)[k], k, depth + 1);
       walk.keys.pop();
       if (item === undefined) continue;
-      if (k === "__proto__") {
-        // A plain assignment would replace the prototype instead of adding the key.
-        Object.defineProperty(record, k, {
-          value: item,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        record[k] = item;
-      }
+      setKey(record, k, item);
     }
     copy = record;
   }
