@@ -9,7 +9,7 @@ import { toolCallAccuracy } from "../src/metrics/tool-call-accuracy.js";
 import { evaluate as evaluateCases } from "../src/runner/evaluate.js";
 import { evaluate, observe, traceTool, updateCurrentSpan } from "../src/tracing.js";
 import type { Golden } from "../src/tracing.js";
-import { launchChromium } from "./support/chromium.js";
+import { describeInChromium, launchChromium } from "./support/chromium.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-tracing-"));
@@ -94,6 +94,26 @@ const goldens: Golden[] = Array.from({ length: 8 }, (_, at) => {
   };
 });
 
+/** The support run's results, rendered once by `toolscore report` into report.html, junit.xml and r.md. */
+let rendered: ReturnType<typeof runCliProcess> | undefined;
+function renderReports(): ReturnType<typeof runCliProcess> {
+  rendered ??= (async () => {
+    const out = path.join(root, "report.jsonl");
+    await evaluate({
+      observedCallback: supportAgent({ runs: 0 }),
+      goldens: [...goldens, { id: "crash", input: { not: "text" } as never }],
+      metrics: [toolCallAccuracy({ score: "recall" })],
+      out,
+      name: "support goldens",
+    });
+    return runCliProcess(
+      ["report", out, "--junit", "junit.xml", "--report", "report.html", "--markdown", "r.md"],
+      { cwd: root },
+    );
+  })();
+  return rendered;
+}
+
 describe("evaluate with an observed callback, through the runner", () => {
   it("writes each golden as it finishes, resumes a stopped run, and equals an uninterrupted one", async () => {
     const out = path.join(root, "stopped.jsonl");
@@ -177,19 +197,8 @@ describe("evaluate with an observed callback, through the runner", () => {
     });
   });
 
-  it("renders HTML, JUnit and Markdown reports per component with toolscore report", async () => {
-    const out = path.join(root, "report.jsonl");
-    await evaluate({
-      observedCallback: supportAgent({ runs: 0 }),
-      goldens: [...goldens, { id: "crash", input: { not: "text" } as never }],
-      metrics: [toolCallAccuracy({ score: "recall" })],
-      out,
-      name: "support goldens",
-    });
-    const run = await runCliProcess(
-      ["report", out, "--junit", "junit.xml", "--report", "report.html", "--markdown", "r.md"],
-      { cwd: root },
-    );
+  it("renders JUnit and Markdown reports per component with toolscore report", async () => {
+    const run = await renderReports();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("refunds › refund calls");
@@ -210,31 +219,6 @@ describe("evaluate with an observed callback, through the runner", () => {
     expect(testcases).toBe(8 + 8 + 4 + 3);
     expect(xml).toContain(`tests="${testcases}"`);
     expect(xml).toContain('classname="refunds › refund calls"');
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(error.message));
-      page.on("console", (message) => {
-        if (message.type() === "error") problems.push(message.text());
-      });
-      await page.goto(`file://${path.join(root, "report.html")}`);
-      await page.waitForSelector("body[data-ready=true]", { timeout: 10_000 });
-      expect(problems).toEqual([]);
-      expect(await page.locator("#filter-metric option").allTextContents()).toEqual(
-        expect.arrayContaining(["failing router › route", "failing refunds › refund calls"]),
-      );
-      expect(await page.locator("details.case").count()).toBe(9);
-      await page.selectOption("#filter-status", "error");
-      const errored = page.locator("details.case:not([hidden])");
-      expect(await errored.count()).toBe(1);
-      await errored.locator("summary").click();
-      // The body is built when the case is opened.
-      await errored.getByText("the request is not text", { exact: false }).first().waitFor();
-      expect(await errored.textContent()).toContain("the request is not text");
-    } finally {
-      await browser.close();
-    }
     expect(readFileSync(path.join(root, "r.md"), "utf8")).toContain("support goldens");
   });
 
@@ -274,5 +258,36 @@ describe("evaluate with an observed callback, through the runner", () => {
       code: ErrorCode.INVALID_OPTION,
       message: expect.stringContaining("toolscore/tracing") as unknown,
     });
+  });
+});
+
+describeInChromium("the per-component HTML report in Chromium", () => {
+  it("filters by component metric and status, and opens an errored golden", async () => {
+    expect((await renderReports()).code).toBe(0);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(message.text());
+      });
+      await page.goto(`file://${path.join(root, "report.html")}`);
+      await page.waitForSelector("body[data-ready=true]", { timeout: 10_000 });
+      expect(problems).toEqual([]);
+      expect(await page.locator("#filter-metric option").allTextContents()).toEqual(
+        expect.arrayContaining(["failing router › route", "failing refunds › refund calls"]),
+      );
+      expect(await page.locator("details.case").count()).toBe(9);
+      await page.selectOption("#filter-status", "error");
+      const errored = page.locator("details.case:not([hidden])");
+      expect(await errored.count()).toBe(1);
+      await errored.locator("summary").click();
+      // The body is built when the case is opened.
+      await errored.getByText("the request is not text", { exact: false }).first().waitFor();
+      expect(await errored.textContent()).toContain("the request is not text");
+    } finally {
+      await browser.close();
+    }
   });
 });

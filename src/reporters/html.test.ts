@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../test/support/chromium.js";
+import { describeInChromium, launchChromium } from "../../test/support/chromium.js";
 import { makeImage } from "../../test/support/images.js";
 import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
 import type { CaseRecord } from "../runner/record.js";
@@ -13,6 +13,9 @@ import { renderHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-html-"));
 const screenshots = path.resolve("test-results");
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
 
 async function reportRecords(): Promise<CaseRecord[]> {
   const png = (await makeImage("png", 40, 30)).toString("base64");
@@ -65,8 +68,8 @@ describe("renderHtmlReport (static)", () => {
   });
 });
 
-describe("renderHtmlReport in Chromium", () => {
-  let browser: Browser;
+describeInChromium("renderHtmlReport in Chromium", () => {
+  let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
   const dialogs: string[] = [];
@@ -101,8 +104,8 @@ describe("renderHtmlReport in Chromium", () => {
   }, 30_000);
 
   afterAll(async () => {
-    await browser.close();
-    rmSync(directory, { recursive: true, force: true });
+    // Undefined when the launch failed: that failure is the one to report.
+    await browser?.close();
   });
 
   it("loads without errors and shows the summary and a histogram per metric", async () => {

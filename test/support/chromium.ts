@@ -1,23 +1,29 @@
-import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
+import { describe } from "vitest";
+import { chromiumPath, optionalTool } from "./optional-tools.js";
+
+export { chromiumPath };
 
 /**
  * Debian's chromium, driven by playwright-core (playwright cannot download its own browsers
- * here). CI installs the package; a machine without it fails the test with a message that says
- * how to get it, rather than skipping.
+ * here). Where it is missing the browser tests are skipped, with the reason in their names and
+ * a line at the start of the run, unless the run requires it (CI, `TOOLSCORE_REQUIRE_CHROMIUM=1`):
+ * then they run and fail with the message below.
  */
-export const chromiumPath = process.env.TOOLSCORE_CHROMIUM ?? "/usr/bin/chromium";
+const browser = optionalTool("chromium");
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `no Chromium at ${chromiumPath}: install it (apt-get install -y chromium) or set TOOLSCORE_CHROMIUM`,
-    );
-  }
+  if (!browser.present) throw new Error(browser.missing);
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+}
+
+/** `describe` for tests that drive Chromium: skipped (saying why) where it is absent and not required. */
+export function describeInChromium(name: string, body: () => void): void {
+  if (browser.runs) describe(name, body);
+  else describe.skip(`${name} [skipped: ${browser.missing}]`, body);
 }

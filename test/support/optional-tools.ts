@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Tools some tests need that `npm ci` does not install: Debian's Chromium (the HTML report in a
+ * browser) and the oldest Node that package.json's `engines` allows (the packed package on it).
+ * Where one is missing its tests are skipped, saying why and how to run them, unless the run
+ * requires it: in CI (`.ci/run` installs both) or with `TOOLSCORE_REQUIRE_<TOOL>=1`, they run
+ * and fail with the same message.
+ */
+export interface OptionalTool {
+  readonly name: string;
+  readonly path: string;
+  readonly present: boolean;
+  readonly required: boolean;
+  /** Present, or required (then its tests run, and fail if it is absent). */
+  readonly runs: boolean;
+  /** Why it is missing and how to get it. */
+  readonly missing: string;
+}
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+const engines = (
+  JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    engines: { node: string };
+  }
+).engines.node;
+
+/** The version `engines.node` starts at: it must be a plain lower bound, `>=x.y.z`. */
+export function oldestNodeVersion(range: string = engines): string {
+  const bound = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
+  if (bound === null) {
+    throw new Error(`engines.node must be a lower bound such as ">=20.3.0", not ${range}`);
+  }
+  return bound[1];
+}
+
+export const chromiumPath = process.env.TOOLSCORE_CHROMIUM ?? "/usr/bin/chromium";
+export const oldestNodePath =
+  process.env.TOOLSCORE_OLDEST_NODE ??
+  path.join(root, ".cache", `node-v${oldestNodeVersion()}`, "bin", "node");
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value !== "false";
+}
+
+const tools = {
+  chromium: {
+    path: chromiumPath,
+    variable: "TOOLSCORE_REQUIRE_CHROMIUM",
+    how: `install it (apt-get install chromium) or set TOOLSCORE_CHROMIUM to a Chromium`,
+    what: `no Chromium at ${chromiumPath}`,
+  },
+  "oldest-node": {
+    path: oldestNodePath,
+    variable: "TOOLSCORE_REQUIRE_OLDEST_NODE",
+    how: "run `node scripts/oldest-node.mjs` (it fetches that Node from the npm registry) or set TOOLSCORE_OLDEST_NODE to one",
+    what: `no Node ${oldestNodeVersion()} (the oldest that package.json's engines allows) at ${oldestNodePath}`,
+  },
+} as const;
+
+export type OptionalToolName = keyof typeof tools;
+
+export function optionalTool(name: OptionalToolName): OptionalTool {
+  const tool = tools[name];
+  const present = existsSync(tool.path);
+  const required = isSet(process.env.CI) || isSet(process.env[tool.variable]);
+  return {
+    name,
+    path: tool.path,
+    present,
+    required,
+    runs: present || required,
+    missing: `${tool.what}: ${tool.how}; .ci/run installs it, and CI=1 or ${tool.variable}=1 makes its tests required`,
+  };
+}
+
+export const optionalToolNames = Object.keys(tools) as OptionalToolName[];
