@@ -14,6 +14,7 @@ export {
   JudgeResponseError,
   LimitExceededError,
   MediaLoadError,
+  MissingDependencyError,
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
@@ -206,6 +207,7 @@ export {
 export type {
   AiSdkJudgeOptions,
   AiSdkLanguageModel,
+  AnthropicClient,
   AnthropicJudgeOptions,
   AnthropicStructuredOutput,
   JudgeBatchOutcome,
@@ -214,6 +216,7 @@ export type {
   JudgeSession,
   JudgeSessionOptions,
   ModelPrice,
+  OpenAIClient,
   OpenAIJudgeOptions,
   OpenAIStructuredOutput,
   PriceTable,

@@ -14,7 +14,8 @@ export interface CliIo {
 /**
  * - 0: every case passed (or the pass rate reached `--fail-under`);
  * - 1: some case failed its threshold;
- * - 2: a usage or configuration error (bad flag, config, dataset path, results file);
+ * - 2: a usage or configuration error (bad flag, config, dataset path, results file, a judge
+ *   whose SDK is not installed);
  * - 3: a runtime error (a case that could not be read or scored, a failed merge);
  * - 130 / 143: stopped by SIGINT / SIGTERM, after saving what had finished.
  */
@@ -38,6 +39,7 @@ export function exitCodeOf(error: unknown): number {
     switch (error.code) {
       case "INVALID_OPTION":
       case "PROVIDER_CONFIG":
+      case "MISSING_DEPENDENCY":
       case "RESULTS_FILE":
       case "DATASET_PARSE":
       case "INVALID_INPUT":

@@ -228,13 +228,24 @@ export async function writeReports(input: {
     const chosen = await withCaseContent(selector.chosen(), input.dataset, scan.header, io);
     const datasetDirectory = path.dirname(input.dataset);
     const records: CaseRecord[] = [];
+    const notEmbedded: string[] = [];
+    const onImageError = (_source: unknown, error: unknown) => {
+      notEmbedded.push(error instanceof Error ? error.message : String(error));
+    };
     for (let at = 0; at < chosen.length; at += 32) {
       records.push(
         ...(await Promise.all(
           chosen
             .slice(at, at + 32)
-            .map((record) => inlineRecordImages(record, { baseDirectory: datasetDirectory })),
+            .map((record) =>
+              inlineRecordImages(record, { baseDirectory: datasetDirectory, onImageError }),
+            ),
         )),
+      );
+    }
+    if (notEmbedded.length > 0) {
+      io.stderr.write(
+        `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${notEmbedded[0]}${notEmbedded.length > 1 ? "; ..." : ""})\n`,
       );
     }
     await ensureFolder(reports.report);

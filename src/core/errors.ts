@@ -25,6 +25,11 @@ export const ErrorCode = {
   UNKNOWN_FORMAT: "UNKNOWN_FORMAT",
   /** A judge model cannot be set up: unknown provider, missing API key, bad model string. */
   PROVIDER_CONFIG: "PROVIDER_CONFIG",
+  /**
+   * A feature needs an optional package that is not installed (a model SDK, the image codecs);
+   * the message names the packages and the command that installs them.
+   */
+  MISSING_DEPENDENCY: "MISSING_DEPENDENCY",
   /** A call to a model API failed for good (after the SDK's retries), or was refused. */
   PROVIDER_CALL: "PROVIDER_CALL",
   /** A judge answered something unusable (not JSON, not the schema, a score out of range). */
@@ -183,6 +188,37 @@ export class ProviderConfigError extends ToolscoreError {
 
   static override isInstance(error: unknown): error is ProviderConfigError {
     return hasCode(error, ErrorCode.PROVIDER_CONFIG);
+  }
+}
+
+/**
+ * A feature needs optional packages that are not installed: the model SDKs and the image codecs
+ * are optional peer dependencies, installed by those who use them. Thrown when the feature is set
+ * up (a judge created, image scaling asked for), so before any case runs.
+ */
+export class MissingDependencyError extends ToolscoreError {
+  /** What needs them: `the openai judge`, `scaling images down`. */
+  readonly feature: string;
+  /** The packages that are missing. */
+  readonly packages: readonly string[];
+  /** The command that installs them: `npm install openai`. */
+  readonly install: string;
+
+  constructor(options: { feature: string; packages: readonly string[]; cause?: unknown }) {
+    const install = `npm install ${options.packages.join(" ")}`;
+    const names = options.packages.map((name) => `"${name}"`).join(", ");
+    const are = options.packages.length === 1 ? "is" : "are";
+    super(ErrorCode.MISSING_DEPENDENCY, {
+      message: `${options.feature} needs ${names}, which ${are} not installed: run \`${install}\``,
+      cause: options.cause,
+    });
+    this.feature = options.feature;
+    this.packages = options.packages;
+    this.install = install;
+  }
+
+  static override isInstance(error: unknown): error is MissingDependencyError {
+    return hasCode(error, ErrorCode.MISSING_DEPENDENCY);
   }
 }
 

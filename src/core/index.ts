@@ -6,6 +6,7 @@ export {
   JudgeResponseError,
   LimitExceededError,
   MediaLoadError,
+  MissingDependencyError,
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,

@@ -1,4 +1,34 @@
-// The codecs load on first use: most runs never convert or scale an image.
+import { createRequire } from "node:module";
+import { assertInstalled, loadOptional } from "../core/optional-dependency.js";
+import type { OptionalDependency } from "../core/optional-dependency.js";
+
+/**
+ * Jimp's codecs and resizer, optional peer dependencies: only converting a BMP and scaling an
+ * image down need them, and they load on first use.
+ */
+export const imageCodecs: OptionalDependency = {
+  feature: "converting BMP images and scaling images down",
+  packages: [
+    "@jimp/core",
+    "@jimp/js-bmp",
+    "@jimp/js-gif",
+    "@jimp/js-jpeg",
+    "@jimp/js-png",
+    "@jimp/plugin-resize",
+  ],
+};
+
+// Packages are looked up from where toolscore is installed, as its own imports would be.
+const fromHere = createRequire(import.meta.url);
+
+/**
+ * Throws a `MissingDependencyError` with the install command unless the image codecs are
+ * installed: for a setting that will need them (`downscale`), so that it fails before any case.
+ */
+export function assertImageCodecsInstalled(): void {
+  assertInstalled(imageCodecs, (id) => fromHere.resolve(id));
+}
+
 let jimp: Promise<JimpClass> | undefined;
 
 type JimpImage = {
@@ -12,14 +42,16 @@ type JimpClass = { read(data: Buffer): Promise<JimpImage> };
 
 /** A Jimp with just the codecs and the resizer toolscore needs (all pure JavaScript). */
 function loadJimp(): Promise<JimpClass> {
-  jimp ??= Promise.all([
-    import("@jimp/core"),
-    import("@jimp/js-bmp"),
-    import("@jimp/js-gif"),
-    import("@jimp/js-jpeg"),
-    import("@jimp/js-png"),
-    import("@jimp/plugin-resize"),
-  ]).then(
+  jimp ??= loadOptional(imageCodecs, () =>
+    Promise.all([
+      import("@jimp/core"),
+      import("@jimp/js-bmp"),
+      import("@jimp/js-gif"),
+      import("@jimp/js-jpeg"),
+      import("@jimp/js-png"),
+      import("@jimp/plugin-resize"),
+    ]),
+  ).then(
     ([core, bmp, gif, jpeg, png, resize]) =>
       core.createJimp({
         formats: [bmp.default, gif.default, jpeg.default, png.default],

@@ -6,8 +6,13 @@ import { loadImage } from "./load-image.js";
 export interface InlineImagesOptions {
   /** Relative image paths are read from here, and no file outside it is read. */
   readonly baseDirectory: string;
-  /** Largest image embedded, in bytes; larger ones are downscaled. Default 1 MiB. */
+  /**
+   * Largest image embedded, in bytes; larger ones are scaled down, where the image codecs are
+   * installed (an optional peer dependency). Default 1 MiB.
+   */
   readonly maxBytes?: number;
+  /** Told of each image that stays a path, and why (a `MediaLoadError`). */
+  readonly onImageError?: (source: ImageSource, error: unknown) => void;
 }
 
 /**
@@ -31,7 +36,8 @@ export async function inlineRecordImages(
         downscale: true,
       });
       return { kind: "base64", data: image.base64, mimeType: image.mediaType };
-    } catch {
+    } catch (error) {
+      options.onImageError?.(source, error);
       return source;
     }
   };

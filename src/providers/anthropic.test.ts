@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProviderCallError } from "../core/errors.js";
 import type { JudgeRequest } from "../core/judge.js";
 import { judgeRequest, useLlmServer, verdictSchema } from "../../test/support/judge-fixtures.js";
+import Anthropic from "@anthropic-ai/sdk";
 import { createAnthropicJudge } from "./anthropic.js";
 
 const request: JudgeRequest = judgeRequest(
@@ -26,6 +27,21 @@ const judge = (options: Partial<Parameters<typeof createAnthropicJudge>[0]> = {}
   });
 
 describe("createAnthropicJudge", () => {
+  it("asks through an SDK client of the caller's, which needs no key of its own", async () => {
+    const client = new Anthropic({
+      apiKey: "client-key",
+      baseURL: server().anthropicBaseURL,
+      defaultHeaders: { "x-gateway": "mine" },
+    });
+    const response = await createAnthropicJudge({ model: "claude-sonnet-4-5", client }).generate(
+      request,
+    );
+    expect(response.output).toEqual({ reason: "fine", score: 0.5 });
+    const sent = server().modelCalls.at(0);
+    expect(sent?.headers.authorization ?? sent?.headers["x-api-key"]).toMatch(/client-key/);
+    expect(sent?.headers["x-gateway"]).toBe("mine");
+  });
+
   it("sends native structured output with the system prompt apart, and reads the answer", async () => {
     const response = await judge().generate(request);
     expect(response.output).toEqual({ reason: "fine", score: 0.5 });

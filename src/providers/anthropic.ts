@@ -19,6 +19,7 @@ import type {
 } from "../core/judge.js";
 import { toProviderImage } from "./images.js";
 import { calling, parseJsonAnswer } from "./provider-errors.js";
+import { sdkPackage } from "./sdk-packages.js";
 
 /**
  * How the answer is held to the schema: Claude's native structured outputs
@@ -43,8 +44,19 @@ export interface AnthropicJudgeOptions {
   /** Whether messages may carry images. Default true. */
   supportsImages?: boolean;
   headers?: Record<string, string>;
-  /** An SDK client of your own; the options above that configure a client are then ignored. */
-  client?: Anthropic;
+  /**
+   * A client of the `@anthropic-ai/sdk` SDK of your own (`new Anthropic(...)`); the options above
+   * that configure a client are then ignored.
+   */
+  client?: AnthropicClient;
+}
+
+/**
+ * An `@anthropic-ai/sdk` client, as far as toolscore's types need to know it: the SDK is an
+ * optional peer dependency, so toolscore's types do not refer to its own.
+ */
+export interface AnthropicClient {
+  readonly messages: { create(...args: never[]): unknown };
 }
 
 function toAnthropicMessages(messages: readonly JudgeMessage[]): {
@@ -118,8 +130,9 @@ function toResponse(message: Message, mode: AnthropicStructuredOutput): JudgeRes
 export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel {
   const provider = "anthropic";
   const mode = options.structuredOutput ?? "json-schema";
-  // The SDK loads on the first call, so that importing toolscore stays quick; a missing key is
-  // still a configuration error now.
+  // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
+  // key is still a configuration error now.
+  const loadSdk = sdkPackage(provider, "@anthropic-ai/sdk", () => import("@anthropic-ai/sdk"));
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
   if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
     throw new ProviderConfigError({
@@ -129,9 +142,10 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
   }
   let loaded: Promise<Anthropic> | undefined;
   const sdk = (): Promise<Anthropic> => {
-    loaded ??= import("@anthropic-ai/sdk").then(
+    loaded ??= loadSdk().then(
       (module) =>
-        options.client ??
+        // Typed loosely in the options (see AnthropicClient); it is the SDK's client.
+        (options.client as Anthropic | undefined) ??
         new module.Anthropic({
           apiKey,
           ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),

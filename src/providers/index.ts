@@ -1,7 +1,11 @@
 export { createOpenAIJudge } from "./openai.js";
-export type { OpenAIJudgeOptions, OpenAIStructuredOutput } from "./openai.js";
+export type { OpenAIClient, OpenAIJudgeOptions, OpenAIStructuredOutput } from "./openai.js";
 export { createAnthropicJudge } from "./anthropic.js";
-export type { AnthropicJudgeOptions, AnthropicStructuredOutput } from "./anthropic.js";
+export type {
+  AnthropicClient,
+  AnthropicJudgeOptions,
+  AnthropicStructuredOutput,
+} from "./anthropic.js";
 export { fromAiSdk } from "./ai-sdk.js";
 export type { AiSdkJudgeOptions, AiSdkLanguageModel } from "./ai-sdk.js";
 export { judgeProviders, parseModelString, resolveJudgeModel } from "./registry.js";

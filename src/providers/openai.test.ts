@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
 import type { JudgeRequest } from "../core/judge.js";
 import { judgeRequest, useLlmServer, verdictSchema } from "../../test/support/judge-fixtures.js";
+import OpenAI from "openai";
 import { createOpenAIJudge } from "./openai.js";
 
 const request: JudgeRequest = judgeRequest(
@@ -26,6 +27,19 @@ const judge = (options: Partial<Parameters<typeof createOpenAIJudge>[0]> = {}) =
   });
 
 describe("createOpenAIJudge", () => {
+  it("asks through an SDK client of the caller's, which needs no key of its own", async () => {
+    const client = new OpenAI({
+      apiKey: "client-key",
+      baseURL: server().openaiBaseURL,
+      defaultHeaders: { "x-gateway": "mine" },
+    });
+    const response = await createOpenAIJudge({ model: "gpt-4.1", client }).generate(request);
+    expect(response.output).toEqual({ reason: "fine", score: 0.75 });
+    const sent = server().modelCalls.at(0);
+    expect(sent?.headers.authorization).toBe("Bearer client-key");
+    expect(sent?.headers["x-gateway"]).toBe("mine");
+  });
+
   it("sends a structured-output request and reads the answer and usage", async () => {
     const response = await judge().generate(request);
     expect(response.output).toEqual({ reason: "fine", score: 0.75 });

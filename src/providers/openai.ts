@@ -20,6 +20,7 @@ import type {
 } from "../core/judge.js";
 import { calling, isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
+import { sdkPackage } from "./sdk-packages.js";
 
 /**
  * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
@@ -50,8 +51,19 @@ export interface OpenAIJudgeOptions {
   supportsImages?: boolean;
   /** Extra headers on every request (a gateway's key, say). */
   headers?: Record<string, string>;
-  /** An SDK client of your own; the options above that configure a client are then ignored. */
-  client?: OpenAI;
+  /**
+   * A client of the `openai` SDK of your own (`new OpenAI(...)`, `new AzureOpenAI(...)`); the
+   * options above that configure a client are then ignored.
+   */
+  client?: OpenAIClient;
+}
+
+/**
+ * An `openai` SDK client, as far as toolscore's types need to know it: the SDK is an optional
+ * peer dependency, so toolscore's types do not refer to its own.
+ */
+export interface OpenAIClient {
+  readonly chat: { readonly completions: { create(...args: never[]): unknown } };
 }
 
 /** An environment variable; providers are where configuration enters. */
@@ -121,8 +133,9 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     maxRetries: options.maxRetries ?? 3,
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   };
-  // The SDK loads on the first call, so that importing toolscore stays quick; a missing key is
-  // still a configuration error now.
+  // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
+  // key is still a configuration error now.
+  const loadSdk = sdkPackage(provider, "openai", () => import("openai"));
   const apiKey =
     options.apiKey ?? (options.azure ? env("AZURE_OPENAI_API_KEY") : env("OPENAI_API_KEY"));
   if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
@@ -133,8 +146,9 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   }
   let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
   const sdk = () => {
-    loaded ??= import("openai").then((module) => ({
-      client: options.client ?? newClient(module),
+    loaded ??= loadSdk().then((module) => ({
+      // Typed loosely in the options (see OpenAIClient); it is the SDK's client.
+      client: (options.client as OpenAI | undefined) ?? newClient(module),
       toFile: module.toFile,
     }));
     return loaded;

@@ -14,6 +14,7 @@ import {
   unjudgeableContexts,
 } from "../../judges/faithfulness.js";
 import type { BinaryVerdict, ClaimVerdict } from "../../judges/faithfulness.js";
+import { assertImageCodecsInstalled } from "../../node/image-codec.js";
 import { prepareContexts } from "../../node/prepare-contexts.js";
 import type { PrepareContextsOptions } from "../../node/prepare-contexts.js";
 import { resolveJudgeModel } from "../../providers/registry.js";
@@ -141,7 +142,9 @@ function stringField(input: Record<string, unknown>, camel: string, snake: strin
   return value;
 }
 
-function checkOnImageError(options: MultiModalMetricOptions): void {
+/** Checks the image options once, with the metric: scaling down needs the image codecs installed. */
+function checkImageOptions(options: MultiModalMetricOptions): void {
+  if (options.imageLoading?.downscale === true) assertImageCodecsInstalled();
   const onImageError: unknown = options.onImageError ?? "report";
   if (onImageError !== "report" && onImageError !== "fail") {
     throw new InvalidOptionError({
@@ -203,7 +206,7 @@ abstract class MultiModalMetric {
         message: "the metric takes one options object",
       });
     }
-    checkOnImageError(options);
+    checkImageOptions(options);
     this.options = options;
     this.judge = resolveJudgeModel(options.llm ?? defaultVisionModel, options.modelSettings ?? {});
   }
@@ -370,6 +373,7 @@ export function multimodalFaithfulness(
       message: "threshold must be a number in [0, 1]",
     });
   }
+  checkImageOptions(metricOptions);
   const judge = resolveJudgeModel(
     metricOptions.llm ?? defaultVisionModel,
     metricOptions.modelSettings ?? {},
