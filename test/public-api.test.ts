@@ -13,6 +13,8 @@ const entries = {
   "toolscore/node": "src/node.ts",
   "toolscore/ragas": "src/compat/ragas/index.ts",
   "toolscore/vitest": "src/testing/vitest.ts",
+  "toolscore/matchers": "src/testing/matchers.ts",
+  "toolscore/jest": "src/testing/jest.ts",
   "toolscore/tracing": "src/tracing.ts",
 };
 

@@ -9,6 +9,9 @@
  * expect(calls).toMatchToolCalls(expected, { order: "strict" });
  * await expect(testCase).toPassMetric(toolCallAccuracy(), 0.8);
  */
+// Kept in the declarations too: the augmentation below needs vitest's own types in the program
+// (its Assertion is re-exported from @vitest/expect).
+import "vitest";
 import { expect } from "vitest";
 import { toolscoreMatchers } from "./matchers.js";
 import type { ToolscoreMatchers } from "./matchers.js";

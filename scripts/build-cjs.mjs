@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The CommonJS build, for require() (jest, and Node before require(esm)): every export of
+// package.json with a `require` condition, bundled by rolldown from tsc's ESM output in dist/,
+// so both formats run the same JavaScript. Shared modules become chunks, so classes and symbols
+// are one per format. Packages stay external, except the ESM-only ones, which CommonJS cannot
+// require: they are bundled in. The declarations are tsc's, copied into the CommonJS folder,
+// where a package.json says "commonjs", so that TypeScript reads them as CommonJS types.
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { rolldown } from "rolldown";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const dist = path.join(root, "dist");
+const out = path.join(dist, "cjs");
+const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+
+// ESM-only dependencies: bundled into the CommonJS build (their ESM build is used by import).
+const esmOnly = ["p-limit", "p-throttle", "yocto-queue"];
+
+/** Entry name (path under dist/cjs, without .js) -> the ESM file it is built from. */
+const input = {};
+for (const [subpath, target] of Object.entries(exports)) {
+  const required = target?.require?.default;
+  if (required === undefined) continue;
+  const name = path.posix.relative("./dist/cjs", required).replace(/\.js$/, "");
+  const from = path.join(dist, `${name}.js`);
+  if (target.import?.default !== `./dist/${name}.js` || !existsSync(from)) {
+    throw new Error(`exports["${subpath}"]: require must mirror import (./dist/${name}.js)`);
+  }
+  input[name] = from;
+}
+
+rmSync(out, { recursive: true, force: true });
+const bundle = await rolldown({
+  input,
+  platform: "node",
+  external: (id) =>
+    !id.startsWith(".") &&
+    !path.isAbsolute(id) &&
+    !esmOnly.some((name) => id === name || id.startsWith(`${name}/`)),
+});
+await bundle.write({
+  dir: out,
+  format: "cjs",
+  // Lazy imports (model SDKs, image codecs) become require() too: jest's CommonJS has no import().
+  dynamicImportInCjs: false,
+  entryFileNames: "[name].js",
+  chunkFileNames: "chunks/[name]-[hash].js",
+});
+await bundle.close();
+writeFileSync(path.join(out, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+
+// The declarations (the command line has none to publish, and no CommonJS build).
+for (const file of readdirSync(dist, { recursive: true })) {
+  const relative = String(file);
+  if (relative.endsWith(".d.ts") && !/^(cjs|cli)[\\/]/.test(relative)) {
+    cpSync(path.join(dist, relative), path.join(out, relative));
+  }
+}
