@@ -1,156 +1,370 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+/**
+ * The package as a user gets it: packed by `npm run pack`, installed from the tarball into a
+ * fresh project with an empty npm cache (from a loopback registry serving this checkout's
+ * packages, so no test needs the internet or an earlier install), then imported, required,
+ * type-checked and run, on this Node and on the oldest that `engines` allows.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startLlmServer } from "./support/llm-server.mjs";
+import { oldestNodeVersion, optionalTool } from "./support/optional-tools.js";
+import { folderSize, root, runProgram, usePackedPackage } from "./support/packed-package.js";
+import type { Consumer } from "./support/packed-package.js";
 
-const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
-const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-  exports: Record<string, unknown>;
+const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+  exports: Record<string, { require?: unknown }>;
+  peerDependencies: Record<string, string>;
 };
-const entryPoints = Object.keys(packageJson.exports)
+const entryPoints = Object.keys(manifest.exports)
   .filter((key) => key !== "./package.json")
-  .map((key) => (key === "." ? "toolscore" : `toolscore/${key.slice(2)}`));
+  .map((key) => ({
+    name: key === "." ? "toolscore" : `toolscore/${key.slice(2)}`,
+    commonjs: manifest.exports[key].require !== undefined,
+  }));
 
+/** One program, compiled as ESM (smoke.mts) and as CommonJS (smoke.cts). */
 const smoke = `
-import { toToolCall, optimalAssignment, denseScoreMatrix, match, matchToolCalls } from "toolscore";
-import { ToolCorrectnessMetric, ToolCallParams } from "toolscore/deepeval";
+import { match, matchToolCalls, toToolCall, toolCallAccuracy } from "toolscore";
+import { ToolCallParams, ToolCorrectnessMetric } from "toolscore/deepeval";
 import { ToolCorrectness } from "toolscore/axion";
+import { callsOf, toolscoreMatchers } from "toolscore/matchers";
 
-const metric = new ToolCorrectnessMetric({ evaluationParams: [ToolCallParams.INPUT_PARAMETERS] });
-const score: number = await metric.measure({
-  input: "q",
-  toolsCalled: [{ name: "search", inputParameters: { q: "a" } }],
-  expectedTools: [{ name: "search", inputParameters: { q: "a" } }],
-});
-const axion = await new ToolCorrectness({ checkParameters: true }).execute({
-  toolsCalled: [{ name: "f", args: { a: 1 } }],
-  expectedTools: [{ name: "f", args: { a: 1 } }],
-});
-const pairs = optimalAssignment(denseScoreMatrix([[0.5, 1], [1, 0]]));
-// Ajv and ajv-formats load from the installed package: a wrong type and a bad date-time.
-const matched = matchToolCalls(
-  [{ name: "count", inputParameters: { n: "3", when: "yesterday" } }],
-  [{ name: "count", arguments: { n: 3, when: match.anyString() } }],
-  {
-    tools: [{
-      name: "count",
-      parameters: {
-        type: "object",
-        properties: { n: { type: "number" }, when: { type: "string", format: "date-time" } },
-      },
-    }],
-  },
-);
-console.log(JSON.stringify({
-  score,
-  axion: axion.score,
-  pairs: pairs.length,
-  call: toToolCall({ name: "x" }).type,
-  matched: matched.score,
-  schema: matched.schemaViolations.map((v) => v.kind),
-}));
+async function main(): Promise<void> {
+  const metric = new ToolCorrectnessMetric({ evaluationParams: [ToolCallParams.INPUT_PARAMETERS] });
+  const score: number = await metric.measure({
+    input: "q",
+    toolsCalled: [{ name: "search", inputParameters: { q: "a" } }],
+    expectedTools: [{ name: "search", inputParameters: { q: "a" } }],
+  });
+  const axion = await new ToolCorrectness({ checkParameters: true }).execute({
+    toolsCalled: [{ name: "f", args: { a: 1 } }],
+    expectedTools: [{ name: "f", args: { a: 1 } }],
+  });
+  // Ajv and ajv-formats load from the installed package: a wrong type and a bad date-time.
+  const matched = matchToolCalls(
+    [{ name: "count", inputParameters: { n: "3", when: "yesterday" } }],
+    [{ name: "count", arguments: { n: 3, when: match.anyString() } }],
+    {
+      tools: [{
+        name: "count",
+        parameters: {
+          type: "object",
+          properties: { n: { type: "number" }, when: { type: "string", format: "date-time" } },
+        },
+      }],
+    },
+  );
+  const accuracy = toolCallAccuracy().measureSync({
+    toolsCalled: [toToolCall({ name: "x" })],
+    expectedTools: [{ name: "x" }],
+  });
+  const passed = toolscoreMatchers.toHaveCalledTool.call({ isNot: false }, [{ name: "x" }], "x");
+  console.log(JSON.stringify({
+    score,
+    axion: axion.score,
+    matched: matched.score,
+    schema: matched.schemaViolations.map((v) => v.kind),
+    accuracy: accuracy.status === "scored" ? accuracy.score : accuracy.status,
+    matcher: passed.pass,
+    calls: callsOf([{ name: "y" }]).length,
+  }));
+}
+void main();
 `;
-const expectedOutput = JSON.stringify({
+const smokeOutput = JSON.stringify({
   score: 1,
   axion: 1,
-  pairs: 2,
-  call: "FUNCTION",
   matched: 1,
   schema: ["wrong-type", "invalid-value"],
+  accuracy: 1,
+  matcher: true,
+  calls: 1,
 });
 
-function requireBuild(): void {
-  if (!existsSync(path.join(root, "dist", "index.js"))) {
-    throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
-  }
+/** The exported names of every entry point, by import and by require, as JSON lines. */
+const namesOf = (kind: "import" | "require") => `
+globalThis.expect = { extend() {} }; // toolscore/jest extends jest's global expect
+const entries = ${JSON.stringify(entryPoints.filter((entry) => kind === "import" || entry.commonjs).map((entry) => entry.name))};
+for (const entry of entries) {
+  if (entry === "toolscore/vitest") continue; // needs vitest: see test/test-frameworks.test.ts
+  const module = ${kind === "import" ? "await import(entry)" : "require(entry)"};
+  console.log(JSON.stringify([entry, Object.keys(module).sort()]));
 }
+`;
 
-describe("the built package", () => {
-  it("loads every entry point in plain Node, by package name", () => {
-    requireBuild();
-    for (const entry of entryPoints) {
-      const out = execFileSync(
-        process.execPath,
-        [
-          "--input-type=module",
-          "-e",
-          `const m = await import(${JSON.stringify(entry)}); console.log(Object.keys(m).length);`,
-        ],
-        { cwd: root, encoding: "utf8" },
-      );
-      expect(Number(out.trim()), entry).toBeGreaterThan(1);
+const packed = usePackedPackage();
+let consumer: Consumer;
+const node = (args: readonly string[], binary = process.execPath) =>
+  runProgram(binary, args, { cwd: consumer.directory });
+/** The checkout's TypeScript, and the oldest it supports (the test/versions workspace's). */
+const typescripts = {
+  "TypeScript 6": path.join(root, "node_modules", "typescript", "bin", "tsc"),
+  "TypeScript 5.4": path.join(root, "test", "versions", "node_modules", "typescript", "bin", "tsc"),
+};
+const tsc = (version: keyof typeof typescripts, args: readonly string[]) =>
+  runProgram(process.execPath, [typescripts[version], ...args], { cwd: consumer.directory });
+const strict = ["--strict", "--target", "es2022", "--skipLibCheck", "false"];
+
+beforeAll(async () => {
+  consumer = await packed().project("consumer");
+  consumer.write("smoke.mts", smoke);
+  consumer.write("smoke.cts", smoke);
+  consumer.write("names.mjs", namesOf("import"));
+  consumer.write("names.cjs", namesOf("require"));
+}, 120_000);
+
+describe("the packed package, installed from its tarball", () => {
+  it("installs without warnings, adding at most 12 packages and 10 MB", async () => {
+    expect(consumer.install.stderr).toBe("");
+    const added = Number(/added (\d+) packages?/.exec(consumer.install.stdout)?.[1]);
+    expect(added).toBeLessThanOrEqual(12);
+    const modules = path.join(consumer.directory, "node_modules");
+    const listed = await consumer.npm(["ls", "--all", "--parseable"]);
+    // The project itself, then every package installed.
+    expect(listed.stdout.trim().split("\n").slice(1)).toHaveLength(added);
+    const size = folderSize(modules);
+    expect(size.bytes).toBeLessThanOrEqual(10_000_000);
+    expect(size.disk).toBeLessThanOrEqual(10_000_000);
+    // The model SDKs and image codecs are optional peers: not installed for deterministic use.
+    for (const peer of Object.keys(manifest.peerDependencies)) {
+      expect(existsSync(path.join(modules, peer)), peer).toBe(false);
     }
   });
 
-  describe("packed and installed in a fresh project", () => {
-    const work = mkdtempSync(path.join(tmpdir(), "toolscore-pack-"));
-    afterAll(() => {
-      rmSync(work, { recursive: true, force: true });
+  it("ships the builds and their types, without tests, sources or development scripts", () => {
+    const installed = path.join(consumer.directory, "node_modules", "toolscore");
+    const files = readdirSync(installed, { recursive: true }).map(String);
+    expect(files.some((file) => /\.test\.|fixtures/.test(file))).toBe(false);
+    expect(files.some((file) => file.startsWith(`src${path.sep}`))).toBe(false);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        path.join("dist", "index.js"),
+        path.join("dist", "index.d.ts"),
+        path.join("dist", "cjs", "index.js"),
+        path.join("dist", "cjs", "index.d.ts"),
+        path.join("dist", "cli", "bin.js"),
+      ]),
+    );
+    expect(
+      JSON.parse(readFileSync(path.join(installed, "dist", "cjs", "package.json"), "utf8")),
+    ).toEqual({ type: "commonjs" });
+    const published = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+    expect(published).not.toHaveProperty("scripts");
+    expect(published).not.toHaveProperty("devDependencies");
+  });
+
+  it("exports the same names by import and by require, which needs no require(esm)", async () => {
+    const imported = await node(["names.mjs"]);
+    expect(imported.stderr).toBe("");
+    // As on Node before 20.19 and in jest: require() cannot load ES modules.
+    const required = await node(["--no-experimental-require-module", "names.cjs"]);
+    expect(required.stderr).toBe("");
+    const byImport = new Map(
+      imported.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as [string, string[]]),
+    );
+    const byRequire = required.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as [string, string[]]);
+    expect(byRequire.map(([entry]) => entry)).toEqual(
+      entryPoints.filter((entry) => entry.commonjs).map((entry) => entry.name),
+    );
+    for (const [entry, names] of byRequire) {
+      expect(names.length, entry).toBeGreaterThan(0);
+      expect(names, entry).toEqual(byImport.get(entry));
+    }
+  });
+
+  for (const version of ["TypeScript 6", "TypeScript 5.4"] as const) {
+    it(`type-checks one program as ESM and as CommonJS with ${version}, and runs both`, async () => {
+      const out = `out-${version.replace(/\W/g, "")}`;
+      const compiled = await tsc(version, [
+        ...strict,
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--outDir",
+        out,
+        "smoke.mts",
+        "smoke.cts",
+      ]);
+      expect(compiled.stdout + compiled.stderr).toBe("");
+      for (const file of ["smoke.mjs", "smoke.cjs"]) {
+        const ran = await node([path.join(out, file)]);
+        expect(ran.stderr, file).toBe("");
+        expect(ran.stdout.trim(), file).toBe(smokeOutput);
+      }
+      // Bundler resolution (vite, webpack, esbuild users) reads the same types.
+      const bundler = await tsc(version, [
+        ...strict,
+        "--noEmit",
+        "--module",
+        "esnext",
+        "--moduleResolution",
+        "bundler",
+        "smoke.mts",
+      ]);
+      expect(bundler.stdout + bundler.stderr).toBe("");
     });
+  }
 
-    it("installs without network, type-checks against its .d.ts and runs", () => {
-      requireBuild();
-      // --ignore-scripts: packing must not rebuild dist/ under the other tests' feet.
-      execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work], {
-        cwd: root,
-        stdio: "pipe",
-      });
-      const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"));
-      expect(tarball).toBeDefined();
-      const project = path.join(work, "consumer");
-      execFileSync("mkdir", ["-p", project]);
-      writeFileSync(
-        path.join(project, "package.json"),
-        JSON.stringify({ name: "consumer", type: "module", private: true }),
-      );
-      execFileSync(
-        "npm",
-        ["install", "--offline", "--no-audit", "--no-fund", path.join(work, tarball as string)],
-        {
-          cwd: project,
-          stdio: "pipe",
-        },
-      );
-      const installed = path.join(project, "node_modules", "toolscore");
-      const files = readdirSync(path.join(installed, "dist"), { recursive: true }).map(String);
-      expect(files.some((f) => f.endsWith(".test.js"))).toBe(false);
-      expect(files).toContain("index.d.ts");
-      // Declaration maps point into src/, so it ships too, without tests or fixtures.
-      const sources = readdirSync(path.join(installed, "src"), { recursive: true }).map(String);
-      expect(sources).toContain("index.ts");
-      expect(sources.some((f) => f.endsWith(".test.ts") || f.includes("fixtures"))).toBe(false);
-
-      writeFileSync(path.join(project, "smoke.mts"), smoke);
-      const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
-      execFileSync(
-        process.execPath,
-        [
-          tsc,
-          "--noEmit",
-          "--strict",
-          "--module",
-          "nodenext",
-          "--moduleResolution",
-          "nodenext",
-          "--target",
-          "es2022",
-          "smoke.mts",
-        ],
-        { cwd: project, stdio: "pipe" },
-      );
-      writeFileSync(
-        path.join(project, "smoke.mjs"),
-        smoke.replace(/const score: number/, "const score"),
-      );
-      const out = execFileSync(process.execPath, ["smoke.mjs"], { cwd: project, encoding: "utf8" });
-      expect(out.trim()).toBe(expectedOutput);
-
-      // The command line is installed as a bin, executable, and runs from the package.
-      const bin = path.join(project, "node_modules", ".bin", "toolscore");
-      const help = execFileSync(bin, ["eval", "--help"], { cwd: project, encoding: "utf8" });
-      expect(help).toMatch(/^Usage: toolscore eval <dataset>/);
-    });
+  it("installs the command line as a bin that scores a dataset", async () => {
+    consumer.write(
+      "runs.jsonl",
+      `${JSON.stringify({ id: "ok", toolsCalled: [{ name: "a" }], expectedTools: [{ name: "a" }] })}\n`,
+    );
+    const bin = path.join(consumer.directory, "node_modules", ".bin", "toolscore");
+    const help = await runProgram(bin, ["eval", "--help"], { cwd: consumer.directory });
+    expect(help.stdout).toMatch(/^Usage: toolscore eval <dataset>/);
+    const scored = await runProgram(bin, ["eval", "runs.jsonl"], { cwd: consumer.directory });
+    expect(scored.stdout).toContain("1 cases: 1 passed");
+    expect(scored.code).toBe(0);
   });
 });
+
+describe("optional peer dependencies", () => {
+  const missing = `
+const toolscore = await import("toolscore");
+const { MultiModalFaithfulness } = await import("toolscore/ragas");
+const { loadImage } = await import("toolscore/node");
+const failure = (run) => {
+  try { run(); return "no error"; } catch (error) { return { code: error.code, message: error.message }; }
+};
+const judge = { specificationVersion: "v1", provider: "test", modelId: "m", supportsImages: true, generate: async () => ({}) };
+// A 1x1 BMP: converting it to PNG needs the image codecs.
+const bmp = Buffer.from("Qk06AAAAAAAAADYAAAAoAAAAAQAAAAEAAAABABgAAAAAAAQAAAATCwAAEwsAAAAAAAAAAAAAAAD/AA==", "base64");
+console.log(JSON.stringify({
+  openai: failure(() => toolscore.createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "k" })),
+  anthropic: failure(() => toolscore.resolveJudgeModel("anthropic/claude-sonnet-4-5", { apiKey: "k" })),
+  downscale: failure(() => new MultiModalFaithfulness({ llm: judge, imageLoading: { downscale: true } })),
+  bmp: await loadImage({ kind: "base64", data: bmp.toString("base64") }).then(() => "loaded", (error) => ({ code: error.code, message: error.message })),
+}));
+`;
+
+  it("fails where a judge or image scaling is set up, naming the package and the install command", async () => {
+    consumer.write("missing.mjs", missing);
+    const ran = await node(["missing.mjs"]);
+    expect(ran.stderr).toBe("");
+    const result = JSON.parse(ran.stdout) as Record<string, { code: string; message: string }>;
+    expect(result.openai).toEqual({
+      code: "MISSING_DEPENDENCY",
+      message: 'the openai judge needs "openai", which is not installed: run `npm install openai`',
+    });
+    expect(result.anthropic.message).toBe(
+      'the anthropic judge needs "@anthropic-ai/sdk", which is not installed: run `npm install @anthropic-ai/sdk`',
+    );
+    const codecs =
+      "npm install @jimp/core @jimp/js-bmp @jimp/js-gif @jimp/js-jpeg @jimp/js-png @jimp/plugin-resize";
+    expect(result.downscale).toMatchObject({ code: "MISSING_DEPENDENCY" });
+    expect(result.downscale.message).toContain(codecs);
+    // Mid-run, only the image that needs the codecs fails, saying how to get them.
+    expect(result.bmp).toMatchObject({ code: "MEDIA_LOAD" });
+    expect(result.bmp.message).toContain(codecs);
+
+    // The command line stops before any case, with exit code 2.
+    consumer.write(
+      "tools.jsonl",
+      `${JSON.stringify({ id: "c", input: "q", toolsCalled: [{ name: "a" }], availableTools: [{ name: "a" }] })}\n`,
+    );
+    const bin = path.join(consumer.directory, "node_modules", ".bin", "toolscore");
+    const cli = await runProgram(
+      bin,
+      [
+        "eval",
+        "tools.jsonl",
+        "-m",
+        "tool-selection",
+        "--judge",
+        "openai/gpt-4o-mini",
+        "--out",
+        "judged.jsonl",
+      ],
+      { cwd: consumer.directory, env: { ...process.env, OPENAI_API_KEY: "k" } },
+    );
+    expect(cli.stderr).toContain("npm install openai");
+    expect(cli.code).toBe(2);
+    expect(existsSync(path.join(consumer.directory, "judged.jsonl"))).toBe(false);
+  });
+
+  it("loads an SDK installed afterwards, by import and by require", async () => {
+    const server = await startLlmServer({ answer: () => ({ reason: "fine", score: 1 }) });
+    try {
+      const added = await consumer.npm(["install", "openai"]);
+      expect(added.stderr).toBe("");
+      const ask = (load: string) => `
+const { createOpenAIJudge } = ${load};
+const judge = createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "k", baseURL: ${JSON.stringify(server.openaiBaseURL)} });
+const schema = { name: "verdict", schema: { type: "object", properties: { reason: { type: "string" }, score: { type: "number" } }, required: ["reason", "score"], additionalProperties: false } };
+judge.generate({ messages: [{ role: "user", content: "ok?" }], schema }).then((answer) => console.log(JSON.stringify(answer.output)));
+`;
+      consumer.write("ask.mjs", ask('await import("toolscore")'));
+      consumer.write("ask.cjs", ask('require("toolscore")'));
+      for (const [file, flags] of [
+        ["ask.mjs", []],
+        ["ask.cjs", ["--no-experimental-require-module"]],
+      ] as const) {
+        const ran = await node([...flags, file]);
+        expect(ran.stderr, file).toBe("");
+        expect(JSON.parse(ran.stdout), file).toEqual({ reason: "fine", score: 1 });
+      }
+      expect(server.modelCalls).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const oldestNode = optionalTool("oldest-node");
+(oldestNode.runs ? describe : describe.skip)(
+  `on the oldest Node that engines allows${oldestNode.runs ? "" : ` [skipped: ${oldestNode.missing}]`}`,
+  () => {
+    it("imports and requires every entry point, and runs the program and the command line", async () => {
+      expect(oldestNode.present, oldestNode.missing).toBe(true);
+      const version = await node(["--version"], oldestNode.path);
+      expect(version.stdout.trim()).toBe(`v${oldestNodeVersion()}`);
+      const imported = await node(["names.mjs"], oldestNode.path);
+      expect(imported.stderr).toBe("");
+      const required = await node(["names.cjs"], oldestNode.path);
+      expect(required.stderr).toBe("");
+      expect(required.stdout.trim().split("\n")).toHaveLength(
+        entryPoints.filter((entry) => entry.commonjs && entry.name !== "toolscore/vitest").length,
+      );
+      const compiled = await tsc("TypeScript 6", [
+        ...strict,
+        "--module",
+        "nodenext",
+        "--outDir",
+        "out-oldest",
+        "smoke.mts",
+        "smoke.cts",
+      ]);
+      expect(compiled.stdout + compiled.stderr).toBe("");
+      for (const file of ["smoke.mjs", "smoke.cjs"]) {
+        const ran = await node([path.join("out-oldest", file)], oldestNode.path);
+        expect(ran.stderr, file).toBe("");
+        expect(ran.stdout.trim(), file).toBe(smokeOutput);
+      }
+      consumer.write(
+        "old.jsonl",
+        `${JSON.stringify({ id: "ok", toolsCalled: [{ name: "a" }], expectedTools: [{ name: "a" }] })}\n`,
+      );
+      const cli = await node(
+        [
+          path.join("node_modules", "toolscore", "dist", "cli", "bin.js"),
+          "eval",
+          "old.jsonl",
+          "--out",
+          "old-results.jsonl",
+        ],
+        oldestNode.path,
+      );
+      expect(cli.stdout).toContain("1 cases: 1 passed");
+      expect(cli.code).toBe(0);
+    });
+  },
+);

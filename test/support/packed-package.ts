@@ -1,0 +1,134 @@
+import { execFile } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
+import { startNpmRegistry } from "./npm-registry.js";
+import type { NpmRegistry } from "./npm-registry.js";
+
+const run = promisify(execFile);
+export const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+
+/** A fresh project with the packed toolscore installed from its tarball, as a user would. */
+export interface Consumer {
+  readonly directory: string;
+  /** What `npm install` printed. */
+  readonly install: { stdout: string; stderr: string };
+  /** `npm` in the project, against the loopback registry with an empty cache. */
+  npm(args: readonly string[]): Promise<{ stdout: string; stderr: string }>;
+  /** A file written into the project. */
+  write(name: string, text: string): string;
+}
+
+export interface PackedPackage {
+  readonly tarball: string;
+  readonly registry: NpmRegistry;
+  /** A new project with `packages` (toolscore's tarball first) installed. */
+  project(name: string, packages?: readonly string[], manifest?: object): Promise<Consumer>;
+}
+
+/**
+ * Packs toolscore with `scripts/pack.mjs` (as `npm run pack` does, from the dist/ that `npm test`
+ * built) and serves this checkout's packages from a loopback registry, once per test file.
+ */
+export function usePackedPackage(): () => PackedPackage {
+  const work = mkdtempSync(path.join(tmpdir(), "toolscore-packed-"));
+  let packed: PackedPackage | undefined;
+  beforeAll(async () => {
+    if (!existsSync(path.join(root, "dist", "cjs", "index.js"))) {
+      throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
+    }
+    const registry = await startNpmRegistry();
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(root, "scripts", "pack.mjs"), "--pack-destination", work],
+      { cwd: root, encoding: "utf8" },
+    );
+    const tarball = stdout.trim().split("\n").at(-1) ?? "";
+    packed = {
+      tarball,
+      registry,
+      async project(name, packages = [], manifest = {}) {
+        const directory = path.join(work, name);
+        mkdirSync(directory, { recursive: true });
+        writeFileSync(
+          path.join(directory, "package.json"),
+          JSON.stringify({ name, private: true, ...manifest }, null, 2),
+        );
+        const npm = (args: readonly string[]) => registry.npm(args, directory);
+        const install = await npm(["install", tarball, ...packages]);
+        return {
+          directory,
+          install,
+          npm,
+          write(file, text) {
+            const target = path.join(directory, file);
+            mkdirSync(path.dirname(target), { recursive: true });
+            writeFileSync(target, text);
+            return target;
+          },
+        };
+      },
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await packed?.registry.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+  return () => {
+    if (packed === undefined) throw new Error("the package is not packed yet");
+    return packed;
+  };
+}
+
+/** What a folder takes: the files' sizes, and the disk it uses (blocks, as `du` counts). */
+export function folderSize(directory: string): { bytes: number; disk: number; files: number } {
+  let bytes = 0;
+  let disk = 0;
+  let files = 0;
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder)) {
+      const full = path.join(folder, entry);
+      const stat = lstatSync(full);
+      disk += stat.blocks * 512;
+      if (stat.isDirectory()) walk(full);
+      else {
+        bytes += stat.size;
+        files++;
+      }
+    }
+  };
+  walk(directory);
+  return { bytes, disk, files };
+}
+
+/** Runs a program, resolving with its output and exit code whatever the code. */
+export async function runProgram(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(file, [...args], {
+      cwd: options.cwd,
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
