@@ -107,7 +107,7 @@ const tsc = (version: keyof typeof typescripts, args: readonly string[]) =>
 const strict = ["--strict", "--target", "es2022", "--skipLibCheck", "false"];
 
 beforeAll(async () => {
-  consumer = await packed().project("consumer");
+  consumer = await packed().project("consumer", [packed().tarball]);
   consumer.write("smoke.mts", smoke);
   consumer.write("smoke.cts", smoke);
   consumer.write("names.mjs", namesOf("import"));
@@ -119,6 +119,8 @@ describe("the packed package, installed from its tarball", () => {
     expect(consumer.install.stderr).toBe("");
     const added = Number(/added (\d+) packages?/.exec(consumer.install.stdout)?.[1]);
     expect(added).toBeLessThanOrEqual(12);
+    const readme = readFileSync(path.join(root, "README.md"), "utf8").replace(/\s+/g, " ");
+    expect(readme).toContain(`toolscore adds ${added} packages to a project, under 10 MB`);
     const modules = path.join(consumer.directory, "node_modules");
     const listed = await consumer.npm(["ls", "--all", "--parseable"]);
     // The project itself, then every package installed.
@@ -224,6 +226,42 @@ describe("the packed package, installed from its tarball", () => {
     const scored = await runProgram(bin, ["eval", "runs.jsonl"], { cwd: consumer.directory });
     expect(scored.stdout).toContain("1 cases: 1 passed");
     expect(scored.code).toBe(0);
+  });
+});
+
+describe("the other ways the README installs it", () => {
+  /** The same program, by import and by require, from wherever the project has toolscore. */
+  const loads = `
+const imported = await import("toolscore");
+const { createRequire } = await import("node:module");
+const required = createRequire(import.meta.url)("toolscore");
+const run = (m) => m.matchToolCalls([{ name: "a" }], [{ name: "a" }]).score;
+console.log(JSON.stringify([run(imported), run(required)]));
+`;
+
+  it("installs from a git URL, building itself on the way", async () => {
+    // The checkout as it would be pushed: its tracked and unignored files, committed.
+    const repository = await packed().snapshotRepository();
+    const project = await packed().project("from-git", [`git+file://${repository}`]);
+    // npm 11 names the one install script toolscore has: the build, which a git install runs.
+    expect(project.install.stderr).toMatch(/toolscore@[\d.]+ \(prepare: npm run build\)/);
+    expect(project.install.stderr.replace(/.*install-scripts.*\n?/g, "")).toBe("");
+    expect(project.install.stdout).toMatch(/added 12 packages/);
+    project.write("loads.mjs", loads);
+    const ran = await runProgram(process.execPath, ["loads.mjs"], { cwd: project.directory });
+    expect(ran.stderr).toBe("");
+    expect(ran.stdout.trim()).toBe("[1,1]");
+  }, 180_000);
+
+  it("links a checkout from a local path", async () => {
+    // npm would run the checkout's build in place (its prepare script), under the other tests'
+    // feet: npm test has just built it.
+    const project = await packed().project("from-path", ["--ignore-scripts", root]);
+    expect(project.install.stderr).toBe("");
+    project.write("loads.mjs", loads);
+    const ran = await runProgram(process.execPath, ["loads.mjs"], { cwd: project.directory });
+    expect(ran.stderr).toBe("");
+    expect(ran.stdout.trim()).toBe("[1,1]");
   });
 });
 

@@ -74,7 +74,7 @@ async function project(
   consumer: Consumer;
   run: (bin: string, args: readonly string[]) => ReturnType<typeof runProgram>;
 }> {
-  const consumer = await packed().project(name, packages);
+  const consumer = await packed().project(name, [packed().tarball, ...packages]);
   const run = (bin: string, args: readonly string[]) =>
     runProgram(path.join(consumer.directory, "node_modules", ".bin", bin), args, {
       cwd: consumer.directory,

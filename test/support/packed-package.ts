@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -33,8 +34,10 @@ export interface Consumer {
 export interface PackedPackage {
   readonly tarball: string;
   readonly registry: NpmRegistry;
-  /** A new project with `packages` (toolscore's tarball first) installed. */
-  project(name: string, packages?: readonly string[], manifest?: object): Promise<Consumer>;
+  /** A git repository of the checkout as it would be pushed: tracked and unignored files. */
+  snapshotRepository(): Promise<string>;
+  /** A new project with `packages` installed (`tarball`, say), by one `npm install`. */
+  project(name: string, packages: readonly string[]): Promise<Consumer>;
 }
 
 /**
@@ -58,15 +61,44 @@ export function usePackedPackage(): () => PackedPackage {
     packed = {
       tarball,
       registry,
-      async project(name, packages = [], manifest = {}) {
+      async snapshotRepository() {
+        const repository = path.join(work, "repository");
+        const { stdout: listed } = await run(
+          "git",
+          ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+          { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 },
+        );
+        for (const file of listed.split("\0")) {
+          // A tracked file deleted in the working tree is not part of it. The lock's integrity
+          // hashes are the public registry's tarballs, which the loopback registry repacks.
+          if (file !== "" && file !== "package-lock.json" && existsSync(path.join(root, file))) {
+            cpSync(path.join(root, file), path.join(repository, file));
+          }
+        }
+        const git = (args: readonly string[]) => run("git", [...args], { cwd: repository });
+        await git(["init", "-q"]);
+        await git(["add", "-A"]);
+        await git([
+          "-c",
+          "user.name=toolscore",
+          "-c",
+          "user.email=test@localhost",
+          "commit",
+          "-q",
+          "-m",
+          "snapshot",
+        ]);
+        return repository;
+      },
+      async project(name, packages) {
         const directory = path.join(work, name);
         mkdirSync(directory, { recursive: true });
         writeFileSync(
           path.join(directory, "package.json"),
-          JSON.stringify({ name, private: true, ...manifest }, null, 2),
+          JSON.stringify({ name, private: true }, null, 2),
         );
         const npm = (args: readonly string[]) => registry.npm(args, directory);
-        const install = await npm(["install", tarball, ...packages]);
+        const install = await npm(["install", ...packages]);
         return {
           directory,
           install,
