@@ -77,3 +77,54 @@ describe("README: toolscore/vitest", () => {
     expect(message.startsWith(shown)).toBe(true);
   });
 });
+
+describe("README: install and prerequisites", () => {
+  const root = new URL("..", import.meta.url);
+  const json = (file: string) =>
+    JSON.parse(readFileSync(new URL(file, root), "utf8")) as {
+      version: string;
+      engines: { node: string };
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
+  const manifest = json("package.json");
+  const versions = json("test/versions/package.json");
+  /** `^29.7.0`, `~5.4.5`, `>=3` -> the major (and minor) the range starts at. */
+  const start = (range: string, parts: number) =>
+    /(\d+(?:\.\d+)*)/.exec(range)?.[1].split(".").slice(0, parts).join(".");
+
+  it("names the Node, TypeScript, jest and vitest versions the tests run on", () => {
+    // engines.node is the oldest Node the package tests run on.
+    expect(readme).toContain(`**Node ${start(manifest.engines.node, 2)} or newer**`);
+    // test/versions holds the oldest TypeScript and jest the package tests use.
+    expect(readme).toContain(
+      `**TypeScript ${start(versions.devDependencies.typescript, 2)} or newer**`,
+    );
+    const jest = `jest ${start(versions.devDependencies.jest, 1)} or ${start(manifest.devDependencies.jest, 1)}`;
+    expect(readme).toContain(`| ${jest} `);
+    expect(readme).toContain(`With ${jest},`);
+    expect(readme).toContain(`| vitest ${start(manifest.peerDependencies.vitest, 1)} or later `);
+  });
+
+  it("installs with the commands the package tests run", () => {
+    expect(manifest.scripts.pack).toBe("npm run build && node scripts/pack.mjs");
+    expect(readme).toContain(
+      `npm ci && npm run pack       # writes toolscore-${manifest.version}.tgz`,
+    );
+    expect(readme).toContain(`npm install ../toolscore/toolscore-${manifest.version}.tgz`);
+    // The quick start's two commands.
+    expect(readme).toContain("npm ci && npm run example   #");
+    expect(manifest.scripts.example).toContain("examples/travel-agent/dataset.jsonl");
+    expect(readme).toContain("npm test                    #");
+  });
+
+  it("lists every optional package, with the command its missing-package error gives", async () => {
+    const { imageCodecs } = await import("../src/node/image-codec.js");
+    const table = readme.slice(readme.indexOf("| feature "), readme.indexOf("## Quick start"));
+    const commands = [...table.matchAll(/`npm install ([^`]+)`/g)].map((found) => found[1]);
+    expect(commands).toEqual(["openai", "@anthropic-ai/sdk", "ai", imageCodecs.packages.join(" ")]);
+    const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "vitest");
+    expect(commands.flatMap((command) => command.split(" ")).sort()).toEqual(peers.sort());
+  });
+});
