@@ -279,6 +279,7 @@ const bmp = Buffer.from("Qk06AAAAAAAAADYAAAAoAAAAAQAAAAEAAAABABgAAAAAAAQAAAATCwA
 console.log(JSON.stringify({
   openai: failure(() => toolscore.createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "k" })),
   anthropic: failure(() => toolscore.resolveJudgeModel("anthropic/claude-sonnet-4-5", { apiKey: "k" })),
+  aiSdk: failure(() => toolscore.fromAiSdk({ specificationVersion: "v2", provider: "openai.chat", modelId: "gpt-4.1" })),
   downscale: failure(() => new MultiModalFaithfulness({ llm: judge, imageLoading: { downscale: true } })),
   bmp: await loadImage({ kind: "base64", data: bmp.toString("base64") }).then(() => "loaded", (error) => ({ code: error.code, message: error.message })),
 }));
@@ -295,6 +296,9 @@ console.log(JSON.stringify({
     });
     expect(result.anthropic.message).toBe(
       'the anthropic judge needs "@anthropic-ai/sdk", which is not installed: run `npm install @anthropic-ai/sdk`',
+    );
+    expect(result.aiSdk.message).toBe(
+      'a judge on an AI SDK model (fromAiSdk) needs "ai", which is not installed: run `npm install ai`',
     );
     const codecs =
       "npm install @jimp/core @jimp/js-bmp @jimp/js-gif @jimp/js-jpeg @jimp/js-png @jimp/plugin-resize";

@@ -9,6 +9,7 @@ import type {
 import type { JsonValue } from "../core/json.js";
 import { toProviderImage } from "./images.js";
 import { parseJsonAnswer, toProviderCallError } from "./provider-errors.js";
+import { sdkPackage } from "./sdk-packages.js";
 
 /**
  * A Vercel AI SDK language model (`openai("gpt-4.1")`, `anthropic(...)`, `ollama(...)`, any
@@ -45,20 +46,15 @@ interface AiModule {
   RetryError: { isInstance(error: unknown): boolean };
 }
 
-let loading: Promise<AiModule> | undefined;
-
-function loadAi(): Promise<AiModule> {
+/** The `ai` package, checked now and loaded on the judge's first call. */
+function loadAi(): () => Promise<AiModule> {
   // A variable specifier keeps bundlers from requiring `ai` of everyone.
   const specifier = "ai";
-  loading ??= (import(specifier) as Promise<AiModule>).catch((error: unknown) => {
-    loading = undefined;
-    throw new ProviderConfigError({
-      provider: "ai-sdk",
-      message: `fromAiSdk needs the Vercel AI SDK: install it with \`npm install ai\` (${error instanceof Error ? error.message : String(error)})`,
-      cause: error,
-    });
-  });
-  return loading;
+  return sdkPackage(
+    "a judge on an AI SDK model (fromAiSdk)",
+    "ai",
+    () => import(specifier) as Promise<AiModule>,
+  );
 }
 
 function toAiMessages(messages: readonly JudgeMessage[]): unknown[] {
@@ -95,13 +91,14 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkJudgeOptions 
     });
   }
   const provider = options.provider ?? (model.provider.split(".").at(0) || "ai-sdk");
+  const loadSdk = loadAi();
   return {
     specificationVersion: "v1",
     provider,
     modelId: model.modelId,
     supportsImages: options.supportsImages ?? true,
     async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
-      const ai = await loadAi();
+      const ai = await loadSdk();
       const signals = [AbortSignal.timeout(options.timeoutMs ?? 60_000)];
       if (callOptions.signal) signals.push(callOptions.signal);
       try {

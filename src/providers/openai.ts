@@ -135,7 +135,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   };
   // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
   // key is still a configuration error now.
-  const loadSdk = sdkPackage(provider, "openai", () => import("openai"));
+  const loadSdk = sdkPackage(`the ${provider} judge`, "openai", () => import("openai"));
   const apiKey =
     options.apiKey ?? (options.azure ? env("AZURE_OPENAI_API_KEY") : env("OPENAI_API_KEY"));
   if (options.client === undefined && (apiKey === undefined || apiKey === "")) {

@@ -10,11 +10,11 @@ const fromHere = createRequire(import.meta.url);
  * install command, where it is missing; the SDK itself loads on the judge's first call.
  */
 export function sdkPackage<T>(
-  provider: string,
-  name: "openai" | "@anthropic-ai/sdk",
+  feature: string,
+  name: "openai" | "@anthropic-ai/sdk" | "ai",
   load: () => Promise<T>,
 ): () => Promise<T> {
-  const dependency: OptionalDependency = { feature: `the ${provider} judge`, packages: [name] };
+  const dependency: OptionalDependency = { feature, packages: [name] };
   assertInstalled(dependency, (id) => fromHere.resolve(id));
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= loadOptional(dependency, load));
