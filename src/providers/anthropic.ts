@@ -132,7 +132,11 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
   const mode = options.structuredOutput ?? "json-schema";
   // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
   // key is still a configuration error now.
-  const loadSdk = sdkPackage("the anthropic judge", "@anthropic-ai/sdk", () => import("@anthropic-ai/sdk"));
+  const loadSdk = sdkPackage(
+    "the anthropic judge",
+    "@anthropic-ai/sdk",
+    () => import("@anthropic-ai/sdk"),
+  );
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
   if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
     throw new ProviderConfigError({
