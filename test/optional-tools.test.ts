@@ -4,20 +4,21 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { environmentWithout } from "./support/npm-registry.js";
 import { root, runProgram } from "./support/packed-package.js";
 
 /** vitest on the HTML report's tests, with Chromium nowhere, in a clean environment. */
 async function htmlTests(settings: Record<string, string>) {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(VITEST|CI$|TOOLSCORE_REQUIRE_|npm_)/.test(key)) env[key] = value;
-  }
   return runProgram(
     process.execPath,
     [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "src/reporters/html.test.ts"],
     {
       cwd: root,
-      env: { ...env, NO_COLOR: "1", TOOLSCORE_CHROMIUM: "/nonexistent/chromium", ...settings },
+      env: environmentWithout(/^(VITEST|CI$|TOOLSCORE_REQUIRE_|npm_)/, {
+        NO_COLOR: "1",
+        TOOLSCORE_CHROMIUM: "/nonexistent/chromium",
+        ...settings,
+      }),
     },
   );
 }

@@ -66,11 +66,14 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** npm's environment without the calling npm's settings (`npm test` exports dozens). */
-function cleanEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
+/** This process's environment without the variables `drop` matches, plus `settings`. */
+export function environmentWithout(
+  drop: RegExp,
+  settings: Record<string, string>,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(key)) env[key] = value;
+    if (!drop.test(key)) env[key] = value;
   }
   return { ...env, ...settings };
 }
@@ -181,7 +184,8 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
         cwd,
         encoding: "utf8",
         maxBuffer: 1 << 26,
-        env: cleanEnvironment({
+        // Without the calling npm's settings: `npm test` exports dozens.
+        env: environmentWithout(/^npm_/i, {
           npm_config_userconfig: userConfig,
           npm_config_globalconfig: globalConfig,
           npm_config_cache: cache,
