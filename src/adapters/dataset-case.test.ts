@@ -160,7 +160,7 @@ describe("readDatasetCase: call lists in providers' formats", () => {
       { name: "get_weather", inputParameters: { city: "Paris" } },
     ]);
     expect(testCase.expectedTools).toEqual([
-      { name: "get_weather", inputParameters: { city: "Paris" } },
+      { name: "get_weather", input: { city: "Paris" }, id: "t1" },
     ]);
     const gemini = readDatasetCase(
       { toolsCalled: [{ functionCall: { name: "search", args: { q: "x" } } }], expectedTools: [] },

@@ -4,6 +4,8 @@ import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { NameMapping, TrajectoryFormat, TrajectoryWarning } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "./normalize-tool-name.js";
+import { readCallFields } from "../core/call-fields.js";
+import { markValidated, toToolCalls } from "../core/tool-call.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
 
@@ -94,6 +96,34 @@ function suggest(key: string): string | undefined {
 }
 
 /**
+ * The calls made, read by the one call reader (any spelling of the arguments, provider call
+ * items), or the expected calls checked by it (their matchers are read by the metrics). An
+ * unknown key, or arguments given twice, is the line's error, naming the call.
+ */
+function readCalls(
+  list: readonly unknown[] | undefined,
+  side: "called" | "expected",
+  field: string,
+): readonly unknown[] | undefined {
+  if (list === undefined) return undefined;
+  if (side === "called") {
+    const calls = toToolCalls(list, { field });
+    // Read valid: the metrics take them without reading them again.
+    markValidated(calls);
+    return calls;
+  }
+  let plain: unknown[] | undefined;
+  for (let index = 0; index < list.length; index++) {
+    const { record } = readCallFields(list[index], "expected", () => `${field}[${index}]`);
+    if (record !== list[index]) {
+      plain ??= list.slice();
+      plain[index] = record;
+    }
+  }
+  return plain ?? list;
+}
+
+/**
  * Reads one dataset record (a JSONL line, a JSON or YAML item) into a test case. camelCase and
  * snake_case names are both accepted (and ragas' `user_input`/`response`); a `trajectory` in any
  * transcript format becomes `toolsCalled`, an `expectedTrajectory` becomes `expectedTools`.
@@ -102,36 +132,6 @@ function suggest(key: string): string | undefined {
  * @example
  * readDatasetCase({ id: "a", trajectory: openAiMessages, expected_tools: [...] }, { index: 0, line: 1 });
  */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * A call list written in a provider's format (OpenAI `tool_calls`, Anthropic `tool_use` blocks,
- * Gemini `functionCall` parts) read into calls, as its transcript reader would; any other list as
- * it is. Expected calls keep only names and arguments.
- */
-function providerCalls(list: readonly unknown[] | undefined, expected: boolean) {
-  if (list === undefined || list.length === 0) return list;
-  let calls: readonly ToolCall[] | undefined;
-  if (list.every((item) => isObject(item) && isObject(item.function))) {
-    calls = parseTrajectory([{ role: "assistant", content: null, tool_calls: list }], {
-      format: "openai-chat",
-    }).calls;
-  } else if (list.every((item) => isObject(item) && item.type === "tool_use")) {
-    calls = parseTrajectory([{ role: "assistant", content: list }], { format: "anthropic" }).calls;
-  } else if (list.every((item) => isObject(item) && isObject(item.functionCall))) {
-    calls = parseTrajectory(
-      { contents: [{ role: "model", parts: list }] },
-      { format: "gemini" },
-    ).calls;
-  }
-  if (calls === undefined) return list;
-  return expected
-    ? calls.map((call) => ({ name: call.name, inputParameters: call.inputParameters }))
-    : calls;
-}
-
 export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions): DatasetCase {
   const where = options.line === undefined ? `item ${options.index}` : `line ${options.line}`;
   const fail = (message: string, field?: string, cause?: unknown): never => {
@@ -214,7 +214,17 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     nameMapping: trajectory.nameMapping,
   });
 
-  let toolsCalled = providerCalls(list("toolsCalled"), false) as readonly ToolCall[] | undefined;
+  const calls = (side: "called" | "expected", field: "toolsCalled" | "expectedTools") => {
+    const given = list(field);
+    try {
+      return readCalls(given, side, givenAs[field] ?? field);
+    } catch (error) {
+      const detail =
+        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
+      return fail(detail, field, error);
+    }
+  };
+  let toolsCalled = calls("called", "toolsCalled") as readonly ToolCall[] | undefined;
   let availableTools: readonly ToolSpec[] | undefined;
   if (values.availableTools !== undefined) {
     const tools = values.availableTools;
@@ -239,7 +249,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     const firstInput = parsed.turns.find((turn) => turn.input !== undefined)?.input;
     if (input === undefined && firstInput !== undefined) input = firstInput;
   }
-  let expectedTools = providerCalls(list("expectedTools"), true);
+  let expectedTools = calls("expected", "expectedTools");
   let expectedTrajectory: CaseTrajectoryInfo | undefined;
   if (values.expectedTrajectory !== undefined) {
     if (expectedTools !== undefined) {

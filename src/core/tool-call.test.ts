@@ -36,7 +36,7 @@ describe("toToolCall", () => {
     expect(toToolCall({ name: "s", args: { q: 1 } }).inputParameters).toEqual({ q: 1 });
     expect(
       errorOf(() => toToolCall({ name: "s", args: { q: 1 }, inputParameters: {} })).message,
-    ).toContain("gives its parameters twice");
+    ).toContain("gives its arguments twice (inputParameters and args)");
   });
 
   it("keeps id, description, reasoning and MCP type", () => {

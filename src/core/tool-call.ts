@@ -1,3 +1,4 @@
+import { parseArgumentsText, readCallFields, usesOwnSpelling } from "./call-fields.js";
 import { InvalidInputError } from "./errors.js";
 import { childPath, isCleanJson, isJsonObject, toJsonValue } from "./json.js";
 import type { JsonObject, JsonValue } from "./json.js";
@@ -38,14 +39,18 @@ export interface ToolCall {
 
 /**
  * What toolscore accepts as a tool call: its own {@link ToolCall}, deepeval's shape, the
- * snake_case shape of dataset files (`input_parameters`), or axion's (`args`). Exactly one of
- * `inputParameters`, `input_parameters` and `args` may be given.
+ * snake_case shape of dataset files (`input_parameters`), OpenAI's (`arguments`, also as JSON
+ * text), axion's (`args`) or Anthropic's (`input`); provider call items (OpenAI `tool_calls`,
+ * Anthropic `tool_use`, Gemini `functionCall`, ...) too. At most one spelling of the arguments
+ * may be given, and a key toolscore does not know is an error.
  */
 export interface ToolCallInput {
   name: string;
   inputParameters?: Record<string, unknown> | null;
   input_parameters?: Record<string, unknown> | null;
+  arguments?: Record<string, unknown> | string | null;
   args?: Record<string, unknown> | null;
+  input?: Record<string, unknown> | null;
   output?: unknown;
   type?: ToolCallType;
   id?: string;
@@ -61,8 +66,6 @@ export interface ToToolCallOptions {
   /** Deepest nesting accepted in arguments and output. */
   maxDepth?: number;
 }
-
-const parameterAliases = ["inputParameters", "input_parameters", "args"] as const;
 
 function optionalString(
   record: Record<string, unknown>,
@@ -113,42 +116,25 @@ function readToolCall(
   index: number | undefined,
   maxDepth: number | undefined,
 ): ToolCall {
-  if (!isJsonObject(value)) {
-    const field = fieldAt(parent, index);
-    throw new InvalidInputError({
-      field,
-      message: `${field} must be a tool call object like { name: "search" }, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
-    });
-  }
-  const record = value as Record<string, unknown>;
-  const name = record.name;
-  if (typeof name !== "string") {
-    const path = childPath(fieldAt(parent, index), "name");
-    throw new InvalidInputError({
-      field: path,
-      message: `${path} must be a string (the tool's name), got ${name === null ? "null" : typeof name}`,
-    });
-  }
-
-  // Exactly one spelling of the parameters may be used. Read by name, not in a loop over the
-  // spellings: this runs per call, and named reads are what the engine makes fast.
-  let parameterKey: (typeof parameterAliases)[number] = "inputParameters";
-  let rawParameters = record.inputParameters;
-  if (record.input_parameters !== undefined || record.args !== undefined) {
-    const given = parameterAliases.filter((key) => record[key] !== undefined);
-    if (given.length > 1) {
-      const field = fieldAt(parent, index);
-      throw new InvalidInputError({
-        field,
-        message: `${field} gives its parameters twice (${given.join(" and ")}); keep one`,
-      });
-    }
-    parameterKey = given[0];
-    rawParameters = record[parameterKey];
-  }
+  const where = () => fieldAt(parent, index);
+  const { record, argumentsKey } = readCallFields(value, "called", where);
+  const name = record.name as string;
   let inputParameters: JsonObject = {};
+  let invalidText: string | undefined;
+  let rawParameters = argumentsKey === undefined ? undefined : record[argumentsKey];
+  if (typeof rawParameters === "string" && argumentsKey === "arguments") {
+    // JSON text, as OpenAI gives arguments: read; text that is not a JSON object is kept as
+    // the call's invalid arguments, as the transcript readers keep it.
+    const text = rawParameters;
+    const parsed = parseArgumentsText(text);
+    rawParameters = parsed?.value;
+    if (parsed === undefined || (rawParameters !== undefined && !isJsonObject(rawParameters))) {
+      invalidText = text;
+      rawParameters = undefined;
+    }
+  }
   if (rawParameters !== undefined && rawParameters !== null) {
-    const parametersField = () => `${fieldAt(parent, index)}.${parameterKey}`;
+    const parametersField = () => childPath(where(), argumentsKey as string);
     if (!isJsonObject(rawParameters)) {
       throw new InvalidInputError({
         field: parametersField(),
@@ -194,6 +180,16 @@ function readToolCall(
   if (record.invalidArguments !== undefined) {
     const invalidArguments = optionalString(record, "invalidArguments", fieldAt(parent, index));
     if (invalidArguments !== undefined) call.invalidArguments = invalidArguments;
+  }
+  if (invalidText !== undefined) {
+    if (call.invalidArguments !== undefined && call.invalidArguments !== invalidText) {
+      const field = childPath(where(), "invalidArguments");
+      throw new InvalidInputError({
+        field,
+        message: `${field} disagrees with the arguments' text, which is not a JSON object; keep one`,
+      });
+    }
+    call.invalidArguments = invalidText;
   }
   const isError = record.isError;
   if (isError !== undefined && isError !== null) {
@@ -286,8 +282,7 @@ function isUnchanged(list: readonly unknown[], known: ValidatedList): boolean {
       record.inputParameters !== known[at + 2] ||
       record.output !== known[at + 3] ||
       record.type !== known[at + 4] ||
-      record.input_parameters !== undefined ||
-      record.args !== undefined
+      !usesOwnSpelling(record)
     ) {
       return false;
     }
@@ -313,7 +308,7 @@ function snapshotOf(
   known[0] = calls;
   for (let index = 0, at = 1; index < list.length; index++, at += SNAPSHOT_WIDTH) {
     const record = list[index] as Record<string, unknown>;
-    if (record.input_parameters !== undefined || record.args !== undefined) return undefined;
+    if (!usesOwnSpelling(record)) return undefined;
     known[at] = record;
     known[at + 1] = record.name;
     known[at + 2] = record.inputParameters;

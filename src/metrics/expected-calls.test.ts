@@ -84,7 +84,7 @@ describe("toExpectedCalls", () => {
       "expected",
       /mixes calls and groups/,
     ],
-    ["a call that is not an object", ["a"], "expected[0]", /must be an expected call object/],
+    ["a call that is not an object", ["a"], "expected[0]", /must be a tool call object/],
     ["a call without a name", [{ arguments: {} }], "expected[0].name", /must be a string/],
     [
       "arguments given twice",

@@ -1,3 +1,4 @@
+import { parseArgumentsText, readCallFields, usesOwnSpelling } from "../core/call-fields.js";
 import { InvalidInputError } from "../core/errors.js";
 import { knownToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -21,6 +22,11 @@ export interface ExpectedToolCallInput {
   arguments?: unknown;
   args?: unknown;
   input_parameters?: unknown;
+  input?: unknown;
+  /** Free text; never compared. */
+  description?: string;
+  reasoning?: string;
+  type?: "FUNCTION" | "MCP";
   /** When given, the call's output is compared (under the output rules); `null` expects null. */
   output?: unknown;
   /** A name for this expected call, for other calls' `after`. */
@@ -57,8 +63,6 @@ export interface ExpectedCalls {
   readonly partial: boolean;
 }
 
-const argumentKeys = ["inputParameters", "arguments", "args", "input_parameters"] as const;
-
 interface ReadCall {
   readonly call: ExpectedCall & { predecessors: number[] };
   readonly after: readonly string[] | undefined;
@@ -76,48 +80,28 @@ function readCall(
   index: number,
   predecessors: number[],
 ): ReadCall {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    const field = fieldName(parent, group, index);
-    throw new InvalidInputError({
-      field,
-      message: `${field} must be an expected call object like { name: "search" }`,
-    });
-  }
-  const record = value as Record<string, unknown>;
-  if (typeof record.name !== "string") {
-    const field = fieldName(parent, group, index);
-    throw new InvalidInputError({
-      field: `${field}.name`,
-      message: `${field}.name must be a string (the tool's name)`,
-    });
-  }
-  // Named reads first (the engine makes them fast); the spellings are counted only when one of
-  // the rarer ones is there.
-  let key: (typeof argumentKeys)[number] | undefined =
-    record.inputParameters === undefined ? undefined : "inputParameters";
-  if (
-    record.arguments !== undefined ||
-    record.args !== undefined ||
-    record.input_parameters !== undefined
-  ) {
-    const given = argumentKeys.filter((k) => record[k] !== undefined);
-    if (given.length > 1) {
-      const field = fieldName(parent, group, index);
+  const where = () => fieldName(parent, group, index);
+  const { record, argumentsKey: key } = readCallFields(value, "expected", where);
+  let args: ExpectedValue = {};
+  let raw = key === undefined ? undefined : record[key];
+  if (typeof raw === "string" && key === "arguments") {
+    // JSON text, as OpenAI writes arguments.
+    const parsed = parseArgumentsText(raw);
+    if (parsed === undefined) {
+      const argumentsField = childPath(where(), key);
       throw new InvalidInputError({
-        field,
-        message: `${field} gives its arguments twice (${given.join(" and ")}); keep one`,
+        field: argumentsField,
+        message: `${argumentsField} is text that is not JSON; expected arguments must be an object (or its JSON text)`,
       });
     }
-    key = given[0];
+    raw = parsed.value;
   }
-  let args: ExpectedValue = {};
-  const raw = key === undefined ? undefined : record[key];
   if (isJsonObject(raw) && isPlainExpectedValue(raw)) {
     // Plain arguments without matchers, the common case: used as given.
     args = raw;
-  } else if (key !== undefined && raw !== null) {
-    const argumentsField = childPath(fieldName(parent, group, index), key);
-    const parsed = toExpectedValue(record[key], { field: argumentsField });
+  } else if (key !== undefined && raw !== null && raw !== undefined) {
+    const argumentsField = childPath(where(), key);
+    const parsed = toExpectedValue(raw, { field: argumentsField });
     if (!isValueMatcher(parsed) && !isJsonObject(parsed)) {
       throw new InvalidInputError({
         field: argumentsField,
@@ -153,7 +137,7 @@ function readCall(
     });
   }
   return {
-    call: { name: record.name, type: "FUNCTION", arguments: args, output, id, predecessors },
+    call: { name: record.name as string, type: "FUNCTION", arguments: args, output, id, predecessors },
     after: after,
   };
 }
@@ -175,7 +159,7 @@ export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | un
     const record = call as unknown as Record<string, unknown>;
     const id = record.id;
     if (
-      record.arguments !== undefined ||
+      !usesOwnSpelling(record) ||
       record.after !== undefined ||
       (id !== undefined && typeof id !== "string") ||
       record.output === undefined ||

@@ -1,3 +1,4 @@
+import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ErroredResult, MetricResult } from "../core/metric-result.js";
 import type { Content, ImageSource, TestCase } from "../core/test-case.js";
@@ -60,8 +61,21 @@ export interface CaseRecord {
  * `input_parameters`, matcher objects), which metrics read leniently; so is this.
  */
 function recordedCall(call: ToolCall): RecordedCall {
-  const raw = call as unknown as Record<string, unknown>;
-  const args = raw.inputParameters ?? raw.input_parameters ?? raw.args ?? raw.arguments;
+  let raw = call as unknown as Record<string, unknown>;
+  let args: unknown;
+  try {
+    // The one call reader says where the arguments are; a call it refuses was the metrics'
+    // error for this case already, and shows with what can be read of it.
+    const fields = readCallFields(call, "expected", () => "call");
+    raw = fields.record;
+    args = fields.argumentsKey === undefined ? undefined : raw[fields.argumentsKey];
+  } catch {
+    args = raw.inputParameters;
+  }
+  if (typeof args === "string") {
+    const parsed = parseArgumentsText(args);
+    args = parsed?.value;
+  }
   const output = raw.output;
   return {
     name: typeof raw.name === "string" ? raw.name : String(raw.name),

@@ -3,6 +3,7 @@ import { callDiffLines, formatToolCall } from "../core/call-diff.js";
 import type { DiffCall } from "../core/call-diff.js";
 import { InvalidInputError } from "../core/errors.js";
 import type { Metric } from "../core/metric.js";
+import { readCallFields } from "../core/call-fields.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { toExpectedCalls } from "../metrics/expected-calls.js";
@@ -36,19 +37,16 @@ function isTrajectory(value: unknown): value is { calls: readonly ToolCall[] } {
   );
 }
 
+/** Whether every item is a call the one call reader takes (plain or a provider's call item). */
 function looksLikeCalls(value: readonly unknown[]): boolean {
-  return value.every(
-    (item) =>
-      typeof item === "object" &&
-      item !== null &&
-      typeof (item as { name?: unknown }).name === "string" &&
-      !("role" in item) &&
-      !(
-        "type" in item &&
-        (item as { type?: unknown }).type !== "FUNCTION" &&
-        (item as { type?: unknown }).type !== "MCP"
-      ),
-  );
+  return value.every((item) => {
+    try {
+      readCallFields(item, "called", () => "received");
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

@@ -1,0 +1,41 @@
+/** Levenshtein distance, stopping early once it is over `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (current[j] < best) best = current[j];
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** A name as compared for suggestions: lower case, without `_` and `-`. */
+function simple(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, "");
+}
+
+/**
+ * The known name closest to `given`, for a "did you mean": the same name in another case or with
+ * other separators, else one within a few edits; `undefined` when none is close.
+ */
+export function closestName(given: string, known: Iterable<string>): string | undefined {
+  const target = simple(given);
+  const limit = Math.max(1, Math.min(3, Math.floor(target.length / 3)));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const name of known) {
+    const d = distance(target, simple(name), limit);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
