@@ -137,7 +137,14 @@ function readCall(
     });
   }
   return {
-    call: { name: record.name as string, type: "FUNCTION", arguments: args, output, id, predecessors },
+    call: {
+      name: record.name as string,
+      type: "FUNCTION",
+      arguments: args,
+      output,
+      id,
+      predecessors,
+    },
     after: after,
   };
 }
