@@ -303,8 +303,10 @@ export type {
   RunEvent,
   SummaryBuilder,
 } from "./runner/index.js";
-export { createMetric, deterministicMetrics } from "./metrics/registry.js";
-export type { MetricDefinition } from "./metrics/registry.js";
+export { deterministicMetrics } from "./metrics/registry.js";
+export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
+export type { MetricConfigInput, MetricContext } from "./registry/metric-registry.js";
+export type { MetricDefinition } from "./registry/metric-registry.js";
 export { readDatasetCase } from "./adapters/dataset-case.js";
 export type {
   CaseTrajectoryInfo,

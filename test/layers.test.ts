@@ -25,6 +25,7 @@ const allowed: Record<string, readonly string[]> = {
   testing: ["metrics", "adapters", "core"],
   tracing: ["runner", "node", "core"],
   compat: [
+    "runner",
     "metrics",
     "matchers",
     "algorithms",
@@ -35,7 +36,9 @@ const allowed: Record<string, readonly string[]> = {
     "providers",
     "node",
   ],
+  registry: ["compat", "metrics", "judges", "providers", "core"],
   cli: [
+    "registry",
     "core",
     "algorithms",
     "adapters",

@@ -3,7 +3,7 @@ import { readDatasetCase } from "../src/adapters/dataset-case.js";
 import { ARGUMENT_KEYS } from "../src/core/call-fields.js";
 import type { JsonObject } from "../src/core/json.js";
 import { toToolCall, toToolCalls } from "../src/core/tool-call.js";
-import { createMetric } from "../src/metrics/registry.js";
+import { createMetric } from "../src/registry/metric-registry.js";
 import { matchToolCalls } from "../src/metrics/match-tool-calls.js";
 import { callsOf } from "../src/testing/matchers.js";
 import { ToolCorrectnessMetric, LLMTestCase } from "../src/compat/deepeval/index.js";

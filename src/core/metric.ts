@@ -1,3 +1,4 @@
+import { ErrorCode, InvalidOptionError } from "./errors.js";
 import type { JsonObject } from "./json.js";
 import type { MetricResult } from "./metric-result.js";
 import type { TestCase } from "./test-case.js";
@@ -58,4 +59,83 @@ export function leavesPassingDetailsOut<TCase>(
     typeof (metric as Partial<LeavesPassingDetailsOut<TCase>>)[measureWithoutPassingDetails] ===
     "function"
   );
+}
+
+/**
+ * How an object that is not itself a toolscore metric, a compatible class such as deepeval's
+ * `ToolCorrectnessMetric`, axion's `ToolCorrectness` or ragas' `MultiModalFaithfulness`, gives
+ * the toolscore metric that scores exactly as its own `measure` / `execute` / `ascore` does, so
+ * that `evaluate` and the CLI run it like any other. Registered globally, so that two copies of
+ * toolscore (ESM and CommonJS) agree.
+ */
+export const toMetric: unique symbol = Symbol.for("toolscore.toMetric") as never;
+
+/** An object that stands for a toolscore metric (see {@link toMetric}). */
+export interface ConvertsToMetric<TCase = TestCase> {
+  [toMetric](): Metric<TCase>;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return typeof value;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && name !== "Object" ? `a ${name}` : "an object";
+}
+
+/**
+ * The toolscore metric `value` is, or stands for; an `InvalidOptionError` naming `option` (and
+ * what is missing) when it is neither, so that a metric that cannot run fails when the run is
+ * set up, never as a result without a score.
+ */
+export function resolveMetric<TCase = TestCase>(value: unknown, option: string): Metric<TCase> {
+  if (typeof value === "object" && value !== null) {
+    const convert = (value as Partial<ConvertsToMetric<TCase>>)[toMetric];
+    if (typeof convert === "function") {
+      return resolveMetric<TCase>(convert.call(value), option);
+    }
+    const candidate = value as Partial<Metric<TCase>>;
+    if (typeof candidate.name === "string" && typeof candidate.measure === "function") {
+      return value as Metric<TCase>;
+    }
+  }
+  throw new InvalidOptionError({
+    option,
+    value,
+    message: `${option} is ${describeValue(value)}, not a metric: a metric has a name and a measure(testCase) that resolves to a MetricResult (toolscore's metrics and the classes of toolscore/deepeval, toolscore/axion and toolscore/ragas all do)`,
+  });
+}
+
+const statuses = new Set(["scored", "error", "skipped"]);
+
+/**
+ * `result` when it is a `MetricResult`; else an error result saying what `metric` gave instead
+ * (a number, say, from a metric written for another library), never a result without a score.
+ */
+export function checkedMetricResult(metric: string, result: unknown): MetricResult {
+  if (
+    typeof result === "object" &&
+    result !== null &&
+    statuses.has((result as { status?: unknown }).status as string) &&
+    ((result as { status: string }).status !== "scored" ||
+      typeof (result as { score?: unknown }).score === "number")
+  ) {
+    return result as MetricResult;
+  }
+  let shown: string;
+  try {
+    // undefined for a function or a symbol, whatever the declared type says.
+    const text = JSON.stringify(result) as string | undefined;
+    shown = text ?? String(result);
+  } catch {
+    shown = String(result);
+  }
+  return {
+    status: "error",
+    metric,
+    error: {
+      code: ErrorCode.METRIC_FAILED,
+      message: `${metric}'s measure gave ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}, not a MetricResult ({ status: "scored", score, threshold, success, ... })`,
+    },
+  };
 }

@@ -151,7 +151,7 @@ describe("resolveDeepevalToolCorrectnessOptions", () => {
   it.each([
     [{ threshold: 2 }, "threshold"],
     [{ threshold: "0.5" }, "threshold"],
-    [{ evaluationParams: ["input_parameters"] }, "evaluationParams"],
+    [{ evaluationParams: ["input-parameters"] }, "evaluationParams"],
     [{ evaluationParams: "output" }, "evaluationParams"],
     [{ strictMode: 1 }, "strictMode"],
     [{ matching: "best" }, "matching"],
@@ -160,6 +160,20 @@ describe("resolveDeepevalToolCorrectnessOptions", () => {
     expect(() => resolveDeepevalToolCorrectnessOptions(options as never)).toThrow(
       expect.objectContaining({ option }) as InvalidOptionError,
     );
+  });
+});
+
+describe("evaluationParams spellings", () => {
+  it("reads deepeval's Python spellings as the CLI does", () => {
+    for (const given of [
+      ["input_parameters", "OUTPUT"],
+      ["INPUT_PARAMETERS", "output"],
+    ]) {
+      expect(
+        resolveDeepevalToolCorrectnessOptions({ evaluationParams: given as never })
+          .evaluationParams,
+      ).toEqual(["inputParameters", "output"]);
+    }
   });
 });
 

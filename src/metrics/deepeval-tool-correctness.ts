@@ -62,6 +62,13 @@ export interface ResolvedDeepevalToolCorrectnessOptions {
   readonly limits: ResolvedMatchLimits;
 }
 
+/** deepeval's Python spellings of the evaluation params, accepted everywhere. */
+const pythonParamNames: Readonly<Record<string, DeepevalEvaluationParam>> = {
+  input_parameters: "inputParameters",
+  INPUT_PARAMETERS: "inputParameters",
+  OUTPUT: "output",
+};
+
 /** Validates the options once and fills in deepeval's defaults. */
 export function resolveDeepevalToolCorrectnessOptions(
   options: DeepevalToolCorrectnessOptions = {},
@@ -75,7 +82,12 @@ export function resolveDeepevalToolCorrectnessOptions(
     });
   }
   const params = (evaluationParams as unknown[]).map((param) =>
-    enumOption("evaluationParams", param, evaluationParamValues, "inputParameters"),
+    enumOption(
+      "evaluationParams",
+      pythonParamNames[param as string] ?? param,
+      evaluationParamValues,
+      "inputParameters",
+    ),
   );
   return {
     threshold: numberOption("threshold", options.threshold, 0.5, { min: 0, max: 1 }),

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from "../core/errors.js";
+import type { JsonObject } from "../core/json.js";
 
 /** Helpers that validate one option each and name it in the error. */
 
@@ -100,4 +101,13 @@ export function modelOption(option: string, value: unknown): string | object | u
     });
   }
   return value;
+}
+
+/** snake_case option names (as in the Python tools' configs) read as camelCase. */
+export function camelKeys(options: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(options)) {
+    out[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
+  }
+  return out;
 }

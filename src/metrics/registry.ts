@@ -1,9 +1,7 @@
 import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../core/errors.js";
 import type { ToolCallMatchDetails } from "../core/explanation.js";
-import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
-import { measureWithoutPassingDetails } from "../core/metric.js";
-import type { LeavesPassingDetailsOut, MeasureOptions, Metric } from "../core/metric.js";
+import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -18,14 +16,12 @@ import {
   resolveDeepevalToolCorrectnessOptions,
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
-import type { DeepevalToolCorrectnessOptions } from "./deepeval-tool-correctness.js";
-import { optionsObject, rejectUnknownOptions } from "./options.js";
+import { camelKeys, optionsObject, rejectUnknownOptions } from "./options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 
 /**
- * A metric that can be named in a config file or on the command line: its id, what it scores,
- * and how to make it from JSON options. Judged metrics (which need a model) are added by the
- * layers that can reach one; these are the deterministic ones.
+ * A deterministic metric by id: what it scores, and how to make it from JSON options. The one
+ * registry (`createMetric`, in `src/registry/`) adds the judged ones, which need a model.
  */
 export interface MetricDefinition {
   /** Stable, kebab-case: `tool-call-accuracy`. */
@@ -125,18 +121,6 @@ const deepevalOptionNames = [
   "limits",
 ];
 
-/** deepeval's Python spellings of the evaluation params, accepted in config files. */
-function deepevalParams(value: unknown): unknown {
-  if (!Array.isArray(value)) return value;
-  return value.map((item: unknown) =>
-    item === "input_parameters" || item === "INPUT_PARAMETERS"
-      ? "inputParameters"
-      : item === "OUTPUT"
-        ? "output"
-        : item,
-  );
-}
-
 const axionOptionNames = [
   "name",
   "threshold",
@@ -148,15 +132,6 @@ const axionOptionNames = [
   "limits",
 ];
 
-/** snake_case option names (as in the Python tools' configs) read as camelCase. */
-function camelKeys(options: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(options)) {
-    out[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
-  }
-  return out;
-}
-
 /** The deterministic metrics, by id. */
 export const deterministicMetrics: readonly MetricDefinition[] = [
   {
@@ -166,20 +141,9 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
       "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
     judged: false,
     create(options) {
-      const make = (given: JsonObject): Metric => {
-        const metric = toolCallAccuracy(camelKeys(given));
-        const made: Metric & LeavesPassingDetailsOut<TestCase> = {
-          id: "tool-call-accuracy",
-          name: metric.name,
-          measure: (testCase, measureOptions) => metric.measure(testCase, measureOptions),
-          measureSync: (testCase) => metric.measureSync(testCase),
-          withOptions: (overrides) => make({ ...given, ...overrides }),
-          [measureWithoutPassingDetails]: (testCase) =>
-            metric[measureWithoutPassingDetails](testCase),
-        };
-        return made;
-      };
-      return make(optionsObject("tool-call-accuracy", options) as JsonObject);
+      return toolCallAccuracy(
+        camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject),
+      );
     },
   },
   {
@@ -194,10 +158,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
         defaultName: "Tool Correctness",
         resolve: (given) => {
           rejectUnknownOptions("deepeval-tool-correctness", given, deepevalOptionNames);
-          return resolveDeepevalToolCorrectnessOptions({
-            ...given,
-            evaluationParams: deepevalParams(given.evaluationParams),
-          } as DeepevalToolCorrectnessOptions);
+          return resolveDeepevalToolCorrectnessOptions(given);
         },
         score: (testCase, resolved, name) => {
           const result = scoreDeepevalToolCorrectness(callLists(name, testCase), resolved);
@@ -245,28 +206,3 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     },
   },
 ];
-
-/**
- * Makes a deterministic metric by id from JSON options (a config file's, say).
- *
- * @example
- * const metric = createMetric({ metric: "tool-call-accuracy", options: { order: "in-order" } });
- */
-export function createMetric(input: { metric: string; options?: JsonObject }): Metric {
-  const definition = deterministicMetrics.find((entry) => entry.id === input.metric);
-  if (definition === undefined) {
-    throw new InvalidOptionError({
-      option: "metric",
-      value: input.metric,
-      message: `unknown metric ${JSON.stringify(input.metric)}; known metrics: ${deterministicMetrics.map((entry) => entry.id).join(", ")}`,
-    });
-  }
-  if (input.options !== undefined && !isJsonObject(input.options)) {
-    throw new InvalidOptionError({
-      option: "options",
-      value: input.options,
-      message: `the options of ${input.metric} must be an object`,
-    });
-  }
-  return definition.create(input.options ?? {});
-}

@@ -4,7 +4,9 @@ import type { LeavesPassingDetailsOut, MeasureOptions, SyncMetric } from "../cor
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
+import type { JsonObject } from "../core/json.js";
 import { resolveMatchOptions } from "./match-options.js";
+import { camelKeys } from "./options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { exactMatchSummary, matchWithResolvedOptions } from "./match-tool-calls.js";
@@ -84,7 +86,11 @@ export function toolCallAccuracy(
     }
   };
   return {
+    id: "tool-call-accuracy",
     name,
+    // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
+    withOptions: (overrides: JsonObject) =>
+      toolCallAccuracy({ ...options, ...(camelKeys(overrides) as ToolCallAccuracyOptions) }),
     measure(
       testCase: ToolCallAccuracyCase,
       measureOptions: MeasureOptions = {},

@@ -4,7 +4,7 @@ import type { Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
 import { toToolCall } from "../core/tool-call.js";
-import { createMetric } from "../metrics/registry.js";
+import { createMetric } from "../registry/metric-registry.js";
 import { evaluate } from "./evaluate.js";
 import type { RunEvent } from "./evaluate.js";
 import type { CaseResult } from "./case-result.js";

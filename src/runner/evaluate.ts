@@ -1,6 +1,7 @@
 import type { JudgeRunSummary } from "../core/judge.js";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
-import type { Metric } from "../core/metric.js";
+import { resolveMetric } from "../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "./case-result.js";
 import type { CaseResult } from "./case-result.js";
@@ -26,8 +27,13 @@ export interface EvaluateOptions<TCase extends object> {
    */
   testCases:
     Iterable<NoInfer<TCase> | ToolscoreError> | AsyncIterable<NoInfer<TCase> | ToolscoreError>;
-  /** Every metric runs on every case. Their names must differ. May be empty with `scoreCase`. */
-  metrics: readonly Metric<TCase>[];
+  /**
+   * Every metric runs on every case. Their names must differ. May be empty with `scoreCase`.
+   * toolscore's metrics, and the compatible classes (`ToolCorrectnessMetric`, axion's
+   * `ToolCorrectness`, ragas' `MultiModalFaithfulness`, ...) as they are; anything else is an
+   * `InvalidOptionError` before any case runs.
+   */
+  metrics: readonly (Metric<TCase> | ConvertsToMetric<never>)[];
   /**
    * Scores a case in place of running `metrics` on it, for runs whose metrics are only known as
    * they go: an application run once per golden whose observed components carry their own
@@ -97,7 +103,7 @@ function positiveInteger(option: string, value: unknown, fallback: number): numb
 export async function evaluate<TCase extends object>(
   options: EvaluateOptions<TCase>,
 ): Promise<Evaluation> {
-  const { metrics, signal, onEvent, judge } = options;
+  const { signal, onEvent, judge } = options;
   const concurrency = positiveInteger("concurrency", options.concurrency, 8);
   const keepResults = options.keepResults ?? true;
   const describe = options.describe ?? defaultDescribe;
@@ -110,14 +116,19 @@ export async function evaluate<TCase extends object>(
         'evaluate of "toolscore" scores test cases; to run an application over goldens, use evaluate of "toolscore/tracing"',
     });
   }
-  const givenMetrics: unknown = metrics;
+  const givenMetrics: unknown = options.metrics;
   if (!Array.isArray(givenMetrics) || (givenMetrics.length === 0 && scoreCase === undefined)) {
     throw new InvalidOptionError({
       option: "metrics",
-      value: metrics,
+      value: givenMetrics,
       message: "metrics must be a non-empty list of metrics",
     });
   }
+  // Compatible classes stand for the metric they convert to; anything else that is not a metric
+  // fails here, before any case runs.
+  const metrics = (givenMetrics as readonly unknown[]).map((metric, index) =>
+    resolveMetric<TCase>(metric, `metrics[${index}]`),
+  );
   const names = metrics.map((metric) => metric.name);
   const duplicate = names.find((name, index) => names.indexOf(name) !== index);
   if (duplicate !== undefined) {

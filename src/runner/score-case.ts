@@ -1,6 +1,10 @@
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
-import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
+import {
+  checkedMetricResult,
+  leavesPassingDetailsOut,
+  measureWithoutPassingDetails,
+} from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
@@ -111,7 +115,10 @@ export function createCaseScorer<TCase extends object>(input: {
   const measureNow = (metric: Metric<TCase>, at: number, item: TCase): MetricResult =>
     lean?.has(metrics[at].name) === true && leavesPassingDetailsOut<TCase>(metric)
       ? metric[measureWithoutPassingDetails](item)
-      : (metric.measureSync as (item: TCase) => MetricResult)(item);
+      : checkedMetricResult(
+          metric.name,
+          (metric.measureSync as (item: TCase) => MetricResult)(item),
+        );
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
   const measureOptions = signal === undefined ? {} : { signal };
@@ -185,7 +192,10 @@ export function createCaseScorer<TCase extends object>(input: {
         chosen.map(async (metric, at): Promise<MetricResult> => {
           if ("failed" in metric) return metric.failed;
           try {
-            return named(await metric.measure(item, measureOptions), at);
+            return named(
+              checkedMetricResult(metric.name, await metric.measure(item, measureOptions)),
+              at,
+            );
           } catch (error) {
             if (signal?.aborted === true) throw error;
             return toErroredResult(metrics[at].name, error);

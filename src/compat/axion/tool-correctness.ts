@@ -1,4 +1,9 @@
 import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
+import { toMetric } from "../../core/metric.js";
+import type { ConvertsToMetric, SyncMetric } from "../../core/metric.js";
+import { toErroredResult } from "../../core/metric-result.js";
+import type { MetricResult } from "../../core/metric-result.js";
+import type { TestCase } from "../../core/test-case.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import {
   resolveAxionToolCorrectnessOptions,
@@ -40,7 +45,7 @@ const knownOptions = [
  * const metric = new ToolCorrectness({ checkParameters: true, parameterMatchingStrategy: "fuzzy" });
  * const { score, explanation } = await metric.execute({ toolsCalled, expectedTools });
  */
-export class ToolCorrectness {
+export class ToolCorrectness implements ConvertsToMetric {
   readonly name = "Tool Correctness";
   readonly options: ResolvedAxionToolCorrectnessOptions;
 
@@ -64,6 +69,38 @@ export class ToolCorrectness {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /**
+   * toolscore's metric for this class, for `evaluate` and the CLI: `execute`'s score, its
+   * explanation as the reason, and success when the score reaches the threshold.
+   */
+  [toMetric](): SyncMetric<TestCase, AxionToolCorrectnessDetails> {
+    const name = this.name;
+    const measureSync = (testCase: TestCase): MetricResult<AxionToolCorrectnessDetails> => {
+      try {
+        const { score, explanation, details } = this.executeNow(testCase);
+        return {
+          status: "scored",
+          metric: name,
+          score,
+          threshold: this.threshold,
+          success: score >= this.threshold,
+          reason: explanation,
+          details,
+        };
+      } catch (error) {
+        return toErroredResult(name, error);
+      }
+    };
+    return {
+      name,
+      measureSync,
+      measure: (testCase, options = {}) =>
+        options.signal?.aborted === true
+          ? Promise.reject(options.signal.reason as Error)
+          : Promise.resolve(measureSync(testCase)),
+    };
   }
 
   private executeNow(item: unknown): MetricEvaluationResult {

@@ -7,6 +7,13 @@ export {
   ToolCorrectnessMetric,
 } from "./tool-correctness-metric.js";
 export type { ToolCorrectnessMetricOptions } from "./tool-correctness-metric.js";
+export { AssertionError, assertTest, evaluate } from "./evaluate.js";
+export type {
+  DeepevalEvaluateOptions,
+  EvaluationResult,
+  MetricData,
+  TestResult,
+} from "./evaluate.js";
 export {
   LLMTestCase,
   MLLMImage,

@@ -1,6 +1,10 @@
 import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
 import type { JudgeModel } from "../../core/judge.js";
-import type { Content, ContentPart, ToolSpec } from "../../core/test-case.js";
+import { toMetric } from "../../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../../core/metric.js";
+import { toErroredResult } from "../../core/metric-result.js";
+import type { MetricResult } from "../../core/metric-result.js";
+import type { Content, ContentPart, TestCase, ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCallsRemembered } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
@@ -154,8 +158,17 @@ function toContent(input: unknown): Content {
   });
 }
 
+/** One case's outcome: the calls' score, the selection's when judged, and the final verdict. */
+interface Outcome {
+  readonly scored: ScoredCalls;
+  readonly selection: SelectionDetails | undefined;
+  readonly score: number;
+  readonly threshold: number;
+  readonly success: boolean;
+}
+
 /** Shared by the text and multimodal metrics, which differ only in name and required fields. */
-abstract class DeepevalToolCorrectnessBase {
+abstract class DeepevalToolCorrectnessBase implements ConvertsToMetric {
   threshold: number;
   readonly strictMode: boolean;
   readonly verboseMode: boolean;
@@ -238,24 +251,83 @@ abstract class DeepevalToolCorrectnessBase {
     this.last = undefined;
     this.lastReason = undefined;
     try {
-      const scored = this.scoreCalls(testCase);
-      const selection =
-        this.judge === undefined
-          ? undefined
-          : await judgeSelection(
-              this.judge,
-              {
-                ...(await this.judgeContent(testCase, options?.signal)),
-                availableTools: this.availableTools,
-                toolsCalled: scored.called,
-              },
-              options?.signal === undefined ? {} : { signal: options.signal },
-            );
-      return this.conclude(scored, selection);
+      const outcome = await this.outcomeOf(testCase, options?.signal);
+      this.score = outcome.score;
+      this.threshold = outcome.threshold;
+      this.success = outcome.success;
+      this.reasonKind = outcome.scored.result.reasonKind;
+      this.last = outcome.scored;
+      if (outcome.selection !== undefined) this.selection = outcome.selection;
+      if (this.verboseMode) this.printVerbose(outcome);
+      return outcome.score;
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
       throw error instanceof Error ? error : new Error(String(error));
     }
+  }
+
+  /** One case's outcome, without touching the metric's state: what `measure` and `evaluate` share. */
+  private async outcomeOf(testCase: unknown, signal: AbortSignal | undefined): Promise<Outcome> {
+    const scored = this.scoreCalls(testCase);
+    const selection =
+      this.judge === undefined
+        ? undefined
+        : await judgeSelection(
+            this.judge,
+            {
+              ...(await this.judgeContent(testCase, signal)),
+              availableTools: this.availableTools,
+              toolsCalled: scored.called,
+            },
+            signal === undefined ? {} : { signal },
+          );
+    return this.conclude(scored, selection);
+  }
+
+  /**
+   * toolscore's metric for this class, for `evaluate` and the CLI: the same score, success and
+   * reason as `measure`, as a `MetricResult`, without the class's per-call state (so cases may
+   * run at once). Synchronous too when no judge is set up.
+   */
+  [toMetric](): Metric<TestCase, ToolCallMatchDetails> {
+    const name = this.name;
+    const resultOf = (outcome: Outcome): MetricResult<ToolCallMatchDetails> => {
+      if (this.verboseMode) this.printVerbose(outcome);
+      const toolCallingReason = outcome.scored.result.reason;
+      return {
+        status: "scored",
+        metric: name,
+        score: outcome.score,
+        threshold: outcome.threshold,
+        success: outcome.success,
+        ...(toolCallingReason === undefined
+          ? {}
+          : { reason: this.composeReason(toolCallingReason, outcome.selection) }),
+        details: outcome.scored.result.details,
+      };
+    };
+    const metric: Metric<TestCase, ToolCallMatchDetails> = {
+      name,
+      measure: async (testCase, options = {}) => {
+        try {
+          return resultOf(await this.outcomeOf(testCase, options.signal));
+        } catch (error) {
+          if (options.signal?.aborted === true) throw error;
+          return toErroredResult(name, error);
+        }
+      },
+    };
+    if (this.judge !== undefined) return metric;
+    return {
+      ...metric,
+      measureSync: (testCase) => {
+        try {
+          return resultOf(this.conclude(this.scoreCalls(testCase), undefined));
+        } catch (error) {
+          return toErroredResult(name, error);
+        }
+      },
+    };
   }
 
   /**
@@ -312,8 +384,8 @@ abstract class DeepevalToolCorrectnessBase {
     return new ScoredCalls(called, expected, this.scorer);
   }
 
-  /** Combines the scores (the lower wins), applies strict mode, and records the outcome. */
-  private conclude(scored: ScoredCalls, selection: SelectionDetails | undefined): number {
+  /** Combines the scores (the lower wins) and applies strict mode. */
+  private conclude(scored: ScoredCalls, selection: SelectionDetails | undefined): Outcome {
     const { result } = scored;
     const combined =
       selection === undefined ? result.score : Math.min(result.score, selection.score);
@@ -322,17 +394,12 @@ abstract class DeepevalToolCorrectnessBase {
       strictMode: this.resolved.strictMode,
       threshold: this.resolved.threshold,
     });
-    this.score = final.score;
-    this.threshold = final.threshold;
-    this.success = final.success;
-    this.reasonKind = result.reasonKind;
-    this.last = scored;
-    if (selection !== undefined) this.selection = selection;
-    if (this.verboseMode) {
-      const rule = "=".repeat(70);
-      console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.verboseLogs ?? ""}\n`);
-    }
-    return final.score;
+    return { scored, selection, ...final };
+  }
+
+  private printVerbose(outcome: Outcome): void {
+    const rule = "=".repeat(70);
+    console.log(`\n${rule}\n${this.name} Verbose Logs\n${rule}\n${this.verboseText(outcome)}\n`);
   }
 
   /** The reason of the last `measure` (unless `includeReason` is false). */
@@ -350,10 +417,23 @@ abstract class DeepevalToolCorrectnessBase {
   /** The intermediate steps of the last `measure`, as `verboseMode` prints them. */
   get verboseLogs(): string | undefined {
     const last = this.last;
-    if (last === undefined || this.score === undefined) return undefined;
-    const { called, expected, result } = last;
-    const { selection } = this;
+    const score = this.score;
+    if (last === undefined || score === undefined) return undefined;
+    return this.verboseText({
+      scored: last,
+      selection: this.selection,
+      score,
+      threshold: this.threshold,
+      success: this.success === true,
+    });
+  }
+
+  private verboseText(outcome: Outcome): string {
+    const { scored, selection, score } = outcome;
+    const { called, expected, result } = scored;
     const { details } = result;
+    const reason =
+      result.reason === undefined ? undefined : this.composeReason(result.reason, selection);
     return [
       `Expected Tools:\n${renderCalls(expected)}`,
       `Tools Called:\n${renderCalls(called)}`,
@@ -374,7 +454,7 @@ abstract class DeepevalToolCorrectnessBase {
         : [
             `Tool Selection Score: ${selection.score} (${selection.modelId}, ${selection.attempts} attempt(s))`,
           ]),
-      `Final Score: ${this.score}\nFinal Reason: ${this.reason ?? "(includeReason is false)"}`,
+      `Final Score: ${score}\nFinal Reason: ${reason ?? "(includeReason is false)"}`,
     ].join("\n\n");
   }
 

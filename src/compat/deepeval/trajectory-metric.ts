@@ -11,6 +11,9 @@ import {
 } from "../../core/errors.js";
 import type { ErrorCode } from "../../core/errors.js";
 import type { JudgeBatchStore, JudgeModel, JudgeResponse } from "../../core/judge.js";
+import { toMetric } from "../../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../../core/metric.js";
+import { toErroredResult } from "../../core/metric-result.js";
 import type { ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
 import { toToolCalls } from "../../core/tool-call.js";
@@ -227,7 +230,7 @@ const noSelectionReason = "No available tools were provided to assess tool selec
  * const metric = new DeepEvalToolCorrectnessMetric();
  * const { score, reason } = await metric.measure({ query, agentTrajectory, expectedAgentTrajectory });
  */
-export class DeepEvalToolCorrectnessMetric {
+export class DeepEvalToolCorrectnessMetric implements ConvertsToMetric<DeepEvalToolCorrectnessInput> {
   readonly threshold: number;
   readonly strictMode: boolean;
   readonly includeReason: boolean;
@@ -341,6 +344,34 @@ export class DeepEvalToolCorrectnessMetric {
         ? undefined
         : await judgeSelection(this.judge(), this.selectionInput(prepared), options);
     return this.conclude(prepared, selection);
+  }
+
+  /**
+   * toolscore's metric for this class, for `evaluate` and the CLI: `measure`'s score, success and
+   * reason as a `MetricResult` (cases shaped as `measure` takes them).
+   */
+  [toMetric](): Metric<DeepEvalToolCorrectnessInput, DeepEvalToolCorrectnessResult> {
+    const name = "Tool Correctness";
+    return {
+      name,
+      measure: async (testCase, options = {}) => {
+        try {
+          const result = await this.measure(testCase, options);
+          return {
+            status: "scored",
+            metric: name,
+            score: result.score,
+            threshold: result.threshold,
+            success: result.success,
+            ...(result.reason === undefined ? {} : { reason: result.reason }),
+            details: result,
+          };
+        } catch (error) {
+          if (options.signal?.aborted === true) throw error;
+          return toErroredResult(name, error);
+        }
+      },
+    };
   }
 
   /**

@@ -1,10 +1,11 @@
 import type { PreparedContext } from "../../core/context.js";
 import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../core/errors.js";
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
-import type { MeasureOptions, Metric } from "../../core/metric.js";
+import { toMetric } from "../../core/metric.js";
+import type { ConvertsToMetric, MeasureOptions, Metric } from "../../core/metric.js";
 import { toErroredResult } from "../../core/metric-result.js";
 import type { MetricResult } from "../../core/metric-result.js";
-import type { ImageSource } from "../../core/test-case.js";
+import type { ImageSource, TestCase } from "../../core/test-case.js";
 import type { JudgeAnswer } from "../../judges/ask-judge.js";
 import {
   claimsScore,
@@ -110,9 +111,32 @@ function statusOf(context: PreparedContext): ContextStatus {
   };
 }
 
-/** Reads a field given in camelCase or ragas' snake_case. */
+/** toolscore's test case field that stands for a ragas sample field, when the sample's is absent. */
+const testCaseFields: Readonly<Partial<Record<string, string>>> = {
+  response: "actualOutput",
+  userInput: "input",
+};
+
+/** Text, or the text parts of a list of parts, joined (a toolscore test case's content). */
+function textOf(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value
+    .flatMap((part: unknown) =>
+      typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text"
+        ? [(part as { text?: unknown }).text]
+        : [],
+    )
+    .join("\n");
+}
+
+/**
+ * Reads a field given in camelCase or ragas' snake_case; a toolscore test case's `actualOutput`
+ * stands for `response` and its `input` for `userInput`, so that the metrics run on datasets too.
+ */
 function field(input: Record<string, unknown>, camel: string, snake: string): unknown {
-  return input[camel] ?? input[snake];
+  const own = input[camel] ?? input[snake];
+  const other = testCaseFields[camel];
+  return own === undefined && other !== undefined ? textOf(input[other]) : own;
 }
 
 function contextsOf(input: Record<string, unknown>): (string | ImageSource)[] {
@@ -192,7 +216,7 @@ function notJudgeable(failed: readonly PreparedContext[]): string {
 }
 
 /** What the multimodal ragas metrics share: the judge, image loading, the not-judgeable path. */
-abstract class MultiModalMetric {
+abstract class MultiModalMetric implements ConvertsToMetric {
   abstract readonly name: string;
   /** The judge, set up with the metric: a model string without its key fails here. */
   readonly judge: JudgeModel;
@@ -262,6 +286,35 @@ abstract class MultiModalMetric {
   }
 
   abstract ascore(input: never, options?: { signal?: AbortSignal }): Promise<MultiModalResult>;
+
+  /**
+   * toolscore's metric for this class, for `evaluate` and the CLI: `ascore`'s value as the score
+   * (1 passes), its reason, and a case that could not be judged skipped with the reason.
+   */
+  [toMetric](): Metric<TestCase, MultiModalResult> {
+    const name = this.name;
+    return {
+      name,
+      measure: async (testCase, options = {}) => {
+        try {
+          const result = await this.ascore(testCase as never, options);
+          if (!result.judgeable) return { status: "skipped", metric: name, reason: result.reason };
+          return {
+            status: "scored",
+            metric: name,
+            score: result.value,
+            threshold: 1,
+            success: result.value >= 1,
+            reason: result.reason,
+            details: result,
+          };
+        } catch (error) {
+          if (options.signal?.aborted === true) throw error;
+          return toErroredResult(name, error);
+        }
+      },
+    };
+  }
 }
 
 /**

@@ -3,7 +3,8 @@ import { ErrorCode, InvalidOptionError } from "../core/errors.js";
 import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
-import { createMetric, deterministicMetrics } from "./registry.js";
+import { deterministicMetrics } from "../metrics/registry.js";
+import { createMetric } from "./metric-registry.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
   toToolCall({ name, inputParameters: args });

@@ -1,0 +1,329 @@
+import {
+  MultiModalFaithfulness,
+  MultiModalRelevance,
+  multimodalFaithfulness,
+} from "../compat/ragas/multimodal.js";
+import { InvalidOptionError, JudgeRequiredError } from "../core/errors.js";
+import type { JudgeModel } from "../core/judge.js";
+import { isJsonObject } from "../core/json.js";
+import type { JsonObject } from "../core/json.js";
+import { toMetric } from "../core/metric.js";
+import type { MeasureOptions, Metric } from "../core/metric.js";
+import { toErroredResult } from "../core/metric-result.js";
+import type { MetricResult } from "../core/metric-result.js";
+import type { Content, TestCase } from "../core/test-case.js";
+import { closestName } from "../core/suggest.js";
+import { toToolCalls } from "../core/tool-call.js";
+import { judgeToolSelection } from "../judges/tool-selection.js";
+import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
+import { deterministicMetrics } from "../metrics/registry.js";
+import { resolveJudgeModel } from "../providers/registry.js";
+import type { JudgeModelSettings } from "../providers/registry.js";
+
+/** What a metric may need from where it runs: the judge, and where a dataset's files are. */
+export interface MetricContext {
+  /**
+   * The judge of judged metrics: a model string (`"openai/gpt-4o-mini"`), a `JudgeModel`, or a
+   * function giving one (asked only when a judged metric is made). Not needed otherwise.
+   */
+  readonly judge?: string | JudgeModel | (() => JudgeModel);
+  /** Key, base URL and timeouts of a judge named by a model string. */
+  readonly modelSettings?: JudgeModelSettings;
+  /**
+   * The folder relative image paths are read from, and the only one they may be read from.
+   * Default: the current directory.
+   */
+  readonly baseDirectory?: string;
+}
+
+/**
+ * One metric toolscore can make by id, in code (`createMetric`) and in a config file or on the
+ * command line alike: its id, what it scores, whether it asks a judge, and how it is made.
+ */
+export interface MetricDefinition {
+  /** Stable, kebab-case: `tool-call-accuracy`. */
+  readonly id: string;
+  /** One line for `--help` and error messages. */
+  readonly description: string;
+  /** Whether the metric asks an LLM judge (and so needs `context.judge`). */
+  readonly judged: boolean;
+  /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
+  create(options: JsonObject, context: ResolvedMetricContext): Metric;
+}
+
+/** The context as definitions see it: the judge made on first need. */
+export interface ResolvedMetricContext {
+  readonly judge: () => JudgeModel;
+  readonly baseDirectory: string;
+}
+
+function textOf(content: Content | undefined): string | undefined {
+  if (content === undefined) return undefined;
+  if (typeof content === "string") return content;
+  return content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+function thresholdOf(id: string, options: JsonObject, fallback: number): number {
+  const value = options.threshold ?? fallback;
+  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
+    throw new InvalidOptionError({
+      option: `${id}.threshold`,
+      value,
+      message: `${id}: threshold must be a number in [0, 1]`,
+    });
+  }
+  return value;
+}
+
+function nameOf(id: string, options: JsonObject, fallback: string): string {
+  const value = options.name ?? fallback;
+  if (typeof value !== "string" || value === "") {
+    throw new InvalidOptionError({
+      option: `${id}.name`,
+      value,
+      message: `${id}: name must be a non-empty string`,
+    });
+  }
+  return value;
+}
+
+function rejectUnknown(id: string, options: JsonObject, known: readonly string[]) {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      const guess = closestName(key, known);
+      throw new InvalidOptionError({
+        option: `${id}.${key}`,
+        value: options[key],
+        message: `${id} has no option "${key}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`} (options: ${known.join(", ")})`,
+      });
+    }
+  }
+}
+
+const toolSelection: MetricDefinition = {
+  id: "tool-selection",
+  description: "an LLM judge of the tools chosen against the case's availableTools",
+  judged: true,
+  create(options, context) {
+    rejectUnknown("tool-selection", options, ["name", "threshold"]);
+    const name = nameOf("tool-selection", options, "Tool Selection");
+    const threshold = thresholdOf("tool-selection", options, 0.5);
+    const judge = context.judge();
+    return {
+      id: "tool-selection",
+      name,
+      async measure(
+        testCase: TestCase,
+        measureOptions: MeasureOptions = {},
+      ): Promise<MetricResult<ToolSelectionVerdict>> {
+        if (testCase.availableTools === undefined || testCase.availableTools.length === 0) {
+          return { status: "skipped", metric: name, reason: "the case lists no availableTools" };
+        }
+        try {
+          const called = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
+          const answer = await judgeToolSelection(
+            judge,
+            {
+              input: testCase.input ?? "",
+              availableTools: testCase.availableTools,
+              toolsCalled: called.map((call) => ({
+                name: call.name,
+                inputParameters: call.inputParameters,
+              })),
+              ...(testCase.actualOutput === undefined ? {} : { output: testCase.actualOutput }),
+            },
+            measureOptions.signal === undefined ? {} : { signal: measureOptions.signal },
+          );
+          return {
+            status: "scored",
+            metric: name,
+            score: answer.value.score,
+            threshold,
+            success: answer.value.score >= threshold,
+            reason: answer.value.reason,
+            details: answer.value,
+          };
+        } catch (error) {
+          if (measureOptions.signal?.aborted === true) throw error;
+          return toErroredResult(name, error);
+        }
+      },
+    };
+  },
+};
+
+/** Image loading for a run: files under the base directory only. */
+function imageLoading(context: ResolvedMetricContext) {
+  return { baseDirectory: context.baseDirectory, allowedRoots: [context.baseDirectory] };
+}
+
+const gradedFaithfulness: MetricDefinition = {
+  id: "multimodal-faithfulness",
+  description:
+    "a vision-LLM judge of each claim of the answer against the case's text and image contexts (graded)",
+  judged: true,
+  create(options, context) {
+    rejectUnknown("multimodal-faithfulness", options, ["name", "threshold"]);
+    const name = nameOf("multimodal-faithfulness", options, "Multimodal Faithfulness");
+    const threshold = thresholdOf("multimodal-faithfulness", options, 0.5);
+    const metric = multimodalFaithfulness({
+      name,
+      threshold,
+      llm: context.judge(),
+      imageLoading: imageLoading(context),
+    });
+    return {
+      id: "multimodal-faithfulness",
+      name,
+      async measure(testCase: TestCase, measureOptions?: MeasureOptions): Promise<MetricResult> {
+        const response = textOf(testCase.actualOutput);
+        if (testCase.retrievedContexts === undefined || testCase.retrievedContexts.length === 0) {
+          return { status: "skipped", metric: name, reason: "the case has no retrievedContexts" };
+        }
+        return metric.measure(
+          { response: response ?? "", retrievedContexts: testCase.retrievedContexts },
+          measureOptions,
+        );
+      },
+    };
+  },
+};
+
+/** A ragas class as a registry metric: its `ascore` verdict, under the registry's id. */
+function ragasMetric(
+  id: string,
+  description: string,
+  make: (options: ConstructorParameters<typeof MultiModalFaithfulness>[0]) => {
+    [toMetric](): Metric;
+  },
+): MetricDefinition {
+  return {
+    id,
+    description,
+    judged: true,
+    create(options, context) {
+      rejectUnknown(id, options, ["name"]);
+      const metric = make({ llm: context.judge(), imageLoading: imageLoading(context) })[
+        toMetric
+      ]();
+      const name = nameOf(id, options, metric.name);
+      return {
+        id,
+        name,
+        async measure(testCase: TestCase, measureOptions?: MeasureOptions) {
+          const result = await metric.measure(testCase, measureOptions);
+          return result.metric === name ? result : { ...result, metric: name };
+        },
+      };
+    },
+  };
+}
+
+/** Every metric toolscore makes by id, deterministic and judged: the one registry. */
+export const metricDefinitions: readonly MetricDefinition[] = [
+  ...deterministicMetrics.map((definition): MetricDefinition => ({
+    id: definition.id,
+    description: definition.description,
+    judged: false,
+    create: (options) => definition.create(options),
+  })),
+  toolSelection,
+  gradedFaithfulness,
+  ragasMetric(
+    "ragas-multimodal-faithfulness",
+    "ragas' MultiModalFaithfulness: is every claim supported by the text and image contexts (1 or 0)",
+    (options) => new MultiModalFaithfulness(options),
+  ),
+  ragasMetric(
+    "ragas-multimodal-relevance",
+    "ragas' MultiModalRelevance: does the answer address the input, in line with the contexts (1 or 0)",
+    (options) => new MultiModalRelevance(options),
+  ),
+];
+
+/** The definition of `id`; an `InvalidOptionError` naming the known ids (and the closest) if none. */
+export function metricDefinition(id: unknown): MetricDefinition {
+  const definition = metricDefinitions.find((entry) => entry.id === id);
+  if (definition !== undefined) return definition;
+  const ids = metricDefinitions.map((entry) => entry.id);
+  const guess = typeof id === "string" ? closestName(id, ids) : undefined;
+  throw new InvalidOptionError({
+    option: "metric",
+    value: id,
+    message: `unknown metric ${JSON.stringify(id)}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; known metrics: ${ids.join(", ")}`,
+  });
+}
+
+/** A metric as a config names it: its id, and its options beside it (or under `options`). */
+export type MetricConfigInput = { readonly metric: string } & Readonly<Record<string, unknown>>;
+
+function resolveContext(context: MetricContext, id: string): ResolvedMetricContext {
+  let judge: JudgeModel | undefined;
+  return {
+    baseDirectory: context.baseDirectory ?? process.cwd(),
+    judge: () => {
+      if (judge !== undefined) return judge;
+      const given = context.judge;
+      if (given === undefined) {
+        throw new JudgeRequiredError({
+          option: "judge",
+          message: `${id} asks an LLM judge: pass { judge: "provider/model" } (or a JudgeModel) as createMetric's second argument, or --judge on the command line`,
+        });
+      }
+      judge =
+        typeof given === "function"
+          ? given()
+          : resolveJudgeModel(given, context.modelSettings ?? {});
+      return judge;
+    },
+  };
+}
+
+/**
+ * Makes any metric toolscore has, by id, exactly as `toolscore eval` makes it from a config:
+ * deterministic ones from their options alone, judged ones (`tool-selection`,
+ * `multimodal-faithfulness`, `ragas-multimodal-faithfulness`, `ragas-multimodal-relevance`) with
+ * a judge. An unknown id or option is an `InvalidOptionError`; a judge whose key is missing a
+ * `ProviderConfigError`; a judged metric without a judge a `JudgeRequiredError`.
+ *
+ * @example
+ * const accuracy = createMetric({ metric: "tool-call-accuracy", order: "in-order" });
+ * const selection = createMetric({ metric: "tool-selection", threshold: 0.7 }, { judge: "openai/gpt-4o-mini" });
+ */
+export function createMetric(config: MetricConfigInput, context: MetricContext = {}): Metric {
+  if (!isJsonObject(config)) {
+    throw new InvalidOptionError({
+      option: "metric",
+      value: config,
+      message: 'createMetric takes { metric: "<id>", ...options }',
+    });
+  }
+  const { metric: id, ...rest } = config as Record<string, unknown>;
+  const definition = metricDefinition(id);
+  // `{ metric, options: {...} }` is the older spelling of the same thing.
+  let options = rest;
+  if (Object.keys(rest).length === 1 && rest.options !== undefined) {
+    if (!isJsonObject(rest.options)) {
+      throw new InvalidOptionError({
+        option: "options",
+        value: rest.options,
+        message: `the options of ${definition.id} must be an object`,
+      });
+    }
+    options = rest.options;
+  }
+  if (typeof context !== "object" || (context as unknown) === null) {
+    throw new InvalidOptionError({
+      option: "context",
+      value: context,
+      message: "createMetric's second argument is { judge?, modelSettings?, baseDirectory? }",
+    });
+  }
+  rejectUnknown("createMetric's context", context as JsonObject, [
+    "judge",
+    "modelSettings",
+    "baseDirectory",
+  ]);
+  const metric = definition.create(options as JsonObject, resolveContext(context, definition.id));
+  return metric.id === definition.id ? metric : { ...metric, id: definition.id };
+}
