@@ -5,6 +5,7 @@ import type { ResultsWriter } from "../node/results-file.js";
 import type { Progress } from "./progress.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
+import { JsonlCursor } from "../node/jsonl-cursor.js";
 
 const statuses = ["passed", "failed", "error"] as const;
 
@@ -195,31 +196,15 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   let kept = 0;
   /** Where `buffer[0]` is in the file. */
   let base = 0;
-  let line = 0;
   let index = 0;
+  const cursor = new JsonlCursor();
   /** Takes one line; true when the batch is full and must be sent. */
   const onLine = (buffer: Buffer, start: number, newline: number): boolean => {
-    line++;
-    let begin = start;
-    if (
-      line === 1 &&
-      buffer[begin] === 0xef &&
-      buffer[begin + 1] === 0xbb &&
-      buffer[begin + 2] === 0xbf
-    )
-      begin += 3;
-    let stop = newline;
-    if (stop > begin && buffer[stop - 1] === 13) stop--;
-    // Blank lines are not cases (as readDataset skips them).
-    let blank = true;
-    for (let at = begin; at < stop; at++) {
-      const byte = buffer[at];
-      if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 10) {
-        blank = false;
-        break;
-      }
-    }
-    if (blank) return false;
+    // Blank lines are not cases; the rule is readDataset's (one cursor for both).
+    if (!cursor.take(buffer, start, newline)) return false;
+    const line = cursor.line;
+    const begin = cursor.begin;
+    const stop = cursor.stop;
     const position = index++;
     const size = (newline < buffer.length ? newline + 1 : newline) - start;
     if (!input.inShard(position)) return false;

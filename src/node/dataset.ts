@@ -4,6 +4,7 @@ import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
+import { JsonlCursor, jsonlTextLines } from "./jsonl-cursor.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
@@ -101,18 +102,15 @@ async function readTranscriptFile(
   }
   const text = await readFile(real, "utf8");
   if (/\.(jsonl|ndjson)$/i.test(real)) {
-    return text
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line, index) => {
-        try {
-          return JSON.parse(line) as unknown;
-        } catch (error) {
-          throw new Error(`${field} ${JSON.stringify(name)}: line ${index + 1} is not JSON`, {
-            cause: error,
-          });
-        }
-      });
+    return jsonlTextLines(text).map(({ text: line, line: number }) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch (error) {
+        throw new Error(`${field} ${JSON.stringify(name)}: line ${number} is not JSON`, {
+          cause: error,
+        });
+      }
+    });
   }
   try {
     return JSON.parse(text) as unknown;
@@ -299,37 +297,33 @@ export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlL
   const stream = createReadStream(file, { highWaterMark: 1 << 20, start: from });
   let rest: Buffer | undefined;
   let base = from;
-  let line = 0;
-  let first = from === 0;
-  const emit = (buffer: Buffer, start: number, end: number) => {
-    line++;
-    let stop = end;
-    if (stop > start && buffer[stop - 1] === 13) stop--;
-    let begin = start;
-    if (first) {
-      first = false;
-      if (buffer[begin] === 0xef && buffer[begin + 1] === 0xbb && buffer[begin + 2] === 0xbf)
-        begin += 3;
-    }
-    return buffer.toString("utf8", begin, stop);
-  };
+  const cursor = new JsonlCursor({ startsFile: from === 0 });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     const buffer = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
     let start = 0;
     let newline = buffer.indexOf(10, start);
     while (newline !== -1) {
-      const text = emit(buffer, start, newline);
-      if (text.trim() !== "")
-        yield { text, line, offset: base + start, bytes: newline + 1 - start };
+      if (cursor.take(buffer, start, newline)) {
+        yield {
+          text: buffer.toString("utf8", cursor.begin, cursor.stop),
+          line: cursor.line,
+          offset: base + start,
+          bytes: newline + 1 - start,
+        };
+      }
       start = newline + 1;
       newline = buffer.indexOf(10, start);
     }
     rest = start < buffer.length ? buffer.subarray(start) : undefined;
     base += start;
   }
-  if (rest !== undefined) {
-    const text = emit(rest, 0, rest.length);
-    if (text.trim() !== "") yield { text, line, offset: base, bytes: rest.length };
+  if (rest !== undefined && cursor.take(rest, 0, rest.length)) {
+    yield {
+      text: rest.toString("utf8", cursor.begin, cursor.stop),
+      line: cursor.line,
+      offset: base,
+      bytes: rest.length,
+    };
   }
 }
 
@@ -483,7 +477,8 @@ export async function readDatasetLine(
   } finally {
     await handle.close();
   }
-  let text = buffer.toString("utf8").replace(/\r?\n$/, "");
-  if (place.offset === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const cursor = new JsonlCursor({ startsFile: place.offset === 0 });
+  cursor.take(buffer, 0, buffer.at(-1) === 10 ? buffer.length - 1 : buffer.length);
+  const text = buffer.toString("utf8", cursor.begin, cursor.stop);
   return createLineReader(file, options)(text, { line: 0, ...place });
 }

@@ -1,0 +1,66 @@
+/**
+ * The one rule for what a JSONL line is, for every path that reads one (datasets streamed or in
+ * batches, transcript files, results files): lines end at `\n`, a `\r` before it is not part of
+ * the line, a UTF-8 byte-order mark is skipped at the start of the file only, and a line is blank
+ * (not a case) when it holds nothing but JSON whitespace (space, tab, CR, LF). Anything else,
+ * a form feed or a no-break space included, is content: a line that is not JSON is an error,
+ * never skipped.
+ */
+export class JsonlCursor {
+  /** The 1-based number of the last line taken. */
+  line: number;
+  /** Where the last line's content starts and ends in the buffer it was taken from. */
+  begin = 0;
+  stop = 0;
+  private atFileStart: boolean;
+
+  /**
+   * `startsFile`: the first line taken is the file's first (its BOM is skipped). `line`: lines
+   * before the first one taken, when reading starts further on.
+   */
+  constructor(options: { startsFile: boolean; line?: number } = { startsFile: true }) {
+    this.atFileStart = options.startsFile;
+    this.line = options.line ?? 0;
+  }
+
+  /**
+   * Takes the line from `start` up to `end` (its `\n`, or the end of the file), setting
+   * `begin` and `stop` to its content; false when the line is blank.
+   */
+  take(buffer: Uint8Array, start: number, end: number): boolean {
+    this.line++;
+    let begin = start;
+    if (this.atFileStart) {
+      this.atFileStart = false;
+      if (buffer[begin] === 0xef && buffer[begin + 1] === 0xbb && buffer[begin + 2] === 0xbf) {
+        begin += 3;
+      }
+    }
+    let stop = end;
+    if (stop > begin && buffer[stop - 1] === 13) stop--;
+    this.begin = begin;
+    this.stop = stop;
+    for (let at = begin; at < stop; at++) {
+      const byte = buffer[at];
+      if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 10) return true;
+    }
+    return false;
+  }
+}
+
+/** The non-blank lines of a JSONL text held in memory, by the same rule, with their numbers. */
+export function jsonlTextLines(text: string): { text: string; line: number }[] {
+  const bytes = Buffer.from(text, "utf8");
+  const cursor = new JsonlCursor();
+  const lines: { text: string; line: number }[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let newline = bytes.indexOf(10, start);
+    if (newline === -1) newline = bytes.length;
+    if (cursor.take(bytes, start, newline)) {
+      lines.push({ text: bytes.toString("utf8", cursor.begin, cursor.stop), line: cursor.line });
+    }
+    start = newline + 1;
+  }
+  return lines;
+}
