@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatasetParseError } from "../src/core/errors.js";
-import { readDataset, readDatasetLine } from "../src/node/dataset.js";
+import { jsonlLines, readDataset, readDatasetLine } from "../src/node/dataset.js";
 import { jsonlTextLines } from "../src/node/jsonl-cursor.js";
-import { jsonlLines } from "../src/node/dataset.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 
 /**
@@ -19,7 +18,9 @@ import { recordsByIndex, runCliProcess } from "./support/cli.js";
 
 const runs = { numRuns: 20, seed: 20261125 };
 const root = mkdtempSync(path.join(tmpdir(), "toolscore-jsonl-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
 
 const call = { name: "a", inputParameters: {} };
 const line = fc.oneof(
@@ -58,7 +59,6 @@ describe("one JSONL line reader for every path", () => {
         const folder = path.join(root, `run-${counter++}`);
         const dataset = path.join(folder, "runs.jsonl");
         const text = textOf(input);
-        const { mkdirSync } = await import("node:fs");
         mkdirSync(folder);
         writeFileSync(dataset, text);
 
