@@ -11,7 +11,8 @@ import type { ExpectedValue, ValueMatcher } from "./value-matchers.js";
  * How expected and actual values compare:
  * - `exact`: every key on either side must match;
  * - `subset`: the expected keys must be there and match; extra actual keys are fine;
- * - `superset`: every actual key must be expected and match; expected keys may be left out;
+ * - `superset`: every actual key must be expected and match; expected keys may be left out
+ *   (matcher-valued ones too);
  * - `ignore`: not compared;
  * - `{ fuzzy: t }`: strings and numbers match when their similarity reaches `t` (0..1); extra
  *   actual keys are fine, missing expected ones are not.
@@ -168,9 +169,10 @@ function oneSided(
   key: string,
   childSchema: JsonObject | undefined,
 ): number | undefined {
+  // Superset leaves expected keys out, matcher-valued ones like plain ones.
+  if (side === "expected" && mode === "superset") return undefined;
   if (side === "expected" && isValueMatcher(present)) return testMatcher(walk, present, undefined);
   if (side === "actual" && (mode === "subset" || isFuzzy(mode))) return undefined;
-  if (side === "expected" && mode === "superset") return undefined;
   const fallback = optionalDefault(parentSchema, key, childSchema);
   if (fallback !== undefined && !isValueMatcher(present)) {
     const value = readAsDeclared(present as JsonValue, childSchema, walk.root).value;
@@ -277,14 +279,18 @@ function compareKey(
   return score;
 }
 
-/** Whether one element matches another entirely (for subset and superset arrays). */
-function elementMatches(
+/**
+ * How well one element matches another (for subset and superset arrays), without verdicts, at
+ * the element's place in the call (`actualIndex`), so that path rules apply as they would.
+ */
+function elementScore(
   walk: Walk,
   expected: ExpectedValue,
   actual: JsonValue,
-  mode: ArgumentMode,
+  actualIndex: number,
+  mode: "subset" | "superset",
   schema: JsonObject | undefined,
-): boolean {
+): number {
   const quiet: Walk = {
     paths: walk.paths,
     root: walk.root,
@@ -292,15 +298,115 @@ function elementMatches(
     path: walk.path,
     texts: walk.texts,
   };
-  return (
-    compareNode(
-      quiet,
+  enter(quiet, actualIndex);
+  // Not compared (an ignored path) counts as matching, as in objects.
+  const score = compareNode(quiet, expected, actual, mode, schema) ?? 1;
+  leave(quiet);
+  return score;
+}
+
+/**
+ * Subset and superset arrays: membership, whatever the order (subset needs every expected
+ * element, superset every actual one). Each needed element pairs with the element that matches
+ * it best, partial matches scored in part, never below pairing them by position as `exact`
+ * does; a partly matching pair is explained at its deepest differing path.
+ */
+function compareMembers(
+  walk: Walk,
+  expected: ExpectedValue[],
+  actual: JsonValue[],
+  mode: "subset" | "superset",
+  schema: JsonObject | undefined,
+): number {
+  const needles: readonly unknown[] = mode === "subset" ? expected : actual;
+  const haystack: readonly unknown[] = mode === "subset" ? actual : expected;
+  if (needles.length === 0) {
+    record(walk, "match", expected, actual);
+    return 1;
+  }
+  /** The score of needle `i` against haystack element `j`. */
+  const scoreOf = (i: number, j: number): number => {
+    const actualIndex = mode === "subset" ? j : i;
+    const e = (mode === "subset" ? needles[i] : haystack[j]) as ExpectedValue;
+    const a = (mode === "subset" ? haystack[j] : needles[i]) as JsonValue;
+    return elementScore(walk, e, a, actualIndex, mode, itemSchema(schema, actualIndex, walk.root));
+  };
+  // Best first: whole matches, then the best partial ones, each element used once.
+  const scores: { i: number; j: number; score: number }[] = [];
+  for (let i = 0; i < needles.length; i++) {
+    for (let j = 0; j < haystack.length; j++) {
+      const score = scoreOf(i, j);
+      if (score > 0) scores.push({ i, j, score });
+    }
+  }
+  scores.sort((x, y) => y.score - x.score || x.i - y.i || x.j - y.j);
+  const greedy = new Int32Array(needles.length).fill(-1);
+  const used = new Uint8Array(haystack.length);
+  let greedyTotal = 0;
+  for (const { i, j, score } of scores) {
+    if (greedy[i] !== -1 || used[j] === 1) continue;
+    greedy[i] = j;
+    used[j] = 1;
+    greedyTotal += score;
+  }
+  // By position, as exact pairs them: the floor the membership pairing never goes under.
+  let positionalTotal = 0;
+  const positional = new Int32Array(needles.length).fill(-1);
+  for (let i = 0; i < Math.min(needles.length, haystack.length); i++) {
+    const score = scoreOf(i, i);
+    if (score > 0) {
+      positional[i] = i;
+      positionalTotal += score;
+    }
+  }
+  const pairing = positionalTotal > greedyTotal ? positional : greedy;
+  const total = positionalTotal > greedyTotal ? positionalTotal : greedyTotal;
+  const score = total / needles.length;
+  if (walk.verdicts) {
+    let whole = 0;
+    pairing.forEach((j, i) => {
+      const actualIndex = mode === "subset" ? j : i;
+      if (j === -1) {
+        enter(walk, i);
+        if (mode === "subset")
+          record(
+            walk,
+            "missing",
+            needles[i] as ExpectedValue,
+            undefined,
+            "no element of the call matches it",
+          );
+        else
+          record(
+            walk,
+            "unexpected",
+            undefined,
+            needles[i] as JsonValue,
+            "no expected element matches it",
+          );
+        leave(walk);
+        return;
+      }
+      const e = (mode === "subset" ? needles[i] : haystack[j]) as ExpectedValue;
+      const a = (mode === "subset" ? haystack[j] : needles[i]) as JsonValue;
+      if (scoreOf(i, j) === 1) {
+        whole++;
+        return;
+      }
+      // A partly matching pair: its differences at their own paths.
+      enter(walk, actualIndex);
+      compareNode(walk, e, a, mode, itemSchema(schema, actualIndex, walk.root));
+      leave(walk);
+    });
+    record(
+      walk,
+      score === 1 ? "match" : "mismatch",
       expected,
       actual,
-      mode === "superset" || mode === "subset" ? mode : "exact",
-      schema,
-    ) === 1
-  );
+      `${whole} of ${needles.length} ${mode === "subset" ? "expected elements found" : "elements were expected"}`,
+    );
+  }
+  return score;
 }
 
 function compareArrays(
@@ -311,34 +417,7 @@ function compareArrays(
   schema: JsonObject | undefined,
 ): number {
   if (mode === "subset" || mode === "superset") {
-    // Membership, whatever the order: subset needs every expected element, superset every actual one.
-    const needles = mode === "subset" ? expected : actual;
-    const haystack = mode === "subset" ? actual : expected;
-    const used = new Uint8Array(haystack.length);
-    let found = 0;
-    needles.forEach((needle, index) => {
-      const elementSchema = itemSchema(schema, index, walk.root);
-      const at = haystack.findIndex((item, j) => {
-        if (used[j] === 1) return false;
-        return mode === "subset"
-          ? elementMatches(walk, needle, item as JsonValue, mode, elementSchema)
-          : elementMatches(walk, item, needle as JsonValue, mode, elementSchema);
-      });
-      if (at >= 0) {
-        used[at] = 1;
-        found++;
-      }
-    });
-    const score = needles.length === 0 ? 1 : found / needles.length;
-    record(
-      walk,
-      score === 1 ? "match" : "mismatch",
-      expected,
-      actual,
-      walk.verdicts &&
-        `${found} of ${needles.length} ${mode === "subset" ? "expected elements found" : "elements were expected"}`,
-    );
-    return score;
+    return compareMembers(walk, expected, actual, mode, schema);
   }
   const length = Math.max(expected.length, actual.length);
   if (length === 0) {

@@ -157,16 +157,23 @@ export const match = {
       },
     );
   },
-  /** One of several values (JSON equality). */
-  oneOf(values: readonly JsonValue[]): ValueMatcher {
+  /**
+   * One of several alternatives: a value (JSON equality), a matcher (`match.absent()`,
+   * `match.regex(...)`, ...), or an object or array holding matchers (matched exactly, with the
+   * matchers where they are). `match.oneOf([match.absent(), "units"])`: absent, or "units".
+   */
+  oneOf(values: readonly unknown[]): ValueMatcher {
     if (!Array.isArray(values) || values.length === 0)
       throw new TypeError("match.oneOf needs a non-empty array");
-    const copies = values.map((v, i) => toJsonValue(v, { field: `oneOf[${i}]` }) as JsonValue);
+    const alternatives = values.map((v, i) => toExpectedValue(v, { field: `oneOf[${i}]` }) ?? null);
+    const json = alternatives.map(expectedJson);
     return matcher(
       "oneOf",
-      `one of ${JSON.stringify(copies)}`,
-      (v) => v !== undefined && copies.some((c) => jsonEquals(c, v)),
-      { $match: "oneOf", values: copies },
+      alternatives.every((alternative) => !hasMatchers(alternative))
+        ? `one of ${JSON.stringify(json)}`
+        : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
+      (v) => alternatives.some((alternative) => satisfies(alternative, v)),
+      { $match: "oneOf", values: json },
     );
   },
   /** A number within bounds (inclusive unless `exclusive`). */
@@ -312,7 +319,13 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
       case "oneOf": {
         const values = field(record, "values", path, Array.isArray, "a non-empty array");
         if (values.length === 0) fail(childPath(path, "values"), "must not be empty");
-        return match.oneOf(values as JsonValue[]);
+        // Alternatives may be matchers, or hold them, in JSON too.
+        return match.oneOf(
+          values.map(
+            (value, at) =>
+              toExpectedValue(value, { field: childPath(childPath(path, "values"), at) }) ?? null,
+          ),
+        );
       }
       case "range": {
         const min = field(record, "min", path, optionalNumber, "a number");
@@ -408,4 +421,41 @@ export function hasMatchers(value: ExpectedValue | undefined): boolean {
   if (Array.isArray(value)) return value.some(hasMatchers);
   if (typeof value === "object" && value !== null) return Object.values(value).some(hasMatchers);
   return false;
+}
+
+/** An expected value as JSON: matchers as their `{"$match": ...}` form. */
+function expectedJson(value: ExpectedValue): JsonValue {
+  if (isValueMatcher(value)) return value.toJSON();
+  if (Array.isArray(value)) return value.map(expectedJson);
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, JsonValue> = {};
+    for (const key of Object.keys(value)) out[key] = expectedJson(value[key]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Whether `actual` is exactly `expected`, matchers standing for the values they accept, at any
+ * depth: arrays element by element, objects key by key (a key absent from `actual` is given to
+ * its matcher as `undefined`; a key `expected` does not have is a difference).
+ */
+export function satisfies(expected: ExpectedValue, actual: JsonValue | undefined): boolean {
+  if (isValueMatcher(expected)) return expected.test(actual);
+  if (actual === undefined) return false;
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return false;
+    return expected.every((item, at) => satisfies(item, actual[at]));
+  }
+  if (typeof expected === "object" && expected !== null) {
+    if (!isJsonObject(actual)) return false;
+    for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) return false;
+    return Object.keys(expected).every((key) =>
+      satisfies(
+        (expected as Record<string, ExpectedValue>)[key],
+        Object.hasOwn(actual, key) ? actual[key] : undefined,
+      ),
+    );
+  }
+  return jsonEquals(expected, actual);
 }

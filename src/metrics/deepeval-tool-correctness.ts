@@ -119,6 +119,35 @@ function namesOf(calls: readonly { name: string }[]): string {
   return JSON.stringify(calls.map((call) => call.name));
 }
 
+/**
+ * Expected calls left unmatched although a call of the same name was made, as another type
+ * (`FUNCTION` against `MCP`): named as type mismatches, as deepeval 4.1 does, so that a reason
+ * never says "missing X" next to "called X".
+ */
+function typeMismatches(
+  unmatched: readonly { readonly expectedIndex: number; readonly name: string }[],
+  expected: readonly ToolCall[],
+  called: readonly ToolCall[],
+  details: ToolCallMatchDetails,
+): { missing: typeof unmatched; mismatched: string[] } {
+  const used = new Set(details.pairs.map((pair) => pair.calledIndex));
+  const missing: (typeof unmatched)[number][] = [];
+  const mismatched: string[] = [];
+  for (const item of unmatched) {
+    const type = expected[item.expectedIndex].type;
+    const at = called.findIndex(
+      (call, index) => !used.has(index) && call.name === item.name && call.type !== type,
+    );
+    if (at === -1) {
+      missing.push(item);
+      continue;
+    }
+    used.add(at);
+    mismatched.push(`${JSON.stringify(item.name)} (expected ${type}, called ${called[at].type})`);
+  }
+  return { missing, mismatched };
+}
+
 function buildReason(
   mode: DeepevalMode,
   score: number,
@@ -134,7 +163,9 @@ function buildReason(
       return `Correct ordering: all expected tools ${namesOf(expected)} were called in the correct order.`;
     }
     const parts: string[] = [];
-    if (details.missing.length > 0) parts.push(`missing tools ${namesOf(details.missing)}`);
+    const { missing, mismatched } = typeMismatches(details.missing, expected, called, details);
+    if (missing.length > 0) parts.push(`missing tools ${namesOf(missing)}`);
+    if (mismatched.length > 0) parts.push(`tool type mismatches ${mismatched.join(", ")}`);
     if (details.outOfOrder.length > 0)
       parts.push(`out-of-order tools ${namesOf(details.outOfOrder)}`);
     if (partial.length > 0) parts.push(`partially matching tools ${namesOf(partial)}`);
@@ -148,10 +179,17 @@ function buildReason(
     ...(partial.length > 0 ? [`partially matching tools ${namesOf(partial)}`] : []),
     ...(expected.length === 0 ? [`unexpected tools ${namesOf(called)}`] : []),
   ];
-  const unmatched = [...details.missing, ...details.outOfOrder].sort(
-    (a, b) => a.expectedIndex - b.expectedIndex,
+  const { missing, mismatched } = typeMismatches(
+    [...details.missing, ...details.outOfOrder].sort((a, b) => a.expectedIndex - b.expectedIndex),
+    expected,
+    called,
+    details,
   );
-  return `Incomplete tool usage: missing tools ${namesOf(unmatched)}${extra.map((part) => `; ${part}`).join("")}; ${lists}.`;
+  const head = [
+    ...(missing.length > 0 || mismatched.length === 0 ? [`missing tools ${namesOf(missing)}`] : []),
+    ...(mismatched.length > 0 ? [`tool type mismatches ${mismatched.join(", ")}`] : []),
+  ];
+  return `Incomplete tool usage: ${head.join("; ")}${extra.map((part) => `; ${part}`).join("")}; ${lists}.`;
 }
 
 const reasonKinds: Record<DeepevalMode, [DeepevalReasonKind, DeepevalReasonKind]> = {

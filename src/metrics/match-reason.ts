@@ -78,13 +78,28 @@ export function exactReason(
  * The reason sentence: how many expected calls matched, then every reason the score is below 1,
  * located by `expected[i]` / `called[j]` and argument path.
  */
+/** A call left out of the scoring: a failed call under `toolErrors: "fail"` or a retried attempt. */
+export interface LeftOutCall {
+  readonly calledIndex: number;
+  readonly name: string;
+  readonly why: "failed" | "retried";
+}
+
+function leftOutText(call: LeftOutCall): string {
+  return call.why === "failed"
+    ? `called[${call.calledIndex}] ${call.name} failed and counts as not made`
+    : `called[${call.calledIndex}] ${call.name} failed and was retried; the attempt is left out`;
+}
+
 export function buildReason(
   result: Omit<MatchResult, "reason">,
   expectedCount: number,
   failed: boolean,
+  leftOut: readonly LeftOutCall[] = [],
 ): string {
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
-    return exactReason(result, expectedCount);
+    const exact = exactReason(result, expectedCount);
+    return leftOut.length === 0 ? exact : `${exact} ${sentence(leftOut.map(leftOutText))}.`;
   }
   const scoreText = scoreTextOf(result);
   const items: string[] = [];
@@ -112,6 +127,7 @@ export function buildReason(
   for (const m of result.outOfOrder)
     items.push(`expected[${m.expectedIndex}] ${m.name} made out of order`);
   for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+  for (const call of leftOut) items.push(leftOutText(call));
   for (const v of result.violations) items.push(describeViolation(v));
   for (const v of result.schemaViolations) {
     items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);

@@ -413,14 +413,17 @@ describe("matchToolCalls: tool errors", () => {
     expect(result.pairs[0]?.isError).toBe(true);
   });
 
-  it("counts a failed call as a failure with toolErrors: fail", () => {
+  it("counts a failed call as not made with toolErrors: fail: neither paired nor unexpected", () => {
     const result = matchToolCalls([failed], expected, { toolErrors: "fail" });
-    expect(result.score).toBe(0);
-    expect(result.missing[0]?.nearest).toBeDefined();
+    expect(result).toMatchObject({ score: 0, pairs: [], unexpected: [] });
+    expect(result.missing).toEqual([{ expectedIndex: 0, name: "fetch" }]);
     expect(result.reason).toContain(
-      "expected[0] fetch missing; called[0] differs: the tool reported an error",
+      "expected[0] fetch missing; called[0] fetch failed and counts as not made",
     );
-    expect(result.missing[0]?.nearest?.isError).toBe(true);
+    // With the call made again, successfully: the failure is left out, and the reason says so.
+    const again = matchToolCalls([failed, ok], expected, { toolErrors: "fail" });
+    expect(again).toMatchObject({ score: 1, precision: 1, unexpected: [] });
+    expect(again.reason).toContain("called[0] fetch failed and counts as not made");
   });
 
   it("requires a failed call to be retried with toolErrors: retry", () => {

@@ -25,6 +25,7 @@ import type {
   ToolCompiled,
 } from "./match-options.js";
 import { buildReason, exactReason } from "./match-reason.js";
+import type { LeftOutCall } from "./match-reason.js";
 import type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";
 import { pairToolCalls } from "./pairing.js";
 import { smallCaseTotal } from "./small-case-total.js";
@@ -189,10 +190,16 @@ function align(
       : toolDefinitions([...resolved.tools, ...caseTools, ...trajectoryTools], normalize);
   const rulesFor = (name: string): ToolCompiled => resolved.perTool.get(name) ?? resolved.defaults;
 
-  // Calls that failed and were retried (toolErrors "retry") are attempts, not calls to score.
+  // Calls left out of the scoring: attempts that failed and were retried (toolErrors "retry"),
+  // or every failed call (toolErrors "fail": it counts as not made, neither paired nor
+  // unexpected).
   const violations: Violation[] = [];
   const retried =
-    resolved.toolErrors === "retry" ? retriedCalls(calls, nameOf, violations) : noCalls;
+    resolved.toolErrors === "retry"
+      ? retriedCalls(calls, nameOf, violations)
+      : resolved.toolErrors === "fail"
+        ? failedCalls(calls)
+        : noCalls;
   const failing = resolved.toolErrors !== "ignore";
 
   const compareCall = (
@@ -414,7 +421,15 @@ export function matchWithResolvedOptions(
     schemaViolations,
     reason: "",
   };
-  result.reason = buildReason(result, expectedCalls.length, failedByViolation);
+  const leftOut: LeftOutCall[] = [];
+  for (const index of [...retried].sort((a, b) => a - b)) {
+    leftOut.push({
+      calledIndex: index,
+      name: calls[index].name,
+      why: resolved.toolErrors === "fail" ? "failed" : "retried",
+    });
+  }
+  result.reason = buildReason(result, expectedCalls.length, failedByViolation, leftOut);
   return result;
 }
 
@@ -565,6 +580,46 @@ function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): Too
   };
 }
 
+/** The calls the tool reported as errors, by index. */
+function failedCalls(calls: readonly ToolCall[]): ReadonlySet<number> {
+  let failed: Set<number> | undefined;
+  calls.forEach((call, index) => {
+    if (call.isError === true) (failed ??= new Set()).add(index);
+  });
+  return failed ?? noCalls;
+}
+
+/** The matrix without the skipped calls' columns, and the column each remaining one was. */
+function keptColumns(
+  matrix: ToolCallMatrix,
+  skipped: ReadonlySet<number>,
+): { view: ToolCallMatrix; columns: readonly number[] } {
+  const columns: number[] = [];
+  for (let col = 0; col < matrix.cols; col++) if (!skipped.has(col)) columns.push(col);
+  const position = new Map(columns.map((col, at) => [col, at]));
+  const full = new Float64Array(matrix.cols);
+  const view: ToolCallMatrix = {
+    rows: matrix.rows,
+    cols: columns.length,
+    groups: matrix.groups,
+    maxPairEvaluations: matrix.maxPairEvaluations,
+    groupOfRow: (row) => matrix.groupOfRow(row),
+    groupOfCol: (col) => matrix.groupOfCol(columns[col]),
+    candidates: (row) =>
+      matrix.candidates(row).flatMap((col) => {
+        const at = position.get(col);
+        return at === undefined ? [] : [at];
+      }),
+    evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
+    score: (row, col) => matrix.score(row, columns[col]),
+    fillRow(row, target) {
+      matrix.fillRow(row, full);
+      for (let at = 0; at < columns.length; at++) target[at] = full[columns[at]];
+    },
+  };
+  return { view, columns };
+}
+
 /** Pairs by the order mode; retried attempts never pair. */
 function alignCalls(
   matrix: ToolCallMatrix,
@@ -574,6 +629,14 @@ function alignCalls(
   retried: ReadonlySet<number>,
   resolved: ResolvedMatchOptions,
 ): readonly Pair[] {
+  if (retried.size > 0 && algorithm === "positional") {
+    // Pairing by position counts only the calls scored: a retried attempt takes no position.
+    const { view, columns } = keptColumns(matrix, retried);
+    return pairToolCalls(view, "positional", resolved.limits).pairs.map((pair) => ({
+      ...pair,
+      col: columns[pair.col],
+    }));
+  }
   const scores = retried.size === 0 ? matrix : withoutCalls(matrix, retried);
   // A partial order without a single constraint is a multiset: the assignment is exact, and fast
   // however wide the group.
