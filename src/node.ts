@@ -37,3 +37,12 @@ export type {
   LoadedImage,
   PrepareContextsOptions,
 } from "./node/index.js";
+export { evaluateToFile } from "./runs/evaluate-to-file.js";
+export type {
+  EvaluateToFileOptions,
+  FileEvaluation,
+  RunError,
+  RunMetric,
+} from "./runs/evaluate-to-file.js";
+export type { RunMetricConfig } from "./runs/run-metrics.js";
+export type { RunProgress } from "./runs/run-progress.js";

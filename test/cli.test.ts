@@ -62,6 +62,40 @@ describe("toolscore CLI: commands and help", () => {
     expect(missing.stderr).toContain("no dataset at nope.jsonl");
   });
 
+  it("leaves an earlier results file alone when a run cannot start", async () => {
+    const cwd = folder({
+      "empty.jsonl": "\n  \n",
+      "runs.csv": "a,b\n",
+      "runs.jsonl": `${JSON.stringify({ toolsCalled: [], expectedTools: [] })}\n`,
+    });
+    const results = path.join(cwd, "results.jsonl");
+    const first = await runCliProcess(["eval", "runs.jsonl", "--out", "results.jsonl"], { cwd });
+    expect(first.code).toBe(0);
+    const before = readFileSync(results, "utf8");
+    for (const args of [
+      ["eval", "empty.jsonl", "--out", "results.jsonl"],
+      ["eval", "runs.csv", "--out", "results.jsonl"],
+      ["eval", "runs.jsonl", "--out", "results.jsonl", "--details", "nope"],
+      ["eval", "runs.jsonl", "--out", "results.jsonl", "--metric", "tool-call-acuracy"],
+      [
+        "eval",
+        "runs.jsonl",
+        "--out",
+        "results.jsonl",
+        "--workers",
+        "2",
+        "--metric",
+        "tool-selection",
+        "--judge",
+        "openai/x",
+      ],
+    ]) {
+      const run = await runCliProcess(args, { cwd, env: { OPENAI_API_KEY: "k" } });
+      expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(2);
+      expect(readFileSync(results, "utf8"), args.join(" ")).toBe(before);
+    }
+  });
+
   it("parse prints a transcript's normalized calls", async () => {
     const cwd = folder({ "run.json": JSON.stringify(anthropicRun) });
     const run = await runCliProcess(["parse", "run.json"], { cwd });

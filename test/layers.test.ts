@@ -23,7 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "runner"],
   node: ["runner", "adapters", "media", "core"],
   testing: ["metrics", "adapters", "core"],
-  tracing: ["runner", "node", "core"],
+  tracing: ["runs", "runner", "node", "core"],
   compat: [
     "runner",
     "metrics",
@@ -37,7 +37,9 @@ const allowed: Record<string, readonly string[]> = {
     "node",
   ],
   registry: ["compat", "metrics", "judges", "providers", "core"],
+  runs: ["registry", "runner", "node", "adapters", "providers", "core"],
   cli: [
+    "runs",
     "registry",
     "core",
     "algorithms",

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -247,25 +246,4 @@ export function applySetting(metrics: MetricConfig[], setting: string): MetricCo
   }
   node[keys[keys.length - 1]] = value;
   return metrics.map((item, index) => (index === at ? { ...item, options } : item));
-}
-
-/** A short hash of what changes scores, kept in results files so --resume can check it. */
-export function configHash(input: {
-  metrics: readonly MetricConfig[];
-  normalizeNames: boolean;
-}): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : isJsonObject(value)
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((key) => [key, canonical(value[key])]),
-          )
-        : value;
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(input)))
-    .digest("hex")
-    .slice(0, 16);
 }

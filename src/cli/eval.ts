@@ -1,32 +1,20 @@
 import { existsSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { DatasetCase } from "../adapters/dataset-case.js";
-import { DatasetParseError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
-import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/dataset.js";
-import type { DatasetEntry } from "../node/dataset.js";
+import { datasetFormatOf } from "../node/dataset.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
-import type { ResultsHeader } from "../node/results-file.js";
-import { concludeRun, openResultsRun } from "../node/results-run.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
-import { evaluate } from "../runner/evaluate.js";
-import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
-import type { CaseContent } from "../runner/record.js";
-
-type CaseSource = { readonly offset: number; readonly bytes: number };
-import { createSummaryBuilder } from "../runner/summary.js";
-import { applySetting, configHash, findConfigFile, readConfigFile } from "./config.js";
+import { evaluateToFile } from "../runs/evaluate-to-file.js";
+import type { FileEvaluation } from "../runs/evaluate-to-file.js";
+import { applySetting, findConfigFile, readConfigFile } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { cliMetrics, createMetrics, defaultMetrics, needsJudge } from "./metrics.js";
-import { describeEntry, errorSummary } from "./batch.js";
-import { runInWorkers } from "./parallel.js";
+import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
 import { writeReports } from "./reports.js";
 
@@ -67,9 +55,6 @@ Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runt
 
 Metrics: ${cliMetrics.map((metric) => metric.id).join(", ")}
 `;
-
-/** Datasets this large are scored in worker threads by default. */
-const parallelFromBytes = 16 << 20;
 
 function numberFlag(name: string, value: string | undefined, min: number, max: number) {
   if (value === undefined) return undefined;
@@ -188,7 +173,6 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   if (!existsSync(dataset) || !statSync(dataset).isFile()) {
     throw usageError(`no dataset at ${datasetArgument} (looked in ${io.cwd})`, "dataset");
   }
-  const datasetDirectory = path.dirname(dataset);
 
   let session: JudgeSession | undefined;
   const judgeSpec = values.judge ?? config.judge?.model;
@@ -223,198 +207,61 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     return session.model;
   };
-  const metrics = createMetrics(metricConfigs, { judge: judgeModel, datasetDirectory }, threshold);
-  const names = metrics.map((metric) => metric.name);
-  const duplicate = names.find((name, at) => names.indexOf(name) !== at);
-  if (duplicate !== undefined) {
-    throw usageError(
-      `two metrics are named ${JSON.stringify(duplicate)}; give one a name option`,
-      "metric",
-    );
+  // JSONL with deterministic metrics is scored in batches, in worker threads for big files.
+  const workers = numberFlag("workers", values.workers, 0, 64);
+  if (
+    workers !== undefined &&
+    workers > 0 &&
+    (datasetFormatOf(dataset) !== "jsonl" || needsJudge(metricConfigs))
+  ) {
+    throw usageError("--workers runs deterministic metrics on JSONL datasets only", "--workers");
   }
-
-  // Each metric's options with the run's threshold: what its results depend on.
-  const configured = metricConfigs.map((item) => ({
-    metric: item.metric,
-    options:
-      threshold === undefined || "threshold" in item.options
-        ? item.options
-        : { ...item.options, threshold },
-  }));
-  // Passing cases of these metrics keep no details when their line can be read again.
-  const passingWithoutDetails = new Set(
-    details === "all" ? [] : names.filter((_, at) => !needsJudge([metricConfigs[at]])),
-  );
-  const header: ResultsHeader = {
-    toolscore: "results",
-    version: 1,
-    dataset: datasetArgument,
-    fingerprint: await datasetFingerprint(dataset),
-    config: configHash({ metrics: configured, normalizeNames }),
-    metrics: names,
-    metricConfigs: configured,
-    ...(normalizeNames ? { normalizeNames } : {}),
-    ...(shard === undefined ? {} : { shard }),
-    startedAt: new Date().toISOString(),
-  };
-
-  // What the results file already holds.
-  const run = await openResultsRun({
-    file: out,
-    header,
-    resume: values.resume === true,
-    overwrite: values.overwrite === true,
-    retryErrors: values["retry-errors"] === true,
-    wording: {
-      file: path.relative(io.cwd, out),
-      resume: "--resume",
-      overwrite: "--overwrite",
-      out: "--out",
-    },
-  });
-  const { previous, done, writer } = run;
-  const builder = createSummaryBuilder(names);
-  let carried = 0;
-  for await (const record of run.carried()) {
-    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
-    carried++;
+  if (workers !== undefined && !Number.isInteger(workers)) {
+    throw usageError("--workers must be a whole number", "--workers");
   }
-
   const progress = createProgress({
     stream: io.stderr,
     totalBytes: statSync(dataset).size,
     label: "toolscore",
   });
-  // What each case in flight brings to its record: where its JSONL line is (reports read it
-  // again from there), or its content (JSON and YAML datasets).
-  const contents = new Map<number, { content?: CaseContent; source?: CaseSource }>();
-  const errors: { id: string; line?: number; message: string }[] = [];
-  let datasetCases = 0;
   let notesShown = 0;
-  let ran = 0;
-  let replaced = 0;
-
-  const indexOf = (entry: DatasetEntry, fallback: number) =>
-    DatasetParseError.isInstance(entry) ? (entry.item ?? fallback) : entry.index;
-  async function* cases(): AsyncGenerator<DatasetEntry> {
-    let position = 0;
-    for await (const entry of readDataset(dataset, {
-      normalizeNames,
-      onProgress: (bytes) => {
-        progress.bytes(bytes);
-      },
-    })) {
-      const index = indexOf(entry, position++);
-      if (shard !== undefined && index % shard.count !== shard.index) continue;
-      datasetCases++;
-      if (done(index)) {
-        progress.tick("skipped");
-        continue;
-      }
-      if (!DatasetParseError.isInstance(entry)) {
-        contents.set(
-          index,
-          entry.offset !== undefined && entry.bytes !== undefined
-            ? { source: { offset: entry.offset, bytes: entry.bytes } }
-            : { content: caseContentOf(entry) },
-        );
-        for (const note of entry.notes ?? []) {
-          if (notesShown++ < 10) {
-            io.stderr.write(
-              `toolscore: ${entry.line === undefined ? entry.id : `line ${entry.line}`}: ${note}\n`,
-            );
-          } else if (notesShown === 11) {
-            io.stderr.write("toolscore: (more notes left out)\n");
-          }
-        }
-      }
-      yield entry;
-    }
-  }
-  const started = performance.now();
-  let failure: unknown;
-  // JSONL with deterministic metrics is scored in batches, in worker threads for big files.
-  const batchable = datasetFormatOf(dataset) === "jsonl" && !needsJudge(metricConfigs);
-  const workersFlag = numberFlag("workers", values.workers, 0, 64);
-  if (workersFlag !== undefined && workersFlag > 0 && !batchable) {
-    throw usageError("--workers runs deterministic metrics on JSONL datasets only", "--workers");
-  }
-  // Two workers on two cores score 1.7 times as fast as the main thread alone (npm run bench):
-  // this thread only reads lines and writes records. Each worker adds about 40 MB at full load;
-  // two keep a run under 200 MB, more are for --workers to ask.
-  const workers =
-    workersFlag ??
-    (statSync(dataset).size >= parallelFromBytes && availableParallelism() >= 2 ? 2 : 0);
+  let outcome: FileEvaluation;
   try {
-    if (batchable) {
-      const outcome = await runInWorkers({
-        setup: {
-          dataset,
-          metrics: metricConfigs,
-          ...(threshold === undefined ? {} : { threshold }),
-          normalizeNames,
-          passingWithoutDetails: [...passingWithoutDetails],
-        },
-        workers,
-        writer,
-        builder,
-        progress,
-        inShard: (index) => shard === undefined || index % shard.count === shard.index,
-        done,
-        had: (index) => previous?.has(index) === true,
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-        onError: (error) => {
-          if (errors.length < 50) errors.push(error);
-        },
-        onNote: (note) => {
-          if (notesShown++ < 10) io.stderr.write(`toolscore: ${note}\n`);
-          else if (notesShown === 11) io.stderr.write("toolscore: (more notes left out)\n");
-        },
-      });
-      datasetCases = outcome.datasetCases;
-      ran = outcome.ran;
-      replaced = outcome.replaced;
-    } else
-      await evaluate<DatasetCase>({
-        testCases: cases(),
-        metrics,
-        ...(concurrency === undefined ? {} : { concurrency }),
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-        keepResults: false,
-        describe: describeEntry,
-        onEvent: (event) => {
-          if (event.type !== "case-end") return;
-          const { result } = event;
-          const extra = contents.get(result.index);
-          writer.write(
-            toCaseRecord(result, extra?.content, extra?.source, { passingWithoutDetails }),
-          );
-          contents.delete(result.index);
-          builder.add(result);
-          ran++;
-          if (previous?.has(result.index) === true) replaced++;
-          progress.tick(result.status);
-          if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
-        },
-      });
-  } catch (error) {
-    failure = error;
+    outcome = await evaluateToFile({
+      dataset,
+      name: datasetArgument,
+      metrics: metricConfigs,
+      out,
+      resume: values.resume === true,
+      overwrite: values.overwrite === true,
+      retryErrors: values["retry-errors"] === true,
+      ...(shard === undefined ? {} : { shard }),
+      details,
+      ...(workers === undefined ? {} : { workers }),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(threshold === undefined ? {} : { threshold }),
+      normalizeNames,
+      judge: judgeModel,
+      judgeSummary: () => session?.summary(),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
+      progress,
+      onNote: (note) => {
+        if (notesShown++ < 10) io.stderr.write(`toolscore: ${note}\n`);
+        else if (notesShown === 11) io.stderr.write("toolscore: (more notes left out)\n");
+      },
+    });
+  } finally {
+    progress.finish();
   }
-  progress.finish();
-  const aborted = io.signal?.aborted === true;
-  const summary = concludeRun(
-    {
-      failure,
-      aborted,
-      ran,
-      replaced,
-      datasetCases,
-      judge: session?.summary(),
-      started,
-      builder,
-    },
-    run,
-  );
+  const { summary, errors, aborted, carried, ran } = outcome;
+  if (!outcome.written) {
+    // A gate that passes on nothing would hide a wrong path or an emptied file.
+    io.stderr.write(
+      `toolscore: ${datasetArgument} holds no test cases; ${path.relative(io.cwd, out) || out} was left as it was\n`,
+    );
+    return ExitCode.USAGE;
+  }
   io.stdout.write(
     `${formatConsoleSummary(summary, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, errors })}\n`,
   );
@@ -422,7 +269,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   await writeReports({
     out,
     summary,
-    metrics: names,
+    metrics: summary.metrics.map((metric) => metric.name),
     reports,
     io,
     dataset,
@@ -434,13 +281,8 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr.write(
       `toolscore: interrupted; ${carried + ran} cases saved. Continue with --resume.\n`,
     );
-    const reason: unknown = io.signal.reason;
+    const reason: unknown = io.signal?.reason;
     return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
-  }
-  if (datasetCases === 0 && shard === undefined) {
-    // A gate that passes on nothing would hide a wrong path or an emptied file.
-    io.stderr.write(`toolscore: ${datasetArgument} holds no test cases\n`);
-    return ExitCode.USAGE;
   }
   if (summary.errors > 0) return ExitCode.RUNTIME;
   if (failUnder !== undefined) {

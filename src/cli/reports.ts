@@ -17,7 +17,8 @@ import { createCaseScorer } from "../runner/score-case.js";
 import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import type { CliIo } from "./io.js";
-import { createMetrics, needsJudge } from "./metrics.js";
+import { createRunMetrics } from "../runs/run-metrics.js";
+import { needsJudge } from "./metrics.js";
 
 export interface ReportTargets {
   readonly report?: string | undefined;
@@ -68,14 +69,9 @@ function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
   const configs = header.metricConfigs;
   if (configs?.length !== header.metrics.length) return metrics;
   configs.forEach((config, at) => {
-    if (needsJudge([config])) return;
     try {
-      const [metric] = createMetrics([config], {
-        judge: () => {
-          throw new Error("reports compute again deterministic metrics only");
-        },
-        datasetDirectory: ".",
-      });
+      if (needsJudge([config])) return;
+      const [metric] = createRunMetrics([config]);
       metrics.set(header.metrics[at], metric);
     } catch {
       // A configuration this version cannot read: the report shows the case without alignment.

@@ -297,7 +297,9 @@ export interface ResultsWriterOptions {
 /**
  * Appends records to a results file as they finish. Lines written in the same tick go out in
  * one write, straight to the file (a killed process keeps every line written); fdatasync runs at
- * most once per `syncIntervalMs` and at close, so a power cut loses at most that window.
+ * most once per `syncIntervalMs` and at close, so a power cut loses at most that window. The file
+ * is created (or an earlier one replaced) by the first line written, so that a run that ends
+ * before it has anything to write can leave an earlier file as it was (`abandon`).
  */
 export interface ResultsWriter {
   write(record: CaseRecord): void;
@@ -307,6 +309,11 @@ export interface ResultsWriter {
   flush(): void;
   /** Writes the end line, syncs and closes. */
   close(end: Omit<ResultsEnd, "toolscore" | "endedAt">): void;
+  /**
+   * Closes without writing, when nothing was written yet: true, and the file (or the earlier
+   * one) is as it was. False, and nothing happens, when lines were written.
+   */
+  abandon(): boolean;
 }
 
 export function createResultsWriter(
@@ -315,19 +322,24 @@ export function createResultsWriter(
   options: ResultsWriterOptions = {},
 ): ResultsWriter {
   const interval = options.syncIntervalMs ?? 1000;
-  let fd: number;
-  if (options.append === undefined) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    fd = openSync(file, "w");
-    writeSync(fd, `${JSON.stringify(header)}\n`);
-  } else {
-    fd = openSync(file, "r+");
-    // Drop a line torn by a kill, then write after the last whole line.
-    if (fstatSync(fd).size !== options.append.validBytes)
-      ftruncateSync(fd, options.append.validBytes);
-    closeSync(fd);
-    fd = openSync(file, "a");
-  }
+  let opened: number | undefined;
+  /** The file, created or opened for appending on the first line written. */
+  const open = (): number => {
+    if (opened !== undefined) return opened;
+    if (options.append === undefined) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      opened = openSync(file, "w");
+      writeSync(opened, `${JSON.stringify(header)}\n`);
+    } else {
+      const fd = openSync(file, "r+");
+      // Drop a line torn by a kill, then write after the last whole line.
+      if (fstatSync(fd).size !== options.append.validBytes)
+        ftruncateSync(fd, options.append.validBytes);
+      closeSync(fd);
+      opened = openSync(file, "a");
+    }
+    return opened;
+  };
   let pending: string[] = [];
   let scheduled = false;
   let lastSync = performance.now();
@@ -335,6 +347,7 @@ export function createResultsWriter(
 
   /** Writes lines now; forces them to disk when the last sync is `interval` old. */
   const append = (text: string | Uint8Array) => {
+    const fd = open();
     if (typeof text === "string") writeSync(fd, text);
     else for (let at = 0; at < text.length;) at += writeSync(fd, text, at, text.length - at);
     const now = performance.now();
@@ -371,10 +384,18 @@ export function createResultsWriter(
       if (closed) return;
       flush();
       const line: ResultsEnd = { toolscore: "end", ...end, endedAt: new Date().toISOString() };
+      const fd = open();
       writeSync(fd, `${JSON.stringify(line)}\n`);
       fdatasyncSync(fd);
       closeSync(fd);
       closed = true;
+    },
+    abandon() {
+      if (closed) return opened === undefined;
+      flush();
+      if (opened !== undefined || pending.length > 0) return false;
+      closed = true;
+      return true;
     },
   };
 }

@@ -1,20 +1,16 @@
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
-import type { Metric } from "../core/metric.js";
+import { checkedMetricResult, resolveMetric } from "../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
-import type { ResultsHeader } from "../node/results-file.js";
-import { concludeRun, openResultsRun } from "../node/results-run.js";
-import type { ResultsRun } from "../node/results-run.js";
 import type { CaseResult } from "../runner/case-result.js";
-import { evaluate as evaluateCases } from "../runner/evaluate.js";
 import type { RunEvent } from "../runner/evaluate.js";
-import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
-import { createSummaryBuilder } from "../runner/summary.js";
+import { caseContentOf } from "../runner/record.js";
 import type { EvaluationSummary } from "../runner/summary.js";
+import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import { toolCallsOf } from "./export.js";
 import { captureTrace } from "./observe.js";
 import type { Span, Trace } from "./span.js";
@@ -33,7 +29,7 @@ export interface EvaluateObservedOptions {
    * else the golden with the application's answer (when it returned text) and the tool calls the
    * trace recorded as `toolsCalled`. Optional when components carry metrics of their own.
    */
-  metrics?: readonly Metric[];
+  metrics?: readonly (Metric | ConvertsToMetric)[];
   /** Goldens run at once. Default 4. */
   concurrency?: number;
   /** Stops starting goldens; finished ones are kept (and written, with `out`). */
@@ -95,7 +91,10 @@ async function score(metrics: readonly Metric[], testCase: TestCase, signal?: Ab
   return Promise.all(
     metrics.map(async (metric): Promise<MetricResult> => {
       try {
-        const result = await metric.measure(testCase, signal === undefined ? {} : { signal });
+        const result = checkedMetricResult(
+          metric.name,
+          await metric.measure(testCase, signal === undefined ? {} : { signal }),
+        );
         return result.metric === metric.name ? result : { ...result, metric: metric.name };
       } catch (error) {
         if (signal?.aborted === true) throw error;
@@ -205,42 +204,10 @@ function checkOptions(options: EvaluateObservedOptions): void {
 export async function evaluate(options: EvaluateObservedOptions): Promise<ObservedEvaluation> {
   checkOptions(options);
   const { observedCallback, goldens, signal } = options;
-  const metrics = options.metrics ?? [];
+  const metrics = (options.metrics ?? []).map((metric, at) =>
+    resolveMetric(metric, `metrics[${at}]`),
+  );
   const keepResults = options.keepResults ?? true;
-  const names = metrics.map((metric) => metric.name);
-  const started = performance.now();
-
-  let run: ResultsRun | undefined;
-  if (options.out !== undefined) {
-    const header: ResultsHeader = {
-      toolscore: "results",
-      version: 1,
-      dataset: options.name ?? "goldens",
-      fingerprint: `${goldens.length}:${hashOf(goldens)}`,
-      config: hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
-      metrics: names,
-      startedAt: new Date().toISOString(),
-    };
-    run = await openResultsRun({
-      file: path.resolve(options.out),
-      header,
-      ...(options.resume === undefined ? {} : { resume: options.resume }),
-      ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
-      ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
-      wording: {
-        file: options.out,
-        resume: "resume: true",
-        overwrite: "overwrite: true",
-        out: "out",
-      },
-    });
-  }
-  const builder = createSummaryBuilder(names);
-  if (run !== undefined) {
-    for await (const record of run.carried()) {
-      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
-    }
-  }
 
   // What each golden in flight produced besides its scores, until its result is put together.
   const observed = new Map<
@@ -248,96 +215,75 @@ export async function evaluate(options: EvaluateObservedOptions): Promise<Observ
     { trace: Trace; endToEnd: MetricResult[]; components: ComponentResult[]; testCase: TestCase }
   >();
   const kept: ObservedResult[] = [];
-  let ran = 0;
-  let replaced = 0;
-  let failure: unknown;
-  try {
-    await evaluateCases<Golden>({
-      testCases: goldens,
-      metrics,
-      concurrency: options.concurrency ?? 4,
-      keepResults: false,
-      ...(signal === undefined ? {} : { signal }),
-      ...(run === undefined ? {} : { skip: run.done }),
-      describe: (golden, position) => {
-        const id = (golden as Golden).id;
-        return {
-          index: position,
-          id: typeof id === "string" && id !== "" ? id : `golden-${position + 1}`,
-        };
-      },
-      scoreCase: async (golden, { position }) => {
-        let trace: Trace;
-        let output: unknown;
-        try {
-          const captured = await captureTrace(() => observedCallback(golden.input, golden), {
-            name: position.id,
-          });
-          trace = captured.trace;
-          output = captured.result;
-        } catch (thrown) {
-          trace = (thrown as { trace?: Trace }).trace ?? emptyTrace();
-          observed.set(position.index, { trace, endToEnd: [], components: [], testCase: golden });
-          throw new ToolscoreError(ErrorCode.CALLBACK_FAILED, {
-            message: `the application threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
-            cause: thrown,
-          });
-        }
-        const set = trace.testCase;
-        const testCase: TestCase = {
-          ...golden,
-          ...set,
-          ...(set?.actualOutput === undefined && typeof output === "string"
-            ? { actualOutput: output }
-            : {}),
-          ...(set?.toolsCalled === undefined ? { toolsCalled: toolCallsOf(trace) } : {}),
-        };
-        const endToEnd = await score(metrics, testCase, signal);
-        const components = await scoreComponents(trace, signal);
-        observed.set(position.index, { trace, endToEnd, components, testCase });
-        return [...endToEnd, ...flatten(components)];
-      },
-      onEvent: (event) => {
-        if (event.type === "case-end") {
-          const { result } = event;
-          const extra = observed.get(result.index);
-          observed.delete(result.index);
-          builder.add(result);
-          ran++;
-          if (run?.previous?.has(result.index) === true) replaced++;
-          run?.writer.write(
-            toCaseRecord(result, caseContentOf(extra?.testCase ?? goldens[result.index])),
-          );
-          const full: ObservedResult = {
-            ...result,
-            endToEnd: extra?.endToEnd ?? [],
-            components: extra?.components ?? [],
-            trace: extra?.trace ?? emptyTrace(),
-          };
-          if (keepResults) kept.push(full);
-          options.onResult?.(full);
-        }
-        if (event.type !== "run-end") options.onEvent?.(event);
-      },
-    });
-  } catch (error) {
-    failure = error;
-  }
-  const aborted = signal?.aborted === true;
-  const summary = concludeRun(
-    {
-      failure,
-      aborted,
-      ran,
-      replaced,
-      datasetCases: goldens.length,
-      judge: options.judge?.summary(),
-      started,
-      builder,
+  const { summary } = await evaluateToFile<Golden>({
+    testCases: goldens,
+    metrics,
+    ...(options.out === undefined ? {} : { out: options.out }),
+    ...(options.resume === undefined ? {} : { resume: options.resume }),
+    ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
+    ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
+    name: options.name ?? "goldens",
+    fingerprint: `${goldens.length}:${hashOf(goldens)}`,
+    concurrency: options.concurrency ?? 4,
+    ...(signal === undefined ? {} : { signal }),
+    ...(options.judge === undefined
+      ? {}
+      : { judgeSummary: () => (options.judge as { summary(): JudgeRunSummary }).summary() }),
+    describe: (golden, position) => {
+      const id = (golden as Golden).id;
+      return {
+        index: position,
+        id: typeof id === "string" && id !== "" ? id : `golden-${position + 1}`,
+      };
     },
-    run,
-  );
-  options.onEvent?.({ type: "run-end", summary });
+    scoreCase: async (golden, { position }) => {
+      let trace: Trace;
+      let output: unknown;
+      try {
+        const captured = await captureTrace(() => observedCallback(golden.input, golden), {
+          name: position.id,
+        });
+        trace = captured.trace;
+        output = captured.result;
+      } catch (thrown) {
+        trace = (thrown as { trace?: Trace }).trace ?? emptyTrace();
+        observed.set(position.index, { trace, endToEnd: [], components: [], testCase: golden });
+        throw new ToolscoreError(ErrorCode.CALLBACK_FAILED, {
+          message: `the application threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+          cause: thrown,
+        });
+      }
+      const set = trace.testCase;
+      const testCase: TestCase = {
+        ...golden,
+        ...set,
+        ...(set?.actualOutput === undefined && typeof output === "string"
+          ? { actualOutput: output }
+          : {}),
+        ...(set?.toolsCalled === undefined ? { toolsCalled: toolCallsOf(trace) } : {}),
+      };
+      const endToEnd = await score(metrics, testCase, signal);
+      const components = await scoreComponents(trace, signal);
+      observed.set(position.index, { trace, endToEnd, components, testCase });
+      return [...endToEnd, ...flatten(components)];
+    },
+    // The record shows the case the metrics scored: the golden with what the run observed.
+    recordContent: (result) =>
+      caseContentOf(observed.get(result.index)?.testCase ?? goldens[result.index]),
+    onResult: (result) => {
+      const extra = observed.get(result.index);
+      observed.delete(result.index);
+      const full: ObservedResult = {
+        ...result,
+        endToEnd: extra?.endToEnd ?? [],
+        components: extra?.components ?? [],
+        trace: extra?.trace ?? emptyTrace(),
+      };
+      if (keepResults) kept.push(full);
+      options.onResult?.(full);
+    },
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+  });
   kept.sort((a, b) => a.index - b.index);
   return { results: kept, summary };
 }

@@ -2,10 +2,11 @@ import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SummaryBuilder } from "../runner/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
-import type { Progress } from "./progress.js";
+import type { RunProgress } from "./run-progress.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
 import { JsonlCursor } from "../node/jsonl-cursor.js";
+import { workerFile } from "./worker-file.js";
 
 const statuses = ["passed", "failed", "error"] as const;
 
@@ -14,7 +15,7 @@ export interface ParallelRunInput {
   readonly workers: number;
   readonly writer: ResultsWriter;
   readonly builder: SummaryBuilder;
-  readonly progress: Progress;
+  readonly progress: RunProgress;
   /** Whether the case at a dataset position belongs to this run (shards). */
   readonly inShard: (index: number) => boolean;
   /** Whether the case at a dataset position is already in the results file (resume). */
@@ -57,7 +58,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   const pool = Array.from(
     { length: input.workers },
     () =>
-      new Worker(new URL("./worker.js", import.meta.url), {
+      new Worker(workerFile(), {
         workerData: setup,
         // A small young generation keeps each worker's memory down at little cost in speed.
         resourceLimits: { maxYoungGenerationSizeMb: 4 },

@@ -10,13 +10,13 @@ import type { CaseResult } from "../runner/case-result.js";
 import { createCaseScorer } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
 import { toCaseRecord } from "../runner/record.js";
-import type { MetricConfig } from "./config.js";
-import { createMetrics } from "./metrics.js";
+import type { RunMetricConfig } from "./run-metrics.js";
+import { createRunMetrics } from "./run-metrics.js";
 
 /** What the main thread gives every worker. */
 export interface WorkerSetup {
   readonly dataset: string;
-  readonly metrics: readonly MetricConfig[];
+  readonly metrics: readonly RunMetricConfig[];
   readonly threshold?: number;
   readonly normalizeNames: boolean;
   /** Metrics whose passing results keep no details (see `toCaseRecord`). */
@@ -98,16 +98,9 @@ export function errorSummary(result: CaseResult): { id: string; line?: number; m
 export function createBatchScorer(
   setup: WorkerSetup,
 ): (batch: WorkerBatch) => Promise<WorkerResult> {
-  const metrics = createMetrics(
-    setup.metrics,
-    {
-      judge: () => {
-        throw new Error("worker threads run deterministic metrics only");
-      },
-      datasetDirectory: setup.dataset,
-    },
-    setup.threshold,
-  );
+  const metrics = createRunMetrics(setup.metrics, {
+    ...(setup.threshold === undefined ? {} : { threshold: setup.threshold }),
+  });
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
   const recordOptions = { passingWithoutDetails: new Set(setup.passingWithoutDetails) };

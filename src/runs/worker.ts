@@ -1,5 +1,5 @@
 /**
- * A worker thread of `toolscore eval`: scores the batches of JSONL lines the main thread sends
+ * A worker thread of a run (`evaluateToFile`, `toolscore eval`): scores the batches of JSONL lines the main thread sends
  * (see batch.ts) and sends back the records and figures.
  */
 import { parentPort, workerData } from "node:worker_threads";

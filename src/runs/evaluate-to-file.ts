@@ -1,0 +1,543 @@
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
+import type { ToolscoreError } from "../core/errors.js";
+import type { JudgeModel, JudgeRunSummary } from "../core/judge.js";
+import { isJsonObject } from "../core/json.js";
+import type { JsonObject } from "../core/json.js";
+import { resolveMetric, toMetric } from "../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../core/metric.js";
+import type { MetricResult } from "../core/metric-result.js";
+import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/dataset.js";
+import type { DatasetEntry } from "../node/dataset.js";
+import type { ResultsHeader, ResultsWriter } from "../node/results-file.js";
+import { concludeRun, openResultsRun } from "../node/results-run.js";
+import type { ResultsRunWording } from "../node/results-run.js";
+import { createMetric } from "../registry/metric-registry.js";
+import type { JudgeModelSettings } from "../providers/registry.js";
+import type { CaseResult } from "../runner/case-result.js";
+import { evaluate } from "../runner/evaluate.js";
+import type { RunEvent, ScoreCaseContext } from "../runner/evaluate.js";
+import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
+import type { CaseContent } from "../runner/record.js";
+import { defaultDescribe } from "../runner/score-case.js";
+import type { CasePosition } from "../runner/score-case.js";
+import { createSummaryBuilder } from "../runner/summary.js";
+import type { EvaluationSummary } from "../runner/summary.js";
+import { describeEntry, errorSummary } from "./batch.js";
+import { runInWorkers } from "./parallel.js";
+import { isJudged, withThreshold } from "./run-metrics.js";
+import type { RunMetricConfig } from "./run-metrics.js";
+import { noProgress } from "./run-progress.js";
+import type { RunProgress } from "./run-progress.js";
+
+/**
+ * A metric of a run: a config the registry makes it from (`{ metric: "tool-call-accuracy",
+ * order: "strict" }`, or `{ metric, options }`), which worker threads can make again, or a
+ * metric object (toolscore's, or a compatible class).
+ */
+export type RunMetric =
+  | RunMetricConfig
+  | ({ readonly metric: string } & Readonly<Record<string, unknown>>)
+  | Metric<never>
+  | ConvertsToMetric<never>;
+
+/** A case error for the console: the first few of a run. */
+export interface RunError {
+  readonly id: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+export interface EvaluateToFileOptions<TCase extends object = object> {
+  /**
+   * A dataset file: JSONL (streamed; with deterministic metrics given as configs, scored in
+   * batches, in worker threads for big files), JSON or YAML. Give this or `testCases`.
+   */
+  readonly dataset?: string;
+  /** Cases in code: an array or any (async) iterable. Give this or `dataset`. */
+  readonly testCases?: Iterable<TCase | ToolscoreError> | AsyncIterable<TCase | ToolscoreError>;
+  readonly metrics: readonly RunMetric[];
+  /**
+   * The results file: one JSON line per finished case, written the moment it finishes. Without
+   * it nothing is written (and there is nothing to resume): for callers that want the results
+   * only (`toolscore/tracing`'s `evaluateObserved` without `out`).
+   */
+  readonly out?: string;
+  /** Skip the cases the results file already holds (same dataset and configuration only). */
+  readonly resume?: boolean;
+  /** With `resume`: run again the cases that ended in an error. */
+  readonly retryErrors?: boolean;
+  /** Start over even if the results file holds an unfinished run. */
+  readonly overwrite?: boolean;
+  /** Run the cases whose position modulo `count` is `index` (0-based). */
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** Which cases keep their alignment in the file: the failed ones (default) or all. */
+  readonly details?: "failed" | "all";
+  /** Worker threads for batched JSONL runs; default 2 for files of 16 MiB or more on 2+ cores. */
+  readonly workers?: number;
+  /** Cases in flight at once (runs that are not batched). Default 8. */
+  readonly concurrency?: number;
+  /** Passing score of every configured metric that sets none. */
+  readonly threshold?: number;
+  /** Normalize tool names read from transcripts (datasets). */
+  readonly normalizeNames?: boolean;
+  /** The judge of judged metrics given as configs: a model string, a `JudgeModel`, or a function. */
+  readonly judge?: string | JudgeModel | (() => JudgeModel);
+  readonly modelSettings?: JudgeModelSettings;
+  /** The judge's calls, tokens and cost so far, for the results file's end line. */
+  readonly judgeSummary?: () => JudgeRunSummary | undefined;
+  readonly signal?: AbortSignal;
+  /** The dataset's name in the results file (default: the file as given, or "cases"). */
+  readonly name?: string;
+  /**
+   * What identifies the cases, so that resuming with other cases is refused. Default: the
+   * dataset file's fingerprint, or a hash of `testCases` when it is an array.
+   */
+  readonly fingerprint?: string;
+  /** How options are spelled in messages (the CLI's flags); default the option names. */
+  readonly wording?: Omit<ResultsRunWording, "file">;
+  /** Scores a case in place of the metrics (see `evaluate`'s `scoreCase`). */
+  readonly scoreCase?: (item: TCase, context: ScoreCaseContext) => Promise<readonly MetricResult[]>;
+  /** Where a case sits and its id. */
+  readonly describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
+  /** What a record shows of a case (default: the case itself, or its dataset line's place). */
+  readonly recordContent?: (result: CaseResult) => CaseContent | undefined;
+  /** Each case's result, as it finishes. */
+  readonly onResult?: (result: CaseResult) => void;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Notes on cases (unknown fields and the like). */
+  readonly onNote?: (note: string) => void;
+  readonly progress?: RunProgress;
+}
+
+export interface FileEvaluation {
+  /** Every case of the run, those carried over from a resumed file included. */
+  readonly summary: EvaluationSummary;
+  /** Cases of the dataset in this run (its shard); 0 when it held none. */
+  readonly datasetCases: number;
+  /** Cases the earlier run had finished, kept as they were. */
+  readonly carried: number;
+  /** Cases run now. */
+  readonly ran: number;
+  /** The first errors, for the console. */
+  readonly errors: readonly RunError[];
+  readonly aborted: boolean;
+  /**
+   * False when nothing was written: no `out`, or the dataset held no case to run (an earlier
+   * results file is then left as it was).
+   */
+  readonly written: boolean;
+}
+
+/** Where records go when the run has no results file. */
+const discard: ResultsWriter = {
+  write() {
+    // No file.
+  },
+  writeLines() {
+    // No file.
+  },
+  flush() {
+    // No file.
+  },
+  close() {
+    // No file.
+  },
+  abandon: () => true,
+};
+
+/** Datasets from this size are scored in two worker threads by default. */
+const parallelFromBytes = 16 * 1024 * 1024;
+
+function isMetricObject(value: object): boolean {
+  return (
+    typeof (value as { measure?: unknown }).measure === "function" ||
+    typeof (value as Partial<ConvertsToMetric>)[toMetric] === "function"
+  );
+}
+
+/** A config as `{ metric, options }`: `{ metric, options: {...} }` or `{ metric, ...options }`. */
+function runConfigOf(
+  value: { readonly metric: string } & Record<string, unknown>,
+): RunMetricConfig {
+  const { metric, ...rest } = value;
+  if (Object.keys(rest).length === 1 && isJsonObject(rest.options)) {
+    return { metric, options: rest.options };
+  }
+  return { metric, options: rest as JsonObject };
+}
+
+function hashOf(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+}
+
+/** A stable hash of the metrics' configuration, whatever the key order. */
+export function configHash(input: {
+  metrics: readonly RunMetricConfig[];
+  normalizeNames: boolean;
+}): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : isJsonObject(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical(value[key])]),
+          )
+        : value;
+  return hashOf(canonical(input));
+}
+
+/**
+ * Runs cases into a results file: the one run engine, used by `toolscore eval`, by
+ * `toolscore/tracing`'s `evaluateObserved`, and by library users. Each finished case is a JSON
+ * line the moment it finishes; `resume` skips the cases an earlier run of the same dataset and
+ * configuration finished (`retryErrors` runs the errored ones again); `shard` runs one part of
+ * the dataset; a JSONL dataset with deterministic metrics given as configs is scored in batches,
+ * in worker threads for big files, with the same results. A run whose dataset holds no case
+ * writes nothing: an earlier file stays as it was.
+ *
+ * @example
+ * const { summary } = await evaluateToFile({
+ *   dataset: "runs.jsonl",
+ *   metrics: [{ metric: "tool-call-accuracy", order: "in-order" }],
+ *   out: "results.jsonl",
+ *   resume: true,
+ * });
+ */
+export async function evaluateToFile<TCase extends object = object>(
+  options: EvaluateToFileOptions<TCase>,
+): Promise<FileEvaluation> {
+  if (typeof options !== "object" || (options as unknown) === null) {
+    throw new InvalidOptionError({
+      option: "options",
+      value: options,
+      message: "evaluateToFile takes { dataset | testCases, metrics, out, ... }",
+    });
+  }
+  const { dataset, testCases, signal, shard } = options;
+  if ((dataset === undefined) === (testCases === undefined)) {
+    throw new InvalidOptionError({
+      option: "dataset",
+      value: dataset,
+      message: "evaluateToFile needs a dataset file or testCases (one of them)",
+    });
+  }
+  if (options.out !== undefined && (typeof options.out !== "string" || options.out === "")) {
+    throw new InvalidOptionError({
+      option: "out",
+      value: options.out,
+      message: "out must name the results file",
+    });
+  }
+  if (
+    shard !== undefined &&
+    !(
+      Number.isInteger(shard.count) &&
+      shard.count >= 1 &&
+      Number.isInteger(shard.index) &&
+      shard.index >= 0 &&
+      shard.index < shard.count
+    )
+  ) {
+    throw new InvalidOptionError({
+      option: "shard",
+      value: shard,
+      message: "shard must be { index, count } with 0 <= index < count",
+    });
+  }
+  const details: unknown = options.details ?? "failed";
+  if (details !== "failed" && details !== "all") {
+    throw new InvalidOptionError({
+      option: "details",
+      value: details,
+      message: 'details must be "failed" or "all"',
+    });
+  }
+  const out = options.out === undefined ? undefined : path.resolve(options.out);
+  const normalizeNames = options.normalizeNames === true;
+  const file = dataset === undefined ? undefined : path.resolve(dataset);
+  // The format is known before anything is written: an unreadable one leaves the file alone.
+  const format = file === undefined ? undefined : datasetFormatOf(file);
+
+  // The metrics: configs (which worker threads can make again) or objects.
+  const given = options.metrics as readonly unknown[];
+  if (!Array.isArray(given) || (given.length === 0 && options.scoreCase === undefined)) {
+    throw new InvalidOptionError({
+      option: "metrics",
+      value: given,
+      message: "metrics must be a non-empty list of metrics or metric configs",
+    });
+  }
+  const configs: (RunMetricConfig | undefined)[] = given.map((item: unknown, at) => {
+    if (typeof item !== "object" || item === null) {
+      return resolveMetric(item, `metrics[${at}]`) as never;
+    }
+    if (isMetricObject(item)) return undefined;
+    if (typeof (item as { metric?: unknown }).metric === "string") {
+      return withThreshold(
+        runConfigOf(item as { metric: string } & Record<string, unknown>),
+        options.threshold,
+      );
+    }
+    return resolveMetric(item, `metrics[${at}]`) as never;
+  });
+  const baseDirectory = file === undefined ? process.cwd() : path.dirname(file);
+  const metrics: Metric<TCase>[] = given.map((item, at) => {
+    const config = configs[at];
+    if (config === undefined) return resolveMetric<TCase>(item, `metrics[${at}]`);
+    return createMetric(
+      { metric: config.metric, options: config.options },
+      {
+        ...(options.judge === undefined ? {} : { judge: options.judge }),
+        ...(options.modelSettings === undefined ? {} : { modelSettings: options.modelSettings }),
+        baseDirectory,
+      },
+    );
+  });
+  const names = metrics.map((metric) => metric.name);
+  const duplicate = names.find((name, at) => names.indexOf(name) !== at);
+  if (duplicate !== undefined) {
+    throw new InvalidOptionError({
+      option: "metrics",
+      value: duplicate,
+      message: `two metrics are named ${JSON.stringify(duplicate)}; give one of them a name option`,
+    });
+  }
+  const allConfigs = configs.every((config) => config !== undefined);
+  const deterministic = allConfigs && configs.every((config) => !isJudged(config));
+  const workersGiven = options.workers;
+  const batchable = format === "jsonl" && deterministic && options.scoreCase === undefined;
+  if (workersGiven !== undefined) {
+    if (!Number.isInteger(workersGiven) || workersGiven < 0 || workersGiven > 64) {
+      throw new InvalidOptionError({
+        option: "workers",
+        value: workersGiven,
+        message: "workers must be a whole number from 0 to 64",
+      });
+    }
+    if (workersGiven > 0 && !batchable) {
+      throw new InvalidOptionError({
+        option: "workers",
+        value: workersGiven,
+        message: "worker threads run deterministic metrics given as configs on JSONL datasets only",
+      });
+    }
+  }
+
+  // Passing cases of these metrics keep no details when their line can be read again.
+  const passingWithoutDetails = new Set(
+    details === "all" || format !== "jsonl"
+      ? []
+      : names.filter((_, at) => configs[at] !== undefined && !isJudged(configs[at])),
+  );
+  const fingerprint =
+    options.fingerprint ??
+    (file !== undefined
+      ? await datasetFingerprint(file)
+      : Array.isArray(testCases)
+        ? `${testCases.length}:${hashOf(testCases)}`
+        : "cases");
+  const header: ResultsHeader = {
+    toolscore: "results",
+    version: 1,
+    dataset: options.name ?? dataset ?? "cases",
+    fingerprint,
+    config: allConfigs
+      ? configHash({ metrics: configs, normalizeNames })
+      : hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
+    metrics: names,
+    ...(allConfigs ? { metricConfigs: configs } : {}),
+    ...(normalizeNames ? { normalizeNames } : {}),
+    ...(shard === undefined ? {} : { shard }),
+    startedAt: new Date().toISOString(),
+  };
+  const wording = options.wording ?? {
+    resume: "resume: true",
+    overwrite: "overwrite: true",
+    out: "out",
+  };
+  const run =
+    out === undefined
+      ? undefined
+      : await openResultsRun({
+          file: out,
+          header,
+          ...(options.resume === undefined ? {} : { resume: options.resume }),
+          ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
+          ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
+          wording: { ...wording, file: options.out as string },
+        });
+  if (run === undefined && (options.resume === true || options.retryErrors === true)) {
+    throw new InvalidOptionError({
+      option: "resume",
+      value: true,
+      message: "resume and retryErrors need a results file to resume: give out",
+    });
+  }
+  const previous = run?.previous;
+  const done = run?.done ?? (() => false);
+  const writer = run?.writer ?? discard;
+  const builder = createSummaryBuilder(names);
+  let carried = 0;
+  if (run !== undefined) {
+    for await (const record of run.carried()) {
+      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+      carried++;
+    }
+  }
+
+  const progress = options.progress ?? noProgress;
+  const onNote = options.onNote;
+  const errors: RunError[] = [];
+  let datasetCases = 0;
+  let ran = 0;
+  let replaced = 0;
+  const inShard = (index: number) => shard === undefined || index % shard.count === shard.index;
+  // What each case in flight brings to its record: where its JSONL line is (reports read it
+  // again from there), or its content.
+  const contents = new Map<
+    number,
+    { content?: CaseContent; source?: { offset: number; bytes: number } }
+  >();
+
+  async function* fromDataset(): AsyncGenerator<DatasetEntry> {
+    let position = 0;
+    for await (const entry of readDataset(file as string, {
+      normalizeNames,
+      onProgress: (bytes) => {
+        progress.bytes(bytes);
+      },
+    })) {
+      const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
+      position++;
+      if (!inShard(index)) continue;
+      datasetCases++;
+      if (done(index)) {
+        progress.tick("skipped");
+        continue;
+      }
+      if (!DatasetParseError.isInstance(entry)) {
+        contents.set(
+          index,
+          entry.offset !== undefined && entry.bytes !== undefined
+            ? { source: { offset: entry.offset, bytes: entry.bytes } }
+            : { content: caseContentOf(entry) },
+        );
+        for (const note of entry.notes ?? []) {
+          onNote?.(`${entry.line === undefined ? entry.id : `line ${entry.line}`}: ${note}`);
+        }
+      }
+      yield entry;
+    }
+  }
+  /** Cases in code are skipped by position (shard, resume), keeping their positions. */
+  const skipInCode = (at: number): boolean => {
+    if (!inShard(at)) return true;
+    datasetCases++;
+    if (done(at)) {
+      progress.tick("skipped");
+      return true;
+    }
+    return false;
+  };
+  const describeInCode = (item: TCase | ToolscoreError, position: number): CasePosition => {
+    const where = (options.describe ?? defaultDescribe)(item, position);
+    if (typeof item === "object" && !(item instanceof Error)) {
+      contents.set(where.index, { content: caseContentOf(item) });
+    }
+    return where;
+  };
+
+  const started = performance.now();
+  let failure: unknown;
+  try {
+    if (batchable) {
+      const workers =
+        workersGiven ??
+        (statSync(file as string).size >= parallelFromBytes && availableParallelism() >= 2 ? 2 : 0);
+      const outcome = await runInWorkers({
+        setup: {
+          dataset: file as string,
+          metrics: configs,
+          normalizeNames,
+          passingWithoutDetails: [...passingWithoutDetails],
+        },
+        workers,
+        writer,
+        builder,
+        progress,
+        inShard,
+        done,
+        had: (index) => previous?.has(index) === true,
+        ...(signal === undefined ? {} : { signal }),
+        onError: (error) => {
+          if (errors.length < 50) errors.push(error);
+        },
+        onNote: (note) => onNote?.(note),
+      });
+      datasetCases = outcome.datasetCases;
+      ran = outcome.ran;
+      replaced = outcome.replaced;
+    } else {
+      await evaluate<TCase>({
+        testCases:
+          file === undefined
+            ? (testCases as Iterable<TCase> | AsyncIterable<TCase>)
+            : (fromDataset() as AsyncIterable<TCase>),
+        metrics,
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(signal === undefined ? {} : { signal }),
+        ...(options.scoreCase === undefined ? {} : { scoreCase: options.scoreCase }),
+        ...(file === undefined ? { skip: skipInCode } : {}),
+        keepResults: false,
+        describe: file === undefined ? describeInCode : describeEntry,
+        onEvent: (event) => {
+          if (event.type === "case-end") {
+            const { result } = event;
+            const extra = contents.get(result.index);
+            contents.delete(result.index);
+            const content = options.recordContent?.(result) ?? extra?.content;
+            writer.write(toCaseRecord(result, content, extra?.source, { passingWithoutDetails }));
+            builder.add(result);
+            ran++;
+            if (previous?.has(result.index) === true) replaced++;
+            progress.tick(result.status);
+            if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
+            options.onResult?.(result);
+          }
+          if (event.type !== "run-end") options.onEvent?.(event);
+        },
+      });
+    }
+  } catch (error) {
+    failure = error;
+  }
+  const aborted = signal?.aborted === true;
+  // Nothing to run (an empty dataset, or nothing in this shard) and nothing written: the
+  // earlier file stays as it was.
+  // Nothing written and nothing to keep (the dataset held no case, or the run failed before its
+  // first one): an earlier results file stays as it was.
+  const nothingToRun = datasetCases === 0 && shard === undefined && !aborted;
+  const written =
+    run !== undefined && !((nothingToRun || failure !== undefined) && writer.abandon());
+  const summary = concludeRun(
+    {
+      failure,
+      aborted,
+      ran,
+      replaced,
+      datasetCases,
+      judge: options.judgeSummary?.(),
+      started,
+      builder,
+    },
+    written ? run : undefined,
+  );
+  options.onEvent?.({ type: "run-end", summary });
+  return { summary, datasetCases, carried, ran, errors, aborted, written };
+}
