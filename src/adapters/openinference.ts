@@ -1,6 +1,6 @@
 import { asId, asString, jsonOrText } from "./read.js";
-import { addMessageCalls, readSpans, stepGroups } from "./otlp.js";
-import type { DecodedSpan, MessageCall } from "./otlp.js";
+import { addMessageCalls, historyCalls, readSpans, stepGroups } from "./otlp.js";
+import type { DecodedSpan, HistoryCall, MessageCall } from "./otlp.js";
 import { readToolSpecs } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
 
@@ -10,8 +10,8 @@ interface FlatCall {
   arguments?: unknown;
 }
 
-const outputCall =
-  /^llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/;
+const messageCall =
+  /^llm\.(input|output)_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/;
 const inputMessage = /^llm\.input_messages\.(\d+)\.message\.(role|tool_call_id|content|name)$/;
 const toolDefinition = /^llm\.tools\.(\d+)\.tool\.(json_schema|name|description)$/;
 
@@ -33,29 +33,36 @@ function byIndex<T>(map: Map<number, T>, index: number, create: () => T): T {
  * `output.value`, parsed when `output.mime_type` is JSON, errors from the span status) ordered by
  * start time; the flattened `llm.output_messages.*.message.tool_calls.*` of `LLM` spans group
  * them into steps and stand in for them (results from `tool` messages of later `LLM` spans) when
- * a trace has no `TOOL` spans. Tools come from `llm.tools.*.tool.*` and `tool.parameters`.
+ * a trace has no `TOOL` spans; when no span gives any, the tool calls of `llm.input_messages`
+ * (the conversation's history) do. Tools come from `llm.tools.*.tool.*` and `tool.parameters`.
  */
 export function readOpenInference(input: unknown, builder: TrajectoryBuilder): void {
   const spans = readSpans(input, builder);
   const messageCalls: MessageCall[] = [];
+  const inHistory: HistoryCall[] = [];
   const results = new Map<string, { output: unknown; isError: boolean; path: string }>();
   let step = 0;
 
-  for (const span of spans) {
+  for (const [spanIndex, span] of spans.entries()) {
     if (kindOf(span) !== "LLM") continue;
     const outputs = new Map<number, Map<number, FlatCall>>();
+    const inputCalls = new Map<number, Map<number, FlatCall>>();
     const inputs = new Map<number, Record<string, unknown>>();
     const tools = new Map<number, Record<string, unknown>>();
     for (const [key, value] of span.attributes) {
-      let match = outputCall.exec(key);
+      let match = messageCall.exec(key);
       if (match) {
         const call = byIndex(
-          byIndex(outputs, Number(match[1]), () => new Map<number, FlatCall>()),
-          Number(match[2]),
+          byIndex(
+            match[1] === "output" ? outputs : inputCalls,
+            Number(match[2]),
+            () => new Map<number, FlatCall>(),
+          ),
+          Number(match[3]),
           (): FlatCall => ({}),
         );
-        if (match[3] === "id") call.id = asId(value);
-        else if (match[3] === "function.name") call.name = asString(value);
+        if (match[4] === "id") call.id = asId(value);
+        else if (match[4] === "function.name") call.name = asString(value);
         else call.arguments = value;
         continue;
       }
@@ -90,10 +97,35 @@ export function readOpenInference(input: unknown, builder: TrajectoryBuilder): v
         results.set(id, { output: message.content ?? null, isError: false, path: span.path });
       }
     }
-    for (const [, calls] of [...outputs].sort((a, b) => a[0] - b[0])) {
+    // The conversation so far: calls the model made in earlier turns.
+    for (const [message, calls] of [...inputCalls].sort((a, b) => a[0] - b[0])) {
+      for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+        const where = `${span.path}.attributes["llm.input_messages.${message}.message.tool_calls.${at}"]`;
+        if (call.name === undefined || call.name === "") {
+          builder.warn("missing-name", "a tool call without function.name was skipped", where);
+          continue;
+        }
+        inHistory.push({
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          span: spanIndex,
+          message,
+          path: where,
+        });
+      }
+    }
+    for (const [message, calls] of [...outputs].sort((a, b) => a[0] - b[0])) {
       let found = false;
-      for (const [, call] of [...calls].sort((a, b) => a[0] - b[0])) {
-        if (call.name === undefined) continue;
+      for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+        if (call.name === undefined || call.name === "") {
+          builder.warn(
+            "missing-name",
+            "a tool call without function.name was skipped",
+            `${span.path}.attributes["llm.output_messages.${message}.message.tool_calls.${at}"]`,
+          );
+          continue;
+        }
         messageCalls.push({
           id: call.id,
           name: call.name,
@@ -109,7 +141,12 @@ export function readOpenInference(input: unknown, builder: TrajectoryBuilder): v
 
   const toolSpans = spans.filter((span) => kindOf(span) === "TOOL");
   if (toolSpans.length === 0) {
-    addMessageCalls(builder, messageCalls, results);
+    // Calls held only in the conversation's history count when nothing else gives them.
+    addMessageCalls(
+      builder,
+      messageCalls.length > 0 ? messageCalls : historyCalls(inHistory),
+      results,
+    );
     return;
   }
 

@@ -203,6 +203,51 @@ export interface MessageCall {
   readonly path: string;
 }
 
+/** A call found in a chat span's input history: the span, and the message it is in. */
+export interface HistoryCall {
+  readonly id: string | undefined;
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly span: number;
+  readonly message: number;
+  readonly path: string;
+}
+
+/**
+ * The calls of a conversation held only in chat spans' input histories (no tool span and no
+ * output message gave any): every span repeats the history so far, so calls with ids are joined
+ * across spans by id, in the order they first appear; when some call has no id, the fullest
+ * history (the span with the most calls) stands for the conversation. One step per assistant
+ * message.
+ */
+export function historyCalls(calls: readonly HistoryCall[]): MessageCall[] {
+  if (calls.length === 0) return [];
+  let chosen: readonly HistoryCall[];
+  if (calls.every((call) => call.id !== undefined)) {
+    const seen = new Set<string>();
+    chosen = calls.filter((call) => {
+      if (seen.has(call.id as string)) return false;
+      seen.add(call.id as string);
+      return true;
+    });
+  } else {
+    const perSpan = new Map<number, HistoryCall[]>();
+    for (const call of calls) {
+      const list = perSpan.get(call.span);
+      if (list === undefined) perSpan.set(call.span, [call]);
+      else list.push(call);
+    }
+    chosen = [...perSpan.values()].reduce((best, list) => (list.length > best.length ? list : best));
+  }
+  const steps = new Map<string, number>();
+  return chosen.map((call) => {
+    const key = `${call.span}:${call.message}`;
+    let step = steps.get(key);
+    if (step === undefined) steps.set(key, (step = steps.size));
+    return { id: call.id, name: call.name, arguments: call.arguments, step, path: call.path };
+  });
+}
+
 /**
  * For traces without tool spans: the calls of the model's output messages, one step per message,
  * and their results (taken from later input messages) joined by id.

@@ -152,3 +152,112 @@ describe("openinference", () => {
     expect(t.calls[0]?.output).toEqual({ n: 3 });
   });
 });
+
+describe("tool calls held only in a chat span's history", () => {
+  const chat = (id: string, start: number, input: object[], output: object[] = []) => ({
+    spanId: id,
+    name: "chat",
+    startTimeUnixNano: ns(start),
+    attributes: [
+      str("gen_ai.operation.name", "chat"),
+      str("gen_ai.input.messages", JSON.stringify(input)),
+      str("gen_ai.output.messages", JSON.stringify(output)),
+    ],
+  });
+  const user = { role: "user", parts: [{ type: "text", content: "book it" }] };
+  const asks = (id: string | undefined, name: string, args: object) => ({
+    role: "assistant",
+    parts: [{ type: "tool_call", ...(id === undefined ? {} : { id }), name, arguments: args }],
+  });
+  const answer = (id: string, result: string) => ({
+    role: "tool",
+    parts: [{ type: "tool_call_response", id, result }],
+  });
+
+  it("reads OTel GenAI input messages' calls and responses, once across spans", () => {
+    const history = [user, asks("c1", "search", { q: "x" }), answer("c1", "found")];
+    const t = parseTrajectory([
+      chat("s1", 0, history),
+      chat(
+        "s2",
+        100,
+        [...history, asks("c2", "book", { id: 1 }), answer("c2", "ok")],
+        [{ role: "assistant", parts: [{ type: "text", content: "Booked." }] }],
+      ),
+    ]);
+    expect(t.format).toBe("otel");
+    expect(t.calls.map((c) => [c.name, c.id, c.inputParameters, c.output])).toEqual([
+      ["search", "c1", { q: "x" }, "found"],
+      ["book", "c2", { id: 1 }, "ok"],
+    ]);
+    expect(t.steps.map((s) => s.calls)).toEqual([[0], [1]]);
+    expect(t.warnings).toEqual([]);
+  });
+
+  it("takes the fullest history when calls have no ids", () => {
+    const t = parseTrajectory([
+      chat("s1", 0, [user, asks(undefined, "search", {})]),
+      chat("s2", 100, [user, asks(undefined, "search", {}), asks(undefined, "book", {})]),
+    ]);
+    expect(t.calls.map((c) => c.name)).toEqual(["search", "book"]);
+  });
+
+  it("keeps the output messages' calls when they are there", () => {
+    const t = parseTrajectory([
+      chat("s1", 0, [user, asks("c0", "old", {})], [asks("c1", "search", {})]),
+    ]);
+    expect(t.calls.map((c) => c.name)).toEqual(["search"]);
+  });
+
+  it("warns, with the path, about parts it cannot use", () => {
+    const t = parseTrajectory([
+      chat("s1", 0, [
+        user,
+        { role: "assistant", parts: [{ type: "tool_call", id: "c1", arguments: {} }] },
+        { role: "assistant", parts: [{ type: "function_call", name: "x" }] },
+      ]),
+    ]);
+    expect(t.calls).toEqual([]);
+    expect(t.warnings.map((w) => [w.code, w.message])).toEqual([
+      ["missing-name", "a tool_call part without a name was skipped"],
+      ["unknown-block", 'a message part of unknown type "function_call" was skipped'],
+    ]);
+    expect(t.warnings[0].path).toContain('["gen_ai.input.messages"][1].parts[0]');
+  });
+
+  it("reads OpenInference llm.input_messages tool calls", () => {
+    const llm = (id: string, start: string, attributes: Record<string, string>) => ({
+      name: "llm",
+      context: { span_id: id },
+      start_time: start,
+      attributes: { "openinference.span.kind": "LLM", ...attributes },
+    });
+    const history = {
+      "llm.input_messages.0.message.role": "user",
+      "llm.input_messages.0.message.content": "book it",
+      "llm.input_messages.1.message.role": "assistant",
+      "llm.input_messages.1.message.tool_calls.0.tool_call.id": "c1",
+      "llm.input_messages.1.message.tool_calls.0.tool_call.function.name": "search",
+      "llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments": '{"q": "x"}',
+      "llm.input_messages.2.message.role": "tool",
+      "llm.input_messages.2.message.tool_call_id": "c1",
+      "llm.input_messages.2.message.content": "found",
+    };
+    const t = parseTrajectory([
+      llm("l1", "2026-05-13T00:00:00.000Z", history),
+      llm("l2", "2026-05-13T00:00:01.000Z", {
+        ...history,
+        "llm.input_messages.3.message.role": "assistant",
+        "llm.input_messages.3.message.tool_calls.0.tool_call.id": "c2",
+        "llm.input_messages.3.message.tool_calls.0.tool_call.function.arguments": "{}",
+      }),
+    ]);
+    expect(t.format).toBe("openinference");
+    expect(t.calls.map((c) => [c.name, c.inputParameters, c.output])).toEqual([
+      ["search", { q: "x" }, "found"],
+    ]);
+    expect(t.warnings.map((w) => w.message)).toEqual([
+      "a tool call without function.name was skipped",
+    ]);
+  });
+});
