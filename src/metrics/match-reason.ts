@@ -1,3 +1,4 @@
+import { boundValue, cutText } from "../core/bounded.js";
 import type { ArgumentVerdict, PairDetail } from "../core/explanation.js";
 import type { JsonValue } from "../core/json.js";
 import type { MatchResult, Violation } from "./match-result.js";
@@ -8,8 +9,9 @@ function sentence(items: readonly string[], limit = 6): string {
   return `${items.slice(0, limit).join("; ")}; and ${items.length - limit} more (see mismatches)`;
 }
 
+/** A value in a reason: its JSON, long values cut with their length and a hash. */
 const show = (value: JsonValue | undefined): string =>
-  value === undefined ? "absent" : JSON.stringify(value);
+  value === undefined ? "absent" : cutText(JSON.stringify(boundValue(value, 200)), 400);
 
 function describeVerdict(verdict: ArgumentVerdict): string {
   switch (verdict.verdict) {

@@ -1,9 +1,13 @@
+import { boundValue, cutText } from "../core/bounded.js";
 import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ErroredResult, MetricResult } from "../core/metric-result.js";
 import type { Content, ImageSource, TestCase } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { CaseError, CaseResult, CaseStatus } from "./case-result.js";
+
+/** Characters of a reason kept in a results file. */
+const MAX_REASON = 16_384;
 
 /** One metric's outcome on one case, as a results file stores it. */
 export type MetricEntry =
@@ -101,7 +105,8 @@ function asContent(value: unknown): Content {
 
 /** The parts of a case a report shows; absent fields stay absent. */
 export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): CaseContent {
-  return {
+  // Long values are cut (with their length and a hash): reports show them bounded.
+  return boundValue({
     ...(testCase.input === undefined ? {} : { input: asContent(testCase.input) }),
     ...(testCase.actualOutput === undefined
       ? {}
@@ -119,7 +124,7 @@ export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): C
       ? {}
       : { retrievedContexts: testCase.retrievedContexts }),
     ...(testCase.metadata === undefined ? {} : { metadata: testCase.metadata }),
-  };
+  });
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -156,13 +161,14 @@ function entryOf(result: MetricResult, leaveOut: ReadonlySet<string> | undefined
         threshold: result.threshold,
         success: result.success,
       };
-      if (result.reason !== undefined) entry.reason = result.reason;
+      // Long values are cut (with their length and a hash), so that a line stays readable.
+      if (result.reason !== undefined) entry.reason = cutText(result.reason, MAX_REASON);
       if (
         result.details !== undefined &&
         result.details !== null &&
         !(result.success && leaveOut?.has(result.metric) === true)
       ) {
-        entry.details = leanDetails(result.details, result);
+        entry.details = boundValue(leanDetails(result.details, result));
       }
       return entry;
     }
