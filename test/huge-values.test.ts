@@ -10,7 +10,9 @@ import { runCliProcess } from "./support/cli.js";
  * RangeError.
  */
 const root = mkdtempSync(path.join(tmpdir(), "toolscore-huge-"));
-afterAll(() => { rmSync(root, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe("huge values", () => {
   it("scores, records and reports a 64 MiB argument, bounded", async () => {

@@ -237,7 +237,9 @@ export function historyCalls(calls: readonly HistoryCall[]): MessageCall[] {
       if (list === undefined) perSpan.set(call.span, [call]);
       else list.push(call);
     }
-    chosen = [...perSpan.values()].reduce((best, list) => (list.length > best.length ? list : best));
+    chosen = [...perSpan.values()].reduce((best, list) =>
+      list.length > best.length ? list : best,
+    );
   }
   const steps = new Map<string, number>();
   return chosen.map((call) => {

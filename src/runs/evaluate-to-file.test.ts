@@ -9,7 +9,9 @@ import { scanResults } from "../node/results-file.js";
 import { evaluateToFile } from "./evaluate-to-file.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "toolscore-runs-"));
-afterAll(() => { rmSync(root, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
 let counter = 0;
 const folder = () => {
   const dir = path.join(root, `t${counter++}`);
