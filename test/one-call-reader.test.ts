@@ -6,7 +6,11 @@ import { toToolCall, toToolCalls } from "../src/core/tool-call.js";
 import { createMetric } from "../src/registry/metric-registry.js";
 import { matchToolCalls } from "../src/metrics/match-tool-calls.js";
 import { callsOf } from "../src/testing/matchers.js";
-import { ToolCorrectnessMetric, LLMTestCase } from "../src/compat/deepeval/index.js";
+import {
+  LLMTestCase,
+  ToolCallParser,
+  ToolCorrectnessMetric,
+} from "../src/compat/deepeval/index.js";
 import { ToolCorrectness } from "../src/compat/axion/index.js";
 
 /**
@@ -73,6 +77,8 @@ describe.each(ARGUMENT_KEYS)("arguments spelled %s", (key) => {
       expectedTools: [{ name: "book", args: right }],
     });
     expect(axion.score).toBeLessThan(1);
+    const [step] = new ToolCallParser().parse([call(key, right) as never]);
+    expect(step.args).toEqual(right);
   });
 
   it("are read from a dataset line and by the test matchers", () => {

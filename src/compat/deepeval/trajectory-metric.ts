@@ -16,7 +16,7 @@ import type { ConvertsToMetric, Metric } from "../../core/metric.js";
 import { toErroredResult } from "../../core/metric-result.js";
 import type { ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
-import { toToolCalls } from "../../core/tool-call.js";
+import { toToolCall, toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
 import { trajectoryFormats } from "../../core/trajectory.js";
 import type { NameMapping, TrajectoryFormat, TrajectoryWarning } from "../../core/trajectory.js";
@@ -679,21 +679,19 @@ export class ToolCallParser {
     return calls;
   }
 
-  /** Steps from `{name, args, output}` dicts, one `tool_call` step each. */
+  /**
+   * Steps from `{name, args, output}` dicts (or any spelling the one call reader takes), one
+   * `tool_call` step each.
+   */
   parse(toolCalls: readonly TrajectoryToolCall[]): ToolStep[] {
-    return toolCalls.map((call, index) => {
-      if (typeof call.name !== "string") {
-        throw new InvalidInputError({
-          field: `toolCalls[${index}].name`,
-          message: `toolCalls[${index}].name must be a string`,
-        });
-      }
+    return toolCalls.map((given, index) => {
+      const call = toToolCall(given, { field: `toolCalls[${index}]` });
       return {
-        toolCallId: undefined,
+        toolCallId: call.id,
         kind: "tool_call",
         name: call.name,
-        args: { ...(call.args ?? {}) },
-        ...(call.output === undefined ? {} : { output: call.output }),
+        args: { ...call.inputParameters },
+        ...((given as { output?: unknown }).output === undefined ? {} : { output: call.output }),
       };
     });
   }
