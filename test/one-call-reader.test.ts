@@ -77,7 +77,7 @@ describe.each(ARGUMENT_KEYS)("arguments spelled %s", (key) => {
       expectedTools: [{ name: "book", args: right }],
     });
     expect(axion.score).toBeLessThan(1);
-    const [step] = new ToolCallParser().parse([call(key, right) as never]);
+    const [step] = new ToolCallParser().parse([call(key, right)]);
     expect(step.args).toEqual(right);
   });
 
