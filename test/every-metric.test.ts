@@ -198,6 +198,26 @@ describe("createMetric makes every metric of the registry", () => {
     },
   );
 
+  it("deepeval-multimodal-tool-correctness scores as MultimodalToolCorrectnessMetric does", async () => {
+    const metric = createMetric({
+      metric: "deepeval-multimodal-tool-correctness",
+      evaluation_params: ["input_parameters"],
+      threshold: 0.6,
+    });
+    for (const testCase of cases) {
+      const own = new MultimodalToolCorrectnessMetric({
+        evaluationParams: ["inputParameters"],
+        threshold: 0.6,
+      });
+      const score = await own.measure(new LLMTestCase(testCase as never));
+      expect(await metric.measure(testCase)).toMatchObject({
+        score,
+        success: own.isSuccessful(),
+        reason: own.reason,
+      });
+    }
+  });
+
   it("takes a JudgeModel or a model string, and says what is missing", () => {
     expect(() => createMetric({ metric: "tool-selection" })).toThrow(
       expect.objectContaining({ code: ErrorCode.JUDGE_REQUIRED }),

@@ -3,6 +3,7 @@ import {
   MultiModalRelevance,
   multimodalFaithfulness,
 } from "../compat/ragas/multimodal.js";
+import { MultimodalToolCorrectnessMetric } from "../compat/deepeval/tool-correctness-metric.js";
 import { InvalidOptionError, JudgeRequiredError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
@@ -16,6 +17,7 @@ import { closestName } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
+import { camelKeys } from "../metrics/options.js";
 import { deterministicMetrics } from "../metrics/registry.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
@@ -219,6 +221,31 @@ function ragasMetric(
   };
 }
 
+/**
+ * deepeval's multimodal metric by id: the class validates its options (deepeval's names, in
+ * camelCase or snake_case) and scores as its own `measure` does.
+ */
+function multimodalToolCorrectness(options: JsonObject): Metric {
+  const id = "deepeval-multimodal-tool-correctness";
+  const { name, ...rest } = camelKeys(options);
+  const metric = new MultimodalToolCorrectnessMetric(rest)[toMetric]();
+  const shown = nameOf(id, { name: name ?? metric.name }, metric.name);
+  const renamed = (result: MetricResult): MetricResult =>
+    result.metric === shown ? result : { ...result, metric: shown };
+  const made: Metric = {
+    id,
+    name: shown,
+    measure: async (testCase, measureOptions) =>
+      renamed(await metric.measure(testCase, measureOptions)),
+    withOptions: (overrides) => multimodalToolCorrectness({ ...options, ...overrides }),
+  };
+  if (metric.measureSync === undefined) return made;
+  return {
+    ...made,
+    measureSync: (testCase) => renamed(metric.measureSync?.(testCase) as MetricResult),
+  };
+}
+
 /** Every metric toolscore makes by id, deterministic and judged: the one registry. */
 export const metricDefinitions: readonly MetricDefinition[] = [
   ...deterministicMetrics.map((definition): MetricDefinition => ({
@@ -227,6 +254,15 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     judged: false,
     create: (options) => definition.create(options),
   })),
+  {
+    id: "deepeval-multimodal-tool-correctness",
+    description:
+      "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",
+    judged: false,
+    create(options) {
+      return multimodalToolCorrectness(options);
+    },
+  },
   toolSelection,
   gradedFaithfulness,
   ragasMetric(
