@@ -185,18 +185,20 @@ describe("createMetric makes every metric of the registry", () => {
     retrievedContexts: ["Paris is sunny today."],
   };
 
-  it.each(metricDefinitions.map((definition) => [definition.id, definition.judged] as const))(
-    "%s (judged: %s), carrying its id",
-    async (id, judged) => {
-      const metric = createMetric(
-        { metric: id },
-        judged ? { judge: "openai/gpt-4o-mini", modelSettings: judge() } : {},
-      );
-      expect(metric.id).toBe(id);
-      const result = await metric.measure(testCase);
-      expect(result, JSON.stringify(result)).toMatchObject({ status: "scored" });
-    },
-  );
+  it.each(
+    metricDefinitions.map(
+      (definition) =>
+        [definition.id, definition.judged || definition.judgeWhenGiven === true] as const,
+    ),
+  )("%s (judged: %s), carrying its id", async (id, judged) => {
+    const metric = createMetric(
+      { metric: id },
+      judged ? { judge: "openai/gpt-4o-mini", modelSettings: judge() } : {},
+    );
+    expect(metric.id).toBe(id);
+    const result = await metric.measure(testCase);
+    expect(result, JSON.stringify(result)).toMatchObject({ status: "scored" });
+  });
 
   it("deepeval-multimodal-tool-correctness scores as MultimodalToolCorrectnessMetric does", async () => {
     const metric = createMetric({
@@ -216,6 +218,26 @@ describe("createMetric makes every metric of the registry", () => {
         reason: own.reason,
       });
     }
+  });
+
+  it("deepeval-trajectory-tool-correctness scores as DeepEvalToolCorrectnessMetric does", async () => {
+    const metric = createMetric({ metric: "deepeval-trajectory-tool-correctness" });
+    for (const testCase of cases) {
+      const own = await new DeepEvalToolCorrectnessMetric().measure({
+        query: testCase.input as string,
+        toolsCalled: testCase.toolsCalled as never,
+        expectedTools: testCase.expectedTools as never,
+      });
+      expect(await metric.measure(testCase)).toMatchObject({
+        score: own.score,
+        success: own.success,
+        reason: own.reason,
+      });
+    }
+    // A case whose selection it would judge, without a judge: an error, not a score without it.
+    expect(
+      await metric.measure({ ...cases[0], availableTools: [{ name: "weather" }] }),
+    ).toMatchObject({ status: "error", error: { code: ErrorCode.JUDGE_REQUIRED } });
   });
 
   it("takes a JudgeModel or a model string, and says what is missing", () => {

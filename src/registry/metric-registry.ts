@@ -4,6 +4,8 @@ import {
   multimodalFaithfulness,
 } from "../compat/ragas/multimodal.js";
 import { MultimodalToolCorrectnessMetric } from "../compat/deepeval/tool-correctness-metric.js";
+import { DeepEvalToolCorrectnessMetric } from "../compat/deepeval/trajectory-metric.js";
+import type { DeepEvalToolCorrectnessMetricOptions } from "../compat/deepeval/trajectory-metric.js";
 import { InvalidOptionError, JudgeRequiredError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
@@ -49,6 +51,8 @@ export interface MetricDefinition {
   readonly description: string;
   /** Whether the metric asks an LLM judge (and so needs `context.judge`). */
   readonly judged: boolean;
+  /** Whether the metric asks the judge for some cases when one is given (else it needs none). */
+  readonly judgeWhenGiven?: boolean;
   /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
   create(options: JsonObject, context: ResolvedMetricContext): Metric;
 }
@@ -56,6 +60,8 @@ export interface MetricDefinition {
 /** The context as definitions see it: the judge made on first need. */
 export interface ResolvedMetricContext {
   readonly judge: () => JudgeModel;
+  /** Whether a judge was given (for metrics that ask one only for some cases). */
+  readonly hasJudge: boolean;
   readonly baseDirectory: string;
 }
 
@@ -246,6 +252,61 @@ function multimodalToolCorrectness(options: JsonObject): Metric {
   };
 }
 
+/**
+ * deepeval's trajectory metric (`DeepEvalToolCorrectnessMetric`) by id, on dataset cases: the
+ * case's input as the query, its calls (or transcripts, read by the dataset) and its answer; a
+ * case with `availableTools` has its tool selection judged, which needs the run's judge (without
+ * one, that case is a `JUDGE_REQUIRED` error, never scored without its judgement).
+ */
+function trajectoryToolCorrectness(options: JsonObject, context: ResolvedMetricContext): Metric {
+  const id = "deepeval-trajectory-tool-correctness";
+  const { name, ...rest } = camelKeys(options);
+  if ("model" in rest || "modelCredentials" in rest || "modelConfig" in rest) {
+    throw new InvalidOptionError({
+      option: `${id}.model`,
+      value: "(hidden)",
+      message: `${id} takes the run's judge (--judge, or createMetric's context), not a model option`,
+    });
+  }
+  const metric = new DeepEvalToolCorrectnessMetric({
+    ...(rest as DeepEvalToolCorrectnessMetricOptions),
+    ...(context.hasJudge ? { model: context.judge() } : {}),
+  })[toMetric]();
+  const shown = nameOf(id, { name: name ?? metric.name }, metric.name);
+  return {
+    id,
+    name: shown,
+    async measure(testCase: TestCase, measureOptions?: MeasureOptions): Promise<MetricResult> {
+      const tools = testCase.availableTools ?? [];
+      if (tools.length > 0 && !context.hasJudge) {
+        return toErroredResult(
+          shown,
+          new JudgeRequiredError({
+            option: "judge",
+            message: `the case lists availableTools, whose selection ${id} judges with an LLM: give a judge (--judge provider/model)`,
+          }),
+        );
+      }
+      const input = {
+        query: textOf(testCase.input) ?? "",
+        ...(testCase.actualOutput === undefined
+          ? {}
+          : { generatedResponse: textOf(testCase.actualOutput) ?? "" }),
+        ...(testCase.toolsCalled === undefined
+          ? {}
+          : { toolsCalled: testCase.toolsCalled as never }),
+        ...(testCase.expectedTools === undefined
+          ? {}
+          : { expectedTools: testCase.expectedTools as never }),
+        ...(tools.length === 0 ? {} : { availableTools: tools as never }),
+      };
+      const result = await metric.measure(input, measureOptions);
+      return result.metric === shown ? result : { ...result, metric: shown };
+    },
+    withOptions: (overrides) => trajectoryToolCorrectness({ ...options, ...overrides }, context),
+  };
+}
+
 /** Every metric toolscore makes by id, deterministic and judged: the one registry. */
 export const metricDefinitions: readonly MetricDefinition[] = [
   ...deterministicMetrics.map((definition): MetricDefinition => ({
@@ -262,6 +323,14 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     create(options) {
       return multimodalToolCorrectness(options);
     },
+  },
+  {
+    id: "deepeval-trajectory-tool-correctness",
+    description:
+      "deepeval's DeepEvalToolCorrectnessMetric: names, input parameters and output, names normalized; a judge of selection for cases with availableTools",
+    judged: false,
+    judgeWhenGiven: true,
+    create: (options, context) => trajectoryToolCorrectness(options, context),
   },
   toolSelection,
   gradedFaithfulness,
@@ -297,6 +366,7 @@ function resolveContext(context: MetricContext, id: string): ResolvedMetricConte
   let judge: JudgeModel | undefined;
   return {
     baseDirectory: context.baseDirectory ?? process.cwd(),
+    hasJudge: context.judge !== undefined,
     judge: () => {
       if (judge !== undefined) return judge;
       const given = context.judge;

@@ -28,7 +28,7 @@ import { createSummaryBuilder } from "../runner/summary.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import { describeEntry, errorSummary } from "./batch.js";
 import { runInWorkers } from "./parallel.js";
-import { isJudged, withThreshold } from "./run-metrics.js";
+import { asksJudge, withThreshold } from "./run-metrics.js";
 import type { RunMetricConfig } from "./run-metrics.js";
 import { noProgress } from "./run-progress.js";
 import type { RunProgress } from "./run-progress.js";
@@ -309,7 +309,9 @@ export async function evaluateToFile<TCase extends object = object>(
     });
   }
   const allConfigs = configs.every((config) => config !== undefined);
-  const deterministic = allConfigs && configs.every((config) => !isJudged(config));
+  // Worker threads have no judge: runs that may ask one stay in this thread.
+  const judgeGiven = options.judge !== undefined;
+  const deterministic = allConfigs && configs.every((config) => !asksJudge(config, judgeGiven));
   const workersGiven = options.workers;
   const batchable = format === "jsonl" && deterministic && options.scoreCase === undefined;
   if (workersGiven !== undefined) {
@@ -333,7 +335,7 @@ export async function evaluateToFile<TCase extends object = object>(
   const passingWithoutDetails = new Set(
     details === "all" || format !== "jsonl"
       ? []
-      : names.filter((_, at) => configs[at] !== undefined && !isJudged(configs[at])),
+      : names.filter((_, at) => configs[at] !== undefined && !asksJudge(configs[at], judgeGiven)),
   );
   const fingerprint =
     options.fingerprint ??

@@ -14,6 +14,12 @@ export function isJudged(config: RunMetricConfig): boolean {
   return metricDefinition(config.metric).judged;
 }
 
+/** Whether a configured metric asks the judge when the run has one (for some cases, say). */
+export function asksJudge(config: RunMetricConfig, judgeGiven: boolean): boolean {
+  const definition = metricDefinition(config.metric);
+  return definition.judged || (judgeGiven && definition.judgeWhenGiven === true);
+}
+
 /** A config's options with the run's threshold filled in where the metric sets none. */
 export function withThreshold(config: RunMetricConfig, threshold?: number): RunMetricConfig {
   return threshold === undefined || "threshold" in config.options
