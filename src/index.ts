@@ -143,6 +143,7 @@ export type {
   ArgumentMode,
   ArgumentRule,
   CloseToOptions,
+  TextOptions,
   ExpectedValue,
   RangeOptions,
   SchemaViolation,

@@ -6,6 +6,7 @@ export type { DiffArgumentsOptions } from "./diff-arguments.js";
 export { isValueMatcher, match, toExpectedValue } from "./value-matchers.js";
 export type {
   CloseToOptions,
+  TextOptions,
   ExpectedValue,
   RangeOptions,
   ValueMatcher,

@@ -263,3 +263,57 @@ describe("hasNoMatcherKeys", () => {
     expect(withMatcherKey).toBeGreaterThan(100);
   });
 });
+
+describe("match.optional and match.text", () => {
+  it("optional: absent, or the value or matcher", () => {
+    const units = match.optional("metric");
+    expect([undefined, "metric", "imperial"].map((v) => units.test(v))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const nested = match.optional(match.oneOf([match.text("C", { ignoreCase: true }), "F"]));
+    expect(["c", "F", "f", undefined].map((v) => nested.test(v))).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+    expect(match.optional({ day: match.range({ min: 1, max: 31 }) }).test({ day: 40 })).toBe(false);
+  });
+
+  it("text: equal once trimmed, without the ignored characters, in lower case", () => {
+    const title = match.text("Python tutorials", {
+      ignoreCase: true,
+      ignoreCharacters: " ,./-_*^",
+      trim: true,
+    });
+    expect(title.test("  python-Tutorials. ")).toBe(true);
+    expect(title.test("Python tutorial")).toBe(false);
+    expect(title.test(3)).toBe(false);
+    expect(match.text("A b").test("a b")).toBe(false);
+  });
+
+  it("reads both from JSON, round-trips, and names bad fields", () => {
+    const read = toExpectedValue(
+      {
+        units: { $match: "optional", value: { $match: "oneOf", values: ["c", "f"] } },
+        title: { $match: "text", value: "Python", ignoreCase: true, ignoreCharacters: " -" },
+      },
+      { field: "args" },
+    ) as Record<string, ValueMatcher>;
+    expect(read.units.test(undefined)).toBe(true);
+    expect(read.units.test("f")).toBe(true);
+    expect(read.title.test("py-THON")).toBe(true);
+    expect(JSON.parse(JSON.stringify(read.units))).toEqual({
+      $match: "optional",
+      value: { $match: "oneOf", values: ["c", "f"] },
+    });
+    expect(() =>
+      toExpectedValue({ t: { $match: "text", value: "x", ignoreCase: "yes" } }, { field: "args" }),
+    ).toThrow(/args\.t\.ignoreCase: must be true or false/);
+    expect(() => toExpectedValue({ t: { $match: "optional" } }, { field: "args" })).toThrow(
+      /args\.t: needs a value/,
+    );
+  });
+});

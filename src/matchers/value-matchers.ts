@@ -52,6 +52,26 @@ function matcher(
 
 type AnyType = Exclude<JsonType, "null"> | "null";
 
+/** How strings are normalized before they compare (`match.text`, rule-level `strings`). */
+export interface TextOptions {
+  /** Compare in lower case. */
+  readonly ignoreCase?: boolean;
+  /** Characters removed from both sides before comparing (`" ,./-_*^"`). */
+  readonly ignoreCharacters?: string;
+  /** Strip whitespace at both ends. */
+  readonly trim?: boolean;
+}
+
+/** The normalization `options` describe, as a function on strings. */
+export function textNormalizer(options: TextOptions): (text: string) => string {
+  const ignored = new Set(options.ignoreCharacters ?? "");
+  return (text) => {
+    let out = options.trim === true ? text.trim() : text;
+    if (ignored.size > 0) out = [...out].filter((char) => !ignored.has(char)).join("");
+    return options.ignoreCase === true ? out.toLowerCase() : out;
+  };
+}
+
 export interface CloseToOptions {
   /** Largest accepted absolute difference. */
   absolute?: number;
@@ -210,6 +230,48 @@ export const match = {
   absent(): ValueMatcher {
     return matcher("absent", "absent", (v) => v === undefined, { $match: "absent" });
   },
+  /**
+   * The argument is absent, or equals (or satisfies) `value`: a value, a matcher, or an object or
+   * array holding matchers. `match.optional("metric")`: left out, or "metric".
+   */
+  optional(value: unknown): ValueMatcher {
+    const expected = toExpectedValue(value, { field: "optional" }) ?? null;
+    return matcher(
+      "optional",
+      `absent, or ${isValueMatcher(expected) ? expected.describe : JSON.stringify(expectedJson(expected))}`,
+      (v) => v === undefined || satisfies(expected, v),
+      { $match: "optional", value: expectedJson(expected) },
+    );
+  },
+  /**
+   * A string equal to `value` once both are normalized: `trim` strips whitespace at the ends,
+   * `ignoreCharacters` removes every one of those characters, `ignoreCase` compares in lower
+   * case. `match.text("Python tutorials", { ignoreCase: true, ignoreCharacters: " ,./-_*^" })`.
+   */
+  text(value: string, options: TextOptions = {}): ValueMatcher {
+    if (typeof value !== "string") throw new TypeError("match.text needs a string");
+    const normalize = textNormalizer(options);
+    const target = normalize(value);
+    const shown = [
+      options.ignoreCase === true ? "ignoring case" : "",
+      options.ignoreCharacters ? `ignoring ${JSON.stringify(options.ignoreCharacters)}` : "",
+      options.trim === true ? "trimmed" : "",
+    ].filter((part) => part !== "");
+    return matcher(
+      "text",
+      `the text ${JSON.stringify(value)}${shown.length === 0 ? "" : ` (${shown.join(", ")})`}`,
+      (v) => typeof v === "string" && normalize(v) === target,
+      {
+        $match: "text",
+        value,
+        ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
+        ...(options.ignoreCharacters === undefined
+          ? {}
+          : { ignoreCharacters: options.ignoreCharacters }),
+        ...(options.trim === undefined ? {} : { trim: options.trim }),
+      },
+    );
+  },
   /** Your own predicate; `description` says what it accepts. Not expressible in JSON datasets. */
   custom(
     test: (value: JsonValue | undefined) => boolean,
@@ -257,6 +319,8 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
     oneOf: ["values"],
     range: ["min", "max", "exclusive"],
     present: [],
+    optional: ["value"],
+    text: ["value", "ignoreCase", "ignoreCharacters", "trim"],
     absent: [],
   };
   if (typeof kind !== "string" || !(kind in allowed)) {
@@ -339,6 +403,27 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
       }
       case "present":
         return match.present();
+      case "optional":
+        if (!Object.hasOwn(record, "value")) fail(path, "needs a value (or a matcher)");
+        return match.optional(
+          toExpectedValue(record.value, { field: childPath(path, "value") }) ?? null,
+        );
+      case "text": {
+        const value = field(record, "value", path, isString, "a string");
+        for (const flag of ["ignoreCase", "trim"]) {
+          if (record[flag] !== undefined && typeof record[flag] !== "boolean")
+            fail(childPath(path, flag), "must be true or false");
+        }
+        if (record.ignoreCharacters !== undefined && typeof record.ignoreCharacters !== "string")
+          fail(childPath(path, "ignoreCharacters"), "must be a string of characters");
+        return match.text(value, {
+          ...(record.ignoreCase === undefined ? {} : { ignoreCase: record.ignoreCase as boolean }),
+          ...(record.trim === undefined ? {} : { trim: record.trim as boolean }),
+          ...(record.ignoreCharacters === undefined
+            ? {}
+            : { ignoreCharacters: record.ignoreCharacters as string }),
+        });
+      }
       default:
         return match.absent();
     }
