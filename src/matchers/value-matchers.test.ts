@@ -7,6 +7,7 @@ import {
   isPlainExpectedValue,
   isValueMatcher,
   match,
+  textNormalizer,
   toExpectedValue,
 } from "./value-matchers.js";
 import type { ValueMatcher } from "./value-matchers.js";
@@ -315,5 +316,12 @@ describe("match.optional and match.text", () => {
     expect(() => toExpectedValue({ t: { $match: "optional" } }, { field: "args" })).toThrow(
       /args\.t: needs a value/,
     );
+  });
+});
+
+describe("textNormalizer", () => {
+  it("removes any ignored character, regex syntax included", () => {
+    const normalize = textNormalizer({ ignoreCharacters: "]\\^-[.*" });
+    expect(normalize("a]b\\c^d-e[f.g*h")).toBe("abcdefgh");
   });
 });
