@@ -65,8 +65,22 @@ export interface MatchOptions {
   toolRules?: Readonly<Record<string, ToolRules>>;
   /** Tool definitions (JSON Schema in `parameters`): arguments are validated and compared by them. */
   tools?: readonly ToolSpec[];
-  /** What a call the tool reported as an error means: nothing (default), a failed call, or a call that must be retried. */
-  toolErrors?: "ignore" | "fail" | "retry";
+  /**
+   * What a call the tool reported as an error means: nothing (default), a failed call, a call that
+   * must be retried, or nothing at all (`"skip"`: every failed call is left out of the scoring,
+   * retried or not, and listed in `ignored`).
+   */
+  toolErrors?: "ignore" | "fail" | "retry" | "skip";
+  /**
+   * A call whose output matches this regular expression (a string as it is, any other value as
+   * its JSON text) is a tool error, as if `isError` were set: for transcripts that report failures
+   * only as text (`"^Error:"`).
+   */
+  errorOutput?: string;
+  /** Only calls of these tools are scored (globs on names: `"get_*"`); the others are left out. */
+  onlyTools?: readonly string[];
+  /** Calls of these tools are left out of the scoring, on both sides (globs on names). */
+  ignoreTools?: readonly string[];
   constraints?: MatchConstraints;
   /** Whether a constraint violation (or an unretried error) fails the case (score 0). Default `"fail"`. */
   onViolation?: "fail" | "report";
@@ -92,7 +106,11 @@ export interface ResolvedMatchOptions {
   readonly defaults: ToolCompiled;
   readonly perTool: ReadonlyMap<string, ToolCompiled>;
   readonly tools: readonly ToolSpec[];
-  readonly toolErrors: "ignore" | "fail" | "retry";
+  readonly toolErrors: "ignore" | "fail" | "retry" | "skip";
+  /** Output text that makes a call a tool error, when set. */
+  readonly errorOutput: RegExp | undefined;
+  /** Whether a tool name is in scope, when `onlyTools` or `ignoreTools` is set. */
+  readonly inScope: ((name: string) => boolean) | undefined;
   readonly constraints: MatchConstraints;
   readonly onViolation: "fail" | "report";
   readonly onSchemaViolation: "fail" | "report";
@@ -122,6 +140,9 @@ const knownOptions = [
   "toolRules",
   "tools",
   "toolErrors",
+  "errorOutput",
+  "onlyTools",
+  "ignoreTools",
   "constraints",
   "onViolation",
   "onSchemaViolation",
@@ -268,6 +289,67 @@ function resolveConstraints(value: unknown): MatchConstraints {
       "allow",
     ),
   };
+}
+
+/** A regular expression given as a string, checked here: an invalid one names the option. */
+function patternOption(option: string, value: unknown): RegExp | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a regular expression as a non-empty string, got ${JSON.stringify(value)}`,
+    });
+  }
+  try {
+    return new RegExp(value, "u");
+  } catch (error) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} is not a valid regular expression: ${(error as Error).message}`,
+    });
+  }
+}
+
+/** A glob on tool names (`*` any characters, `?` one) as a regular expression. */
+function globOf(option: string, value: unknown): RegExp {
+  if (typeof value !== "string" || value === "") {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a tool name or a glob such as "get_*", got ${JSON.stringify(value)}`,
+    });
+  }
+  const source = value
+    .split("")
+    .map((char) =>
+      char === "*" ? ".*" : char === "?" ? "." : char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`^${source}$`, "s");
+}
+
+function globList(option: string, value: unknown): RegExp[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a list of tool names or globs`,
+    });
+  }
+  return value.map((item: unknown, at) => globOf(`${option}[${at}]`, item));
+}
+
+/** Whether a tool name is scored, under `onlyTools` and `ignoreTools`; undefined when neither. */
+function scopeOf(only: unknown, ignore: unknown): ((name: string) => boolean) | undefined {
+  const kept = globList("onlyTools", only);
+  const left = globList("ignoreTools", ignore);
+  if (kept === undefined && left === undefined) return undefined;
+  return (name) =>
+    (kept === undefined || kept.some((glob) => glob.test(name))) &&
+    (left === undefined || !left.some((glob) => glob.test(name)));
 }
 
 const resolvedCache = new WeakMap<object, ResolvedMatchOptions>();
@@ -417,7 +499,14 @@ function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
     defaults,
     perTool,
     tools,
-    toolErrors: enumOption("toolErrors", given.toolErrors, ["ignore", "fail", "retry"], "ignore"),
+    toolErrors: enumOption(
+      "toolErrors",
+      given.toolErrors,
+      ["ignore", "fail", "retry", "skip"],
+      "ignore",
+    ),
+    errorOutput: patternOption("errorOutput", given.errorOutput),
+    inScope: scopeOf(given.onlyTools, given.ignoreTools),
     constraints: resolveConstraints(given.constraints),
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
     onSchemaViolation: enumOption(

@@ -84,13 +84,30 @@ export function exactReason(
 export interface LeftOutCall {
   readonly calledIndex: number;
   readonly name: string;
-  readonly why: "failed" | "retried";
+  readonly why: "failed" | "retried" | "skipped";
 }
 
 function leftOutText(call: LeftOutCall): string {
-  return call.why === "failed"
-    ? `called[${call.calledIndex}] ${call.name} failed and counts as not made`
-    : `called[${call.calledIndex}] ${call.name} failed and was retried; the attempt is left out`;
+  switch (call.why) {
+    case "failed":
+      return `called[${call.calledIndex}] ${call.name} failed and counts as not made`;
+    case "skipped":
+      return `called[${call.calledIndex}] ${call.name} failed and is left out`;
+    default:
+      return `called[${call.calledIndex}] ${call.name} failed and was retried; the attempt is left out`;
+  }
+}
+
+/** The calls of tools out of scope, counted, as the reason's last item. */
+function outOfScopeText(count: { called: number; expected: number }): string | undefined {
+  if (count.called === 0 && count.expected === 0) return undefined;
+  const parts = [
+    ...(count.called === 0 ? [] : [`${count.called} call${count.called === 1 ? "" : "s"} made`]),
+    ...(count.expected === 0
+      ? []
+      : [`${count.expected} expected call${count.expected === 1 ? "" : "s"}`]),
+  ];
+  return `${parts.join(" and ")} of tools out of scope left out`;
 }
 
 export function buildReason(
@@ -98,10 +115,13 @@ export function buildReason(
   expectedCount: number,
   failed: boolean,
   leftOut: readonly LeftOutCall[] = [],
+  outOfScope: { called: number; expected: number } = { called: 0, expected: 0 },
 ): string {
+  const scopeText = outOfScopeText(outOfScope);
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
     const exact = exactReason(result, expectedCount);
-    return leftOut.length === 0 ? exact : `${exact} ${sentence(leftOut.map(leftOutText))}.`;
+    const notes = [...leftOut.map(leftOutText), ...(scopeText === undefined ? [] : [scopeText])];
+    return notes.length === 0 ? exact : `${exact} ${sentence(notes)}.`;
   }
   const scoreText = scoreTextOf(result);
   const items: string[] = [];
@@ -130,6 +150,7 @@ export function buildReason(
     items.push(`expected[${m.expectedIndex}] ${m.name} made out of order`);
   for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
   for (const call of leftOut) items.push(leftOutText(call));
+  if (scopeText !== undefined) items.push(scopeText);
   for (const v of result.violations) items.push(describeViolation(v));
   for (const v of result.schemaViolations) {
     items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);

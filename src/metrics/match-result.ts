@@ -60,8 +60,22 @@ export interface ToolCallScore {
  * exactly, the pairs with per-argument verdicts, what is missing, extra or out of order, the
  * constraints and schemas broken, and a sentence saying why.
  */
+/** Calls left out of the scoring, by their index in the lists given, and why. */
+export interface IgnoredCalls {
+  readonly called: readonly {
+    readonly calledIndex: number;
+    readonly name: string;
+    /** Out of `onlyTools` / `ignoreTools`, or a tool error left out under `toolErrors`. */
+    readonly why: "out-of-scope" | "failed" | "retried" | "skipped";
+  }[];
+  /** Expected calls of tools out of scope. */
+  readonly expected: readonly { readonly expectedIndex: number; readonly name: string }[];
+}
+
 export interface MatchResult extends ToolCallMatchDetails, ToolCallScore {
   readonly violations: readonly Violation[];
   readonly schemaViolations: readonly CallSchemaViolation[];
+  /** Calls left out of the scoring (out of scope, or tool errors under `toolErrors`), when any. */
+  readonly ignored?: IgnoredCalls;
   readonly reason: string;
 }

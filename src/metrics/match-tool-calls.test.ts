@@ -565,7 +565,7 @@ describe("matchToolCalls: inputs", () => {
       /constraints\.forbiddenTools must be a list/,
     ],
     [{ threshold: 2 }, /threshold/],
-    [{ toolErrors: "skip" as "fail" }, /toolErrors/],
+    [{ toolErrors: "skipped" as "fail" }, /toolErrors/],
     [{ tools: [{ parameters: {} }] as never }, /tools must be a list of tool definitions/],
     [{ typo: true } as MatchOptions, /typo/],
   ];

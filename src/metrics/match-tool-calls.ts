@@ -12,7 +12,7 @@ import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { isValueMatcher } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
 import { plainExpectedToolCalls, toExpectedCalls } from "./expected-calls.js";
-import type { ExpectedCall, ExpectedCallsInput } from "./expected-calls.js";
+import type { ExpectedCall, ExpectedCalls, ExpectedCallsInput } from "./expected-calls.js";
 import { checkConstraints, hasConstraints, retriedCalls } from "./match-constraints.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
@@ -146,6 +146,8 @@ interface Alignment {
   readonly nameOf: (call: { name: string }) => string;
   /** Tool schemas by (normalized) name: the options', the case's and the trajectory's. */
   readonly definitions: ReadonlyMap<string, JsonObject>;
+  /** The calls in scope, and where they were in the lists given. */
+  readonly scope: Scope;
   readonly rulesFor: (name: string) => ToolCompiled;
   readonly compareCall: (
     e: ExpectedCall,
@@ -170,9 +172,17 @@ function align(
   caseTools: readonly ToolSpec[],
   fields: { readonly actual: string; readonly expected: string },
 ): Alignment {
-  const { calls, tools: trajectoryTools } = readActual(actual, fields.actual);
+  const read = readActual(actual, fields.actual);
+  const trajectoryTools = read.tools;
   toolList(caseTools, "availableTools");
-  const parsed = toExpectedCalls(expected, fields.expected);
+  const given = toExpectedCalls(expected, fields.expected);
+  const normalize = resolved.normalizeName;
+  const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
+  // Failures reported only as text are tool errors; calls of tools out of scope leave both sides.
+  const flagged = withErrorOutput(read.calls, resolved.errorOutput);
+  const scope = inScopeOnly(flagged, given, resolved.inScope, nameOf);
+  const calls = scope.calls;
+  const parsed = scope.expected;
   if (parsed.partial && resolved.order !== undefined && resolved.order !== "partial") {
     throw new InvalidOptionError({
       option: "order",
@@ -182,8 +192,6 @@ function align(
   }
   const order: OrderMode = parsed.partial ? "partial" : (resolved.order ?? "any");
   const expectedCalls = parsed.calls;
-  const normalize = resolved.normalizeName;
-  const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
   const definitions =
     caseTools.length === 0 && trajectoryTools.length === 0
       ? resolved.definitions
@@ -197,7 +205,7 @@ function align(
   const retried =
     resolved.toolErrors === "retry"
       ? retriedCalls(calls, nameOf, violations)
-      : resolved.toolErrors === "fail"
+      : resolved.toolErrors === "fail" || resolved.toolErrors === "skip"
         ? failedCalls(calls)
         : noCalls;
   const failing = resolved.toolErrors !== "ignore";
@@ -257,6 +265,7 @@ function align(
     rulesFor,
     compareCall,
     definitions,
+    scope,
   };
 }
 
@@ -421,15 +430,45 @@ export function matchWithResolvedOptions(
     schemaViolations,
     reason: "",
   };
+  const { scope } = alignment;
+  const calledAt = (index: number) => scope.calledAt?.[index] ?? index;
   const leftOut: LeftOutCall[] = [];
   for (const index of [...retried].sort((a, b) => a - b)) {
     leftOut.push({
-      calledIndex: index,
+      calledIndex: calledAt(index),
       name: calls[index].name,
-      why: resolved.toolErrors === "fail" ? "failed" : "retried",
+      why:
+        resolved.toolErrors === "fail"
+          ? "failed"
+          : resolved.toolErrors === "skip"
+            ? "skipped"
+            : "retried",
     });
   }
-  result.reason = buildReason(result, expectedCalls.length, failedByViolation, leftOut);
+  if (scope.calledAt !== undefined || scope.expectedAt !== undefined) {
+    // Indices into the lists as given, not into the calls in scope.
+    remapIndices(result, calledAt, (index) => scope.expectedAt?.[index] ?? index);
+  }
+  if (leftOut.length > 0 || scope.ignoredCalled.length > 0 || scope.ignoredExpected.length > 0) {
+    result.ignored = {
+      called: [
+        ...scope.ignoredCalled.map((index) => ({
+          calledIndex: index,
+          name: scope.allCalls[index].name,
+          why: "out-of-scope" as const,
+        })),
+        ...leftOut,
+      ].sort((a, b) => a.calledIndex - b.calledIndex),
+      expected: scope.ignoredExpected.map((index) => ({
+        expectedIndex: index,
+        name: scope.allExpected[index].name,
+      })),
+    };
+  }
+  result.reason = buildReason(result, expectedCalls.length, failedByViolation, leftOut, {
+    called: scope.ignoredCalled.length,
+    expected: scope.ignoredExpected.length,
+  });
   return result;
 }
 
@@ -484,6 +523,8 @@ function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
     resolved.definitions.size === 0 &&
     resolved.normalizeName === undefined &&
     resolved.toolErrors === "ignore" &&
+    resolved.errorOutput === undefined &&
+    resolved.inScope === undefined &&
     resolved.defaults.output.mode === "ignore" &&
     !hasConstraints(resolved.constraints)
   );
@@ -579,6 +620,128 @@ function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): Too
     },
   };
 }
+
+/** The calls and expected calls in scope, and where they were in the lists given. */
+interface Scope {
+  readonly calls: readonly ToolCall[];
+  readonly expected: ExpectedCalls;
+  /** The index, in the list given, of each call kept; undefined when every call was kept. */
+  readonly calledAt: readonly number[] | undefined;
+  readonly expectedAt: readonly number[] | undefined;
+  /** Calls and expected calls of tools out of scope, by their index in the lists given. */
+  readonly ignoredCalled: readonly number[];
+  readonly ignoredExpected: readonly number[];
+  readonly allCalls: readonly ToolCall[];
+  readonly allExpected: readonly ExpectedCall[];
+}
+
+/**
+ * The calls of tools in scope (`onlyTools`, `ignoreTools`), on both sides: the others are left
+ * out before anything is aligned; an expected call's `after` passes through the calls left out.
+ */
+function inScopeOnly(
+  calls: readonly ToolCall[],
+  expected: ExpectedCalls,
+  inScope: ((name: string) => boolean) | undefined,
+  nameOf: (call: { name: string }) => string,
+): Scope {
+  const unscoped: Scope = {
+    calls,
+    expected,
+    calledAt: undefined,
+    expectedAt: undefined,
+    ignoredCalled: noIndices,
+    ignoredExpected: noIndices,
+    allCalls: calls,
+    allExpected: expected.calls,
+  };
+  if (inScope === undefined) return unscoped;
+  const calledAt: number[] = [];
+  const ignoredCalled: number[] = [];
+  calls.forEach((call, index) => (inScope(nameOf(call)) ? calledAt : ignoredCalled).push(index));
+  const rows = expected.calls;
+  const keep = rows.map((call) => inScope(nameOf(call)));
+  const expectedAt: number[] = [];
+  const ignoredExpected: number[] = [];
+  const newIndex = new Array<number>(rows.length).fill(-1);
+  keep.forEach((kept, index) => {
+    if (kept) {
+      newIndex[index] = expectedAt.length;
+      expectedAt.push(index);
+    } else ignoredExpected.push(index);
+  });
+  if (ignoredCalled.length === 0 && ignoredExpected.length === 0) return unscoped;
+  // The kept calls an expected call must come after, through the calls left out.
+  const keptBefore = new Map<number, number[]>();
+  const before = (row: number): number[] => {
+    let found = keptBefore.get(row);
+    if (found !== undefined) return found;
+    const set = new Set<number>();
+    for (const p of rows[row].predecessors) {
+      if (keep[p]) set.add(newIndex[p]);
+      else for (const q of before(p)) set.add(q);
+    }
+    found = [...set].sort((a, b) => a - b);
+    keptBefore.set(row, found);
+    return found;
+  };
+  return {
+    calls: calledAt.map((index) => calls[index]),
+    expected: {
+      calls: expectedAt.map((row) => ({ ...rows[row], predecessors: before(row) })),
+      partial: expected.partial,
+    },
+    calledAt,
+    expectedAt,
+    ignoredCalled,
+    ignoredExpected,
+    allCalls: calls,
+    allExpected: rows,
+  };
+}
+
+/** Calls whose output matches `pattern` marked as tool errors (a copy when any is). */
+function withErrorOutput(
+  calls: readonly ToolCall[],
+  pattern: RegExp | undefined,
+): readonly ToolCall[] {
+  if (pattern === undefined) return calls;
+  let marked: ToolCall[] | undefined;
+  calls.forEach((call, index) => {
+    if (call.isError === true) return;
+    const text = typeof call.output === "string" ? call.output : JSON.stringify(call.output);
+    if (!pattern.test(text)) return;
+    marked ??= [...calls];
+    marked[index] = { ...call, isError: true };
+  });
+  return marked ?? calls;
+}
+
+/** Rewrites the indices of a result (pairs, missing, unexpected, ... violations) in place. */
+function remapIndices(
+  result: { -readonly [K in keyof MatchResult]: MatchResult[K] },
+  called: (index: number) => number,
+  expected: (index: number) => number,
+): void {
+  const remap = <T extends object>(item: T): T => {
+    const copy = { ...item } as Record<string, unknown>;
+    if (typeof copy.expectedIndex === "number") copy.expectedIndex = expected(copy.expectedIndex);
+    if (typeof copy.calledIndex === "number") copy.calledIndex = called(copy.calledIndex);
+    if (typeof copy.previousIndex === "number") copy.previousIndex = called(copy.previousIndex);
+    if (typeof copy.nearest === "object" && copy.nearest !== null)
+      copy.nearest = remap(copy.nearest);
+    return copy as T;
+  };
+  result.pairs = result.pairs.map(remap);
+  result.missing = result.missing.map(remap);
+  result.unexpected = result.unexpected.map(remap);
+  result.outOfOrder = result.outOfOrder.map(remap);
+  result.mismatches = result.mismatches.map(remap);
+  result.violations = result.violations.map(remap);
+  result.schemaViolations = result.schemaViolations.map(remap);
+}
+
+const noIndices: readonly number[] = [];
 
 /** The calls the tool reported as errors, by index. */
 function failedCalls(calls: readonly ToolCall[]): ReadonlySet<number> {
