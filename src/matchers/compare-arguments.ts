@@ -34,6 +34,11 @@ export interface CompareOptions {
   readonly schema?: JsonObject | undefined;
   /** When given, every check is explained here, with its JSON path. */
   readonly verdicts?: ArgumentVerdict[] | undefined;
+  /**
+   * Whether the schema may read a value as the type it declares (`"10"` as 10 for an integer,
+   * `"true"` as true, an enum's spelling in another case, a date-time's offset). Default true.
+   */
+  readonly coerceTypes?: boolean | undefined;
 }
 
 type Path = (string | number)[];
@@ -46,6 +51,8 @@ interface Walk {
   readonly path: Path;
   /** The JSON path of each prefix of `path` (`$`, `$.a`, `$.a[0]`), kept only for verdicts. */
   readonly texts: string[];
+  /** Whether the schema reads values as their declared types (see `coerceTypes`). */
+  readonly coerce: boolean;
 }
 
 const emptyRoot: JsonObject = {};
@@ -59,6 +66,7 @@ const untrackedWalk: Walk = {
   verdicts: undefined,
   path: untracked,
   texts: untracked,
+  coerce: true,
 };
 
 function enter(walk: Walk, key: string | number): void {
@@ -139,7 +147,7 @@ function compareNode(
   let e = expected as JsonValue;
   let a = actual;
   let note: string | undefined;
-  if (schema) {
+  if (schema && walk.coerce) {
     const readE = readAsDeclared(e, schema, walk.root);
     const readA = readAsDeclared(a, schema, walk.root);
     e = readE.value;
@@ -175,8 +183,9 @@ function oneSided(
   if (side === "actual" && (mode === "subset" || isFuzzy(mode))) return undefined;
   const fallback = optionalDefault(parentSchema, key, childSchema);
   if (fallback !== undefined && !isValueMatcher(present)) {
-    const value = readAsDeclared(present as JsonValue, childSchema, walk.root).value;
-    if (jsonEquals(value, readAsDeclared(fallback, childSchema, walk.root).value)) {
+    const read = (item: JsonValue) =>
+      walk.coerce ? readAsDeclared(item, childSchema, walk.root).value : item;
+    if (jsonEquals(read(present as JsonValue), read(fallback))) {
       record(
         walk,
         "match",
@@ -297,6 +306,7 @@ function elementScore(
     verdicts: undefined,
     path: walk.path,
     texts: walk.texts,
+    coerce: walk.coerce,
   };
   enter(quiet, actualIndex);
   // Not compared (an ignored path) counts as matching, as in objects.
@@ -467,6 +477,7 @@ export function compareArguments(
 ): number {
   if (options.rules.mode === "ignore") return 1;
   const quiet = options.rules.paths.length === 0 && !options.verdicts && !options.schema;
+  // (Without a schema nothing is coerced: the shared walk serves whatever coerceTypes says.)
   // Without path rules or a schema, JSON matches itself in every mode (a property test holds the
   // walk to it): the same object on both sides, as calls read together share, is a match.
   if (quiet && expected === actual) return 1;
@@ -479,6 +490,7 @@ export function compareArguments(
         verdicts: options.verdicts,
         path: options.rules.paths.length > 0 ? [] : untracked,
         texts: options.verdicts ? ["$"] : untracked,
+        coerce: options.coerceTypes !== false,
       };
   return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;
 }

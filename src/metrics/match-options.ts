@@ -8,7 +8,13 @@ import { SchemaValidator } from "../matchers/schema-validation.js";
 import { isValueMatcher, toExpectedValue } from "../matchers/value-matchers.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
-import { enumOption, numberOption, optionsObject, rejectUnknownOptions } from "./options.js";
+import {
+  booleanOption,
+  enumOption,
+  numberOption,
+  optionsObject,
+  rejectUnknownOptions,
+} from "./options.js";
 
 /**
  * How the order of calls counts:
@@ -66,6 +72,12 @@ export interface MatchOptions {
   /** Tool definitions (JSON Schema in `parameters`): arguments are validated and compared by them. */
   tools?: readonly ToolSpec[];
   /**
+   * Whether a tool's schema may read a value as the type it declares when comparing (`"10"` as 10
+   * for an integer, `"true"` as true, an enum's spelling in another case). Default true; false
+   * compares values as they are (the schema still reports `wrong-type`).
+   */
+  coerceTypes?: boolean;
+  /**
    * What a call the tool reported as an error means: nothing (default), a failed call, a call that
    * must be retried, or nothing at all (`"skip"`: every failed call is left out of the scoring,
    * retried or not, and listed in `ignored`).
@@ -106,6 +118,7 @@ export interface ResolvedMatchOptions {
   readonly defaults: ToolCompiled;
   readonly perTool: ReadonlyMap<string, ToolCompiled>;
   readonly tools: readonly ToolSpec[];
+  readonly coerceTypes: boolean;
   readonly toolErrors: "ignore" | "fail" | "retry" | "skip";
   /** Output text that makes a call a tool error, when set. */
   readonly errorOutput: RegExp | undefined;
@@ -139,6 +152,7 @@ const knownOptions = [
   "output",
   "toolRules",
   "tools",
+  "coerceTypes",
   "toolErrors",
   "errorOutput",
   "onlyTools",
@@ -499,6 +513,7 @@ function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
     defaults,
     perTool,
     tools,
+    coerceTypes: booleanOption("coerceTypes", given.coerceTypes, true),
     toolErrors: enumOption(
       "toolErrors",
       given.toolErrors,

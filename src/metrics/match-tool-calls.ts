@@ -219,6 +219,7 @@ function align(
       rules: rulesFor(nameOf(e)).arguments,
       schema: definitions.size === 0 ? undefined : definitions.get(nameOf(e)),
       verdicts,
+      coerceTypes: resolved.coerceTypes,
     });
   // Scoring records nothing: only the pairs finally chosen are explained, by matchToolCalls.
   const pairScore = (e: ExpectedCall, call: ToolCall): number => {
