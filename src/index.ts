@@ -164,6 +164,7 @@ export type {
   ToolCallAccuracyOptions,
   ToolCallScore,
   ToolRules,
+  CompareArgumentsFunction,
   Violation,
 } from "./metrics/index.js";
 export {

@@ -514,7 +514,7 @@ export function hasMatchers(value: ExpectedValue | undefined): boolean {
 }
 
 /** An expected value as JSON: matchers as their `{"$match": ...}` form. */
-function expectedJson(value: ExpectedValue): JsonValue {
+export function expectedJson(value: ExpectedValue): JsonValue {
   if (isValueMatcher(value)) return value.toJSON();
   if (Array.isArray(value)) return value.map(expectedJson);
   if (typeof value === "object" && value !== null) {

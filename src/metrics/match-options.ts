@@ -35,10 +35,21 @@ export type RulesInput =
   | ArgumentMode
   | { readonly mode?: ArgumentMode; readonly paths?: Readonly<Record<string, ArgumentRule>> };
 
+/**
+ * Your own comparison of one tool's arguments, for what JSON rules cannot say: `true` (or 1) is
+ * a match, `false` (or 0) a mismatch, a number in between the pair's argument score.
+ */
+export type CompareArgumentsFunction = (
+  actualArguments: JsonObject,
+  expectedArguments: JsonValue,
+) => boolean | number;
+
 /** Rules for the calls of one tool. */
 export interface ToolRules {
   readonly arguments?: RulesInput;
   readonly output?: RulesInput;
+  /** Replaces the argument comparison for this tool (code only). */
+  readonly compare?: CompareArgumentsFunction;
 }
 
 /** Limits on the calls made, checked in the same pass. */
@@ -110,6 +121,7 @@ export interface MatchOptions {
 export interface ToolCompiled {
   readonly arguments: CompiledRules;
   readonly output: CompiledRules;
+  readonly compare?: CompareArgumentsFunction;
 }
 
 export interface ResolvedMatchOptions {
@@ -484,11 +496,20 @@ function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
           value: rules,
           message: `toolRules.${name} must be { arguments?, output? }`,
         });
-      rejectUnknownOptions(`toolRules.${name}`, rules, ["arguments", "output"]);
+      rejectUnknownOptions(`toolRules.${name}`, rules, ["arguments", "output", "compare"]);
+      const compare: unknown = (rules as { compare?: unknown }).compare;
+      if (compare !== undefined && typeof compare !== "function") {
+        throw new InvalidOptionError({
+          option: `toolRules.${name}.compare`,
+          value: compare,
+          message: `toolRules.${name}.compare must be a function (actualArguments, expectedArguments) => boolean | number`,
+        });
+      }
       // Tool names go through the same normalization as the calls' names.
       perTool.set(given.normalizeName ? given.normalizeName(name) : name, {
         arguments: compileRules(`toolRules.${name}.arguments`, rules.arguments, defaults.arguments),
         output: compileRules(`toolRules.${name}.output`, rules.output, defaults.output),
+        ...(compare === undefined ? {} : { compare: compare as CompareArgumentsFunction }),
       });
     }
   }

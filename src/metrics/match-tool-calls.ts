@@ -9,7 +9,7 @@ import { toToolCallsKnown } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { compareArguments } from "../matchers/compare-arguments.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
-import { isValueMatcher } from "../matchers/value-matchers.js";
+import { expectedJson, isValueMatcher } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
 import { plainExpectedToolCalls, toExpectedCalls } from "./expected-calls.js";
 import type { ExpectedCall, ExpectedCalls, ExpectedCallsInput } from "./expected-calls.js";
@@ -18,6 +18,7 @@ import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
 import { resolveMatchOptions, toolDefinitions } from "./match-options.js";
 import type {
+  CompareArgumentsFunction,
   MatchOptions,
   OrderMode,
   ResolvedMatchOptions,
@@ -214,13 +215,16 @@ function align(
     e: ExpectedCall,
     call: ToolCall,
     verdicts: ArgumentVerdict[] | undefined,
-  ): number =>
-    compareArguments(e.arguments, call.inputParameters, {
-      rules: rulesFor(nameOf(e)).arguments,
+  ): number => {
+    const rules = rulesFor(nameOf(e));
+    if (rules.compare !== undefined) return ownComparison(rules.compare, e, call, nameOf, verdicts);
+    return compareArguments(e.arguments, call.inputParameters, {
+      rules: rules.arguments,
       schema: definitions.size === 0 ? undefined : definitions.get(nameOf(e)),
       verdicts,
       coerceTypes: resolved.coerceTypes,
     });
+  };
   // Scoring records nothing: only the pairs finally chosen are explained, by matchToolCalls.
   const pairScore = (e: ExpectedCall, call: ToolCall): number => {
     if (call.isError === true && failing) return 0;
@@ -620,6 +624,36 @@ function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): Too
       for (const col of skipped) target[col] = 0;
     },
   };
+}
+
+/**
+ * A pair's argument score by the tool's own `compare`: true is 1, false 0, a number in [0, 1] as
+ * it is; anything else is an error naming the rule. Explained as one verdict on the whole.
+ */
+function ownComparison(
+  compare: CompareArgumentsFunction,
+  e: ExpectedCall,
+  call: ToolCall,
+  nameOf: (call: { name: string }) => string,
+  verdicts: ArgumentVerdict[] | undefined,
+): number {
+  const given = compare(call.inputParameters, expectedJson(e.arguments));
+  const score = given === true ? 1 : given === false ? 0 : given;
+  if (typeof score !== "number" || !(score >= 0 && score <= 1)) {
+    throw new InvalidOptionError({
+      option: `toolRules.${nameOf(e)}.compare`,
+      value: given,
+      message: `toolRules.${nameOf(e)}.compare must return true, false or a number in [0, 1], got ${JSON.stringify(given)}`,
+    });
+  }
+  verdicts?.push({
+    path: "$",
+    verdict: score === 1 ? "match" : "mismatch",
+    expected: expectedJson(e.arguments),
+    actual: call.inputParameters,
+    note: `compared by toolRules.${nameOf(e)}.compare (score ${score})`,
+  });
+  return score;
 }
 
 /** The calls and expected calls in scope, and where they were in the lists given. */
