@@ -164,6 +164,7 @@ export type {
   ToolCallAccuracyOptions,
   ToolCallScore,
   ToolRules,
+  StringsRule,
   CompareArgumentsFunction,
   Violation,
 } from "./metrics/index.js";

@@ -20,12 +20,24 @@ import type { ExpectedValue, ValueMatcher } from "./value-matchers.js";
 export type ArgumentMode = "exact" | "subset" | "superset" | "ignore" | { readonly fuzzy: number };
 
 /** A mode, or a matcher that the value at a path must satisfy whatever was expected. */
-export type ArgumentRule = ArgumentMode | ValueMatcher;
+export type ArgumentRule = ArgumentMode | ValueMatcher | NormalizedRule;
+
+/** A path rule that normalizes every string compared under it (and may set the mode there). */
+export interface NormalizedRule {
+  readonly mode?: ArgumentMode;
+  readonly normalize: (text: string) => string;
+}
+
+function isNormalizedRule(rule: ArgumentRule): rule is NormalizedRule {
+  return typeof rule === "object" && "normalize" in rule;
+}
 
 /** Rules ready for comparison: a default mode and path rules, the first matching one winning. */
 export interface CompiledRules {
   readonly mode: ArgumentMode;
   readonly paths: readonly { readonly pattern: PathPattern; readonly rule: ArgumentRule }[];
+  /** Normalizes every string compared (case, characters, trimming), when the rules say so. */
+  readonly normalize?: ((text: string) => string) | undefined;
 }
 
 export interface CompareOptions {
@@ -53,6 +65,8 @@ interface Walk {
   readonly texts: string[];
   /** Whether the schema reads values as their declared types (see `coerceTypes`). */
   readonly coerce: boolean;
+  /** How strings compare under the rule in force here, when they are normalized. */
+  normalize: ((text: string) => string) | undefined;
 }
 
 const emptyRoot: JsonObject = {};
@@ -67,6 +81,7 @@ const untrackedWalk: Walk = {
   path: untracked,
   texts: untracked,
   coerce: true,
+  normalize: undefined,
 };
 
 function enter(walk: Walk, key: string | number): void {
@@ -122,7 +137,10 @@ function recordAt(
 }
 
 function testMatcher(walk: Walk, matcher: ValueMatcher, actual: JsonValue | undefined): number {
-  const ok = matcher.test(actual);
+  const ok =
+    walk.normalize !== undefined && matcher.testNormalized !== undefined
+      ? matcher.testNormalized(actual, walk.normalize)
+      : matcher.test(actual);
   if (walk.verdicts) {
     const verdict = ok ? "match" : actual === undefined ? "missing" : "mismatch";
     const note = ok ? `matched ${matcher.describe}` : `expected ${matcher.describe}`;
@@ -162,7 +180,11 @@ function compareNode(
     record(walk, ok ? "match" : "mismatch", e, a, note, similarity);
     return ok ? 1 : 0;
   }
-  const ok = jsonEquals(e, a);
+  const normalize = walk.normalize;
+  const ok =
+    normalize !== undefined && typeof e === "string" && typeof a === "string"
+      ? normalize(e) === normalize(a)
+      : jsonEquals(e, a);
   record(walk, ok ? "match" : "mismatch", expected, actual, note);
   return ok ? 1 : 0;
 }
@@ -212,7 +234,11 @@ function compareObjects(
   let sum = 0;
   let counted = 0;
   // Without path rules, a schema or fuzziness, two primitives compare by equality right here.
-  const direct = walk.paths.length === 0 && schema === undefined && typeof mode === "string";
+  const direct =
+    walk.paths.length === 0 &&
+    schema === undefined &&
+    typeof mode === "string" &&
+    walk.normalize === undefined;
   // Own keys by `for...in` (it allocates nothing); inherited ones exist only if someone gave
   // Object.prototype enumerable keys.
   const inherited = objectPrototypeHasKeys();
@@ -270,10 +296,17 @@ function compareKey(
   const rule = walk.paths.length > 0 ? ruleAt(walk) : undefined;
   const childSchema = schema ? propertySchema(schema, key, walk.root) : undefined;
   let score: number | undefined;
-  if (rule !== undefined && isValueMatcher(rule)) {
-    score = testMatcher(walk, rule, inActual ? actual[key] : undefined);
+  // A normalizing rule applies to everything under this key.
+  const outer = walk.normalize;
+  let own: ArgumentMode | ValueMatcher | undefined;
+  if (rule !== undefined && isNormalizedRule(rule)) {
+    walk.normalize = rule.normalize;
+    own = rule.mode;
+  } else own = rule;
+  if (own !== undefined && isValueMatcher(own)) {
+    score = testMatcher(walk, own, inActual ? actual[key] : undefined);
   } else {
-    const childMode = rule ?? mode;
+    const childMode = own ?? mode;
     if (childMode !== "ignore") {
       if (inExpected && inActual) {
         score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
@@ -284,6 +317,7 @@ function compareKey(
       }
     }
   }
+  walk.normalize = outer;
   leave(walk);
   return score;
 }
@@ -307,6 +341,7 @@ function elementScore(
     path: walk.path,
     texts: walk.texts,
     coerce: walk.coerce,
+    normalize: walk.normalize,
   };
   enter(quiet, actualIndex);
   // Not compared (an ignored path) counts as matching, as in objects.
@@ -476,7 +511,11 @@ export function compareArguments(
   options: CompareOptions,
 ): number {
   if (options.rules.mode === "ignore") return 1;
-  const quiet = options.rules.paths.length === 0 && !options.verdicts && !options.schema;
+  const quiet =
+    options.rules.paths.length === 0 &&
+    !options.verdicts &&
+    !options.schema &&
+    options.rules.normalize === undefined;
   // (Without a schema nothing is coerced: the shared walk serves whatever coerceTypes says.)
   // Without path rules or a schema, JSON matches itself in every mode (a property test holds the
   // walk to it): the same object on both sides, as calls read together share, is a match.
@@ -491,6 +530,7 @@ export function compareArguments(
         path: options.rules.paths.length > 0 ? [] : untracked,
         texts: options.verdicts ? ["$"] : untracked,
         coerce: options.coerceTypes !== false,
+        normalize: options.rules.normalize,
       };
   return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;
 }

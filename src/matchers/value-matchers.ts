@@ -22,6 +22,11 @@ export interface ValueMatcher {
   readonly kind: string;
   readonly describe: string;
   test(value: JsonValue | undefined): boolean;
+  /**
+   * `test` with every string compared after `normalize` (a rule's `strings`), for matchers that
+   * hold values: `oneOf`, `optional`.
+   */
+  testNormalized?(value: JsonValue | undefined, normalize: (text: string) => string): boolean;
   /** The JSON form, for datasets and reports (`{"$match": "regex", ...}`); undefined for `custom`. */
   toJSON(): JsonValue;
 }
@@ -33,6 +38,14 @@ export function isValueMatcher(value: unknown): value is ValueMatcher {
     value !== null &&
     (value as Record<symbol, unknown>)[brand] === true
   );
+}
+
+/** A matcher with its test under a rule's string normalization. */
+function withNormalized(
+  base: ValueMatcher,
+  testNormalized: (value: JsonValue | undefined, normalize: (text: string) => string) => boolean,
+): ValueMatcher {
+  return { ...base, testNormalized };
 }
 
 function matcher(
@@ -192,13 +205,16 @@ export const match = {
       throw new TypeError("match.oneOf needs a non-empty array");
     const alternatives = values.map((v, i) => toExpectedValue(v, { field: `oneOf[${i}]` }) ?? null);
     const json = alternatives.map(expectedJson);
-    return matcher(
-      "oneOf",
-      alternatives.every((alternative) => !hasMatchers(alternative))
-        ? `one of ${JSON.stringify(json)}`
-        : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
-      (v) => alternatives.some((alternative) => satisfies(alternative, v)),
-      { $match: "oneOf", values: json },
+    return withNormalized(
+      matcher(
+        "oneOf",
+        alternatives.every((alternative) => !hasMatchers(alternative))
+          ? `one of ${JSON.stringify(json)}`
+          : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
+        (v) => alternatives.some((alternative) => satisfies(alternative, v)),
+        { $match: "oneOf", values: json },
+      ),
+      (v, normalize) => alternatives.some((alternative) => satisfies(alternative, v, normalize)),
     );
   },
   /** A number within bounds (inclusive unless `exclusive`). */
@@ -241,11 +257,14 @@ export const match = {
    */
   optional(value: unknown): ValueMatcher {
     const expected = toExpectedValue(value, { field: "optional" }) ?? null;
-    return matcher(
-      "optional",
-      `absent, or ${isValueMatcher(expected) ? expected.describe : JSON.stringify(expectedJson(expected))}`,
-      (v) => v === undefined || satisfies(expected, v),
-      { $match: "optional", value: expectedJson(expected) },
+    return withNormalized(
+      matcher(
+        "optional",
+        `absent, or ${isValueMatcher(expected) ? expected.describe : JSON.stringify(expectedJson(expected))}`,
+        (v) => v === undefined || satisfies(expected, v),
+        { $match: "optional", value: expectedJson(expected) },
+      ),
+      (v, normalize) => v === undefined || satisfies(expected, v, normalize),
     );
   },
   /**
@@ -530,12 +549,23 @@ export function expectedJson(value: ExpectedValue): JsonValue {
  * depth: arrays element by element, objects key by key (a key absent from `actual` is given to
  * its matcher as `undefined`; a key `expected` does not have is a difference).
  */
-export function satisfies(expected: ExpectedValue, actual: JsonValue | undefined): boolean {
-  if (isValueMatcher(expected)) return expected.test(actual);
+export function satisfies(
+  expected: ExpectedValue,
+  actual: JsonValue | undefined,
+  normalize?: (text: string) => string,
+): boolean {
+  if (isValueMatcher(expected)) {
+    return normalize !== undefined && expected.testNormalized !== undefined
+      ? expected.testNormalized(actual, normalize)
+      : expected.test(actual);
+  }
   if (actual === undefined) return false;
+  if (normalize !== undefined && typeof expected === "string" && typeof actual === "string") {
+    return normalize(expected) === normalize(actual);
+  }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return false;
-    return expected.every((item, at) => satisfies(item, actual[at]));
+    return expected.every((item, at) => satisfies(item, actual[at], normalize));
   }
   if (typeof expected === "object" && expected !== null) {
     if (!isJsonObject(actual)) return false;
@@ -544,6 +574,7 @@ export function satisfies(expected: ExpectedValue, actual: JsonValue | undefined
       satisfies(
         (expected as Record<string, ExpectedValue>)[key],
         Object.hasOwn(actual, key) ? actual[key] : undefined,
+        normalize,
       ),
     );
   }

@@ -42,6 +42,7 @@ export type {
   ScoreKind,
   ToolCompiled,
   ToolRules,
+  StringsRule,
   CompareArgumentsFunction,
 } from "./match-options.js";
 export type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";

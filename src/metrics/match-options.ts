@@ -3,9 +3,10 @@ import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/compare-arguments.js";
+import type { ValueMatcher } from "../matchers/value-matchers.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator } from "../matchers/schema-validation.js";
-import { isValueMatcher, toExpectedValue } from "../matchers/value-matchers.js";
+import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import {
@@ -30,10 +31,32 @@ export type OrderMode = "any" | "in-order" | "strict" | "subset" | "superset" | 
 /** Which number is the score. */
 export type ScoreKind = "f1" | "precision" | "recall" | "exact";
 
-/** A mode for a whole value (`"subset"`), or a mode with rules for paths inside it. */
+/** How strings are normalized before they compare: case, characters left out, ends trimmed. */
+export interface StringsRule {
+  readonly ignoreCase?: boolean;
+  readonly ignoreCharacters?: string;
+  readonly trim?: boolean;
+}
+
+/**
+ * A mode for a whole value (`"subset"`), or a mode with rules for paths inside it, and how every
+ * string under it compares (`strings`); a path's rule may be a mode, a matcher, or
+ * `{ strings, mode? }`.
+ */
 export type RulesInput =
   | ArgumentMode
-  | { readonly mode?: ArgumentMode; readonly paths?: Readonly<Record<string, ArgumentRule>> };
+  | {
+      readonly mode?: ArgumentMode;
+      readonly paths?: Readonly<
+        Record<
+          string,
+          | ArgumentMode
+          | ValueMatcher
+          | { readonly strings: StringsRule; readonly mode?: ArgumentMode }
+        >
+      >;
+      readonly strings?: StringsRule;
+    };
 
 /**
  * Your own comparison of one tool's arguments, for what JSON rules cannot say: `true` (or 1) is
@@ -197,8 +220,45 @@ function mode(option: string, value: unknown): ArgumentMode {
 }
 
 /** A path rule: a mode, a matcher, or a matcher in its JSON form (`{"$match": "any"}`). */
+/** A rule's `strings`: how every string compared under it is normalized. */
+function stringsOption(option: string, value: unknown): (text: string) => string {
+  if (!isJsonObject(value)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be { ignoreCase?, ignoreCharacters?, trim? }`,
+    });
+  }
+  const given = value as Record<string, unknown>;
+  rejectUnknownOptions(option, given, ["ignoreCase", "ignoreCharacters", "trim"]);
+  const ignoreCase = booleanOption(`${option}.ignoreCase`, given.ignoreCase, false);
+  const trim = booleanOption(`${option}.trim`, given.trim, false);
+  const ignoreCharacters = given.ignoreCharacters;
+  if (ignoreCharacters !== undefined && typeof ignoreCharacters !== "string") {
+    throw new InvalidOptionError({
+      option: `${option}.ignoreCharacters`,
+      value: ignoreCharacters,
+      message: `${option}.ignoreCharacters must be a string of characters`,
+    });
+  }
+  return textNormalizer({
+    ignoreCase,
+    trim,
+    ...(ignoreCharacters === undefined ? {} : { ignoreCharacters }),
+  });
+}
+
 function pathRule(option: string, rule: unknown): ArgumentRule {
   if (isValueMatcher(rule)) return rule;
+  if (isJsonObject(rule) && Object.hasOwn(rule, "strings")) {
+    // { strings, mode? }: strings under this path are normalized.
+    const given = rule as Record<string, unknown>;
+    rejectUnknownOptions(option, given, ["strings", "mode"]);
+    return {
+      normalize: stringsOption(`${option}.strings`, given.strings),
+      ...(given.mode === undefined ? {} : { mode: mode(`${option}.mode`, given.mode) }),
+    };
+  }
   if (isJsonObject(rule) && Object.hasOwn(rule, "$match")) {
     try {
       return toExpectedValue(rule, { field: option }) as ArgumentRule;
@@ -221,8 +281,8 @@ function compileRules(option: string, input: unknown, fallback: CompiledRules): 
       message: `${option} must be a mode or { mode, paths }`,
     });
   }
-  const record = input as { mode?: unknown; paths?: unknown };
-  rejectUnknownOptions(option, record, ["mode", "paths"]);
+  const record = input as { mode?: unknown; paths?: unknown; strings?: unknown };
+  rejectUnknownOptions(option, record, ["mode", "paths", "strings"]);
   const paths: { pattern: ReturnType<typeof compilePathPattern>; rule: ArgumentRule }[] = [];
   if (record.paths !== undefined) {
     if (typeof record.paths !== "object" || record.paths === null) {
@@ -246,10 +306,15 @@ function compileRules(option: string, input: unknown, fallback: CompiledRules): 
       paths.push({ pattern, rule: pathRule(`${option}.paths[${JSON.stringify(source)}]`, rule) });
     }
   }
+  const normalize =
+    record.strings === undefined
+      ? fallback.normalize
+      : stringsOption(`${option}.strings`, record.strings);
   return {
     mode: record.mode === undefined ? fallback.mode : mode(`${option}.mode`, record.mode),
     // Own path rules first: they are more specific than the fallback's.
     paths: [...paths, ...fallback.paths],
+    ...(normalize === undefined ? {} : { normalize }),
   };
 }
 
