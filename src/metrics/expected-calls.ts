@@ -61,6 +61,11 @@ export interface ExpectedCalls {
   readonly calls: readonly ExpectedCall[];
   /** Whether the input described a partial order (groups or `after`). */
   readonly partial: boolean;
+  /**
+   * The step of each expected call, when the input gave steps: a list of groups (one step each),
+   * or a reference transcript's own steps. For `order: "steps"`.
+   */
+  readonly steps?: readonly number[];
 }
 
 interface ReadCall {
@@ -183,8 +188,10 @@ export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | un
 /** Validates expected calls and works out their partial order, naming the field of any problem. */
 export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCalls {
   if (isJsonObject(input) && Array.isArray(input.calls)) {
-    // A parsed reference transcript: its calls, in order.
-    return toExpectedCalls(input.calls, `${field}.calls`);
+    // A parsed reference transcript: its calls, in order, and its steps when it has them.
+    const read = toExpectedCalls(input.calls, `${field}.calls`);
+    const steps = stepsOf(input.steps, read.calls.length);
+    return steps === undefined ? read : { ...read, steps };
   }
   if (!Array.isArray(input)) {
     throw new InvalidInputError({
@@ -202,6 +209,7 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
     });
   }
   const read: ReadCall[] = [];
+  const groupOf: number[] = [];
   if (grouped) {
     let previousGroup: number[] = [];
     for (let g = 0; g < input.length; g++) {
@@ -209,6 +217,7 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
       const members: number[] = [];
       for (let i = 0; i < group.length; i++) {
         members.push(read.length);
+        groupOf.push(g);
         read.push(readCall(group[i], field, g, i, [...previousGroup]));
       }
       // An empty group imposes nothing: the next group follows the last non-empty one.
@@ -225,7 +234,26 @@ export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCal
     linkIds(read, field);
     rejectCycles(calls, field);
   }
-  return { calls, partial: grouped || hasAfter };
+  return grouped ? { calls, partial: true, steps: groupOf } : { calls, partial: hasAfter };
+}
+
+/**
+ * The step of each call from a transcript's `steps` (`[{ calls: [0, 1] }, { calls: [2] }]`), when
+ * they cover every call exactly once; undefined otherwise.
+ */
+export function stepsOf(value: unknown, count: number): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const steps = new Array<number>(count).fill(-1);
+  for (const [at, step] of value.entries()) {
+    const members = isJsonObject(step) ? step.calls : undefined;
+    if (!Array.isArray(members)) return undefined;
+    for (const member of members) {
+      if (typeof member !== "number" || !(member >= 0 && member < count) || steps[member] !== -1)
+        return undefined;
+      steps[member] = at;
+    }
+  }
+  return steps.includes(-1) ? undefined : steps;
 }
 
 /** Checks ids are unique (an `after` must name one call) and turns `after` ids into indices. */

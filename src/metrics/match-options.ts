@@ -24,9 +24,12 @@ import {
  * - `strict`: the exact sequence, position by position;
  * - `subset`: every call made must be expected; expected calls may be left out;
  * - `superset`: every expected call must be made; other calls are fine;
- * - `partial`: a partial order, from groups (`[[a, b], [c]]`) or `after` ids.
+ * - `partial`: a partial order, from groups (`[[a, b], [c]]`) or `after` ids;
+ * - `steps`: the same steps in the same order, each step's calls in any order (agentevals'
+ *   strict mode): expected steps from groups or a reference transcript's steps, the calls' from
+ *   their transcript (a plain list: one call a step).
  */
-export type OrderMode = "any" | "in-order" | "strict" | "subset" | "superset" | "partial";
+export type OrderMode = "any" | "in-order" | "strict" | "subset" | "superset" | "partial" | "steps";
 
 /** Which number is the score. */
 export type ScoreKind = "f1" | "precision" | "recall" | "exact";
@@ -178,6 +181,7 @@ const orderModes: readonly OrderMode[] = [
   "subset",
   "superset",
   "partial",
+  "steps",
 ];
 const scoreKinds: readonly ScoreKind[] = ["f1", "precision", "recall", "exact"];
 const knownOptions = [

@@ -116,6 +116,7 @@ export function buildReason(
   failed: boolean,
   leftOut: readonly LeftOutCall[] = [],
   outOfScope: { called: number; expected: number } = { called: 0, expected: 0 },
+  outOfOrderNote?: (expectedIndex: number) => string,
 ): string {
   const scopeText = outOfScopeText(outOfScope);
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
@@ -147,7 +148,9 @@ export function buildReason(
     }
   }
   for (const m of result.outOfOrder)
-    items.push(`expected[${m.expectedIndex}] ${m.name} made out of order`);
+    items.push(
+      `expected[${m.expectedIndex}] ${m.name} made out of order${outOfOrderNote === undefined ? "" : ` (${outOfOrderNote(m.expectedIndex)})`}`,
+    );
   for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
   for (const call of leftOut) items.push(leftOutText(call));
   if (scopeText !== undefined) items.push(scopeText);

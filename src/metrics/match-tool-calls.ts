@@ -13,6 +13,7 @@ import { expectedJson, isValueMatcher } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
 import { plainExpectedToolCalls, toExpectedCalls } from "./expected-calls.js";
 import type { ExpectedCall, ExpectedCalls, ExpectedCallsInput } from "./expected-calls.js";
+import { stepsOf } from "./expected-calls.js";
 import { checkConstraints, hasConstraints, retriedCalls } from "./match-constraints.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
@@ -48,6 +49,8 @@ function quantize(score: number): number {
 interface ActualInput {
   readonly calls: readonly ToolCall[];
   readonly tools: readonly ToolSpec[];
+  /** The step of each call, when a transcript gave them. */
+  readonly steps?: readonly number[] | undefined;
 }
 
 function readActual(actual: unknown, field: string): ActualInput {
@@ -57,10 +60,12 @@ function readActual(actual: unknown, field: string): ActualInput {
     Array.isArray((actual as { calls?: unknown }).calls)
   ) {
     // A trajectory from parseTrajectory: its calls, and the tool definitions it carried.
-    const trajectory = actual as unknown as { calls: unknown; tools?: unknown };
+    const trajectory = actual as unknown as { calls: unknown; tools?: unknown; steps?: unknown };
+    const calls = toToolCallsKnown(trajectory.calls, { field: `${field}.calls` });
     return {
-      calls: toToolCallsKnown(trajectory.calls, { field: `${field}.calls` }),
+      calls,
       tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, `${field}.tools`),
+      steps: stepsOf(trajectory.steps, calls.length),
     };
   }
   return { calls: toToolCallsKnown(actual, { field }), tools: [] };
@@ -149,6 +154,8 @@ interface Alignment {
   readonly definitions: ReadonlyMap<string, JsonObject>;
   /** The calls in scope, and where they were in the lists given. */
   readonly scope: Scope;
+  /** The steps of both sides, for `order: "steps"`. */
+  readonly steps: Steps | undefined;
   readonly rulesFor: (name: string) => ToolCompiled;
   readonly compareCall: (
     e: ExpectedCall,
@@ -184,14 +191,20 @@ function align(
   const scope = inScopeOnly(flagged, given, resolved.inScope, nameOf);
   const calls = scope.calls;
   const parsed = scope.expected;
-  if (parsed.partial && resolved.order !== undefined && resolved.order !== "partial") {
+  if (
+    parsed.partial &&
+    resolved.order !== undefined &&
+    resolved.order !== "partial" &&
+    resolved.order !== "steps"
+  ) {
     throw new InvalidOptionError({
       option: "order",
       value: resolved.order,
       message: `the expected calls give a partial order (groups or after); order must be "partial" or left out, not ${JSON.stringify(resolved.order)}`,
     });
   }
-  const order: OrderMode = parsed.partial ? "partial" : (resolved.order ?? "any");
+  const order: OrderMode =
+    resolved.order === "steps" ? "steps" : parsed.partial ? "partial" : (resolved.order ?? "any");
   const expectedCalls = parsed.calls;
   const definitions =
     caseTools.length === 0 && trajectoryTools.length === 0
@@ -255,7 +268,16 @@ function align(
   });
 
   const algorithm = algorithmOf(order);
-  const pairs = alignCalls(matrix, order, algorithm, expectedCalls, retried, resolved);
+  const stepped =
+    order === "steps" ? stepsInScope(scope, parsed.steps ?? given.steps, read.steps) : undefined;
+  const pairs = alignCalls(
+    stepped === undefined ? matrix : sameStepsOnly(matrix, stepped),
+    order,
+    algorithm,
+    expectedCalls,
+    retried,
+    resolved,
+  );
   return {
     calls,
     expectedCalls,
@@ -271,6 +293,7 @@ function align(
     compareCall,
     definitions,
     scope,
+    steps: stepped,
   };
 }
 
@@ -470,10 +493,22 @@ export function matchWithResolvedOptions(
       })),
     };
   }
-  result.reason = buildReason(result, expectedCalls.length, failedByViolation, leftOut, {
-    called: scope.ignoredCalled.length,
-    expected: scope.ignoredExpected.length,
-  });
+  // Under order "steps", a call made out of order is in another step: say which one it needed.
+  const { steps } = alignment;
+  const stepOf = new Map<number, number>();
+  if (steps !== undefined) {
+    steps.expected.forEach((step, row) => stepOf.set(scope.expectedAt?.[row] ?? row, step));
+  }
+  result.reason = buildReason(
+    result,
+    expectedCalls.length,
+    failedByViolation,
+    leftOut,
+    { called: scope.ignoredCalled.length, expected: scope.ignoredExpected.length },
+    steps === undefined
+      ? undefined
+      : (expectedIndex) => `belongs to step ${(stepOf.get(expectedIndex) ?? 0) + 1}`,
+  );
   return result;
 }
 
@@ -550,7 +585,12 @@ function smallCase(
   fields: { readonly actual: string; readonly expected: string },
 ): { readonly numbers: ToolCallScore; readonly expectedCount: number } | undefined {
   const order = resolved.order ?? "any";
-  if (order === "in-order" || order === "partial" || !scoresByArgumentsOnly(resolved)) {
+  if (
+    order === "in-order" ||
+    order === "partial" ||
+    order === "steps" ||
+    !scoresByArgumentsOnly(resolved)
+  ) {
     return undefined;
   }
   const { calls, tools } = readActual(actual, fields.actual);
@@ -654,6 +694,61 @@ function ownComparison(
     note: `compared by toolRules.${nameOf(e)}.compare (score ${score})`,
   });
   return score;
+}
+
+/** The step of each expected call and each call, numbered 0, 1, ... in order. */
+interface Steps {
+  readonly expected: readonly number[];
+  readonly called: readonly number[];
+}
+
+/** Steps renumbered densely in order of first appearance (steps left empty drop out). */
+function dense(steps: readonly number[]): number[] {
+  const numbers = new Map<number, number>();
+  return steps.map((step) => {
+    let number = numbers.get(step);
+    if (number === undefined) numbers.set(step, (number = numbers.size));
+    return number;
+  });
+}
+
+/**
+ * The steps of the calls in scope: the expected calls' from their groups or reference transcript
+ * (one call a step without them), the calls' from their transcript (likewise).
+ */
+function stepsInScope(
+  scope: Scope,
+  expected: readonly number[] | undefined,
+  called: readonly number[] | undefined,
+): Steps {
+  const expectedAt = (row: number) => scope.expectedAt?.[row] ?? row;
+  const calledAt = (col: number) => scope.calledAt?.[col] ?? col;
+  return {
+    expected: dense(
+      scope.expected.calls.map((_, row) => expected?.[expectedAt(row)] ?? expectedAt(row)),
+    ),
+    called: dense(scope.calls.map((_, col) => called?.[calledAt(col)] ?? calledAt(col))),
+  };
+}
+
+/** The matrix where only calls of the same step (by position) may pair. */
+function sameStepsOnly(matrix: ToolCallMatrix, steps: Steps): ToolCallMatrix {
+  const same = (row: number, col: number) => steps.expected[row] === steps.called[col];
+  return {
+    rows: matrix.rows,
+    cols: matrix.cols,
+    groups: matrix.groups,
+    maxPairEvaluations: matrix.maxPairEvaluations,
+    groupOfRow: (row) => matrix.groupOfRow(row),
+    groupOfCol: (col) => matrix.groupOfCol(col),
+    candidates: (row) => matrix.candidates(row).filter((col) => same(row, col)),
+    evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
+    score: (row, col) => (same(row, col) ? matrix.score(row, col) : 0),
+    fillRow(row, target) {
+      matrix.fillRow(row, target);
+      for (let col = 0; col < matrix.cols; col++) if (!same(row, col)) target[col] = 0;
+    },
+  };
 }
 
 /** The calls and expected calls in scope, and where they were in the lists given. */
