@@ -649,6 +649,14 @@ const noSchemaViolations: readonly CallSchemaViolation[] = Object.freeze([]);
 
 /** `matrix` where the `skipped` calls pair with nothing. */
 function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): ToolCallMatrix {
+  return masked(matrix, (_row, col) => !skipped.has(col));
+}
+
+/** `matrix` where only the pairs `allowed` says may pair score above 0. */
+function masked(
+  matrix: ToolCallMatrix,
+  allowed: (row: number, col: number) => boolean,
+): ToolCallMatrix {
   return {
     rows: matrix.rows,
     cols: matrix.cols,
@@ -656,12 +664,12 @@ function withoutCalls(matrix: ToolCallMatrix, skipped: ReadonlySet<number>): Too
     maxPairEvaluations: matrix.maxPairEvaluations,
     groupOfRow: (row) => matrix.groupOfRow(row),
     groupOfCol: (col) => matrix.groupOfCol(col),
-    candidates: (row) => matrix.candidates(row),
+    candidates: (row) => matrix.candidates(row).filter((col) => allowed(row, col)),
     evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
-    score: (row, col) => (skipped.has(col) ? 0 : matrix.score(row, col)),
+    score: (row, col) => (allowed(row, col) ? matrix.score(row, col) : 0),
     fillRow(row, target) {
       matrix.fillRow(row, target);
-      for (const col of skipped) target[col] = 0;
+      for (let col = 0; col < matrix.cols; col++) if (!allowed(row, col)) target[col] = 0;
     },
   };
 }
@@ -733,22 +741,7 @@ function stepsInScope(
 
 /** The matrix where only calls of the same step (by position) may pair. */
 function sameStepsOnly(matrix: ToolCallMatrix, steps: Steps): ToolCallMatrix {
-  const same = (row: number, col: number) => steps.expected[row] === steps.called[col];
-  return {
-    rows: matrix.rows,
-    cols: matrix.cols,
-    groups: matrix.groups,
-    maxPairEvaluations: matrix.maxPairEvaluations,
-    groupOfRow: (row) => matrix.groupOfRow(row),
-    groupOfCol: (col) => matrix.groupOfCol(col),
-    candidates: (row) => matrix.candidates(row).filter((col) => same(row, col)),
-    evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
-    score: (row, col) => (same(row, col) ? matrix.score(row, col) : 0),
-    fillRow(row, target) {
-      matrix.fillRow(row, target);
-      for (let col = 0; col < matrix.cols; col++) if (!same(row, col)) target[col] = 0;
-    },
-  };
+  return masked(matrix, (row, col) => steps.expected[row] === steps.called[col]);
 }
 
 /** The calls and expected calls in scope, and where they were in the lists given. */
