@@ -36,7 +36,7 @@ const allowed: Record<string, readonly string[]> = {
     "providers",
     "node",
   ],
-  registry: ["compat", "metrics", "judges", "providers", "core"],
+  registry: ["compat", "metrics", "judges", "providers", "adapters", "core"],
   runs: ["registry", "runner", "node", "adapters", "providers", "core"],
   cli: [
     "runs",

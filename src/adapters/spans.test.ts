@@ -3,6 +3,17 @@ import { parseTrajectory } from "./parse-trajectory.js";
 
 const ns = (ms: number) => String(1_778_630_400_000_000_000n + BigInt(ms) * 1_000_000n);
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+/** An OTel GenAI chat span with its input and output messages. */
+const chat = (id: string, start: number, input: object[], output: object[] = []) => ({
+  spanId: id,
+  name: "chat",
+  startTimeUnixNano: ns(start),
+  attributes: [
+    str("gen_ai.operation.name", "chat"),
+    str("gen_ai.input.messages", JSON.stringify(input)),
+    str("gen_ai.output.messages", JSON.stringify(output)),
+  ],
+});
 
 describe("otel", () => {
   it("groups execute_tool spans without model spans by overlap, and reads errors", () => {
@@ -54,16 +65,6 @@ describe("otel", () => {
   });
 
   it("falls back to tool-call parts of model spans, with results from later input messages", () => {
-    const chat = (id: string, start: number, input: object[], output: object[]) => ({
-      spanId: id,
-      name: "chat",
-      startTimeUnixNano: ns(start),
-      attributes: [
-        str("gen_ai.operation.name", "chat"),
-        str("gen_ai.input.messages", JSON.stringify(input)),
-        str("gen_ai.output.messages", JSON.stringify(output)),
-      ],
-    });
     const call = {
       role: "assistant",
       parts: [{ type: "tool_call", id: "c1", name: "f", arguments: { a: 1 } }],
@@ -154,16 +155,6 @@ describe("openinference", () => {
 });
 
 describe("tool calls held only in a chat span's history", () => {
-  const chat = (id: string, start: number, input: object[], output: object[] = []) => ({
-    spanId: id,
-    name: "chat",
-    startTimeUnixNano: ns(start),
-    attributes: [
-      str("gen_ai.operation.name", "chat"),
-      str("gen_ai.input.messages", JSON.stringify(input)),
-      str("gen_ai.output.messages", JSON.stringify(output)),
-    ],
-  });
   const user = { role: "user", parts: [{ type: "text", content: "book it" }] };
   const asks = (id: string | undefined, name: string, args: object) => ({
     role: "assistant",

@@ -3,7 +3,7 @@ import type { Pair } from "../algorithms/score-matrix.js";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { AlignmentAlgorithm, ArgumentVerdict } from "../core/explanation.js";
 import { isJsonObject } from "../core/json.js";
-import type { JsonObject, JsonValue } from "../core/json.js";
+import type { JsonObject } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import { toToolCallsKnown } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -415,9 +415,7 @@ export function matchWithResolvedOptions(
     const same = compareArguments(e.output, call.output, { rules: rules.output }) === 1;
     const output = {
       verdict: same ? ("match" as const) : ("mismatch" as const),
-      expected: (isValueMatcher(e.output)
-        ? e.output.toJSON()
-        : JSON.parse(JSON.stringify(e.output))) as JsonValue,
+      expected: expectedJson(e.output),
       actual: call.output,
     };
     return call.isError === true

@@ -3,6 +3,7 @@ import {
   MultiModalRelevance,
   multimodalFaithfulness,
 } from "../compat/ragas/multimodal.js";
+import { textOf } from "../adapters/read.js";
 import { MultimodalToolCorrectnessMetric } from "../compat/deepeval/tool-correctness-metric.js";
 import { DeepEvalToolCorrectnessMetric } from "../compat/deepeval/trajectory-metric.js";
 import type { DeepEvalToolCorrectnessMetricOptions } from "../compat/deepeval/trajectory-metric.js";
@@ -14,7 +15,7 @@ import { toMetric } from "../core/metric.js";
 import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
-import type { Content, TestCase } from "../core/test-case.js";
+import type { TestCase } from "../core/test-case.js";
 import { closestName } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
@@ -63,12 +64,6 @@ export interface ResolvedMetricContext {
   /** Whether a judge was given (for metrics that ask one only for some cases). */
   readonly hasJudge: boolean;
   readonly baseDirectory: string;
-}
-
-function textOf(content: Content | undefined): string | undefined {
-  if (content === undefined) return undefined;
-  if (typeof content === "string") return content;
-  return content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 function thresholdOf(id: string, options: JsonObject, fallback: number): number {
@@ -359,6 +354,27 @@ export function metricDefinition(id: unknown): MetricDefinition {
   });
 }
 
+/**
+ * A metric config's id and options: `{ metric, ...options }`, or the older spelling
+ * `{ metric, options: {...} }`.
+ */
+export function splitMetricConfig(config: MetricConfigInput): {
+  metric: unknown;
+  options: Record<string, unknown>;
+} {
+  const { metric, ...rest } = config as Record<string, unknown>;
+  if (Object.keys(rest).length !== 1 || rest.options === undefined)
+    return { metric, options: rest };
+  if (!isJsonObject(rest.options)) {
+    throw new InvalidOptionError({
+      option: "options",
+      value: rest.options,
+      message: `the options of ${String(metric)} must be an object`,
+    });
+  }
+  return { metric, options: rest.options };
+}
+
 /** A metric as a config names it: its id, and its options beside it (or under `options`). */
 export type MetricConfigInput = { readonly metric: string } & Readonly<Record<string, unknown>>;
 
@@ -404,20 +420,9 @@ export function createMetric(config: MetricConfigInput, context: MetricContext =
       message: 'createMetric takes { metric: "<id>", ...options }',
     });
   }
-  const { metric: id, ...rest } = config as Record<string, unknown>;
-  const definition = metricDefinition(id);
-  // `{ metric, options: {...} }` is the older spelling of the same thing.
-  let options = rest;
-  if (Object.keys(rest).length === 1 && rest.options !== undefined) {
-    if (!isJsonObject(rest.options)) {
-      throw new InvalidOptionError({
-        option: "options",
-        value: rest.options,
-        message: `the options of ${definition.id} must be an object`,
-      });
-    }
-    options = rest.options;
-  }
+  // An unknown id is named before anything else.
+  const definition = metricDefinition((config as { metric?: unknown }).metric);
+  const { options } = splitMetricConfig(config);
   if (typeof context !== "object" || (context as unknown) === null) {
     throw new InvalidOptionError({
       option: "context",

@@ -15,7 +15,8 @@ import type { DatasetEntry } from "../node/dataset.js";
 import type { ResultsHeader, ResultsWriter } from "../node/results-file.js";
 import { concludeRun, openResultsRun } from "../node/results-run.js";
 import type { ResultsRunWording } from "../node/results-run.js";
-import { createMetric } from "../registry/metric-registry.js";
+import { createMetric, splitMetricConfig } from "../registry/metric-registry.js";
+import type { MetricConfigInput } from "../registry/metric-registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
 import type { CaseResult } from "../runner/case-result.js";
 import { evaluate } from "../runner/evaluate.js";
@@ -159,17 +160,6 @@ function isMetricObject(value: object): boolean {
   );
 }
 
-/** A config as `{ metric, options }`: `{ metric, options: {...} }` or `{ metric, ...options }`. */
-function runConfigOf(
-  value: { readonly metric: string } & Record<string, unknown>,
-): RunMetricConfig {
-  const { metric, ...rest } = value;
-  if (Object.keys(rest).length === 1 && isJsonObject(rest.options)) {
-    return { metric, options: rest.options };
-  }
-  return { metric, options: rest as JsonObject };
-}
-
 function hashOf(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
@@ -273,18 +263,22 @@ export async function evaluateToFile<TCase extends object = object>(
       message: "metrics must be a non-empty list of metrics or metric configs",
     });
   }
-  const configs: (RunMetricConfig | undefined)[] = given.map((item: unknown, at) => {
-    if (typeof item !== "object" || item === null) {
-      return resolveMetric(item, `metrics[${at}]`) as never;
+  // A config (`{ metric: "<id>", ... }`) becomes the registry's metric; anything else must be a
+  // metric object, which resolveMetric checks below.
+  const configs: (RunMetricConfig | undefined)[] = given.map((item: unknown) => {
+    if (
+      typeof item !== "object" ||
+      item === null ||
+      isMetricObject(item) ||
+      typeof (item as { metric?: unknown }).metric !== "string"
+    ) {
+      return undefined;
     }
-    if (isMetricObject(item)) return undefined;
-    if (typeof (item as { metric?: unknown }).metric === "string") {
-      return withThreshold(
-        runConfigOf(item as { metric: string } & Record<string, unknown>),
-        options.threshold,
-      );
-    }
-    return resolveMetric(item, `metrics[${at}]`) as never;
+    const split = splitMetricConfig(item as MetricConfigInput);
+    return withThreshold(
+      { metric: split.metric as string, options: split.options as JsonObject },
+      options.threshold,
+    );
   });
   const baseDirectory = file === undefined ? process.cwd() : path.dirname(file);
   const metrics: Metric<TCase>[] = given.map((item, at) => {

@@ -39,15 +39,13 @@ export function createRunMetrics(
     readonly baseDirectory?: string;
   } = {},
 ): Metric[] {
-  return configs.map((config) => {
-    // Unknown ids fail here, naming the known ones, before options are read.
-    metricDefinition(config.metric);
-    return createMetric(
+  return configs.map((config) =>
+    createMetric(
       { metric: config.metric, options: withThreshold(config, context.threshold).options },
       {
         ...(context.judge === undefined ? {} : { judge: context.judge }),
         ...(context.baseDirectory === undefined ? {} : { baseDirectory: context.baseDirectory }),
       },
-    );
-  });
+    ),
+  );
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { checkedMetricResult, resolveMetric } from "../core/metric.js";
@@ -146,10 +145,6 @@ function emptyTrace(): Trace {
   return { id: "", roots: [], spans: [], startTime: Date.now() };
 }
 
-function hashOf(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 32);
-}
-
 function checkOptions(options: EvaluateObservedOptions): void {
   const { observedCallback, goldens } = options;
   if (typeof observedCallback !== "function") {
@@ -223,7 +218,6 @@ export async function evaluate(options: EvaluateObservedOptions): Promise<Observ
     ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
     ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
     name: options.name ?? "goldens",
-    fingerprint: `${goldens.length}:${hashOf(goldens)}`,
     concurrency: options.concurrency ?? 4,
     ...(signal === undefined ? {} : { signal }),
     ...(options.judge === undefined

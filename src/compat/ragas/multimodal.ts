@@ -1,3 +1,4 @@
+import { textOf } from "../../adapters/read.js";
 import type { PreparedContext } from "../../core/context.js";
 import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../core/errors.js";
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
@@ -116,18 +117,6 @@ const testCaseFields: Readonly<Partial<Record<string, string>>> = {
   response: "actualOutput",
   userInput: "input",
 };
-
-/** Text, or the text parts of a list of parts, joined (a toolscore test case's content). */
-function textOf(value: unknown): unknown {
-  if (!Array.isArray(value)) return value;
-  return value
-    .flatMap((part: unknown) =>
-      typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text"
-        ? [(part as { text?: unknown }).text]
-        : [],
-    )
-    .join("\n");
-}
 
 /**
  * Reads a field given in camelCase or ragas' snake_case; a toolscore test case's `actualOutput`
