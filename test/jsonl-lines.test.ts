@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatasetParseError } from "../src/core/errors.js";
 import { jsonlLines, readDataset, readDatasetLine } from "../src/node/dataset.js";
-import { jsonlTextLines } from "../src/node/jsonl-cursor.js";
+import { jsonlTextLines } from "../src/core/jsonl-lines.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 
 /**

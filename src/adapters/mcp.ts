@@ -1,3 +1,5 @@
+import { sourceSpellings, spellingsUnder } from "../core/number-spellings.js";
+import type { NumberSpellings } from "../core/number-spellings.js";
 import { asArray, asId, asRecord, asString, at, blocksOutput, messageList } from "./read.js";
 import type { Record_ } from "./read.js";
 import { readToolSpecs } from "./tool-spec.js";
@@ -10,6 +12,22 @@ function callOutput(result: Record_): unknown {
 }
 
 /**
+ * How the numbers of a request's arguments were written, when the transcript was read from text:
+ * the message's own line (JSON Lines), else the whole document.
+ */
+function argumentSpellings(
+  value: unknown,
+  document: NumberSpellings | undefined,
+  messagePath: string,
+  wrapped: boolean,
+): NumberSpellings | undefined {
+  const inMessage = wrapped ? "$.message.params.arguments" : "$.params.arguments";
+  const own = spellingsUnder(sourceSpellings(value), inMessage);
+  if (own !== undefined || document === undefined) return own;
+  return spellingsUnder(document, `${messagePath}${inMessage.slice(1)}`);
+}
+
+/**
  * MCP JSON-RPC exchanges (a list of messages, each possibly wrapped as `{message}` by a logger,
  * batches included): `tools/call` requests joined to their responses by JSON-RPC id, `isError`
  * results and JSON-RPC errors marked as errors, tools from `tools/list` responses. Every call is
@@ -17,6 +35,7 @@ function callOutput(result: Record_): unknown {
  */
 export function readMcp(input: unknown, builder: TrajectoryBuilder): void {
   const { items, path } = messageList(input, ["messages"], "MCP");
+  const document = sourceSpellings(input);
   const methods = new Map<string, string>();
 
   const readMessage = (value: unknown, messagePath: string): void => {
@@ -48,6 +67,7 @@ export function readMcp(input: unknown, builder: TrajectoryBuilder): void {
         id,
         type: "MCP",
         path: messagePath,
+        spellings: argumentSpellings(value, document, messagePath, message !== wrapper),
       });
       return;
     }

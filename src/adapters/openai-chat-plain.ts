@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_DEPTH, isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
+import { numberSpellings } from "../core/number-spellings.js";
 import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type {
@@ -112,7 +113,8 @@ function plainArguments(
   } catch {
     return undefined;
   }
-  if (!isJsonObject(parsed)) return undefined;
+  // Whole numbers written as 3.0 are recorded by the general reader.
+  if (!isJsonObject(parsed) || numberSpellings(text) !== undefined) return undefined;
   if (!short) return cleanJson(parsed, callPath(message, index)) as JsonObject;
   parsedBefore?.set(text, parsed);
   return parsed;

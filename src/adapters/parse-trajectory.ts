@@ -1,3 +1,5 @@
+import { jsonlTextLines } from "../core/jsonl-lines.js";
+import { rememberSource } from "../core/number-spellings.js";
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
 import { setKey } from "../core/json.js";
 import { markValidated } from "../core/tool-call.js";
@@ -43,29 +45,34 @@ const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuil
   mcp: readMcp,
 };
 
-/** A transcript given as JSON text or JSON Lines becomes a value; anything else is taken as is. */
+/**
+ * A transcript given as JSON text or JSON Lines becomes a value (lines by the one JSONL line
+ * rule); anything else is taken as is. The text is remembered for readers that need how its
+ * numbers were written.
+ */
 function decode(input: unknown): unknown {
   if (typeof input !== "string") return input;
   const text = input.trim();
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    rememberSource(value, text);
+    return value;
   } catch {
     // JSON Lines: one message, item or span per line.
   }
-  return text
-    .split(/\r?\n/)
-    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
-    .filter(({ line }) => line !== "")
-    .map(({ line, number }) => {
-      try {
-        return JSON.parse(line) as unknown;
-      } catch {
-        throw new InvalidInputError({
-          field: `line ${number}`,
-          message: `the transcript is neither JSON nor JSON Lines: line ${number} is not valid JSON`,
-        });
-      }
-    });
+  return jsonlTextLines(text).map(({ text: line, line: number }) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line) as unknown;
+    } catch {
+      throw new InvalidInputError({
+        field: `line ${number}`,
+        message: `the transcript is neither JSON nor JSON Lines: line ${number} is not valid JSON`,
+      });
+    }
+    rememberSource(value, line);
+    return value;
+  });
 }
 
 function resolveFormat(format: unknown): TrajectoryFormat | undefined {

@@ -1,6 +1,8 @@
 import type { ToolSpec } from "../core/test-case.js";
 import { DEFAULT_MAX_DEPTH, isCleanJson, isJsonObject, toJsonValue } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import { numberSpellings } from "../core/number-spellings.js";
+import type { NumberSpellings } from "../core/number-spellings.js";
 import { markValidated } from "../core/tool-call.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
 import { jsonText } from "./read.js";
@@ -22,6 +24,11 @@ export interface RawCall {
   type?: ToolCallType;
   /** Where the call is in the input, for warnings. */
   path: string;
+  /**
+   * How whole numbers in object arguments were written in the transcript's text (`3.0`), when
+   * the reader knows it; arguments given as text are scanned here.
+   */
+  spellings?: NumberSpellings | undefined;
   /** Set when the format carries the result with the call itself (UI parts, spans). */
   result?: RawResult | undefined;
   /**
@@ -50,6 +57,7 @@ interface MutableCall {
   id?: string;
   isError: boolean;
   invalidArguments?: string;
+  numberSpellings?: NumberSpellings;
   resolved: boolean;
   path: string;
 }
@@ -65,6 +73,7 @@ function publicCall(call: MutableCall): ToolCall {
   if (call.id !== undefined) result.id = call.id;
   result.isError = call.isError;
   if (call.invalidArguments !== undefined) result.invalidArguments = call.invalidArguments;
+  if (call.numberSpellings !== undefined) result.numberSpellings = call.numberSpellings;
   return result;
 }
 
@@ -163,6 +172,11 @@ export class TrajectoryBuilder {
       );
     } else {
       this.readArguments(call, raw.arguments, raw.path);
+      const spellings =
+        typeof raw.arguments === "string" && call.invalidArguments === undefined
+          ? numberSpellings(raw.arguments)
+          : raw.spellings;
+      if (spellings !== undefined) call.numberSpellings = spellings;
     }
     if (raw.id !== undefined && raw.id !== "") {
       call.id = raw.id;

@@ -31,6 +31,7 @@ const calledKeys: ReadonlySet<string> = new Set<string>([
   "reasoning",
   "isError",
   "invalidArguments",
+  "numberSpellings",
 ]);
 const expectedKeys: ReadonlySet<string> = new Set<string>([...calledKeys, "after"]);
 

@@ -1,5 +1,7 @@
 import { parseArgumentsText, readCallFields, usesOwnSpelling } from "./call-fields.js";
 import { InvalidInputError } from "./errors.js";
+import { numberSpellings } from "./number-spellings.js";
+import type { NumberSpellings } from "./number-spellings.js";
 import { childPath, isCleanJson, isJsonObject, toJsonValue } from "./json.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
@@ -35,6 +37,12 @@ export interface ToolCall {
    * or JSON of another type); `inputParameters` is then `{}`.
    */
   readonly invalidArguments?: string;
+  /**
+   * How whole numbers among the arguments were written when written with a fraction or an
+   * exponent (`{ "$.limit": "3.0" }`), by JSON path: kept from arguments read as JSON text, so that
+   * a schema declaring `integer` can refuse a float the parsed value cannot show.
+   */
+  readonly numberSpellings?: NumberSpellings;
 }
 
 /**
@@ -58,6 +66,7 @@ export interface ToolCallInput {
   reasoning?: string;
   isError?: boolean;
   invalidArguments?: string;
+  numberSpellings?: Record<string, string>;
 }
 
 export interface ToToolCallOptions {
@@ -121,6 +130,7 @@ function readToolCall(
   const name = record.name as string;
   let inputParameters: JsonObject = {};
   let invalidText: string | undefined;
+  let spellings: NumberSpellings | undefined;
   let rawParameters = argumentsKey === undefined ? undefined : record[argumentsKey];
   if (typeof rawParameters === "string" && argumentsKey === "arguments") {
     // JSON text, as OpenAI gives arguments: read; text that is not a JSON object is kept as
@@ -131,6 +141,8 @@ function readToolCall(
     if (parsed === undefined || (rawParameters !== undefined && !isJsonObject(rawParameters))) {
       invalidText = text;
       rawParameters = undefined;
+    } else {
+      spellings = numberSpellings(text);
     }
   }
   if (rawParameters !== undefined && rawParameters !== null) {
@@ -191,6 +203,14 @@ function readToolCall(
     }
     call.invalidArguments = invalidText;
   }
+  if (record.numberSpellings !== undefined) {
+    const given = readSpellings(record.numberSpellings, () =>
+      childPath(where(), "numberSpellings"),
+    );
+    if (given !== undefined)
+      spellings = spellings === undefined ? given : { ...given, ...spellings };
+  }
+  if (spellings !== undefined) call.numberSpellings = spellings;
   const isError = record.isError;
   if (isError !== undefined && isError !== null) {
     if (typeof isError !== "boolean") {
@@ -203,6 +223,18 @@ function readToolCall(
     call.isError = isError;
   }
   return call;
+}
+
+/** `numberSpellings` as given: an object of JSON paths to number texts; empty is none. */
+function readSpellings(value: unknown, field: () => string): NumberSpellings | undefined {
+  if (value === null) return undefined;
+  if (!isJsonObject(value) || Object.values(value).some((text) => typeof text !== "string")) {
+    throw new InvalidInputError({
+      field: field(),
+      message: `${field()} must map JSON paths to how their numbers were written, like { "$.limit": "3.0" }`,
+    });
+  }
+  return Object.keys(value).length === 0 ? undefined : (value as NumberSpellings);
 }
 
 /**

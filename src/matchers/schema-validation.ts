@@ -5,6 +5,7 @@ import formatsModule from "ajv-formats";
 import type { FormatsPlugin } from "ajv-formats";
 import { childPath, isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import type { NumberSpellings } from "../core/number-spellings.js";
 
 // ajv-formats is CommonJS with a default export; depending on the loader it arrives wrapped.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
@@ -94,6 +95,77 @@ function undeclared(
   }
 }
 
+/** Whether a schema lets a number through only when it is an integer. */
+function integerOnly(schema: JsonObject): boolean {
+  const type = schema.type;
+  if (type === "integer") return true;
+  if (Array.isArray(type)) return type.includes("integer") && !type.includes("number");
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const numeric = branches.filter(
+      (branch) =>
+        isJsonObject(branch) &&
+        (!("type" in branch) ||
+          branch.type === "number" ||
+          branch.type === "integer" ||
+          (Array.isArray(branch.type) &&
+            (branch.type.includes("number") || branch.type.includes("integer")))),
+    ) as JsonObject[];
+    if (numeric.length > 0 && numeric.every(integerOnly)) return true;
+  }
+  const all = schema.allOf;
+  return Array.isArray(all) && all.some((branch) => isJsonObject(branch) && integerOnly(branch));
+}
+
+/** The schema of an object's property or an array's item, where the schema says. */
+function childSchema(schema: JsonObject, key: string | number): JsonValue | undefined {
+  if (typeof key === "string") {
+    const properties = schema.properties;
+    if (isJsonObject(properties) && Object.hasOwn(properties, key)) return properties[key];
+    return schema.additionalProperties;
+  }
+  const prefix = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : undefined;
+  if (prefix !== undefined) {
+    return key < prefix.length ? prefix[key] : (schema.additionalItems ?? schema.items);
+  }
+  return schema.items;
+}
+
+/** Whole numbers written as floats (`3.0`) where the schema declares an integer, at any depth. */
+function floatsForIntegers(
+  schema: JsonValue | undefined,
+  value: JsonValue,
+  path: string,
+  spellings: NumberSpellings,
+  out: SchemaViolation[],
+): void {
+  if (!isJsonObject(schema)) return;
+  if (typeof value === "number") {
+    const text = spellings[path] as string | undefined;
+    if (text !== undefined && integerOnly(schema)) {
+      out.push({ kind: "wrong-type", path, message: `must be integer, written as ${text}` });
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      const itemSchema = childSchema(schema, index);
+      if (!Array.isArray(itemSchema)) {
+        floatsForIntegers(itemSchema, item, childPath(path, index), spellings, out);
+      }
+    });
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) {
+      floatsForIntegers(childSchema(schema, key), value[key], childPath(path, key), spellings, out);
+    }
+  }
+}
+
 /**
  * Validates tool arguments against the tool's JSON Schema with Ajv (draft-07, or 2020-12 when the
  * schema says so; formats checked), turning its errors into violations, and flags arguments the
@@ -135,8 +207,12 @@ export class SchemaValidator {
     return result;
   }
 
-  /** The violations of `value` against `schema`; empty when it fits. */
-  validate(schema: JsonObject, value: JsonValue): SchemaViolation[] {
+  /**
+   * The violations of `value` against `schema`; empty when it fits. `spellings`: how whole numbers
+   * were written in the call's text; one written `3.0` where the schema declares `integer` is a
+   * `wrong-type` violation, though its value is 3.
+   */
+  validate(schema: JsonObject, value: JsonValue, spellings?: NumberSpellings): SchemaViolation[] {
     const validate = this.compile(schema);
     if (validate instanceof Error) {
       return [
@@ -154,6 +230,7 @@ export class SchemaValidator {
       violations.filter((v) => v.kind === "unknown-argument").map((v) => v.path),
     );
     undeclared(schema, value, "$", violations, seen);
+    if (spellings !== undefined) floatsForIntegers(schema, value, "$", spellings, violations);
     return violations;
   }
 }

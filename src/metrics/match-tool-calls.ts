@@ -961,7 +961,11 @@ function validateCalls(
     const name = nameOf(call);
     const schema = definitions.get(name);
     if (!schema) return;
-    for (const violation of validator.validate(schema, call.inputParameters)) {
+    for (const violation of validator.validate(
+      schema,
+      call.inputParameters,
+      call.numberSpellings,
+    )) {
       (found ??= []).push({
         kind: violation.kind,
         path: violation.path,

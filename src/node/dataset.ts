@@ -4,7 +4,8 @@ import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import { JsonlCursor, jsonlTextLines } from "./jsonl-cursor.js";
+import { JsonlCursor, jsonlTextLines } from "../core/jsonl-lines.js";
+import { rememberSource } from "../core/number-spellings.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
@@ -104,7 +105,9 @@ async function readTranscriptFile(
   if (/\.(jsonl|ndjson)$/i.test(real)) {
     return jsonlTextLines(text).map(({ text: line, line: number }) => {
       try {
-        return JSON.parse(line) as unknown;
+        const value = JSON.parse(line) as unknown;
+        rememberSource(value, line);
+        return value;
       } catch (error) {
         throw new Error(`${field} ${JSON.stringify(name)}: line ${number} is not JSON`, {
           cause: error,
@@ -113,7 +116,9 @@ async function readTranscriptFile(
     });
   }
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    rememberSource(value, text);
+    return value;
   } catch (error) {
     throw new Error(
       `${field} ${JSON.stringify(name)} is not JSON: ${error instanceof Error ? error.message : String(error)}`,

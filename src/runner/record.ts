@@ -1,5 +1,7 @@
 import { boundValue, cutText } from "../core/bounded.js";
 import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
+import { numberSpellings } from "../core/number-spellings.js";
+import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ErroredResult, MetricResult } from "../core/metric-result.js";
 import type { Content, ImageSource, TestCase } from "../core/test-case.js";
@@ -29,6 +31,8 @@ export interface RecordedCall {
   readonly output?: JsonValue;
   readonly isError?: boolean;
   readonly invalidArguments?: string;
+  /** How whole numbers were written in the arguments' text (`{ "$.n": "3.0" }`), when it mattered. */
+  readonly numberSpellings?: Readonly<Record<string, string>>;
 }
 
 /** What a report shows of the case itself: the request, the answer, the calls, the contexts. */
@@ -76,8 +80,10 @@ function recordedCall(call: ToolCall): RecordedCall {
   } catch {
     args = raw.inputParameters;
   }
+  let spellings: unknown = raw.numberSpellings;
   if (typeof args === "string") {
     const parsed = parseArgumentsText(args);
+    if (parsed !== undefined && spellings === undefined) spellings = numberSpellings(args);
     args = parsed?.value;
   }
   const output = raw.output;
@@ -88,6 +94,7 @@ function recordedCall(call: ToolCall): RecordedCall {
     ...(output === null || output === undefined ? {} : { output: output as JsonValue }),
     ...(raw.isError === true ? { isError: true } : {}),
     ...(typeof raw.invalidArguments === "string" ? { invalidArguments: raw.invalidArguments } : {}),
+    ...(isJsonObject(spellings) ? { numberSpellings: spellings as Record<string, string> } : {}),
   };
 }
 

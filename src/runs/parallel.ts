@@ -5,7 +5,7 @@ import type { ResultsWriter } from "../node/results-file.js";
 import type { RunProgress } from "./run-progress.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
-import { JsonlCursor } from "../node/jsonl-cursor.js";
+import { JsonlCursor } from "../core/jsonl-lines.js";
 import { workerFile } from "./worker-file.js";
 
 const statuses = ["passed", "failed", "error"] as const;

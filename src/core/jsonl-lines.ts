@@ -50,7 +50,9 @@ export class JsonlCursor {
 
 /** The non-blank lines of a JSONL text held in memory, by the same rule, with their numbers. */
 export function jsonlTextLines(text: string): { text: string; line: number }[] {
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = new TextEncoder().encode(text);
+  // ignoreBOM keeps a mid-file BOM as content, as the byte rule does.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const cursor = new JsonlCursor();
   const lines: { text: string; line: number }[] = [];
   let start = 0;
@@ -58,7 +60,10 @@ export function jsonlTextLines(text: string): { text: string; line: number }[] {
     let newline = bytes.indexOf(10, start);
     if (newline === -1) newline = bytes.length;
     if (cursor.take(bytes, start, newline)) {
-      lines.push({ text: bytes.toString("utf8", cursor.begin, cursor.stop), line: cursor.line });
+      lines.push({
+        text: decoder.decode(bytes.subarray(cursor.begin, cursor.stop)),
+        line: cursor.line,
+      });
     }
     start = newline + 1;
   }
