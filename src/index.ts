@@ -88,6 +88,7 @@ export type {
   ToolSpec,
   ToolscoreErrorOptions,
   NameMapping,
+  NumberSpellings,
   Trajectory,
   TrajectoryFormat,
   TrajectoryStep,
@@ -149,8 +150,16 @@ export type {
   SchemaViolation,
   ValueMatcher,
 } from "./matchers/index.js";
-export { matchToolCalls, scoreToolCalls, toolCallAccuracy } from "./metrics/index.js";
+export {
+  matchToolCalls,
+  responseContains,
+  scoreToolCalls,
+  toolCallAccuracy,
+} from "./metrics/index.js";
 export type {
+  ResponseContainsCase,
+  ResponseContainsDetails,
+  ResponseContainsOptions,
   CallSchemaViolation,
   ExpectedCallsInput,
   ExpectedToolCallInput,

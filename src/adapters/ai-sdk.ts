@@ -1,4 +1,4 @@
-import { asArray, asId, asRecord, asString, at, messageList, textOf } from "./read.js";
+import { asArray, asId, asRecord, asString, at, messageList, replyTextOf, textOf } from "./read.js";
 import type { Record_ } from "./read.js";
 import { readToolList } from "./tool-spec.js";
 import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
@@ -192,6 +192,7 @@ function readMessages(items: unknown[], path: string, builder: TrajectoryBuilder
         builder.startTurn(textOf(parts ?? message.content));
         return;
       case "assistant": {
+        builder.addReply(replyTextOf(parts ?? message.content));
         if (parts) {
           readUiParts(parts, at(messagePath, "parts"), builder);
           return;

@@ -6,6 +6,7 @@ import {
   at,
   blocksOutput,
   messageList,
+  replyTextOf,
   textOf,
 } from "./read.js";
 import { readToolList } from "./tool-spec.js";
@@ -37,6 +38,7 @@ export function readAnthropic(input: unknown, builder: TrajectoryBuilder): void 
       builder.unknownRole(role, messagePath);
       return;
     }
+    if (role === "assistant") builder.addReply(replyTextOf(message.content));
     const blocks = asArray(message.content);
     if (!blocks) {
       if (role === "user") builder.startTurn(textOf(message.content));

@@ -1,4 +1,4 @@
-import { asArray, asId, asRecord, asString, at, messageList, textOf } from "./read.js";
+import { asArray, asId, asRecord, asString, at, messageList, replyTextOf, textOf } from "./read.js";
 import { readToolList } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
 
@@ -46,6 +46,7 @@ export function readBedrock(input: unknown, builder: TrajectoryBuilder): void {
       const userContent = blocks.filter((block) => asRecord(block)?.toolResult === undefined);
       if (userContent.length > 0) builder.startTurn(textOf(userContent));
     } else {
+      builder.addReply(replyTextOf(blocks));
       builder.startStep();
     }
     blocks.forEach((value, blockIndex) => {

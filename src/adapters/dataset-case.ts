@@ -59,6 +59,7 @@ const fieldNames = {
   input: ["input", "user_input", "query"],
   actualOutput: ["actualOutput", "actual_output", "response"],
   expectedOutput: ["expectedOutput", "expected_output", "reference"],
+  expectedOutputContains: ["expectedOutputContains", "expected_output_contains"],
   toolsCalled: ["toolsCalled", "tools_called"],
   expectedTools: ["expectedTools", "expected_tools"],
   availableTools: ["availableTools", "available_tools"],
@@ -234,6 +235,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     availableTools = readToolList(tools, givenAs.availableTools ?? "availableTools");
   }
   let trajectory: CaseTrajectoryInfo | undefined;
+  let replies: readonly string[] | undefined;
   let input = content("input");
   if (values.trajectory !== undefined) {
     if (toolsCalled !== undefined) {
@@ -244,6 +246,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     }
     const parsed = parse("trajectory");
     toolsCalled = parsed.calls;
+    replies = parsed.replies;
     trajectory = info(parsed);
     if (availableTools === undefined && parsed.tools.length > 0) availableTools = parsed.tools;
     const firstInput = parsed.turns.find((turn) => turn.input !== undefined)?.input;
@@ -281,6 +284,13 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   }
   const actualOutput = content("actualOutput");
   const expectedOutput = content("expectedOutput");
+  const contains = list("expectedOutputContains");
+  if (contains?.some((item) => typeof item !== "string") === true) {
+    fail(
+      `${givenAs.expectedOutputContains ?? "expectedOutputContains"} must be a list of strings`,
+      "expectedOutputContains",
+    );
+  }
   // Built key by key (in the order the fields are documented): a conditional spread per
   // optional field cost more than the rest of reading a case.
   const read: { -readonly [K in keyof DatasetCase]: DatasetCase[K] } = { id, index: options.index };
@@ -290,6 +300,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (input !== undefined) read.input = input;
   if (actualOutput !== undefined) read.actualOutput = actualOutput;
   if (expectedOutput !== undefined) read.expectedOutput = expectedOutput;
+  if (contains !== undefined) read.expectedOutputContains = contains as readonly string[];
+  if (replies !== undefined) read.replies = replies;
   if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
   if (expectedTools !== undefined) read.expectedTools = expectedTools as readonly ToolCall[];
   if (availableTools !== undefined) read.availableTools = availableTools;

@@ -1,4 +1,4 @@
-import { asArray, asId, asRecord, asString, at, messageList, textOf } from "./read.js";
+import { asArray, asId, asRecord, asString, at, messageList, replyTextOf, textOf } from "./read.js";
 import type { Record_ } from "./read.js";
 import { readToolList } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -39,6 +39,7 @@ export function readGemini(input: unknown, builder: TrajectoryBuilder): void {
     const role = content.role ?? "user";
     const parts = asArray(content.parts) ?? [];
     if (role === "model") {
+      builder.addReply(replyTextOf(parts));
       builder.startStep();
     } else if (role === "user") {
       const userParts = parts.filter((p) => {

@@ -6,6 +6,7 @@ import {
   at,
   blocksOutput,
   messageList,
+  replyTextOf,
   textOf,
 } from "./read.js";
 import type { Record_ } from "./read.js";
@@ -139,6 +140,7 @@ export function readLangChain(input: unknown, builder: TrajectoryBuilder): void 
         builder.startTurn(textOf(fields.content));
         return;
       case "assistant":
+        builder.addReply(replyTextOf(fields.content));
         builder.startStep();
         readCalls(fields, messagePath, builder);
         builder.endStep();

@@ -173,6 +173,8 @@ export function readPlainOpenAIChat(
   // Per turn, its text (if any) and where its steps and calls begin (both run on to the next
   // turn's), in one list: the turns' own lists are made at the end, at their size.
   const turnMarks: (string | number | undefined)[] = [];
+  // The assistant's texts, as the general reader keeps them.
+  let replies: string[] | undefined;
   // Filled once the list has more calls than a scan should look through.
   let byId: Map<string, PlainCall> | undefined;
   for (let at = 0; at < list.length; at++) {
@@ -189,6 +191,7 @@ export function readPlainOpenAIChat(
     } else if (role === "assistant") {
       const toolCalls = message.tool_calls;
       if (message.tool_call_id !== undefined) return undefined;
+      if (typeof content === "string" && content !== "") (replies ??= []).push(content);
       if (toolCalls === undefined) continue;
       if (!Array.isArray(toolCalls)) return undefined;
       if (toolCalls.length === 0) continue;
@@ -263,7 +266,7 @@ export function readPlainOpenAIChat(
   }
   const publicCalls: ToolCall[] = calls;
   markValidated(publicCalls);
-  return {
+  const trajectory: Trajectory = {
     format: "openai-chat",
     calls: publicCalls,
     steps,
@@ -272,4 +275,5 @@ export function readPlainOpenAIChat(
     warnings,
     nameMapping: [],
   };
+  return replies === undefined ? trajectory : { ...trajectory, replies };
 }

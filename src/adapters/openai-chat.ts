@@ -6,6 +6,7 @@ import {
   at,
   blocksOutput,
   messageList,
+  replyTextOf,
   textOf,
 } from "./read.js";
 import type { Record_ } from "./read.js";
@@ -76,6 +77,7 @@ export function readOpenAIChat(input: unknown, builder: TrajectoryBuilder): void
         builder.startTurn(textOf(message.content));
         return;
       case "assistant":
+        builder.addReply(replyTextOf(message.content));
         builder.startStep();
         readToolCalls(message, messagePath, builder);
         builder.endStep();

@@ -1,4 +1,13 @@
-import { asArray, asId, asRecord, asString, at, blocksOutput, textOf } from "./read.js";
+import {
+  asArray,
+  asId,
+  asRecord,
+  asString,
+  at,
+  blocksOutput,
+  replyTextOf,
+  textOf,
+} from "./read.js";
 import type { Record_ } from "./read.js";
 import { readToolList, readToolSpecs } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -63,6 +72,7 @@ export function readOpenAIResponses(input: unknown, builder: TrajectoryBuilder):
         case "message":
           builder.endStep();
           if (item.role === "user") builder.startTurn(textOf(item.content));
+          else if (item.role === "assistant") builder.addReply(replyTextOf(item.content));
           else if (
             item.role !== "assistant" &&
             item.role !== "system" &&

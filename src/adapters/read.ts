@@ -48,6 +48,21 @@ export function textOf(content: unknown): string | undefined {
 }
 
 /**
+ * The text of an assistant's message content, as `textOf` reads it, without reasoning parts
+ * (the AI SDK's `reasoning`, Gemini's `thought` parts): what the agent said.
+ */
+export function replyTextOf(content: unknown): string | undefined {
+  const parts = asArray(content);
+  if (!parts) return textOf(content);
+  return textOf(
+    parts.filter((part) => {
+      const record = asRecord(part);
+      return record === undefined || (record.type !== "reasoning" && record.thought !== true);
+    }),
+  );
+}
+
+/**
  * A tool output given as content blocks: one text block is its text, text blocks only are their
  * texts joined by newlines, anything else is kept as the list of blocks.
  */

@@ -89,6 +89,12 @@ export class TrajectoryBuilder {
   private readonly tools: ToolSpec[] = [];
   private readonly toolNames = new Set<string>();
   private readonly warnings: TrajectoryWarning[] = [];
+  private readonly replies: string[] = [];
+
+  /** An assistant message's text, when it has any. */
+  addReply(text: string | undefined): void {
+    if (text !== undefined && text !== "") this.replies.push(text);
+  }
   /** Unanswered calls by id, earliest first. */
   private readonly pendingById = new Map<string, number[]>();
   /** Unanswered calls without an id, by name, earliest first. */
@@ -334,7 +340,7 @@ export class TrajectoryBuilder {
         ? { index, steps: turn.steps, calls: turn.calls }
         : { index, input: turn.input, steps: turn.steps, calls: turn.calls },
     );
-    return {
+    const trajectory: Trajectory = {
       format: this.format,
       calls,
       steps,
@@ -343,5 +349,6 @@ export class TrajectoryBuilder {
       warnings: this.warnings,
       nameMapping: [],
     };
+    return this.replies.length === 0 ? trajectory : { ...trajectory, replies: this.replies };
   }
 }

@@ -15,6 +15,7 @@ export {
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";
+export type { NumberSpellings } from "./number-spellings.js";
 export type { MediaLoadReason, ToolscoreErrorOptions } from "./errors.js";
 export {
   DEFAULT_MAX_DEPTH,

@@ -31,6 +31,22 @@ export interface Metric<TCase = TestCase, TDetails = unknown> {
   withOptions?(overrides: JsonObject): Metric<TCase, TDetails>;
 }
 
+/**
+ * `measure` for a metric that scores synchronously: `measureSync`'s result as a promise, or the
+ * signal's reason when it is already aborted.
+ */
+export function measureBySync<TCase, TDetails>(
+  measureSync: (testCase: TCase) => MetricResult<TDetails>,
+): (testCase: TCase, options?: MeasureOptions) => Promise<MetricResult<TDetails>> {
+  return (testCase, options = {}) => {
+    const signal = options.signal;
+    if (signal?.aborted === true) {
+      return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    }
+    return Promise.resolve(measureSync(testCase));
+  };
+}
+
 /** A metric that can score synchronously (see `Metric.measureSync`). */
 export type SyncMetric<TCase = TestCase, TDetails = unknown> = Metric<TCase, TDetails> & {
   measureSync(testCase: TCase): MetricResult<TDetails>;

@@ -41,6 +41,13 @@ export interface TestCase {
   readonly input?: Content;
   readonly actualOutput?: Content;
   readonly expectedOutput?: Content;
+  /** Strings the agent's replies must contain (`response-contains`). */
+  readonly expectedOutputContains?: readonly string[];
+  /**
+   * The agent's text replies, each on its own, as read from its transcript (`parseTrajectory`'s
+   * `replies`); metrics that look into the answer read them when `actualOutput` is not given.
+   */
+  readonly replies?: readonly string[];
   readonly toolsCalled?: readonly ToolCall[];
   readonly expectedTools?: readonly ToolCall[];
   readonly availableTools?: readonly ToolSpec[];

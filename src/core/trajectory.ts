@@ -75,4 +75,9 @@ export interface Trajectory {
   readonly warnings: readonly TrajectoryWarning[];
   /** The tool names that normalization changed; empty when it changed none. */
   readonly nameMapping: readonly NameMapping[];
+  /**
+   * The agent's text replies (assistant messages' text, reasoning left out), in order; absent
+   * when it gave none, or the format does not carry them (spans, MCP).
+   */
+  readonly replies?: readonly string[];
 }

@@ -75,6 +75,17 @@ export interface TextOptions {
   readonly trim?: boolean;
 }
 
+/** What a normalization does, in words (`ignoring case, ignoring ","`); empty when nothing. */
+export function describeTextOptions(options: TextOptions): string {
+  return [
+    options.ignoreCase === true ? "ignoring case" : "",
+    options.ignoreCharacters ? `ignoring ${JSON.stringify(options.ignoreCharacters)}` : "",
+    options.trim === true ? "trimmed" : "",
+  ]
+    .filter((part) => part !== "")
+    .join(", ");
+}
+
 /** The normalization `options` describe, as a function on strings. */
 export function textNormalizer(options: TextOptions): (text: string) => string {
   const characters = options.ignoreCharacters ?? "";
@@ -276,14 +287,10 @@ export const match = {
     if (typeof value !== "string") throw new TypeError("match.text needs a string");
     const normalize = textNormalizer(options);
     const target = normalize(value);
-    const shown = [
-      options.ignoreCase === true ? "ignoring case" : "",
-      options.ignoreCharacters ? `ignoring ${JSON.stringify(options.ignoreCharacters)}` : "",
-      options.trim === true ? "trimmed" : "",
-    ].filter((part) => part !== "");
+    const shown = describeTextOptions(options);
     return matcher(
       "text",
-      `the text ${JSON.stringify(value)}${shown.length === 0 ? "" : ` (${shown.join(", ")})`}`,
+      `the text ${JSON.stringify(value)}${shown === "" ? "" : ` (${shown})`}`,
       (v) => typeof v === "string" && normalize(v) === target,
       {
         $match: "text",

@@ -53,5 +53,11 @@ export type {
   ExpectedCallsInput,
   ExpectedToolCallInput,
 } from "./expected-calls.js";
+export { responseContains } from "./response-contains.js";
+export type {
+  ResponseContainsCase,
+  ResponseContainsDetails,
+  ResponseContainsOptions,
+} from "./response-contains.js";
 export { toolCallAccuracy } from "./tool-call-accuracy.js";
 export type { ToolCallAccuracyCase, ToolCallAccuracyOptions } from "./tool-call-accuracy.js";

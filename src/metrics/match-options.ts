@@ -3,7 +3,7 @@ import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/compare-arguments.js";
-import type { ValueMatcher } from "../matchers/value-matchers.js";
+import type { TextOptions, ValueMatcher } from "../matchers/value-matchers.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator } from "../matchers/schema-validation.js";
 import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
@@ -226,6 +226,11 @@ function mode(option: string, value: unknown): ArgumentMode {
 /** A path rule: a mode, a matcher, or a matcher in its JSON form (`{"$match": "any"}`). */
 /** A rule's `strings`: how every string compared under it is normalized. */
 function stringsOption(option: string, value: unknown): (text: string) => string {
+  return textNormalizer(textOptionsOf(option, value));
+}
+
+/** `{ ignoreCase?, ignoreCharacters?, trim? }` as given in JSON, checked; errors name `option`. */
+export function textOptionsOf(option: string, value: unknown): TextOptions {
   if (!isJsonObject(value)) {
     throw new InvalidOptionError({
       option,
@@ -245,11 +250,7 @@ function stringsOption(option: string, value: unknown): (text: string) => string
       message: `${option}.ignoreCharacters must be a string of characters`,
     });
   }
-  return textNormalizer({
-    ignoreCase,
-    trim,
-    ...(ignoreCharacters === undefined ? {} : { ignoreCharacters }),
-  });
+  return { ignoreCase, trim, ...(ignoreCharacters === undefined ? {} : { ignoreCharacters }) };
 }
 
 function pathRule(option: string, rule: unknown): ArgumentRule {

@@ -1,7 +1,8 @@
 import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../core/errors.js";
 import type { ToolCallMatchDetails } from "../core/explanation.js";
 import type { JsonObject } from "../core/json.js";
-import type { MeasureOptions, Metric } from "../core/metric.js";
+import { measureBySync } from "../core/metric.js";
+import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -17,6 +18,7 @@ import {
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
 import { camelKeys, optionsObject, rejectUnknownOptions } from "./options.js";
+import { responseContains } from "./response-contains.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 
 /**
@@ -94,14 +96,7 @@ function syncMetric<TResolved>(input: {
   return {
     id,
     name,
-    measure(
-      testCase: TestCase,
-      measureOptions: MeasureOptions = {},
-    ): Promise<MetricResult<ToolCallMatchDetails>> {
-      const signal = measureOptions.signal;
-      if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
-      return Promise.resolve(measureSync(testCase));
-    },
+    measure: measureBySync(measureSync),
     measureSync,
     withOptions(overrides: JsonObject) {
       return syncMetric({ ...input, options: { ...options, ...camelKeys(overrides) } });
@@ -203,6 +198,15 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
           };
         },
       });
+    },
+  },
+  {
+    id: "response-contains",
+    defaultName: "Response Contains",
+    description: "every string of the case's expectedOutputContains appears in the agent's replies",
+    judged: false,
+    create(options) {
+      return responseContains(options);
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { InvalidInputError, MissingParamsError } from "../core/errors.js";
-import { measureWithoutPassingDetails } from "../core/metric.js";
-import type { LeavesPassingDetailsOut, MeasureOptions, SyncMetric } from "../core/metric.js";
+import { measureBySync, measureWithoutPassingDetails } from "../core/metric.js";
+import type { LeavesPassingDetailsOut, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
@@ -91,17 +91,7 @@ export function toolCallAccuracy(
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
     withOptions: (overrides: JsonObject) =>
       toolCallAccuracy({ ...options, ...(camelKeys(overrides) as ToolCallAccuracyOptions) }),
-    measure(
-      testCase: ToolCallAccuracyCase,
-      measureOptions: MeasureOptions = {},
-    ): Promise<MetricResult<MatchResult>> {
-      const signal = measureOptions.signal;
-      if (signal?.aborted)
-        return Promise.reject(
-          signal.reason instanceof Error ? signal.reason : new Error("aborted"),
-        );
-      return Promise.resolve(measureSync(testCase));
-    },
+    measure: measureBySync(measureSync),
     measureSync,
     // For a caller that keeps failures' details only: an exact match is scored the quick way,
     // its reason written from the numbers, and its details left out.

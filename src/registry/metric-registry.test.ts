@@ -26,6 +26,7 @@ describe("createMetric", () => {
       "tool-call-accuracy",
       "deepeval-tool-correctness",
       "axion-tool-correctness",
+      "response-contains",
     ]);
     expect(deterministicMetrics.every((definition) => !definition.judged)).toBe(true);
   });
