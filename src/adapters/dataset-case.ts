@@ -2,7 +2,12 @@ import { DatasetParseError, ToolscoreError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
-import type { NameMapping, TrajectoryFormat, TrajectoryWarning } from "../core/trajectory.js";
+import type {
+  NameMapping,
+  TrajectoryFormat,
+  TrajectoryStep,
+  TrajectoryWarning,
+} from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "./normalize-tool-name.js";
 import { readCallFields } from "../core/call-fields.js";
 import { markValidated, toToolCalls } from "../core/tool-call.js";
@@ -236,6 +241,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   }
   let trajectory: CaseTrajectoryInfo | undefined;
   let replies: readonly string[] | undefined;
+  let calledSteps: readonly TrajectoryStep[] | undefined;
+  let expectedSteps: readonly TrajectoryStep[] | undefined;
   let input = content("input");
   if (values.trajectory !== undefined) {
     if (toolsCalled !== undefined) {
@@ -246,6 +253,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     }
     const parsed = parse("trajectory");
     toolsCalled = parsed.calls;
+    calledSteps = parsed.steps;
     replies = parsed.replies;
     trajectory = info(parsed);
     if (availableTools === undefined && parsed.tools.length > 0) availableTools = parsed.tools;
@@ -268,6 +276,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       inputParameters: call.inputParameters,
     }));
     expectedTrajectory = info(parsed);
+    expectedSteps = parsed.steps;
   }
 
   const contexts = list("retrievedContexts");
@@ -304,6 +313,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (replies !== undefined) read.replies = replies;
   if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
   if (expectedTools !== undefined) read.expectedTools = expectedTools as readonly ToolCall[];
+  if (calledSteps !== undefined) read.calledSteps = calledSteps;
+  if (expectedSteps !== undefined) read.expectedSteps = expectedSteps;
   if (availableTools !== undefined) read.availableTools = availableTools;
   if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
   if (metricOptions !== undefined) {

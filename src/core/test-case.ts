@@ -1,5 +1,6 @@
 import type { JsonObject } from "./json.js";
 import type { ToolCall } from "./tool-call.js";
+import type { TrajectoryStep } from "./trajectory.js";
 
 /** Where an image comes from. Loading and validation happen at the edge (`src/node`), not here. */
 export type ImageSource =
@@ -50,6 +51,12 @@ export interface TestCase {
   readonly replies?: readonly string[];
   readonly toolsCalled?: readonly ToolCall[];
   readonly expectedTools?: readonly ToolCall[];
+  /**
+   * How `toolsCalled` and `expectedTools` group into steps (calls issued together), when they
+   * were read from transcripts; `order: "steps"` compares them.
+   */
+  readonly calledSteps?: readonly TrajectoryStep[];
+  readonly expectedSteps?: readonly TrajectoryStep[];
   readonly availableTools?: readonly ToolSpec[];
   /** What the answer should be faithful to: texts, image paths, image URLs, data URIs. */
   readonly retrievedContexts?: readonly (string | ImageSource)[];

@@ -11,6 +11,7 @@ import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import {
   booleanOption,
+  camelKeys,
   enumOption,
   numberOption,
   optionsObject,
@@ -238,7 +239,8 @@ export function textOptionsOf(option: string, value: unknown): TextOptions {
       message: `${option} must be { ignoreCase?, ignoreCharacters?, trim? }`,
     });
   }
-  const given = value as Record<string, unknown>;
+  // Its keys are options, never argument names: snake_case (ignore_case) reads as camelCase.
+  const given = camelKeys(value) as Record<string, unknown>;
   rejectUnknownOptions(option, given, ["ignoreCase", "ignoreCharacters", "trim"]);
   const ignoreCase = booleanOption(`${option}.ignoreCase`, given.ignoreCase, false);
   const trim = booleanOption(`${option}.trim`, given.trim, false);

@@ -4,6 +4,7 @@ import type { LeavesPassingDetailsOut, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
+import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
 import { resolveMatchOptions } from "./match-options.js";
 import { camelKeys } from "./options.js";
@@ -22,6 +23,20 @@ export interface ToolCallAccuracyCase {
   readonly expectedTools?: unknown;
   /** Tool definitions for this case, added to `options.tools`. */
   readonly availableTools?: readonly ToolSpec[];
+  /** How each list groups into steps, when read from transcripts (for `order: "steps"`). */
+  readonly calledSteps?: readonly TrajectoryStep[];
+  readonly expectedSteps?: readonly TrajectoryStep[];
+}
+
+/** A case's list with its steps, as the matcher takes a transcript, when `order` is "steps". */
+function withSteps(
+  list: unknown,
+  steps: readonly TrajectoryStep[] | undefined,
+  order: string | undefined,
+): unknown {
+  return order === "steps" && steps !== undefined && Array.isArray(list)
+    ? { calls: list, steps }
+    : list;
 }
 
 export interface ToolCallAccuracyOptions extends MatchOptions {
@@ -74,8 +89,8 @@ export function toolCallAccuracy(
         });
       }
       const details = matchWithResolvedOptions(
-        testCase.toolsCalled,
-        testCase.expectedTools,
+        withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
+        withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order),
         resolved,
         testCase.availableTools ?? [],
         fields,
@@ -98,8 +113,8 @@ export function toolCallAccuracy(
     [measureWithoutPassingDetails](testCase: ToolCallAccuracyCase): MetricResult {
       try {
         const exact = exactMatchSummary(
-          testCase.toolsCalled,
-          testCase.expectedTools,
+          withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
+          withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order),
           resolved,
           testCase.availableTools ?? [],
           fields,
