@@ -124,7 +124,7 @@ export function responseContains(
       const suffix = how === "" ? "" : ` (${how})`;
       const reason =
         wanted.length === 0
-          ? "nothing to find (no expectedOutputContains)"
+          ? "no expected strings to find"
           : missing.length === 0
             ? `all ${wanted.length} expected ${wanted.length === 1 ? "string" : "strings"} found in ${where}${suffix}`
             : `${missing.length} of ${wanted.length} expected strings not found in ${where}${suffix}: ${missing.map((value) => JSON.stringify(value)).join(", ")}`;
