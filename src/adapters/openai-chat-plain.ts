@@ -266,14 +266,25 @@ export function readPlainOpenAIChat(
   }
   const publicCalls: ToolCall[] = calls;
   markValidated(publicCalls);
-  const trajectory: Trajectory = {
-    format: "openai-chat",
-    calls: publicCalls,
-    steps,
-    turns,
-    tools: [],
-    warnings,
-    nameMapping: [],
-  };
-  return replies === undefined ? trajectory : { ...trajectory, replies };
+  // Two literals, not a spread: each keeps one shape, which the readers of a case rely on.
+  return replies === undefined
+    ? {
+        format: "openai-chat",
+        calls: publicCalls,
+        steps,
+        turns,
+        tools: [],
+        warnings,
+        nameMapping: [],
+      }
+    : {
+        format: "openai-chat",
+        calls: publicCalls,
+        steps,
+        turns,
+        tools: [],
+        warnings,
+        nameMapping: [],
+        replies,
+      };
 }

@@ -33,7 +33,10 @@ describe("numberSpellings", () => {
   it("finds exactly the numbers written as floats (property)", () => {
     const leaf = fc.oneof(
       fc.integer({ min: -1000, max: 1000 }).map((n) => ({ n, spelled: false })),
-      fc.integer({ min: -1000, max: 1000 }).map((n) => ({ n, spelled: true })),
+      fc
+        .tuple(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(".0", ".00", "e0", ".0E+0"))
+        .map(([n, suffix]) => ({ n, spelled: suffix })),
+      fc.double({ min: -1000, max: 1000, noNaN: true }).filter((n) => !Number.isInteger(n)),
       fc.string(),
       fc.boolean(),
       fc.constant(null),
@@ -51,10 +54,10 @@ describe("numberSpellings", () => {
         const wanted: Record<string, string> = {};
         const write = (node: unknown, path: string): string => {
           if (typeof node === "object" && node !== null && "spelled" in node) {
-            const { n, spelled } = node as { n: number; spelled: boolean };
-            if (!spelled) return String(n);
-            wanted[path] = `${n}.0`;
-            return `${n}.0`;
+            const { n, spelled } = node as { n: number; spelled: string | false };
+            if (spelled === false) return String(n);
+            wanted[path] = `${n}${spelled}`;
+            return `${n}${spelled}`;
           }
           if (Array.isArray(node)) {
             return `[${node.map((item, index) => write(item, childPath(path, index))).join(", ")}]`;

@@ -7,8 +7,9 @@ import { childPath } from "./json.js";
  */
 export type NumberSpellings = Readonly<Record<string, string>>;
 
-// A digit followed by a point or an exponent: text without one has no such number.
-const mayHaveSpelling = /\d[.eE]/;
+// A fraction of zeros (3.0, 3.00e1), or an exponent (1.5e1): text without either has no such
+// number, and most text with decimals (120.5) has neither.
+const mayHaveSpelling = /\d\.0+(?![0-9])|\d[eE]/;
 
 interface Frame {
   readonly array: boolean;
