@@ -6,6 +6,13 @@ export interface ImageLimits {
   readonly maxSide: number;
 }
 
+/**
+ * Most pixels an image may declare for toolscore to decode it (to convert a BMP or scale an image
+ * down): a decoded pixel costs 4 bytes at least, so this bounds the memory of one decoding
+ * (about 160 MB). Larger images are refused from their header, before any decoding.
+ */
+export const defaultMaxDecodePixels = 40_000_000;
+
 /** toolscore's own default: 20 MiB and 8,000 pixels a side. */
 export const defaultImageLimits: ImageLimits = { maxBytes: 20 * 1024 * 1024, maxSide: 8_000 };
 

@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { createInflate } from "node:zlib";
+import pLimit from "p-limit";
 import { assertInstalled, loadOptional } from "../core/optional-dependency.js";
 import type { OptionalDependency } from "../core/optional-dependency.js";
 
@@ -61,10 +63,114 @@ function loadJimp(): Promise<JimpClass> {
   return jimp;
 }
 
+// One decoding at a time in the process: each may hold hundreds of megabytes of pixels.
+const oneDecoding = pLimit(1);
+
 /** A BMP as PNG, which every provider accepts. */
 export async function bmpToPng(bytes: Uint8Array): Promise<Uint8Array> {
-  const image = await (await loadJimp()).read(Buffer.from(bytes));
-  return new Uint8Array(await image.getBuffer("image/png"));
+  return oneDecoding(async () => {
+    const image = await (await loadJimp()).read(Buffer.from(bytes));
+    return new Uint8Array(await image.getBuffer("image/png"));
+  });
+}
+
+const u32be = (b: Uint8Array, at: number) =>
+  ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+const u32le = (b: Uint8Array, at: number) =>
+  (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+
+/** Bytes of filtered PNG data an image of this header holds, Adam7 passes included. */
+function pngDataSize(width: number, height: number, bitsPerPixel: number, interlaced: boolean) {
+  const rows = (w: number, h: number) =>
+    w === 0 || h === 0 ? 0 : h * (1 + Math.ceil((w * bitsPerPixel) / 8));
+  if (!interlaced) return rows(width, height);
+  // Adam7: each pass's first column and row, and its steps.
+  const passes = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
+  ];
+  let total = 0;
+  for (const [x, y, dx, dy] of passes) {
+    total += rows(Math.ceil((width - x) / dx), Math.ceil((height - y) / dy));
+  }
+  return total;
+}
+
+const channels: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** Why a PNG's pixel data is not all there (its zlib stream ends early or holds too little). */
+async function pngIncomplete(bytes: Uint8Array): Promise<string | undefined> {
+  const idat: Uint8Array[] = [];
+  let expected = -1;
+  for (let at = 8; at + 12 <= bytes.length;) {
+    const length = u32be(bytes, at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    const data = bytes.subarray(at + 8, at + 8 + length);
+    if (data.length < length) return "a PNG chunk cut short: truncated";
+    if (type === "IHDR") {
+      const perChannel = data[8];
+      const count = channels[data[9]] as number | undefined;
+      if (count === undefined) return "a PNG of an unknown colour type: corrupt";
+      expected = pngDataSize(u32be(data, 0), u32be(data, 4), perChannel * count, data[12] === 1);
+    } else if (type === "IDAT") idat.push(data);
+    else if (type === "IEND") break;
+    at += 12 + length;
+  }
+  if (expected < 0 || idat.length === 0) return "a PNG without pixel data: corrupt";
+  // Inflated as a stream and counted, never held: the count says whether every row is there.
+  const inflated = await new Promise<number | string>((resolve) => {
+    let count = 0;
+    const inflate = createInflate();
+    inflate.on("data", (chunk: Buffer) => {
+      count += chunk.length;
+      if (count > expected) inflate.destroy();
+    });
+    inflate.on("close", () => {
+      resolve(count);
+    });
+    inflate.on("error", (error) => {
+      resolve(error.message);
+    });
+    for (const part of idat) inflate.write(part);
+    inflate.end();
+  });
+  if (typeof inflated === "string")
+    return `a PNG whose pixel data breaks off (${inflated}): truncated`;
+  if (inflated < expected)
+    return `a PNG with ${inflated} of its ${expected} bytes of pixel data: truncated`;
+  return undefined;
+}
+
+/** Why an uncompressed BMP holds fewer pixel bytes than its header declares. */
+function bmpIncomplete(bytes: Uint8Array, width: number, height: number): string | undefined {
+  const offset = u32le(bytes, 10);
+  const bitsPerPixel = bytes[28] | (bytes[29] << 8);
+  const compression = u32le(bytes, 30);
+  // Run-length encoded data has no fixed size; the pixel limit still bounds its decoding.
+  if (compression !== 0 && compression !== 3) return undefined;
+  const needed = offset + Math.ceil((width * bitsPerPixel) / 32) * 4 * height;
+  return bytes.length < needed
+    ? `a BMP with ${bytes.length} of the ${needed} bytes its header declares: truncated`
+    : undefined;
+}
+
+/**
+ * Why the image's pixel data is not all there, for the formats whose decoders would make up the
+ * rest (PNG, BMP); JPEG and GIF are checked for their end markers when sniffed. Undefined when
+ * it is complete.
+ */
+export async function incompleteImage(
+  bytes: Uint8Array,
+  sniffed: { readonly mediaType: string; readonly width: number; readonly height: number },
+): Promise<string | undefined> {
+  if (sniffed.mediaType === "image/png") return pngIncomplete(bytes);
+  if (sniffed.mediaType === "image/bmp") return bmpIncomplete(bytes, sniffed.width, sniffed.height);
+  return undefined;
 }
 
 /**
@@ -72,6 +178,13 @@ export async function bmpToPng(bytes: Uint8Array): Promise<Uint8Array> {
  * JPEG quality, `maxBytes`; re-encoded as JPEG. WebP cannot be decoded here (no pure decoder).
  */
 export async function downscale(
+  bytes: Uint8Array,
+  target: { maxSide: number; maxBytes: number },
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  return oneDecoding(() => scaleDown(bytes, target));
+}
+
+async function scaleDown(
   bytes: Uint8Array,
   target: { maxSide: number; maxBytes: number },
 ): Promise<{ bytes: Uint8Array; width: number; height: number }> {

@@ -34,6 +34,9 @@ export async function inlineRecordImages(
         allowedRoots: [options.baseDirectory],
         maxBytes: options.maxBytes ?? 1 << 20,
         downscale: true,
+        // A report shows a thumbnail: what it reads and decodes stays small, whatever the data says.
+        maxReadBytes: 16 << 20,
+        maxPixels: 16_000_000,
       });
       return { kind: "base64", data: image.base64, mimeType: image.mediaType };
     } catch (error) {

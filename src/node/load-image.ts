@@ -9,11 +9,11 @@ import { InvalidOptionError, MediaLoadError } from "../core/errors.js";
 import type { MediaLoadReason } from "../core/errors.js";
 import type { ImageSource } from "../core/test-case.js";
 import { checkAddress, invalidCidr } from "../media/address-policy.js";
-import { imageLimitsFor } from "../media/limits.js";
+import { defaultMaxDecodePixels, imageLimitsFor } from "../media/limits.js";
 import { sniffImage } from "../media/sniff-image.js";
 import type { ImageMediaType } from "../media/sniff-image.js";
 import { checkImageUrl } from "../media/url-policy.js";
-import { bmpToPng, downscale } from "./image-codec.js";
+import { bmpToPng, downscale, incompleteImage } from "./image-codec.js";
 
 export interface ImageLoadOptions {
   /** Largest image in bytes (before and after any conversion). Default 20 MiB. */
@@ -24,6 +24,11 @@ export interface ImageLoadOptions {
   provider?: string;
   /** Scale an image over the limits down (to JPEG) instead of refusing it. Default false. */
   downscale?: boolean;
+  /**
+   * Most pixels an image may declare to be decoded (a BMP converted, an image scaled down);
+   * larger ones are refused from their header, before any decoding. Default 40,000,000.
+   */
+  maxPixels?: number;
   /**
    * Most bytes read from a source, before any scaling. Default: `maxBytes`, or 50 MiB with
    * `downscale` (a larger image can then still be brought under the limit).
@@ -78,6 +83,7 @@ interface Resolved {
   readonly maxBytes: number;
   readonly maxReadBytes: number;
   readonly maxSide: number;
+  readonly maxPixels: number;
   readonly allow: readonly string[];
   readonly timeoutMs: number;
   readonly maxRedirects: number;
@@ -111,6 +117,7 @@ function resolveOptions(options: ImageLoadOptions): Resolved {
     maxReadBytes:
       options.maxReadBytes ??
       (options.downscale === true ? Math.max(limits.maxBytes, 50 * 1024 * 1024) : limits.maxBytes),
+    maxPixels: options.maxPixels ?? defaultMaxDecodePixels,
     allow,
     timeoutMs: options.timeoutMs ?? 15_000,
     maxRedirects: options.maxRedirects ?? 3,
@@ -362,6 +369,27 @@ export async function loadImage(
   let mediaType = sniff.mediaType;
   let { width, height } = sniff;
   let changed: LoadedImage["changed"];
+  const overSide = Math.max(width, height) > settings.maxSide;
+  // Refused from the header, before anything is decoded: a few bytes can declare gigapixels.
+  if (overSide && options.downscale !== true) {
+    return fail(
+      origin,
+      "too-large",
+      `${width}×${height} pixels: over the limit of ${settings.maxSide} pixels a side${options.provider ? ` (${options.provider}'s included)` : ""}; shrink it, or pass downscale: true`,
+    );
+  }
+  const decodes = mediaType === "image/bmp" || overSide || bytes.length > settings.maxBytes;
+  if (decodes && width * height > settings.maxPixels) {
+    return fail(
+      origin,
+      "too-large",
+      `declares ${width}×${height} pixels, over the ${settings.maxPixels.toLocaleString("en-US")} that may be decoded (maxPixels); shrink it first`,
+    );
+  }
+  if (decodes) {
+    const missing = await incompleteImage(bytes, sniff);
+    if (missing !== undefined) return fail(origin, "not-an-image", missing);
+  }
   if (mediaType === "image/bmp") {
     try {
       bytes = await bmpToPng(bytes);
