@@ -1,3 +1,5 @@
+import { globMatches } from "./glob.js";
+
 /**
  * Glob patterns over argument paths. A path is the list of keys from the arguments' root
  * (`filters.date`, `items.0.id`). In a pattern, `*` matches within one key (`*_id`), `**` matches
@@ -10,9 +12,9 @@ export interface PathPattern {
   matches(path: readonly (string | number)[]): boolean;
 }
 
-function segmentRegex(segment: string): RegExp {
-  const escaped = segment.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
-  return new RegExp(`^${escaped}$`);
+/** One key's glob (`*` within the key; `?` is itself), as a test. */
+function segmentRegex(segment: string): { test(key: string): boolean } {
+  return { test: (key) => globMatches(segment, key, false) };
 }
 
 /** Compiles one pattern; throws a TypeError naming the problem for an empty one. */
@@ -32,14 +34,26 @@ export function compilePathPattern(source: string): PathPattern {
     };
   }
   const parts = segments.map((segment) => (segment === "**" ? "**" : segmentRegex(segment)));
-  const matchFrom = (path: readonly (string | number)[], p: number, s: number): boolean => {
-    if (s === parts.length) return p === path.length;
-    const part = parts[s];
-    if (part === "**") {
-      for (let next = p; next <= path.length; next++) if (matchFrom(path, next, s + 1)) return true;
-      return false;
-    }
-    return p < path.length && part.test(String(path[p])) && matchFrom(path, p + 1, s + 1);
+  // With two or more `**`, the places already known not to match are remembered: without that,
+  // a deep path costs its depth to the power of the number of `**`.
+  const remember = parts.filter((part) => part === "**").length > 1;
+  const matches = (path: readonly (string | number)[]): boolean => {
+    const failed = remember ? new Set<number>() : undefined;
+    const matchFrom = (p: number, s: number): boolean => {
+      if (s === parts.length) return p === path.length;
+      const key = p * (parts.length + 1) + s;
+      if (failed?.has(key) === true) return false;
+      const part = parts[s];
+      let found = false;
+      if (part === "**") {
+        for (let next = p; next <= path.length && !found; next++) found = matchFrom(next, s + 1);
+      } else {
+        found = p < path.length && part.test(String(path[p])) && matchFrom(p + 1, s + 1);
+      }
+      if (!found) failed?.add(key);
+      return found;
+    };
+    return matchFrom(0, 0);
   };
-  return { source, matches: (path) => matchFrom(path, 0, 0) };
+  return { source, matches };
 }

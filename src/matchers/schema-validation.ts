@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
 import type { FormatsPlugin } from "ajv-formats";
 import { childPath, isJsonObject } from "../core/json.js";
+import { linearRegExpEngine } from "./linear-regex.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { NumberSpellings } from "../core/number-spellings.js";
 
@@ -13,7 +14,13 @@ const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).de
 
 // Lenient about unknown keywords (tool schemas carry many); every error, not the first; and a
 // schema's $id is not registered, so two tools (or two copies of one) may share an $id.
-const ajvOptions = { strict: false, allErrors: true, addUsedSchema: false } as const;
+// Patterns in a tool's schema run on the linear-time engine: arguments are data.
+const ajvOptions = {
+  strict: false,
+  allErrors: true,
+  addUsedSchema: false,
+  code: { regExp: linearRegExpEngine },
+} as const;
 
 /** Why called arguments do not fit the tool's own JSON Schema. */
 export interface SchemaViolation {

@@ -1,3 +1,5 @@
+import { linearRegExp } from "./linear-regex.js";
+import type { LinearRegExp } from "./linear-regex.js";
 import { InvalidInputError } from "../core/errors.js";
 import {
   childPath,
@@ -145,11 +147,21 @@ export const match = {
   anyNumber(): ValueMatcher {
     return match.any("number");
   },
-  /** A string matching a regular expression. */
+  /**
+   * A string matching a regular expression. A `RegExp` runs on JavaScript's engine; a pattern
+   * given as a string (as every dataset gives it) on a linear-time one (RE2 syntax: no
+   * lookarounds or backreferences), so that no value can make it run for long.
+   */
   regex(pattern: RegExp | string, flags?: string): ValueMatcher {
-    const regex = typeof pattern === "string" ? new RegExp(pattern, flags) : pattern;
+    const regex =
+      typeof pattern === "string"
+        ? linearRegExp(pattern, flags)
+        : { source: pattern.source, flags: pattern.flags };
     // A global or sticky regex keeps state between tests; a fresh copy without them does not.
-    const stateless = new RegExp(regex.source, regex.flags.replace(/[gy]/g, ""));
+    const stateless =
+      typeof pattern === "string"
+        ? (regex as LinearRegExp)
+        : new RegExp(regex.source, regex.flags.replace(/[gy]/g, ""));
     return matcher(
       "regex",
       `a string matching /${regex.source}/${stateless.flags}`,

@@ -4,6 +4,9 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/compare-arguments.js";
 import type { TextOptions, ValueMatcher } from "../matchers/value-matchers.js";
+import { globMatches } from "../matchers/glob.js";
+import { linearRegExp } from "../matchers/linear-regex.js";
+import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator } from "../matchers/schema-validation.js";
 import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
@@ -160,7 +163,7 @@ export interface ResolvedMatchOptions {
   readonly coerceTypes: boolean;
   readonly toolErrors: "ignore" | "fail" | "retry" | "skip";
   /** Output text that makes a call a tool error, when set. */
-  readonly errorOutput: RegExp | undefined;
+  readonly errorOutput: LinearRegExp | undefined;
   /** Whether a tool name is in scope, when `onlyTools` or `ignoreTools` is set. */
   readonly inScope: ((name: string) => boolean) | undefined;
   readonly constraints: MatchConstraints;
@@ -389,8 +392,11 @@ function resolveConstraints(value: unknown): MatchConstraints {
   };
 }
 
-/** A regular expression given as a string, checked here: an invalid one names the option. */
-function patternOption(option: string, value: unknown): RegExp | undefined {
+/**
+ * A regular expression given as a string, checked here (an invalid one names the option), for the
+ * linear-time engine: tool outputs are data, and no output may make it run for long.
+ */
+function patternOption(option: string, value: unknown): LinearRegExp | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") {
     throw new InvalidOptionError({
@@ -400,7 +406,7 @@ function patternOption(option: string, value: unknown): RegExp | undefined {
     });
   }
   try {
-    return new RegExp(value, "u");
+    return linearRegExp(value);
   } catch (error) {
     throw new InvalidOptionError({
       option,
@@ -410,8 +416,8 @@ function patternOption(option: string, value: unknown): RegExp | undefined {
   }
 }
 
-/** A glob on tool names (`*` any characters, `?` one) as a regular expression. */
-function globOf(option: string, value: unknown): RegExp {
+/** A glob on tool names (`*` any characters, `?` one), checked; a test of a name. */
+function globOf(option: string, value: unknown): (name: string) => boolean {
   if (typeof value !== "string" || value === "") {
     throw new InvalidOptionError({
       option,
@@ -419,16 +425,10 @@ function globOf(option: string, value: unknown): RegExp {
       message: `${option} must be a tool name or a glob such as "get_*", got ${JSON.stringify(value)}`,
     });
   }
-  const source = value
-    .split("")
-    .map((char) =>
-      char === "*" ? ".*" : char === "?" ? "." : char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&"),
-    )
-    .join("");
-  return new RegExp(`^${source}$`, "s");
+  return (name) => globMatches(value, name);
 }
 
-function globList(option: string, value: unknown): RegExp[] | undefined {
+function globList(option: string, value: unknown): ((name: string) => boolean)[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) {
     throw new InvalidOptionError({
@@ -446,8 +446,8 @@ function scopeOf(only: unknown, ignore: unknown): ((name: string) => boolean) | 
   const left = globList("ignoreTools", ignore);
   if (kept === undefined && left === undefined) return undefined;
   return (name) =>
-    (kept === undefined || kept.some((glob) => glob.test(name))) &&
-    (left === undefined || !left.some((glob) => glob.test(name)));
+    (kept === undefined || kept.some((glob) => glob(name))) &&
+    (left === undefined || !left.some((glob) => glob(name)));
 }
 
 const resolvedCache = new WeakMap<object, ResolvedMatchOptions>();

@@ -8,6 +8,7 @@ import type { ToolSpec } from "../core/test-case.js";
 import { toToolCallsKnown } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { compareArguments } from "../matchers/compare-arguments.js";
+import type { LinearRegExp } from "../matchers/linear-regex.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { expectedJson, isValueMatcher } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
@@ -824,7 +825,7 @@ function inScopeOnly(
 /** Calls whose output matches `pattern` marked as tool errors (a copy when any is). */
 function withErrorOutput(
   calls: readonly ToolCall[],
-  pattern: RegExp | undefined,
+  pattern: LinearRegExp | undefined,
 ): readonly ToolCall[] {
   if (pattern === undefined) return calls;
   let marked: ToolCall[] | undefined;

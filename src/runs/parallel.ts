@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SummaryBuilder } from "../runner/summary.js";
@@ -38,6 +39,9 @@ const batchLines = 1024;
 const batchBytes = 1 << 19;
 /** Room for the line that takes a batch past `batchBytes`, most times. */
 const batchRoom = batchBytes + (1 << 16);
+/** How long batches in workers may still finish once the run is asked to stop. */
+const stopGraceMs = 500;
+
 /** Bytes read from the dataset at a time (more when a line is longer). */
 const readBytes = 1 << 20;
 
@@ -87,6 +91,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     wakeUp = undefined;
     resolve?.();
   };
+  signal?.addEventListener("abort", wake, { once: true });
   const inFlight = new Set<Promise<void>>();
   let datasetCases = 0;
   let ran = 0;
@@ -119,10 +124,11 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       take(await inline(batch), batch.indices);
       return;
     }
-    while (idle.length === 0 && failure === undefined) {
+    while (idle.length === 0 && failure === undefined && signal?.aborted !== true) {
       await new Promise<void>((resolve) => (wakeUp = resolve));
     }
-    if (failure !== undefined) return;
+    // Asked to stop while waiting for a worker: the batch is left for --resume.
+    if (failure !== undefined || signal?.aborted === true) return;
     const worker = idle.pop() as Worker;
     const done = new Promise<void>((resolve) => {
       waiting.set(batch.id, (result) => {
@@ -244,8 +250,15 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       onLine(buffer.subarray(0, kept), 0, kept);
     }
     if (signal?.aborted !== true) await flush();
-    await Promise.all(inFlight);
+    if (signal?.aborted === true) {
+      // Asked to stop: batches still in a worker get a moment, then are left to --resume; what
+      // came back is written already.
+      await Promise.race([Promise.all(inFlight), delay(stopGraceMs, undefined, { ref: false })]);
+    } else {
+      await Promise.all(inFlight);
+    }
   } finally {
+    signal?.removeEventListener("abort", wake);
     await handle.close();
     await Promise.all(pool.map((worker) => worker.terminate()));
   }
