@@ -150,6 +150,37 @@ describe("address and URL policy", () => {
     expect(checkImageUrl("https://images.example.com/a.png")).not.toHaveProperty("address");
   });
 
+  it("judges IPv6 addresses that carry an IPv4 address by it too (issue 22, item 3)", () => {
+    const refused = [
+      "::127.0.0.1", // IPv4-compatible, as a URL writes it: ::7f00:1
+      "::7f00:1",
+      "::a00:1",
+      "::a9fe:a9fe",
+      "::ffff:127.0.0.1",
+      "::ffff:0:7f00:1", // translated (RFC 6145)
+      "64:ff9b::7f00:1", // NAT64
+      "64:ff9b:1::a00:1", // local-use NAT64
+      "2002:7f00:1::", // 6to4 of 127.0.0.1
+      "2002:a9fe:a9fe::1",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe", // Teredo, client 127.0.0.1 (inverted)
+    ];
+    for (const address of refused) {
+      expect([address, checkAddress(address).allowed]).toEqual([address, false]);
+    }
+    expect(checkAddress("::7f00:1")).toMatchObject({ address: "127.0.0.1", range: "loopback" });
+    expect(checkAddress("2002:7f00:1::").range).toBe("6to4 carrying loopback");
+    expect(checkAddress("::808:808")).toMatchObject({ allowed: true, address: "8.8.8.8" });
+    expect(checkAddress("::1")).toMatchObject({ allowed: false, range: "loopback" });
+    expect(checkAddress("::7f00:1", ["127.0.0.1/32"])).toMatchObject({ allowed: true });
+    for (const url of [
+      "http://[::127.0.0.1]/",
+      "http://[::10.0.0.1]/",
+      "http://[::169.254.169.254]/",
+    ]) {
+      expect([url, checkImageUrl(url).ok]).toEqual([url, false]);
+    }
+  });
+
   it("lets an explicit CIDR allow-list through, and nothing else", () => {
     expect(checkAddress("127.0.0.1", ["127.0.0.1/32"])).toMatchObject({
       allowed: true,

@@ -204,6 +204,8 @@ describe("loadImage: URLs", () => {
         response.writeHead(302, { location: "/a.png" }).end();
       } else if (url === "/redirect-private") {
         response.writeHead(302, { location: "http://10.0.0.1/a.png" }).end();
+      } else if (url === "/redirect-compatible") {
+        response.writeHead(302, { location: "http://[::169.254.169.254]/latest/" }).end();
       } else if (url === "/redirect-metadata") {
         response.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
       } else if (url.startsWith("/loop/")) {
@@ -274,6 +276,14 @@ describe("loadImage: URLs", () => {
     expect(await reason({ kind: "url", url: `${base}/redirect-metadata` }, allow)).toMatchObject({
       reason: "refused-address",
     });
+    // An IPv6 spelling of an internal IPv4 address is that address (issue 22, item 3).
+    expect(await reason({ kind: "url", url: `${base}/redirect-compatible` }, allow)).toMatchObject({
+      reason: "refused-address",
+      message: expect.stringMatching(/169\.254\.169\.254 is in the linkLocal range/) as unknown,
+    });
+    for (const url of ["http://[::127.0.0.1]/a.png", "http://[::10.0.0.1]/a.png"]) {
+      expect(await reason({ kind: "url", url })).toMatchObject({ reason: "refused-address" });
+    }
     expect(
       await reason({ kind: "url", url: `${base}/loop/0` }, { ...allow, maxRedirects: 3 }),
     ).toMatchObject({
