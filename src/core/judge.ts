@@ -51,6 +51,12 @@ export interface JudgeRequest {
 export interface JudgeCallOptions {
   /** Abandons the call; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Whether an answer is usable (valid JSON that fits the schema, a score in range): only usable
+   * answers are kept in a judge cache, and a cached one that is not is asked again. Default: any
+   * answer that is JSON.
+   */
+  readonly accept?: (response: JudgeResponse) => boolean;
 }
 
 /** Tokens a call used, as the provider reported them. */
@@ -77,6 +83,8 @@ export interface JudgeResponse {
 export interface JudgeBatchRequest {
   readonly customId: string;
   readonly request: JudgeRequest;
+  /** Whether an answer is usable, as `JudgeCallOptions.accept` says. */
+  readonly accept?: (response: JudgeResponse) => boolean;
 }
 
 /** Where a submitted batch stands. */

@@ -62,6 +62,17 @@ function problemWith<T>(
 }
 
 /**
+ * Whether an answer to `request` is usable by `read`: JSON, fitting the request's schema, and
+ * read without a problem. What a judge cache keeps (`JudgeCallOptions.accept`).
+ */
+export function usableBy<T>(
+  request: JudgeRequest,
+  read: AskJudgeOptions<T>["read"],
+): (response: JudgeResponse) => boolean {
+  return (response) => "value" in problemWith(response, request.schema.schema, read);
+}
+
+/**
  * Asks a judge one structured question and returns a validated value. An answer that is not
  * JSON, does not fit the schema, or fails `read` (a score of 7) is asked again, with the
  * problem stated, up to `attempts` times; then a `JudgeResponseError` records the last answer.
@@ -73,6 +84,7 @@ export async function askJudge<T>(
   options: AskJudgeOptions<T>,
 ): Promise<JudgeAnswer<T>> {
   const attempts = Math.max(1, options.attempts ?? 3);
+  const accept = usableBy(request, options.read);
   const usage = { inputTokens: 0, outputTokens: 0 };
   let cost: number | undefined;
   let cached = true;
@@ -83,10 +95,10 @@ export async function askJudge<T>(
     const response =
       attempt === 1 && options.first !== undefined
         ? options.first
-        : await model.generate(
-            current,
-            options.signal === undefined ? {} : { signal: options.signal },
-          );
+        : await model.generate(current, {
+            accept,
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          });
     last = response;
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;

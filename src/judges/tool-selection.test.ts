@@ -128,7 +128,7 @@ describe("judgeToolSelection", () => {
     );
   });
 
-  it("replays a run, retries included, from the cache", async () => {
+  it("replays a run from the cache, asking again where an answer failed validation", async () => {
     const entries = new Map<string, JudgeResponse>();
     const cache: JudgeCache = {
       get: (key) => Promise.resolve(entries.get(key)),
@@ -141,8 +141,13 @@ describe("judgeToolSelection", () => {
     await judgeToolSelection(createJudgeSession(judge(), { cache }).model, input);
     expect(server().modelCalls).toHaveLength(2);
     server().reset();
+    // The invalid first answer was not kept: the replay asks that question again, once.
     const replay = await judgeToolSelection(createJudgeSession(judge(), { cache }).model, input);
+    expect(server().modelCalls).toHaveLength(1);
+    expect(replay).toMatchObject({ attempts: 1, cached: false, value: verdict });
+    server().reset();
+    const again = await judgeToolSelection(createJudgeSession(judge(), { cache }).model, input);
     expect(server().modelCalls).toHaveLength(0);
-    expect(replay).toMatchObject({ attempts: 2, cached: true, value: verdict });
+    expect(again).toMatchObject({ attempts: 1, cached: true, value: verdict });
   });
 });

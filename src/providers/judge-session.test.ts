@@ -170,3 +170,66 @@ describe("createJudgeSession", () => {
     );
   });
 });
+
+describe("the judge cache keeps only usable answers (issue 22, item 4)", () => {
+  it("does not keep a score of 7, and asks again once the judge is fixed", async () => {
+    const { judgeToolSelection } = await import("../judges/tool-selection.js");
+    const input = {
+      input: "weather in Paris?",
+      availableTools: [{ name: "get_weather" }],
+      toolsCalled: [{ name: "get_weather" }],
+    };
+    const cache = memoryCache();
+    server().answer = () => ({ reason: "off the scale", score: 7 });
+    const broken = createJudgeSession(model(), { cache });
+    await expect(judgeToolSelection(broken.model, input)).rejects.toThrow(/no usable answer/);
+    expect(cache.entries.size).toBe(0);
+
+    server().reset();
+    server().answer = () => ({
+      reason: "right tool",
+      score: 1,
+      overSelected: [],
+      underSelected: [],
+      misSelected: [],
+    });
+    const fixed = createJudgeSession(model(), { cache });
+    const answer = await judgeToolSelection(fixed.model, input);
+    expect(answer.value.score).toBe(1);
+    expect(server().modelCalls.length).toBeGreaterThan(0);
+    expect(cache.entries.size).toBe(1);
+  });
+
+  it("asks again when the cache holds an unusable answer from an older version", async () => {
+    const { judgeToolSelection } = await import("../judges/tool-selection.js");
+    const input = {
+      input: "weather in Lyon?",
+      availableTools: [{ name: "get_weather" }],
+      toolsCalled: [{ name: "get_weather" }],
+    };
+    // What an older version kept: an answer that failed validation, under the request's key.
+    const poisoned = memoryCache();
+    const session = createJudgeSession(model(), { cache: poisoned });
+    const request = (await import("../judges/tool-selection.js")).toolSelectionRequest(input, {
+      images: session.model.supportsImages,
+    });
+    const key = (await import("./cache-key.js")).judgeCacheKey(session.model, request);
+    poisoned.entries.set(key, {
+      output: { reason: "x", score: 7 },
+      text: '{"reason":"x","score":7}',
+      usage: { inputTokens: 1, outputTokens: 1 },
+      modelId: "gpt-4.1",
+    });
+    server().answer = () => ({
+      reason: "ok",
+      score: 0.5,
+      overSelected: [],
+      underSelected: [],
+      misSelected: [],
+    });
+    const answer = await judgeToolSelection(session.model, input);
+    expect(answer.value.score).toBe(0.5);
+    expect(server().modelCalls).toHaveLength(1);
+    expect(session.summary()).toMatchObject({ cacheHits: 0 });
+  });
+});

@@ -62,6 +62,9 @@ function positiveInteger(option: string, value: number | undefined, fallback: nu
   return value;
 }
 
+/** The default test of an answer worth keeping: it is JSON. */
+const isJson = (response: JudgeResponse): boolean => response.output !== undefined;
+
 /** Creates the session. The options are checked here, before any call. */
 export function createJudgeSession(
   model: JudgeModel,
@@ -114,12 +117,16 @@ export function createJudgeSession(
     return { ...response, costUsd: cost };
   };
 
-  const lookUp = async (request: JudgeRequest): Promise<{ key?: string; hit?: JudgeResponse }> => {
+  const lookUp = async (
+    request: JudgeRequest,
+    accept: (response: JudgeResponse) => boolean,
+  ): Promise<{ key?: string; hit?: JudgeResponse }> => {
     if (cache === undefined) return {};
     const key = judgeCacheKey(model, request);
     if (mode === "use") {
       const hit = await cache.get(key);
-      if (hit !== undefined) {
+      // An unusable answer kept by an older version is asked again, and replaced.
+      if (hit !== undefined && accept(hit)) {
         counts.cacheHits++;
         return { key, hit: { ...hit, cached: true, costUsd: 0 } };
       }
@@ -128,8 +135,13 @@ export function createJudgeSession(
     return { key };
   };
 
-  const store = async (key: string | undefined, response: JudgeResponse): Promise<void> => {
-    if (cache === undefined || key === undefined) return;
+  const store = async (
+    key: string | undefined,
+    response: JudgeResponse,
+    accept: (response: JudgeResponse) => boolean,
+  ): Promise<void> => {
+    // Only usable answers are kept: a failed one would fail every later run without a call.
+    if (cache === undefined || key === undefined || !accept(response)) return;
     // Stored without this run's annotations.
     const { cached, costUsd, ...answer } = response;
     await cache.set(key, answer);
@@ -157,10 +169,11 @@ export function createJudgeSession(
     request: JudgeRequest,
     callOptions: JudgeCallOptions = {},
   ): Promise<JudgeResponse> => {
-    const { key, hit } = await lookUp(request);
+    const accept = callOptions.accept ?? isJson;
+    const { key, hit } = await lookUp(request, accept);
     if (hit !== undefined) return hit;
     const response = account(await limited(request, callOptions.signal), false);
-    await store(key, response);
+    await store(key, response, accept);
     return response;
   };
 
@@ -192,7 +205,7 @@ export function createJudgeSession(
       const keys = new Map<string, string | undefined>();
       const pending: JudgeBatchRequest[] = [];
       for (const entry of requests) {
-        const { key, hit } = await lookUp(entry.request);
+        const { key, hit } = await lookUp(entry.request, entry.accept ?? isJson);
         if (hit === undefined) {
           keys.set(entry.customId, key);
           pending.push(entry);
@@ -219,7 +232,7 @@ export function createJudgeSession(
           continue;
         }
         const answer = account(result, !direct.has(entry.customId));
-        await store(keys.get(entry.customId), answer);
+        await store(keys.get(entry.customId), answer, entry.accept ?? isJson);
         outcome.set(entry.customId, answer);
       }
       return outcome;

@@ -36,7 +36,8 @@ import {
   optionsObject,
   rejectUnknownOptions,
 } from "../../metrics/options.js";
-import { toolSelectionRequest } from "../../judges/tool-selection.js";
+import { readToolSelection, toolSelectionRequest } from "../../judges/tool-selection.js";
+import { usableBy } from "../../judges/ask-judge.js";
 import { runJudgeBatch } from "../../providers/judge-batch.js";
 import type { JudgeSession } from "../../providers/judge-session.js";
 import type { JudgeModelSettings } from "../../providers/registry.js";
@@ -430,10 +431,12 @@ export class DeepEvalToolCorrectnessMetric implements ConvertsToMetric<DeepEvalT
       await Promise.all(judged.map(({ index, entry }) => limit(() => settle(index, entry))));
       return outcomes;
     }
-    const requests = judged.map(({ index, entry }) => ({
-      customId: `case-${index}`,
-      request: toolSelectionRequest(this.selectionInput(entry), { images: judge.supportsImages }),
-    }));
+    const requests = judged.map(({ index, entry }) => {
+      const request = toolSelectionRequest(this.selectionInput(entry), {
+        images: judge.supportsImages,
+      });
+      return { customId: `case-${index}`, request, accept: usableBy(request, readToolSelection) };
+    });
     const batchOptions = {
       intervalSeconds: this.batchStatusCheckInterval,
       maxIterations: this.batchMaxIterations,
