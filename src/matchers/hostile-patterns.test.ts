@@ -96,3 +96,30 @@ describe("globMatches", () => {
     );
   });
 });
+
+describe("matcher kinds named after Object.prototype keys (issue 22, item 5)", () => {
+  for (const kind of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+    it(`refuses {"$match": "${kind}"} as an unknown matcher, naming the path`, () => {
+      for (const record of [{ $match: kind, value: 1 }, { $match: kind }]) {
+        let error: unknown;
+        try {
+          toExpectedValue({ when: record }, { field: "expectedTools[0].arguments" });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toMatchObject({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(
+            new RegExp(`expectedTools\\[0\\]\\.arguments\\.when: unknown matcher "${kind}"`),
+          ) as unknown,
+        });
+      }
+    });
+  }
+
+  it("suggests the closest kind", () => {
+    expect(() => toExpectedValue({ $match: "regx", pattern: "a" }, { field: "x" })).toThrow(
+      /unknown matcher "regx" \(did you mean "regex"\?\)/,
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import { linearRegExp } from "./linear-regex.js";
 import type { LinearRegExp } from "./linear-regex.js";
 import { InvalidInputError } from "../core/errors.js";
+import { closestName } from "../core/suggest.js";
 import {
   childPath,
   DEFAULT_MAX_DEPTH,
@@ -366,10 +367,12 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
     text: ["value", "ignoreCase", "ignoreCharacters", "trim"],
     absent: [],
   };
-  if (typeof kind !== "string" || !(kind in allowed)) {
+  // Own keys only: "toString" or "constructor" are on every object's prototype, not matchers.
+  if (typeof kind !== "string" || !Object.hasOwn(allowed, kind)) {
+    const guess = typeof kind === "string" ? closestName(kind, Object.keys(allowed)) : undefined;
     fail(
       path,
-      `unknown matcher ${JSON.stringify(kind)}; use one of ${Object.keys(allowed).join(", ")}`,
+      `unknown matcher ${JSON.stringify(kind)}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; use one of ${Object.keys(allowed).join(", ")}`,
     );
   }
   for (const key of Object.keys(record)) {
