@@ -6,6 +6,7 @@ import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { JsonlCursor, jsonlTextLines } from "../core/jsonl-lines.js";
 import { rememberSource } from "../core/number-spellings.js";
+import { NotARegularFileError, readRegularFile } from "./regular-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
@@ -101,7 +102,15 @@ async function readTranscriptFile(
   if (!realRoots.some((root) => within(root, real))) {
     throw new Error(`${field} ${JSON.stringify(name)} leads outside the dataset's folder`);
   }
-  const text = await readFile(real, "utf8");
+  let text: string;
+  try {
+    text = (await readRegularFile(real)).toString("utf8");
+  } catch (error) {
+    if (error instanceof NotARegularFileError) {
+      throw new Error(`${field} ${JSON.stringify(name)} ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
   if (/\.(jsonl|ndjson)$/i.test(real)) {
     return jsonlTextLines(text).map(({ text: line, line: number }) => {
       try {
@@ -401,8 +410,13 @@ async function* readJson(file: string, context: Context): AsyncGenerator<Dataset
   }
 }
 
+/** Aliases a YAML dataset may expand (YAML's own default: 100). */
+const yamlAliasLimit = 100;
+
 async function* readYaml(file: string, context: Context): AsyncGenerator<DatasetEntry> {
-  const text = await readFile(file, "utf8");
+  const read = await readFile(file, "utf8");
+  // A byte-order mark is accepted, as in JSON and JSONL datasets.
+  const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
   context.options.onProgress?.(Buffer.byteLength(text));
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: true });
@@ -422,7 +436,19 @@ async function* readYaml(file: string, context: Context): AsyncGenerator<Dataset
       sequence.get("testCases", true) ??
       sequence.get("test_cases", true);
   }
-  const items = itemsOf(document.toJS() as unknown, context.source);
+  let value: unknown;
+  try {
+    // YAML's own alias limit: a few lines of nested aliases ("billion laughs") expand to
+    // billions of nodes; past the limit it is an error, not an expansion.
+    value = document.toJS({ maxAliasCount: yamlAliasLimit });
+  } catch (error) {
+    throw new DatasetParseError({
+      message: `${context.source} cannot be read: ${error instanceof Error ? error.message : String(error)} (at most ${yamlAliasLimit} alias expansions)`,
+      source: context.source,
+      cause: error,
+    });
+  }
+  const items = itemsOf(value, context.source);
   const nodes = isSeq(sequence) ? sequence.items : [];
   for (let index = 0; index < items.length; index++) {
     const node = nodes[index] as { range?: [number, number, number] } | undefined;

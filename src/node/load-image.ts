@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { realpath, stat, readFile } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
@@ -14,6 +14,7 @@ import { sniffImage } from "../media/sniff-image.js";
 import type { ImageMediaType } from "../media/sniff-image.js";
 import { checkImageUrl } from "../media/url-policy.js";
 import { bmpToPng, downscale, incompleteImage } from "./image-codec.js";
+import { NotARegularFileError, openRegularFile } from "./regular-file.js";
 
 export interface ImageLoadOptions {
   /** Largest image in bytes (before and after any conversion). Default 20 MiB. */
@@ -306,15 +307,24 @@ async function readLocal(file: string, settings: Resolved): Promise<Uint8Array> 
   }
   // Outside once symlinks are followed: refused too.
   if (!roots.some((root) => isInside(root, real))) return refused(real, roots);
-  const info = await stat(real);
-  if (!info.isFile()) return fail(file, "not-found", "is not a file");
-  if (info.size > settings.maxReadBytes)
-    return fail(
-      file,
-      "too-large",
-      `${info.size} bytes, over the ${settings.maxReadBytes}-byte limit`,
-    );
-  return new Uint8Array(await readFile(real));
+  let opened: Awaited<ReturnType<typeof openRegularFile>>;
+  try {
+    opened = await openRegularFile(real);
+  } catch (error) {
+    if (error instanceof NotARegularFileError) return fail(file, "not-found", error.message);
+    throw error;
+  }
+  try {
+    if (opened.size > settings.maxReadBytes)
+      return fail(
+        file,
+        "too-large",
+        `${opened.size} bytes, over the ${settings.maxReadBytes}-byte limit`,
+      );
+    return new Uint8Array(await opened.handle.readFile());
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 function decodeBase64(data: string, origin: string, settings: Resolved): Uint8Array {
