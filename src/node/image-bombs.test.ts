@@ -159,4 +159,29 @@ describe("image bombs", () => {
     expect(record.case?.input).toEqual([{ type: "image", source: bomb }]);
     expect(errors).toEqual([expect.stringMatching(/16000×16000 pixels/)]);
   });
+
+  it("checks images the data embeds before a report shows them (issue 22, item 8)", async () => {
+    const embedded = { kind: "base64", data: bmpBomb(16_000, 16_000).toString("base64") } as const;
+    const record = await inlineRecordImages(
+      {
+        index: 0,
+        id: "a",
+        status: "passed",
+        metrics: {},
+        case: {
+          input: [{ type: "image", source: embedded }],
+          retrievedContexts: [embedded, `data:image/bmp;base64,${embedded.data}`],
+        },
+        durationMs: 0,
+      },
+      { baseDirectory: folder },
+    );
+    expect(record.case?.input).toEqual([
+      { type: "text", text: expect.stringMatching(/^\(image not shown: .*16000×16000/) as unknown },
+    ]);
+    expect(record.case?.retrievedContexts).toEqual([
+      expect.stringMatching(/^\(image not shown: /),
+      expect.stringMatching(/^\(image not shown: /),
+    ]);
+  });
 });

@@ -16,9 +16,11 @@ export interface InlineImagesOptions {
 }
 
 /**
- * A record whose local images (paths in its input, answer and contexts) are embedded as base64,
- * so a single-file report can show them. URLs stay links (the browser loads them); an image that
- * cannot be read stays a path, and the report names it instead of showing it.
+ * A record whose images are embedded as base64 after toolscore loaded them itself, under the
+ * loading policy (sizes from the header, pixels bounded, scaled down to `maxBytes`): local paths
+ * and the data the case already held. A single-file report then shows them and fetches nothing.
+ * URLs stay URLs, which the report shows as links. An image that cannot be loaded becomes a
+ * text saying so (a path stays a path, which the report names), so no unchecked image is shown.
  */
 export async function inlineRecordImages(
   record: CaseRecord,
@@ -26,8 +28,9 @@ export async function inlineRecordImages(
 ): Promise<CaseRecord> {
   const content = record.case;
   if (content === undefined) return record;
-  const load = async (source: ImageSource): Promise<ImageSource> => {
-    if (source.kind !== "path") return source;
+  /** The image embedded, or why not (as text). */
+  const load = async (source: ImageSource): Promise<ImageSource | string> => {
+    if (source.kind === "url" && !source.url.startsWith("data:")) return source;
     try {
       const image = await loadImage(source, {
         baseDirectory: options.baseDirectory,
@@ -41,18 +44,21 @@ export async function inlineRecordImages(
       return { kind: "base64", data: image.base64, mimeType: image.mediaType };
     } catch (error) {
       options.onImageError?.(source, error);
-      return source;
+      if (source.kind === "path") return source;
+      return `(image not shown: ${error instanceof Error ? error.message : String(error)})`;
     }
   };
   const inContent = async (value: Content | undefined): Promise<Content | undefined> => {
     const parts: unknown = value;
     if (!Array.isArray(parts)) return value;
     return Promise.all(
-      (parts as readonly (ContentPart | null)[]).map(async (part) =>
-        part?.type === "image"
-          ? ({ type: "image", source: await load(part.source) } satisfies ContentPart)
-          : (part as ContentPart),
-      ),
+      (parts as readonly (ContentPart | null)[]).map(async (part): Promise<ContentPart> => {
+        if (part?.type !== "image") return part as ContentPart;
+        const loaded = await load(part.source);
+        return typeof loaded === "string"
+          ? { type: "text", text: loaded }
+          : { type: "image", source: loaded };
+      }),
     );
   };
   const contexts =
@@ -62,11 +68,9 @@ export async function inlineRecordImages(
           content.retrievedContexts.map(async (context) => {
             if (typeof context !== "string") return load(context);
             const classified = classifyContext(context);
-            return classified.kind === "image" && classified.source.kind === "path"
-              ? load(classified.source).then((source) =>
-                  source.kind === "path" ? context : source,
-                )
-              : context;
+            if (classified.kind !== "image" || classified.source.kind === "url") return context;
+            const loaded = await load(classified.source);
+            return typeof loaded !== "string" && loaded.kind === "path" ? context : loaded;
           }),
         );
   const [input, actualOutput] = await Promise.all([

@@ -146,7 +146,6 @@ export const reportScript = String.raw`
     var text = source.kind === "url" ? source.url : source.kind === "base64" ? "data:" + (source.mimeType || "image/png") + ";base64," + source.data : null;
     if (typeof text !== "string") return null;
     if (/^data:image\/(png|jpeg|gif|webp|avif|bmp);base64,[A-Za-z0-9+\/=\s]+$/.test(text)) return text;
-    if (/^https?:\/\//i.test(text)) return text;
     return null;
   }
   function describeSource(source) {
@@ -157,6 +156,14 @@ export const reportScript = String.raw`
   }
   function image(source, caption) {
     var src = safeImageSource(source);
+    if (src === null && source && source.kind === "url" && /^https?:\/\//i.test(source.url)) {
+      // Never loaded by the report: a link the reader may choose to follow.
+      var link = el("a", "", [describeSource(source)]);
+      link.href = source.url;
+      link.rel = "noopener noreferrer";
+      link.target = "_blank";
+      return el("figure", "", [el("figcaption", "", [caption + " (not loaded): ", link])]);
+    }
     if (src === null) return el("figure", "", [el("figcaption", "", ["(image not shown: " + describeSource(source) + ")"])]);
     var img = document.createElement("img");
     img.src = src;

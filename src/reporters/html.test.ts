@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -17,6 +19,14 @@ afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+// An "internal" server an image URL in the data points at: opening the report must not reach it.
+const requests: string[] = [];
+const internal = createServer((request, response) => {
+  requests.push(request.url ?? "");
+  response.writeHead(200, { "content-type": "image/png" }).end();
+});
+let internalUrl = "";
+
 async function reportRecords(): Promise<CaseRecord[]> {
   const png = (await makeImage("png", 40, 30)).toString("base64");
   const records = sampleRecords();
@@ -29,6 +39,7 @@ async function reportRecords(): Promise<CaseRecord[]> {
         retrievedContexts: [
           "The receipt total is 12 EUR.",
           { kind: "base64", data: png, mimeType: "image/png" },
+          `${internalUrl}/latest/meta-data.png`,
         ],
       },
     },
@@ -55,6 +66,8 @@ describe("renderHtmlReport (static)", () => {
     const hash = createHash("sha256").update(reportScript).digest("base64");
     expect(html).toContain(`script-src &apos;sha256-${hash}&apos;`);
     expect(html).toContain("default-src &apos;none&apos;");
+    // Images: embedded ones only.
+    expect(html).toMatch(/img-src data:;/);
     // Two script elements: the data and the report's own.
     expect(html.match(/<script/g)).toHaveLength(2);
   });
@@ -75,6 +88,8 @@ describeInChromium("renderHtmlReport in Chromium", () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
+    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+    internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
     const records = await reportRecords();
     const file = path.join(directory, "report.html");
     writeFileSync(
@@ -106,6 +121,7 @@ describeInChromium("renderHtmlReport in Chromium", () => {
   afterAll(async () => {
     // Undefined when the launch failed: that failure is the one to report.
     await browser?.close();
+    internal.close();
   });
 
   it("loads without errors and shows the summary and a histogram per metric", async () => {
@@ -171,6 +187,17 @@ describeInChromium("renderHtmlReport in Chromium", () => {
     );
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
+  });
+
+  it("fetches no image URL from the data, showing it as a link (issue 22, item 8)", async () => {
+    const passing = page.locator('details.case[data-status="passed"]');
+    await passing.locator("summary").click();
+    const link = passing.locator(`.images a[href="${internalUrl}/latest/meta-data.png"]`);
+    await link.waitFor();
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(await passing.locator(`img[src^="http"]`).count()).toBe(0);
+    expect(requests).toEqual([]);
+    await passing.locator("summary").click(); // closed again, as the next test expects
   });
 
   it("shows a case's images, and takes a screenshot", async () => {

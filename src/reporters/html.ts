@@ -72,7 +72,8 @@ export function selectReportCases<T extends Pick<CaseRecord, "status" | "index">
  * filterable list of cases, and for each case the expected and actual calls side by side with
  * missing, unexpected and out-of-order calls and mismatched arguments highlighted at their
  * paths, and its images. All data is embedded as JSON and rendered with `textContent`; a strict
- * Content-Security-Policy allows only the report's own script and style (by hash) and images.
+ * Content-Security-Policy allows only the report's own script and style (by hash) and embedded
+ * images (data URIs); an image given by URL is shown as a link the reader may follow.
  */
 export function renderHtmlReport(options: HtmlReportOptions): string {
   const title = options.title ?? "toolscore report";
@@ -88,7 +89,8 @@ export function renderHtmlReport(options: HtmlReportOptions): string {
     "default-src 'none'",
     `script-src 'sha256-${sha256(reportScript)}'`,
     `style-src 'sha256-${sha256(reportStyle)}'`,
-    "img-src data: https: http:",
+    // Only images embedded in the report: opening it fetches nothing, internal addresses included.
+    "img-src data:",
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
