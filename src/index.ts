@@ -20,6 +20,7 @@ export {
   ProviderConfigError,
   DatasetParseError,
   ResultsFileError,
+  ResultsWriteError,
   ToolscoreError,
   UnknownFormatError,
   callDiffLines,

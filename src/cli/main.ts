@@ -361,7 +361,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(`${pkg.version}\n`);
     return ExitCode.OK;
   }
-  const command = commands[name] as (typeof commands)[string] | undefined;
+  // Own keys only: "toString" is on every object's prototype, not a command.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (command === undefined) {
     io.stderr.write(`toolscore: unknown command ${JSON.stringify(name)}\n\n${mainHelp}`);
     return ExitCode.USAGE;

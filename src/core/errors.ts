@@ -43,6 +43,8 @@ export const ErrorCode = {
    * configuration (resume), or shards that do not fit together (merge).
    */
   RESULTS_FILE: "RESULTS_FILE",
+  /** The results file could not be written during a run (a full disk): what was written is kept. */
+  RESULTS_WRITE: "RESULTS_WRITE",
   /** An observed application threw while it ran for a golden (`evaluate` of toolscore/tracing). */
   CALLBACK_FAILED: "CALLBACK_FAILED",
 } as const;
@@ -331,6 +333,27 @@ export class DatasetParseError extends ToolscoreError {
 }
 
 /** A results file that cannot be used as asked; the message says what to do instead. */
+/**
+ * Results could not be written during a run: the disk is full, or the file became unwritable.
+ * Every line written before is kept; the run can go on with `--resume` once the cause is gone.
+ */
+export class ResultsWriteError extends ToolscoreError {
+  /** The results file. */
+  readonly file: string;
+  /** The system's error code (`ENOSPC` for a full disk), when there is one. */
+  readonly systemCode?: string;
+
+  constructor(options: ToolscoreErrorOptions & { file: string; systemCode?: string }) {
+    super(ErrorCode.RESULTS_WRITE, options);
+    this.file = options.file;
+    if (options.systemCode !== undefined) this.systemCode = options.systemCode;
+  }
+
+  static override isInstance(error: unknown): error is ResultsWriteError {
+    return hasCode(error, ErrorCode.RESULTS_WRITE);
+  }
+}
+
 export class ResultsFileError extends ToolscoreError {
   /** The results file, as given. */
   readonly file: string;

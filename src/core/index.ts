@@ -12,6 +12,7 @@ export {
   ProviderConfigError,
   DatasetParseError,
   ResultsFileError,
+  ResultsWriteError,
   ToolscoreError,
   UnknownFormatError,
 } from "./errors.js";

@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { open } from "node:fs/promises";
-import { ResultsFileError } from "../core/errors.js";
+import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../runner/case-result.js";
@@ -316,6 +316,22 @@ export interface ResultsWriter {
   abandon(): boolean;
 }
 
+/** A write that failed, as the typed error the run ends with, saying what to do. */
+function writeErrorOf(file: string, error: unknown): ResultsWriteError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const systemCode = typeof code === "string" ? code : undefined;
+  const cause = error instanceof Error ? error.message : String(error);
+  const full = systemCode === "ENOSPC" || systemCode === "EDQUOT";
+  return new ResultsWriteError({
+    file,
+    ...(systemCode === undefined ? {} : { systemCode }),
+    message: full
+      ? `the disk is full: ${file} cannot take more results (${cause}). Every case written before is kept: free some space, then run the same command with --resume`
+      : `${file} cannot be written (${cause}). Every case written before is kept: fix the cause, then run the same command with --resume`,
+    cause: error,
+  });
+}
+
 export function createResultsWriter(
   file: string,
   header: ResultsHeader,
@@ -345,8 +361,22 @@ export function createResultsWriter(
   let lastSync = performance.now();
   let closed = false;
 
+  let failure: ResultsWriteError | undefined;
+  /** A failed write as the run's error, kept: every later write throws it too. */
+  const failed = (error: unknown): ResultsWriteError => {
+    failure ??= writeErrorOf(file, error);
+    return failure;
+  };
   /** Writes lines now; forces them to disk when the last sync is `interval` old. */
   const append = (text: string | Uint8Array) => {
+    if (failure !== undefined) throw failure;
+    try {
+      appendNow(text);
+    } catch (error) {
+      throw failed(error);
+    }
+  };
+  const appendNow = (text: string | Uint8Array) => {
     const fd = open();
     if (typeof text === "string") writeSync(fd, text);
     else for (let at = 0; at < text.length;) at += writeSync(fd, text, at, text.length - at);
@@ -363,14 +393,23 @@ export function createResultsWriter(
     pending = [];
     append(text);
   };
+  // A flush of its own (after write) has no caller to throw to: the next call throws.
+  const flushLater = () => {
+    try {
+      flush();
+    } catch {
+      // Kept in `failure`.
+    }
+  };
 
   return {
     write(record) {
       if (closed) throw new Error("the results writer is closed");
+      if (failure !== undefined) throw failure;
       pending.push(`${JSON.stringify(record)}\n`);
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        setImmediate(flushLater);
       }
     },
     writeLines(text) {
@@ -384,10 +423,15 @@ export function createResultsWriter(
       if (closed) return;
       flush();
       const line: ResultsEnd = { toolscore: "end", ...end, endedAt: new Date().toISOString() };
-      const fd = open();
-      writeSync(fd, `${JSON.stringify(line)}\n`);
-      fdatasyncSync(fd);
-      closeSync(fd);
+      if (failure !== undefined) throw failure;
+      try {
+        const fd = open();
+        writeSync(fd, `${JSON.stringify(line)}\n`);
+        fdatasyncSync(fd);
+        closeSync(fd);
+      } catch (error) {
+        throw failed(error);
+      }
       closed = true;
     },
     abandon() {

@@ -133,7 +133,13 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     const done = new Promise<void>((resolve) => {
       waiting.set(batch.id, (result) => {
         waiting.delete(batch.id);
-        if (failure === undefined) take(result, batch.indices);
+        try {
+          if (failure === undefined) take(result, batch.indices);
+        } catch (error) {
+          // A results file that cannot be written (a full disk) ends the run, with its error.
+          failure ??= error instanceof Error ? error : new Error(String(error));
+          wake();
+        }
         resolve();
       });
     });
