@@ -1,3 +1,4 @@
+import { printable } from "../reporters/printable.js";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -247,7 +248,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
       progress,
       onNote: (note) => {
-        if (notesShown++ < 10) io.stderr.write(`toolscore: ${note}\n`);
+        if (notesShown++ < 10) io.stderr.write(`toolscore: ${printable(note)}\n`);
         else if (notesShown === 11) io.stderr.write("toolscore: (more notes left out)\n");
       },
     });

@@ -1,3 +1,4 @@
+import { printable } from "../reporters/printable.js";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -364,7 +365,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // Own keys only: "toString" is on every object's prototype, not a command.
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (command === undefined) {
-    io.stderr.write(`toolscore: unknown command ${JSON.stringify(name)}\n\n${mainHelp}`);
+    io.stderr.write(`toolscore: unknown command ${printable(JSON.stringify(name))}\n\n${mainHelp}`);
     return ExitCode.USAGE;
   }
   try {
@@ -381,7 +382,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     const prefix = ToolscoreError.isInstance(error) ? `${error.code}: ` : "";
-    io.stderr.write(`toolscore ${name}: ${prefix}${message}\n`);
+    io.stderr.write(`toolscore ${name}: ${prefix}${printable(message)}\n`);
     if (!ToolscoreError.isInstance(error) && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`);
     }

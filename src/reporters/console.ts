@@ -1,3 +1,4 @@
+import { printable } from "./printable.js";
 import type { EvaluationSummary } from "../runner/summary.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
@@ -48,7 +49,10 @@ export function formatConsoleSummary(
     options.color === true ? `\u001b[${code}m${text}\u001b[0m` : text;
   const rows = [
     [...metricColumns, "0 ··· 1"],
-    ...summary.metrics.map((metric) => [...metricRow(metric), sparkline(metric.histogram)]),
+    ...summary.metrics.map((metric) => {
+      const [name, ...figures] = metricRow(metric);
+      return [printable(name), ...figures, sparkline(metric.histogram)];
+    }),
   ];
   const lines = table(rows);
   lines.push("");
@@ -77,7 +81,7 @@ export function formatConsoleSummary(
       lines.push(
         paint(
           33,
-          `! ${error.id}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}: ${error.message}`,
+          `! ${printable(error.id)}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}: ${printable(error.message)}`,
         ),
       );
     }
