@@ -1,5 +1,6 @@
 // C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and
-// isolates that can reorder what a terminal shows.
+// isolates that can reorder what a terminal shows. Matching control characters is the point.
+// eslint-disable-next-line no-control-regex
 const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
