@@ -157,4 +157,52 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("OPENAI_API_KEY");
   });
+
+  it("gives each judge call the deadline --judge-timeout or judge.timeout_ms sets (issue 22, item 9)", async () => {
+    writeFileSync(
+      path.join(cwd, "slow.jsonl"),
+      JSON.stringify({
+        id: "slow",
+        input: "Book me a flight",
+        availableTools: [{ name: "book" }],
+        toolsCalled: [{ name: "book", arguments: {} }],
+      }),
+    );
+    server().latencyMs = 3_000;
+    const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
+    const args = ["eval", "slow.jsonl", "-m", "tool-selection", "--judge", "openai/gpt-4o-mini"];
+    const started = performance.now();
+    const run = await runCliProcess([...args, "--judge-timeout", "200", "--out", "slow-1.jsonl"], {
+      cwd,
+      env,
+    });
+    expect(run.code).toBe(3);
+    expect(lines("slow-1.jsonl").find((line) => line.id === "slow")).toMatchObject({
+      status: "error",
+    });
+    writeFileSync(
+      path.join(cwd, "slow.config.yaml"),
+      "judge:\n  model: openai/gpt-4o-mini\n  timeout_ms: 200\n  max_retries: 0\n  cache: false\n",
+    );
+    const fromConfig = await runCliProcess(
+      [
+        "eval",
+        "slow.jsonl",
+        "-m",
+        "tool-selection",
+        "-c",
+        "slow.config.yaml",
+        "--out",
+        "slow-2.jsonl",
+      ],
+      { cwd, env },
+    );
+    expect(fromConfig.code).toBe(3);
+    // Well under one 3-second answer per attempt: the deadline cut them short.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const bad = await runCliProcess([...args, "--judge-timeout", "soon"], { cwd, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--judge-timeout must be a number/);
+    server().latencyMs = 0;
+  }, 60_000);
 });

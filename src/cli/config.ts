@@ -18,6 +18,9 @@ export interface JudgeConfig {
   readonly baseURL?: string;
   readonly concurrency?: number;
   readonly requestsPerMinute?: number;
+  /** Each call's deadline in milliseconds (default 60,000), and the SDK's retries (default 3). */
+  readonly timeoutMs?: number;
+  readonly maxRetries?: number;
   /** The judge cache folder; false for none. Default `.toolscore/judge-cache`. */
   readonly cache?: string | false;
 }
@@ -112,13 +115,37 @@ function judgeOf(value: unknown, file: string): JudgeConfig | undefined {
       'judge must be a model string ("openai/gpt-4o-mini") or { model, ... }',
     );
   }
-  const known = ["model", "baseURL", "concurrency", "requestsPerMinute", "cache"];
-  for (const key of Object.keys(value)) {
+  const known = [
+    "model",
+    "baseURL",
+    "concurrency",
+    "requestsPerMinute",
+    "timeoutMs",
+    "maxRetries",
+    "cache",
+  ];
+  const settings: Record<string, unknown> = {};
+  for (const [given, setting] of Object.entries(value)) {
+    // snake_case too, as the rest of the config takes it (timeout_ms, base_url).
+    const key = camel(given).replace(/Url$/, "URL");
     if (!known.includes(key)) {
-      throw configError(file, `judge.${key} is not a setting (known: ${known.join(", ")})`);
+      throw configError(file, `judge.${given} is not a setting (known: ${known.join(", ")})`);
+    }
+    settings[key] = setting;
+  }
+  for (const key of ["timeoutMs", "maxRetries"] as const) {
+    const setting = settings[key];
+    if (
+      setting !== undefined &&
+      !(typeof setting === "number" && Number.isInteger(setting) && setting >= 0)
+    ) {
+      throw configError(
+        file,
+        `judge.${key} must be a whole number of ${key === "timeoutMs" ? "milliseconds" : "retries"}`,
+      );
     }
   }
-  return value as unknown as JudgeConfig;
+  return settings as unknown as JudgeConfig;
 }
 
 /** Reads a config file (JSON or YAML); its relative paths are relative to the file. */

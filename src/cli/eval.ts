@@ -30,6 +30,7 @@ Metrics and options
   -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
       --threshold <0..1>    passing score of every metric that sets none
       --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
+      --judge-timeout <ms>  each judge call's deadline (default 60000)
       --normalize-names     strip random suffixes from tool names read from transcripts
       --concurrency <n>     cases in flight at once (default 8)
       --workers <n>         worker threads for deterministic metrics on JSONL (default: 2 for
@@ -95,6 +96,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       config: { type: "string", short: "c" },
       threshold: { type: "string" },
       judge: { type: "string" },
+      "judge-timeout": { type: "string" },
       "normalize-names": { type: "boolean" },
       concurrency: { type: "string" },
       workers: { type: "string" },
@@ -177,6 +179,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
 
   let session: JudgeSession | undefined;
   const judgeSpec = values.judge ?? config.judge?.model;
+  const judgeTimeout = numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000);
   if (needsJudge(metricConfigs) && judgeSpec === undefined) {
     const judged = metricConfigs.filter(
       (item) => cliMetrics.find((m) => m.id === item.metric)?.judged === true,
@@ -188,9 +191,12 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   const judgeModel = (): JudgeModel => {
     if (session === undefined) {
+      const timeoutMs = judgeTimeout ?? config.judge?.timeoutMs;
       const model = resolveJudgeModel(judgeSpec ?? "", {
         env: io.env,
         ...(config.judge?.baseURL === undefined ? {} : { baseURL: config.judge.baseURL }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(config.judge?.maxRetries === undefined ? {} : { maxRetries: config.judge.maxRetries }),
       });
       const cacheDirectory =
         config.judge?.cache === false
