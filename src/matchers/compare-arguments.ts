@@ -1,3 +1,4 @@
+import { LimitExceededError } from "../core/errors.js";
 import type { ArgumentVerdict } from "../core/explanation.js";
 import { childPath, isJsonObject, jsonEquals, objectPrototypeHasKeys } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -356,6 +357,9 @@ function elementScore(
  * it best, partial matches scored in part, never below pairing them by position as `exact`
  * does; a partly matching pair is explained at its deepest differing path.
  */
+/** Most element pairs a subset or superset comparison of two arrays may score. */
+const maxMemberPairs = 4_000_000;
+
 function compareMembers(
   walk: Walk,
   expected: ExpectedValue[],
@@ -368,6 +372,15 @@ function compareMembers(
   if (needles.length === 0) {
     record(walk, "match", expected, actual);
     return 1;
+  }
+  // Membership compares every element with every other: past this, the work (and the list of
+  // pair scores) would grow without bound on long arrays.
+  if (needles.length * haystack.length > maxMemberPairs) {
+    throw new LimitExceededError({
+      limit: "maxMemberPairs",
+      maximum: maxMemberPairs,
+      message: `arrays of ${expected.length} and ${actual.length} elements are too long to compare by membership (${mode}): over ${maxMemberPairs.toLocaleString("en-US")} element pairs; compare them by position (exact), or split them`,
+    });
   }
   /** The score of needle `i` against haystack element `j`. */
   const scoreOf = (i: number, j: number): number => {

@@ -123,3 +123,24 @@ describe("matcher kinds named after Object.prototype keys (issue 22, item 5)", (
     );
   });
 });
+
+describe("membership of long arrays (issue 22, item 9)", () => {
+  it("stops with LIMIT_EXCEEDED instead of pairing 100,000 elements quadratically", () => {
+    const long = Array.from({ length: 100_000 }, (_, at) => at);
+    const result = () =>
+      matchToolCalls(
+        [{ name: "t", inputParameters: { ids: long } }],
+        [{ name: "t", arguments: { ids: long } }],
+        { arguments: { mode: "exact", paths: { ids: "subset" } } },
+      );
+    expect(result).toThrow(/too long to compare by membership \(subset\)/);
+    // Short arrays still pair by membership.
+    expect(
+      matchToolCalls(
+        [{ name: "t", inputParameters: { ids: [3, 1, 2] } }],
+        [{ name: "t", arguments: { ids: [1, 2] } }],
+        { arguments: "subset" },
+      ).score,
+    ).toBe(1);
+  });
+});
