@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
 import { ResultsFileError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import type { CaseStatus } from "../runner/case-result.js";
@@ -25,8 +27,10 @@ export interface ResultsRun {
   readonly done: (index: number) => boolean;
   /** The earlier run's records of the cases `done` skips, in case order. */
   carried(): AsyncGenerator<CaseRecord>;
-  /** Writes the end line and closes the file (see {@link concludeRun}). */
+  /** Writes the end line and closes the file (see {@link concludeRun}); releases the lock. */
   close(ending: RunEnding): void;
+  /** Releases the file's lock without writing (a run that wrote nothing); idempotent. */
+  release(): void;
 }
 
 /** How a run ended, for its end line and summary. */
@@ -59,6 +63,21 @@ export async function openResultsRun(input: {
   retryErrors?: boolean;
   wording: ResultsRunWording;
 }): Promise<ResultsRun> {
+  const { file, wording } = input;
+  // One run writes a results file at a time: a second one would interleave its lines.
+  const release = lockResultsFile(file, wording.file);
+  try {
+    return await openLocked(input, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openLocked(
+  input: Parameters<typeof openResultsRun>[0],
+  release: () => void,
+): Promise<ResultsRun> {
   const { file, header, wording } = input;
   let previous: ResultsScan | undefined;
   if (existsSync(file) && input.overwrite !== true) {
@@ -110,14 +129,19 @@ export async function openResultsRun(input: {
     done,
     close(ending) {
       const { judge } = ending;
-      writer.close({
-        complete: ending.failure === undefined && !ending.aborted,
-        cases: (previous?.cases ?? 0) + ending.ran - ending.replaced,
-        datasetCases: ending.datasetCases,
-        ...(judge === undefined ? {} : { judge }),
-        durationMs: performance.now() - ending.started,
-      });
+      try {
+        writer.close({
+          complete: ending.failure === undefined && !ending.aborted,
+          cases: (previous?.cases ?? 0) + ending.ran - ending.replaced,
+          datasetCases: ending.datasetCases,
+          ...(judge === undefined ? {} : { judge }),
+          durationMs: performance.now() - ending.started,
+        });
+      } finally {
+        release();
+      }
     },
+    release,
     async *carried() {
       if (previous === undefined) return;
       for await (const record of readRecords(file, previous)) {
@@ -141,4 +165,62 @@ export function concludeRun(ending: RunEnding, run?: ResultsRun): EvaluationSumm
     aborted: ending.aborted,
     ...(judge === undefined ? {} : { judge }),
   });
+}
+
+/** Whether the process that wrote a lock file is still running on this machine. */
+function holderAlive(lock: { pid?: unknown; host?: unknown }): boolean {
+  if (typeof lock.pid !== "number" || lock.host !== hostname()) return lock.host !== hostname();
+  try {
+    process.kill(lock.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as { code?: unknown }).code === "EPERM";
+  }
+}
+
+/**
+ * Takes `<file>.lock` for this process (created exclusively), or refuses with a
+ * `ResultsFileError` naming the run that holds it. A lock left by a process that is gone is
+ * taken over. Returns the release, which is also run when the process exits.
+ */
+export function lockResultsFile(file: string, shown = file): () => void {
+  const lockFile = `${file}.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  const body = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lockFile, body, { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "EEXIST" || attempt > 0) throw error;
+      let holder: { pid?: unknown; host?: unknown; since?: unknown } = {};
+      try {
+        holder = JSON.parse(readFileSync(lockFile, "utf8")) as typeof holder;
+      } catch {
+        // Unreadable: written by something else, or cut short; treated as held.
+        holder = { host: "?" };
+      }
+      if (holderAlive(holder)) {
+        throw new ResultsFileError({
+          file,
+          message: `another toolscore run (process ${String(holder.pid)} on ${String(holder.host)}, since ${String(holder.since)}) is writing ${shown}; wait for it to end, or choose another results file (delete ${lockFile} if no run holds it)`,
+        });
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    process.off("exit", release);
+    rmSync(lockFile, { force: true });
+  };
+  process.once("exit", release);
+  return release;
 }

@@ -521,6 +521,7 @@ export async function evaluateToFile<TCase extends object = object>(
   const nothingToRun = datasetCases === 0 && shard === undefined && !aborted;
   const written =
     run !== undefined && !((nothingToRun || failure !== undefined) && writer.abandon());
+  if (!written) run?.release();
   const summary = concludeRun(
     {
       failure,

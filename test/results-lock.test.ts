@@ -1,0 +1,70 @@
+/**
+ * Issue 22, item 9: one run writes a results file at a time. A second run on the same file is
+ * refused with a clear error, and the first one's file stays whole.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ResultsFileError } from "../src/index.js";
+import { lockResultsFile } from "../src/node/results-run.js";
+import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
+
+const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-lock-"));
+afterAll(() => {
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+describe("the results file lock", () => {
+  it("refuses a second holder in the same process, and takes over a dead one's lock", () => {
+    const file = path.join(cwd, "unit.jsonl");
+    const release = lockResultsFile(file);
+    expect(() => lockResultsFile(file)).toThrow(ResultsFileError);
+    expect(() => lockResultsFile(file)).toThrow(
+      new RegExp(`another toolscore run \\(process ${process.pid} on `),
+    );
+    release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    // A lock whose process is gone (pid 2^22 + 1 is above Linux's limit) is stale.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 4_194_305, host: hostname() }));
+    const again = lockResultsFile(file);
+    again();
+  });
+
+  it("refuses a second eval on the same results file while the first runs", async () => {
+    const n = 650;
+    const slow = (at: number) =>
+      JSON.stringify({
+        id: `slow-${at}`,
+        toolsCalled: Array.from({ length: n }, (_, i) => ({
+          name: "t",
+          arguments: { q: `v${i}` },
+        })),
+        expectedTools: Array.from({ length: n }, (_, i) => ({
+          name: "t",
+          arguments: { q: `v${(i * 7) % n}x` },
+        })),
+      });
+    writeFileSync(
+      path.join(cwd, "runs.jsonl"),
+      `${Array.from({ length: 6 }, (_, at) => slow(at)).join("\n")}\n`,
+    );
+    const args = ["eval", "runs.jsonl", "--out", "shared.jsonl", "--workers", "0"];
+    const first = startCli(args, { cwd });
+    const lock = path.join(cwd, "shared.jsonl.lock");
+    while (!existsSync(lock)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await runCliProcess([...args, "--overwrite"], { cwd });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(
+      /another toolscore run \(process \d+ on .*\) is writing .*shared\.jsonl;/,
+    );
+    const done = await first.done;
+    expect([0, 1]).toContain(done.code);
+    expect(recordsByIndex(path.join(cwd, "shared.jsonl")).size).toBe(6);
+    for (const line of readFileSync(path.join(cwd, "shared.jsonl"), "utf8").trim().split("\n")) {
+      expect(() => JSON.parse(line) as unknown).not.toThrow();
+    }
+    expect(existsSync(lock)).toBe(false);
+  }, 60_000);
+});
