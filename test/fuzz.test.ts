@@ -1,0 +1,379 @@
+/**
+ * The hostile-input attack of issue 22, kept: fast-check properties over the public functions,
+ * fed values chosen to break them (Object.prototype keys, control characters, deep nesting,
+ * numbers written oddly, matcher objects of every kind and none, transcripts of any shape, any
+ * bytes as an image, any address). Each function either gives its documented result or throws a
+ * typed `ToolscoreError`; scores stay in [0, 1]; nothing hangs.
+ *
+ * `npm test` runs them with a fixed seed and a few runs each; `npm run fuzz` runs many more
+ * (TOOLSCORE_FUZZ_RUNS, TOOLSCORE_FUZZ_SEED).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  checkAddress,
+  matchToolCalls,
+  parseTrajectory,
+  sniffImage,
+  ToolscoreError,
+} from "../src/index.js";
+import { readDatasetCase } from "../src/adapters/dataset-case.js";
+import { numberSpellings } from "../src/core/number-spellings.js";
+import { globMatches } from "../src/matchers/glob.js";
+import { toExpectedValue } from "../src/matchers/value-matchers.js";
+import { printable } from "../src/reporters/printable.js";
+import { createMetric, metricDefinitions } from "../src/registry/metric-registry.js";
+
+// `npm run fuzz` (this file under the "fuzz" script) runs many more than `npm test`.
+const runs = Number(
+  process.env.TOOLSCORE_FUZZ_RUNS ?? (process.env.npm_lifecycle_event === "fuzz" ? 20_000 : 40),
+);
+const seed = Number(process.env.TOOLSCORE_FUZZ_SEED ?? 20261125);
+const settings = { numRuns: runs, seed };
+const timeout = Math.max(20_000, runs * 50);
+
+/** Names that are keys of every object, and text that is not plain. */
+const hostileKey = fc.oneof(
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "$match",
+    "",
+    "a.b",
+    "[0]",
+    "\u001b[2J",
+    "\u202e",
+    "名前",
+  ),
+  fc.string({ maxLength: 12 }),
+);
+const matcherKind = fc.constantFrom(
+  "any",
+  "regex",
+  "contains",
+  "closeTo",
+  "oneOf",
+  "range",
+  "present",
+  "optional",
+  "text",
+  "absent",
+  "toString",
+  "__proto__",
+  "nope",
+);
+const { value: hostileValue } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom(null, true, false, 0, -0, 1e308, -1e-308, 3.0, Number.MAX_SAFE_INTEGER + 2),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom("^(a+)+$", "(?=x)", "\u0000", "a".repeat(50)),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(hostileKey, tie("value"), { maxKeys: 4 }),
+    fc.record(
+      {
+        $match: matcherKind,
+        value: tie("value"),
+        values: fc.array(tie("value"), { maxLength: 3 }),
+        pattern: fc.oneof(fc.string({ maxLength: 8 }), fc.constant("^(a|aa)+$")),
+      },
+      { requiredKeys: ["$match"] },
+    ),
+  ),
+}));
+const toolName = fc.oneof(
+  fc.constantFrom("search", "book", "__proto__", "constructor", ""),
+  fc.string({ maxLength: 8 }),
+);
+const call = fc.record(
+  {
+    name: toolName,
+    inputParameters: fc.dictionary(hostileKey, hostileValue, { maxKeys: 4 }),
+    output: hostileValue,
+    isError: fc.boolean(),
+  },
+  { requiredKeys: ["name"] },
+);
+const options = fc.record(
+  {
+    order: fc.constantFrom("any", "in-order", "strict", "subset", "superset", "steps", "sideways"),
+    arguments: fc.constantFrom("exact", "subset", "superset", "ignore", "fuzzy"),
+    toolErrors: fc.constantFrom("ignore", "fail", "retry", "skip"),
+    onlyTools: fc.array(fc.constantFrom("*", "s*", "?ook", "**", "__proto__"), { maxLength: 2 }),
+    errorOutput: fc.constantFrom("^Error", "(a+)+$", "[", "(?<=x)"),
+    coerceTypes: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+
+// The characters printable() must never let through. Matching them is the point.
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+/** Runs `act`; a thrown error must be a typed one. */
+function typedOrResult<T>(act: () => T): T | undefined {
+  try {
+    return act();
+  } catch (error) {
+    expect(ToolscoreError.isInstance(error), String(error)).toBe(true);
+    return undefined;
+  }
+}
+
+describe(`fuzz (${runs} runs each, seed ${seed})`, () => {
+  it(
+    "matchToolCalls: a score in [0, 1] with a reason, or a typed error",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(call, { maxLength: 5 }),
+          fc.array(fc.record({ name: toolName, arguments: hostileValue }), { maxLength: 5 }),
+          options,
+          (made, expected, given) => {
+            const result = typedOrResult(() => matchToolCalls(made, expected, given as never));
+            if (result === undefined) return;
+            expect(result.score).toBeGreaterThanOrEqual(0);
+            expect(result.score).toBeLessThanOrEqual(1);
+            expect(typeof result.reason).toBe("string");
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "every deterministic metric: a scored result in [0, 1], or an error result",
+    () => {
+      const deterministic = metricDefinitions.filter((definition) => !definition.judged);
+      const metrics = deterministic.map((definition) => createMetric({ metric: definition.id }));
+      fc.assert(
+        fc.property(
+          fc.record(
+            {
+              toolsCalled: fc.oneof(fc.array(call, { maxLength: 4 }), hostileValue),
+              expectedTools: fc.oneof(fc.array(call, { maxLength: 4 }), hostileValue),
+              expectedOutputContains: fc.oneof(
+                fc.array(fc.string(), { maxLength: 3 }),
+                hostileValue,
+              ),
+              replies: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+              input: fc.string(),
+            },
+            { requiredKeys: [] },
+          ),
+          (testCase) => {
+            for (const metric of metrics) {
+              const result = metric.measureSync?.(testCase as never);
+              expect(result === undefined ? "error" : result.status).toMatch(/^(scored|error)$/);
+              if (result?.status === "scored") {
+                expect(result.score).toBeGreaterThanOrEqual(0);
+                expect(result.score).toBeLessThanOrEqual(1);
+              }
+            }
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "toExpectedValue: a matcher or value, or an INVALID_INPUT naming the path",
+    () => {
+      fc.assert(
+        fc.property(hostileValue, (value) => {
+          try {
+            toExpectedValue(value, { field: "expected" });
+          } catch (error) {
+            expect(error).toMatchObject({ code: "INVALID_INPUT" });
+            expect((error as Error).message.startsWith("expected")).toBe(true);
+          }
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "parseTrajectory: a trajectory of calls, or a typed error, on any JSON and any text",
+    () => {
+      const message = fc.record(
+        {
+          role: fc.constantFrom("user", "assistant", "tool", "model", "system", "__proto__"),
+          content: hostileValue,
+          tool_calls: fc.array(
+            fc.record({
+              id: fc.string({ maxLength: 4 }),
+              type: fc.constantFrom("function", "custom"),
+              function: fc.record({ name: toolName, arguments: fc.oneof(fc.json(), fc.string()) }),
+            }),
+            { maxLength: 2 },
+          ),
+          tool_call_id: fc.string({ maxLength: 4 }),
+          parts: hostileValue,
+          type: fc.constantFrom("message", "function_call", "tool_use", "human", "ai"),
+        },
+        { requiredKeys: [] },
+      );
+      fc.assert(
+        fc.property(
+          fc.oneof(fc.array(message, { maxLength: 5 }), hostileValue, fc.string({ maxLength: 40 })),
+          (input) => {
+            const trajectory = typedOrResult(() => parseTrajectory(input));
+            if (trajectory === undefined) return;
+            for (const made of trajectory.calls) expect(typeof made.name).toBe("string");
+            const stepped = trajectory.steps.flatMap((step) => step.calls).sort((a, b) => a - b);
+            expect(stepped).toEqual(trajectory.calls.map((_, at) => at));
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "readDatasetCase: a case or a DATASET_PARSE error, on any record",
+    () => {
+      fc.assert(
+        fc.property(fc.dictionary(hostileKey, hostileValue, { maxKeys: 6 }), (record) => {
+          try {
+            readDatasetCase(record, { index: 0, line: 1 });
+          } catch (error) {
+            expect(error).toMatchObject({ code: "DATASET_PARSE" });
+          }
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "numberSpellings: never throws on JSON text, and finds only numbers",
+    () => {
+      fc.assert(
+        fc.property(fc.json(), (text) => {
+          const found = numberSpellings(text) ?? {};
+          for (const spelled of Object.values(found)) {
+            expect(Number.isInteger(Number(spelled))).toBe(true);
+          }
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "sniffImage: any bytes are an image with a size, or refused with a reason",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 64 }),
+            fc
+              .tuple(
+                fc.constantFrom(
+                  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+                  [0xff, 0xd8, 0xff],
+                  [0x47, 0x49, 0x46, 0x38, 0x39, 0x61],
+                  [0x42, 0x4d],
+                  [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50],
+                ),
+                fc.uint8Array({ maxLength: 64 }),
+              )
+              .map(([head, rest]) => Uint8Array.from([...head, ...rest])),
+          ),
+          (bytes) => {
+            const sniff = sniffImage(bytes);
+            if (sniff.ok) {
+              expect(sniff.width).toBeGreaterThan(0);
+              expect(sniff.height).toBeGreaterThan(0);
+            } else expect(sniff.reason.length).toBeGreaterThan(0);
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "checkAddress: an internal IPv4 address is refused in every IPv6 spelling",
+    () => {
+      const internal = fc.oneof(
+        fc.tuple(fc.constant(127), fc.nat(255), fc.nat(255), fc.nat(255)),
+        fc.tuple(fc.constant(10), fc.nat(255), fc.nat(255), fc.nat(255)),
+        fc.tuple(fc.constant(169), fc.constant(254), fc.nat(255), fc.nat(255)),
+        fc.tuple(fc.constant(192), fc.constant(168), fc.nat(255), fc.nat(255)),
+      );
+      const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+      fc.assert(
+        fc.property(internal, ([a, b, c, d]) => {
+          const ipv4 = `${a}.${b}.${c}.${d}`;
+          const low = `${hex(a, b)}:${hex(c, d)}`;
+          const inverted = `${hex(a ^ 255, b ^ 255)}:${hex(c ^ 255, d ^ 255)}`;
+          for (const address of [
+            ipv4,
+            `::${ipv4}`,
+            `::${low}`,
+            `::ffff:${low}`,
+            `::ffff:0:${low}`,
+            `64:ff9b::${low}`,
+            `2002:${low}::1`,
+            `2001:0:4136:e378:8000:63bf:${inverted}`,
+          ]) {
+            expect([address, checkAddress(address).allowed]).toEqual([address, false]);
+          }
+        }),
+        settings,
+      );
+      fc.assert(
+        fc.property(fc.string({ maxLength: 40 }), (text) => {
+          expect(typeof checkAddress(text).allowed).toBe("boolean");
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "printable: no control character survives",
+    () => {
+      fc.assert(
+        fc.property(fc.string({ unit: "binary", maxLength: 60 }), (text) => {
+          expect(printable(text)).not.toMatch(controls);
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "globMatches: ends on any glob and text, however many stars",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.string({ unit: fc.constantFrom("a", "*", "?", "b"), maxLength: 30 }),
+          fc.string({ unit: fc.constantFrom("a", "b"), maxLength: 2000 }),
+          (glob, text) => {
+            expect(typeof globMatches(glob, text)).toBe("boolean");
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+});
