@@ -17,11 +17,12 @@ const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boole
 const ascii = (text: string): number[] =>
   Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
 
-const u16le = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
+/** Little- and big-endian integers read from image headers (0 past the end). */
+export const u16le = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
 const u16be = (b: Uint8Array, at: number) => ((b[at] ?? 0) << 8) | (b[at + 1] ?? 0);
 const u24le = (b: Uint8Array, at: number) => u16le(b, at) | ((b[at + 2] ?? 0) << 16);
-const u32le = (b: Uint8Array, at: number) => (u24le(b, at) | ((b[at + 3] ?? 0) << 24)) >>> 0;
-const u32be = (b: Uint8Array, at: number) => ((u16be(b, at) << 16) | u16be(b, at + 2)) >>> 0;
+export const u32le = (b: Uint8Array, at: number) => (u24le(b, at) | ((b[at + 3] ?? 0) << 24)) >>> 0;
+export const u32be = (b: Uint8Array, at: number) => ((u16be(b, at) << 16) | u16be(b, at + 2)) >>> 0;
 const i32le = (b: Uint8Array, at: number) => u32le(b, at) | 0;
 
 const sized = (mediaType: ImageMediaType, width: number, height: number): ImageSniff =>

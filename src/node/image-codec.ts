@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { createInflate } from "node:zlib";
 import pLimit from "p-limit";
+import { u16le, u32be, u32le } from "../media/sniff-image.js";
 import { assertInstalled, loadOptional } from "../core/optional-dependency.js";
 import type { OptionalDependency } from "../core/optional-dependency.js";
 
@@ -74,11 +75,6 @@ export async function bmpToPng(bytes: Uint8Array): Promise<Uint8Array> {
   });
 }
 
-const u32be = (b: Uint8Array, at: number) =>
-  ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
-const u32le = (b: Uint8Array, at: number) =>
-  (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
-
 /** Bytes of filtered PNG data an image of this header holds, Adam7 passes included. */
 function pngDataSize(width: number, height: number, bitsPerPixel: number, interlaced: boolean) {
   const rows = (w: number, h: number) =>
@@ -149,7 +145,7 @@ async function pngIncomplete(bytes: Uint8Array): Promise<string | undefined> {
 /** Why an uncompressed BMP holds fewer pixel bytes than its header declares. */
 function bmpIncomplete(bytes: Uint8Array, width: number, height: number): string | undefined {
   const offset = u32le(bytes, 10);
-  const bitsPerPixel = bytes[28] | (bytes[29] << 8);
+  const bitsPerPixel = u16le(bytes, 28);
   const compression = u32le(bytes, 30);
   // Run-length encoded data has no fixed size; the pixel limit still bounds its decoding.
   if (compression !== 0 && compression !== 3) return undefined;

@@ -169,7 +169,9 @@ export function concludeRun(ending: RunEnding, run?: ResultsRun): EvaluationSumm
 
 /** Whether the process that wrote a lock file is still running on this machine. */
 function holderAlive(lock: { pid?: unknown; host?: unknown }): boolean {
-  if (typeof lock.pid !== "number" || lock.host !== hostname()) return lock.host !== hostname();
+  // Another machine's process cannot be checked from here: held.
+  if (lock.host !== hostname()) return true;
+  if (typeof lock.pid !== "number") return false;
   try {
     process.kill(lock.pid, 0);
     return true;
