@@ -347,6 +347,33 @@ describe("toolscore eval", () => {
     expect(changed.stderr).toContain("the metrics or their options have changed");
     expect((await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd })).code).toBe(0);
   });
+
+  it("refuses to resume when a byte in the middle of a large dataset changed", async () => {
+    // Over 2 MiB, so the edit is neither in the first nor in the last MiB.
+    const cases = Array.from({ length: 18_000 }, (_, index) => ({
+      id: `case-${String(index).padStart(5, "0")}`,
+      toolsCalled: [call("lookup", { city: "Paris" })],
+      expectedTools: [call("lookup", { city: "Paris" })],
+    }));
+    const cwd = folder({ "runs.jsonl": jsonl(cases) });
+    const dataset = path.join(cwd, "runs.jsonl");
+    expect(statSync(dataset).size).toBeGreaterThan(2.5 * 2 ** 20);
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(0);
+    const results = path.join(cwd, "toolscore-results.jsonl");
+    const text = readFileSync(results, "utf8");
+    writeFileSync(results, text.slice(0, text.lastIndexOf('{"toolscore":"end"')));
+    // The same size, one case's expected city changed, half way through.
+    const original = readFileSync(dataset, "utf8");
+    const middle = original.indexOf('"Paris"', original.length / 2);
+    writeFileSync(dataset, `${original.slice(0, middle)}"Pisa!"${original.slice(middle + 7)}`);
+    expect(statSync(dataset).size).toBe(Buffer.byteLength(original));
+    const resumed = await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain("the dataset has changed since");
+    // Put back, the run resumes.
+    writeFileSync(dataset, original);
+    expect((await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd })).code).toBe(0);
+  });
 });
 
 describe("toolscore eval: runs that survive", () => {

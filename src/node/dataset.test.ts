@@ -155,4 +155,22 @@ describe("readDataset", () => {
     write("print.jsonl", caseLine("b"));
     expect(await datasetFingerprint(file)).not.toBe(before);
   });
+
+  it("fingerprints every byte, not only the ends of a large file", async () => {
+    // Several read chunks long, and not a whole number of them.
+    const text = Buffer.alloc(3 * (1 << 20) + 12_345, "x");
+    const file = path.join(directory, "large.jsonl");
+    writeFileSync(file, text);
+    const before = await datasetFingerprint(file);
+    for (const at of [0, (1 << 20) + 7, 2 * (1 << 20) - 1, text.length - 1]) {
+      const changed = Buffer.from(text);
+      changed[at] = "y".charCodeAt(0);
+      writeFileSync(file, changed);
+      expect(await datasetFingerprint(file), `byte ${at}`).not.toBe(before);
+    }
+    writeFileSync(file, text);
+    expect(await datasetFingerprint(file)).toBe(before);
+    writeFileSync(file, Buffer.concat([text, Buffer.from("\n")]));
+    expect(await datasetFingerprint(file)).not.toBe(before);
+  });
 });

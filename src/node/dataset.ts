@@ -45,24 +45,26 @@ export function datasetFormatOf(file: string): DatasetFormat {
 }
 
 /**
- * A cheap fingerprint of a dataset file: its size and a hash of its first and last MiB. It tells
- * a resumed run that its dataset changed, without reading a huge file twice.
+ * A dataset file's fingerprint: a SHA-256 of all its bytes. A resumed run is refused when any
+ * byte changed, wherever it is. The next chunk is read while the last one is hashed.
  */
 export async function datasetFingerprint(file: string): Promise<string> {
   const handle = await open(file, "r");
   try {
-    const { size } = await handle.stat();
     const hash = createHash("sha256");
-    const window = Math.min(size, 1 << 20);
-    const head = Buffer.alloc(window);
-    await handle.read(head, 0, window, 0);
-    hash.update(head);
-    if (size > window) {
-      const tail = Buffer.alloc(window);
-      await handle.read(tail, 0, window, size - window);
-      hash.update(tail);
+    const chunk = 1 << 20;
+    let spare = Buffer.allocUnsafe(chunk);
+    let position = 0;
+    let reading = handle.read(Buffer.allocUnsafe(chunk), 0, chunk, position);
+    for (;;) {
+      const { bytesRead, buffer } = await reading;
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      reading = handle.read(spare, 0, chunk, position);
+      hash.update(buffer.subarray(0, bytesRead));
+      spare = buffer;
     }
-    return `${size}:${hash.digest("hex").slice(0, 32)}`;
+    return `sha256:${hash.digest("hex")}`;
   } finally {
     await handle.close();
   }
