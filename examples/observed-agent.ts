@@ -13,7 +13,7 @@
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { toolCallAccuracy } from "toolscore";
-import { evaluate, observe, observeTools, updateCurrentSpan } from "toolscore/tracing";
+import { evaluateObserved, observe, observeTools, updateCurrentSpan } from "toolscore/tracing";
 import type { Golden } from "toolscore/tracing";
 
 const flights: Record<string, string[]> = { OSL: ["SK-4411"], LIS: ["TP-761", "TP-763"] };
@@ -147,7 +147,7 @@ const goldens: Golden[] = [
   },
 ];
 
-const { results, summary } = await evaluate({
+const { results, summary } = await evaluateObserved({
   observedCallback: (input) => travelAgent(typeof input === "string" ? input : ""),
   goldens,
   metrics: [toolCallAccuracy({ order: "any" })],

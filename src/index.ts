@@ -1,12 +1,18 @@
 /**
- * toolscore: score AI agents' tool calls. This entry point holds the engine: the tool-call model,
- * typed errors, the alignment algorithms, the matchers, the deterministic metrics, and the judge
- * models (providers, sessions with limits, caching and cost, batches). The compatible metrics live
- * in `toolscore/deepeval` and `toolscore/axion`; files on disk (caches) in `toolscore/node`. The
- * runner (`evaluate`), the metric registry, dataset records and the reporters are here too.
+ * toolscore: score AI agents' tool calls. This entry point holds what users call: matching and
+ * the deterministic metrics, value matchers, transcript parsing, `evaluate` and the metric
+ * registry, judge models and sessions, reporters, and the typed errors.
+ *
+ * Elsewhere: the compatible metrics in `toolscore/deepeval`, `toolscore/axion` and
+ * `toolscore/ragas`; files, datasets and results files in `toolscore/node`; live agents in
+ * `toolscore/tracing`; test matchers in `toolscore/vitest` and `toolscore/jest`; the building
+ * blocks (alignment algorithms, score functions, prompt builders, record helpers) in
+ * `toolscore/engine`.
  */
+
+// Errors: every error toolscore throws or records has a stable `code`.
 export {
-  DEFAULT_MAX_DEPTH,
+  DatasetParseError,
   ErrorCode,
   InvalidInputError,
   InvalidOptionError,
@@ -18,39 +24,126 @@ export {
   MissingParamsError,
   ProviderCallError,
   ProviderConfigError,
-  DatasetParseError,
   ResultsFileError,
   ResultsWriteError,
   ToolscoreError,
   UnknownFormatError,
-  callDiffLines,
-  describeMismatch,
-  formatToolCall,
-  childPath,
-  isJsonObject,
-  jsonEquals,
-  jsonTypeOf,
-  toErroredResult,
-  toJsonValue,
-  toToolCall,
-  toToolCalls,
-  trajectoryFormats,
-} from "./core/index.js";
+} from "./core/errors.js";
+export type { MediaLoadReason, ToolscoreErrorOptions } from "./core/errors.js";
+
+// The data model.
+export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./core/json.js";
+export { toToolCall, toToolCalls } from "./core/tool-call.js";
+export type { ToToolCallOptions, ToolCall, ToolCallInput, ToolCallType } from "./core/tool-call.js";
 export type {
-  CallDiffOptions,
-  DiffCall,
-  AlignmentAlgorithm,
-  ArgumentVerdict,
   Content,
   ContentPart,
-  ErroredResult,
   ImagePart,
   ImageSource,
-  JsonArray,
-  JsonObject,
-  JsonPrimitive,
-  JsonType,
-  JsonValue,
+  TestCase,
+  TextPart,
+  ToolSpec,
+} from "./core/test-case.js";
+export type { MeasureOptions, Metric, SyncMetric } from "./core/metric.js";
+export type {
+  ErroredResult,
+  MetricResult,
+  ScoredResult,
+  SkippedResult,
+} from "./core/metric-result.js";
+export type { NumberSpellings } from "./core/number-spellings.js";
+
+// Matching tool calls, and the deterministic metrics.
+export { matchToolCalls, scoreToolCalls } from "./metrics/match-tool-calls.js";
+export { toolCallAccuracy } from "./metrics/tool-call-accuracy.js";
+export type {
+  ToolCallAccuracyCase,
+  ToolCallAccuracyOptions,
+} from "./metrics/tool-call-accuracy.js";
+export { responseContains } from "./metrics/response-contains.js";
+export type {
+  ResponseContainsCase,
+  ResponseContainsDetails,
+  ResponseContainsOptions,
+} from "./metrics/response-contains.js";
+export type {
+  CompareArgumentsFunction,
+  MatchConstraints,
+  MatchOptions,
+  OrderMode,
+  RulesInput,
+  ScoreKind,
+  StringsRule,
+  ToolRules,
+} from "./metrics/match-options.js";
+export type { MatchLimits } from "./metrics/limits.js";
+export type {
+  CallSchemaViolation,
+  MatchResult,
+  ToolCallScore,
+  Violation,
+} from "./metrics/match-result.js";
+export type { ExpectedCallsInput, ExpectedToolCallInput } from "./metrics/expected-calls.js";
+export type {
+  AlignmentAlgorithm,
+  ArgumentVerdict,
+  Mismatch,
+  NearMiss,
+  PairDetail,
+  ToolCallMatchDetails,
+} from "./core/explanation.js";
+export { callDiffLines, describeMismatch, formatToolCall } from "./core/call-diff.js";
+export type { CallDiffOptions, DiffCall } from "./core/call-diff.js";
+
+// Value matchers and argument comparison.
+export { isValueMatcher, match } from "./matchers/value-matchers.js";
+export type {
+  CloseToOptions,
+  ExpectedValue,
+  RangeOptions,
+  TextOptions,
+  ValueMatcher,
+} from "./matchers/value-matchers.js";
+export { compareArguments } from "./matchers/compare-arguments.js";
+export type { ArgumentMode, ArgumentRule } from "./matchers/compare-arguments.js";
+export { diffArguments } from "./matchers/diff-arguments.js";
+export type { DiffArgumentsOptions } from "./matchers/diff-arguments.js";
+export type { SchemaViolation } from "./matchers/schema-validation.js";
+
+// Reading transcripts.
+export { parseTrajectories, parseTrajectory } from "./adapters/parse-trajectory.js";
+export type { ParseTrajectoryOptions } from "./adapters/parse-trajectory.js";
+export { detectFormat } from "./adapters/detect-format.js";
+export type { FormatDetection } from "./adapters/detect-format.js";
+export { createNameNormalizer, normalizeToolName } from "./adapters/normalize-tool-name.js";
+export type { NameNormalizationOptions } from "./adapters/normalize-tool-name.js";
+export { readToolSpecs } from "./adapters/tool-spec.js";
+export { trajectoryFormats } from "./core/trajectory.js";
+export type {
+  NameMapping,
+  Trajectory,
+  TrajectoryFormat,
+  TrajectoryStep,
+  TrajectoryTurn,
+  TrajectoryWarning,
+  TrajectoryWarningCode,
+} from "./core/trajectory.js";
+
+// Running metrics over cases, and the metric registry.
+export { evaluate } from "./runner/evaluate.js";
+export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./runner/evaluate.js";
+export type { CaseError, CaseResult, CaseStatus } from "./runner/case-result.js";
+export type { EvaluationSummary, MetricSummary } from "./runner/summary.js";
+export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./runner/record.js";
+export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
+export type {
+  MetricConfigInput,
+  MetricContext,
+  MetricDefinition,
+} from "./registry/metric-registry.js";
+
+// Judge models, sessions, batches and prices.
+export type {
   JudgeBatchApi,
   JudgeBatchRequest,
   JudgeBatchResult,
@@ -66,277 +159,62 @@ export type {
   JudgeRunSummary,
   JudgeSchema,
   JudgeUsage,
-  MeasureOptions,
-  SyncMetric,
-  MediaLoadReason,
-  PreparedContext,
-  ReadyImage,
-  Metric,
-  MetricResult,
-  Mismatch,
-  NearMiss,
-  PairDetail,
-  ScoredResult,
-  SkippedResult,
-  TestCase,
-  TextPart,
-  ToJsonValueOptions,
-  ToToolCallOptions,
-  ToolCall,
-  ToolCallInput,
-  ToolCallMatchDetails,
-  ToolCallType,
-  ToolSpec,
-  ToolscoreErrorOptions,
-  NameMapping,
-  NumberSpellings,
-  Trajectory,
-  TrajectoryFormat,
-  TrajectoryStep,
-  TrajectoryTurn,
-  TrajectoryWarning,
-  TrajectoryWarningCode,
-} from "./core/index.js";
-export {
-  createNameNormalizer,
-  detectFormat,
-  normalizeToolName,
-  normalizeTrajectoryNames,
-  parseTrajectories,
-  parseTrajectory,
-  readToolList,
-  readToolSpecs,
-} from "./adapters/index.js";
+} from "./core/judge.js";
+export { createOpenAIJudge } from "./providers/openai.js";
 export type {
-  FormatDetection,
-  NameNormalizationOptions,
-  ParseTrajectoryOptions,
-} from "./adapters/index.js";
-export {
-  assignmentWork,
-  axionFirstFitPairs,
-  deepevalGreedyPairs,
-  denseScoreMatrix,
-  maxWeightFlow,
-  optimalAssignment,
-  positionalPairs,
-  weightedLcs,
-} from "./algorithms/index.js";
-export type {
-  DeepevalGreedyOptions,
-  Flow,
-  MaxWeightFlowOptions,
-  Pair,
-  ScoreMatrix,
-  WeightedLcsOptions,
-  WeightedLcsResult,
-} from "./algorithms/index.js";
-export {
-  axionFuzzyScore,
-  axionSubsetMatch,
-  axionValueSimilarity,
-  deepevalCompareParams,
-  diffArguments,
-  sequenceMatcherRatio,
-} from "./matchers/index.js";
-export type { DiffArgumentsOptions } from "./matchers/index.js";
-export { compareArguments, isValueMatcher, match, SchemaValidator } from "./matchers/index.js";
-export type {
-  ArgumentMode,
-  ArgumentRule,
-  CloseToOptions,
-  TextOptions,
-  ExpectedValue,
-  RangeOptions,
-  SchemaViolation,
-  ValueMatcher,
-} from "./matchers/index.js";
-export {
-  matchToolCalls,
-  responseContains,
-  scoreToolCalls,
-  toolCallAccuracy,
-} from "./metrics/index.js";
-export type {
-  ResponseContainsCase,
-  ResponseContainsDetails,
-  ResponseContainsOptions,
-  CallSchemaViolation,
-  ExpectedCallsInput,
-  ExpectedToolCallInput,
-  MatchConstraints,
-  MatchOptions,
-  MatchResult,
-  OrderMode,
-  RulesInput,
-  ScoreKind,
-  ToolCallAccuracyCase,
-  ToolCallAccuracyOptions,
-  ToolCallScore,
-  ToolRules,
-  StringsRule,
-  CompareArgumentsFunction,
-  Violation,
-} from "./metrics/index.js";
-export {
-  defaultMatchLimits,
-  finalizeDeepevalScore,
-  resolveAxionToolCorrectnessOptions,
-  resolveDeepevalToolCorrectnessOptions,
-  scoreAxionToolCorrectness,
-  scoreDeepevalToolCorrectness,
-} from "./metrics/index.js";
-export type {
-  AxionParameterMatchingStrategy,
-  AxionScoring,
-  AxionToolCorrectnessDetails,
-  AxionToolCorrectnessOptions,
-  AxionToolCorrectnessScore,
-  DeepevalEvaluationParam,
-  DeepevalMode,
-  DeepevalReasonKind,
-  DeepevalToolCorrectnessOptions,
-  DeepevalToolCorrectnessScore,
-  MatchLimits,
-  ResolvedAxionToolCorrectnessOptions,
-  ResolvedDeepevalToolCorrectnessOptions,
-  ResolvedMatchLimits,
-} from "./metrics/index.js";
-export {
-  batchRunKey,
-  costOf,
-  createAnthropicJudge,
-  createJudgeSession,
-  createOpenAIJudge,
-  defaultPrices,
-  fromAiSdk,
-  judgeCacheKey,
-  judgeProviders,
-  parseModelString,
-  priceOf,
-  resolveJudgeModel,
-  runJudgeBatch,
-} from "./providers/index.js";
-export type {
-  AiSdkJudgeOptions,
-  AiSdkLanguageModel,
-  AnthropicClient,
-  AnthropicJudgeOptions,
-  AnthropicStructuredOutput,
-  JudgeBatchOutcome,
-  JudgeCacheMode,
-  JudgeModelSettings,
-  JudgeSession,
-  JudgeSessionOptions,
-  ModelPrice,
   OpenAIClient,
   OpenAIJudgeOptions,
   OpenAIStructuredOutput,
-  PriceTable,
-  RunJudgeBatchOptions,
-} from "./providers/index.js";
-export {
-  agreementStats,
-  askJudge,
-  calibrateToolSelectionJudge,
-  claimsRequest,
-  claimsScore,
-  contextParts,
-  faithfulnessRequest,
-  judgeClaims,
-  judgeFaithfulness,
-  judgeRelevance,
-  judgeToolSelection,
-  readClaims,
-  readToolSelection,
-  relevanceRequest,
-  toolSelectionInstructions,
-  toolSelectionPromptVersion,
-  toolSelectionRequest,
-  toolSelectionCalibrationSet,
-  toolSelectionSchema,
-  unitScore,
-  unjudgeableContexts,
-} from "./judges/index.js";
+} from "./providers/openai.js";
+export { createAnthropicJudge } from "./providers/anthropic.js";
 export type {
-  AgreementStats,
-  BinaryVerdict,
-  ClaimVerdict,
-  ContextReference,
-  AskJudgeOptions,
-  CalibrationCaseResult,
-  CalibrationOptions,
-  CalibrationReport,
-  JudgeAnswer,
-  LabelledScore,
-  LabelledToolSelectionCase,
+  AnthropicClient,
+  AnthropicJudgeOptions,
+  AnthropicStructuredOutput,
+} from "./providers/anthropic.js";
+export { fromAiSdk } from "./providers/ai-sdk.js";
+export type { AiSdkJudgeOptions, AiSdkLanguageModel } from "./providers/ai-sdk.js";
+export { resolveJudgeModel } from "./providers/registry.js";
+export type { JudgeModelSettings } from "./providers/registry.js";
+export { createJudgeSession } from "./providers/judge-session.js";
+export type {
+  JudgeCacheMode,
+  JudgeSession,
+  JudgeSessionOptions,
+} from "./providers/judge-session.js";
+export { runJudgeBatch } from "./providers/judge-batch.js";
+export type { JudgeBatchOutcome, RunJudgeBatchOptions } from "./providers/judge-batch.js";
+export { costOf, defaultPrices } from "./providers/pricing.js";
+export type { ModelPrice, PriceTable } from "./providers/pricing.js";
+
+// Judged checks, and calibrating a judge against labels.
+export { judgeToolSelection } from "./judges/tool-selection.js";
+export type {
   SelectedCall,
   ToolSelectionInput,
   ToolSelectionVerdict,
-} from "./judges/index.js";
-export {
-  checkAddress,
-  checkImageUrl,
-  classifyContext,
-  defaultImageLimits,
-  imageLimitsFor,
-  providerImageLimits,
-  sniffImage,
-} from "./media/index.js";
+} from "./judges/tool-selection.js";
+export { judgeClaims, judgeFaithfulness, judgeRelevance } from "./judges/faithfulness.js";
+export type { BinaryVerdict, ClaimVerdict, ContextReference } from "./judges/faithfulness.js";
+export type { JudgeAnswer } from "./judges/ask-judge.js";
+export type { PreparedContext, ReadyImage } from "./core/context.js";
+export { calibrateToolSelectionJudge } from "./judges/calibration/calibrate.js";
 export type {
-  AddressVerdict,
-  ClassifiedContext,
-  ImageLimits,
-  ImageMediaType,
-  ImageSniff,
-  UrlCheck,
-} from "./media/index.js";
-export {
-  evaluate,
-  caseStatusOf,
-  createSummaryBuilder,
-  toCaseRecord,
-  caseContentOf,
-  metricResultsOf,
-} from "./runner/index.js";
-export type {
-  CaseContent,
-  CaseError,
-  CasePosition,
-  CaseRecord,
-  CaseRecordOptions,
-  CaseResult,
-  CaseStatus,
-  EvaluateOptions,
-  Evaluation,
-  EvaluationSummary,
-  MetricEntry,
-  MetricSummary,
-  RecordedCall,
-  RunEvent,
-  SummaryBuilder,
-} from "./runner/index.js";
-export { deterministicMetrics } from "./metrics/registry.js";
-export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
-export type { MetricConfigInput, MetricContext } from "./registry/metric-registry.js";
-export type { MetricDefinition } from "./registry/metric-registry.js";
-export { readDatasetCase } from "./adapters/dataset-case.js";
-export type {
-  CaseTrajectoryInfo,
-  DatasetCase,
-  ReadDatasetCaseOptions,
-} from "./adapters/dataset-case.js";
-export {
-  createCaseSelector,
-  escapeXml,
-  formatConsoleSummary,
-  markdownSummary,
-  renderHtmlReport,
-  writeJUnitReport,
-} from "./reporters/index.js";
-export type {
-  ConsoleSummaryOptions,
-  HtmlReportOptions,
-  JUnitReportOptions,
-  MarkdownSummaryOptions,
-} from "./reporters/index.js";
+  CalibrationCaseResult,
+  CalibrationOptions,
+  CalibrationReport,
+} from "./judges/calibration/calibrate.js";
+export { toolSelectionCalibrationSet } from "./judges/calibration/tool-selection-cases.js";
+export type { LabelledToolSelectionCase } from "./judges/calibration/tool-selection-cases.js";
+export { agreementStats } from "./judges/calibration/agreement.js";
+export type { AgreementStats, LabelledScore } from "./judges/calibration/agreement.js";
+
+// Reports.
+export { formatConsoleSummary } from "./reporters/console.js";
+export type { ConsoleSummaryOptions } from "./reporters/console.js";
+export { markdownSummary } from "./reporters/markdown.js";
+export type { MarkdownSummaryOptions } from "./reporters/markdown.js";
+export { writeJUnitReport } from "./reporters/junit.js";
+export type { JUnitReportOptions } from "./reporters/junit.js";
+export { renderHtmlReport } from "./reporters/html.js";
+export type { HtmlReportOptions } from "./reporters/html.js";

@@ -4,39 +4,35 @@
  * image loading from URLs, files and base64 data; datasets streamed from JSONL, JSON and YAML
  * files; results files that survive a kill, resume, and merge.
  */
+export { createFileJudgeCache } from "./node/file-judge-cache.js";
+export type { FileJudgeCache } from "./node/file-judge-cache.js";
+export { createFileBatchStore } from "./node/file-batch-store.js";
+export { describeSource, loadImage } from "./node/load-image.js";
+export type { ImageLoadOptions, LoadedImage } from "./node/load-image.js";
+export type { ImageLimits } from "./media/limits.js";
+export { prepareContexts } from "./node/prepare-contexts.js";
+export type { PrepareContextsOptions } from "./node/prepare-contexts.js";
+export { loadContentImages } from "./node/load-content.js";
+export { datasetFingerprint, datasetFormatOf, readDataset } from "./node/dataset.js";
+export type { DatasetEntry, DatasetFormat, ReadDatasetOptions } from "./node/dataset.js";
+export type { DatasetCase } from "./adapters/dataset-case.js";
 export {
   createResultsWriter,
-  datasetFingerprint,
-  datasetFormatOf,
-  inlineRecordImages,
   mergeResults,
-  readDataset,
   readRecords,
   scanResults,
   sumJudgeSummaries,
-  createFileBatchStore,
-  createFileJudgeCache,
-  describeSource,
-  loadContentImages,
-  loadImage,
-  prepareContexts,
-} from "./node/index.js";
+} from "./node/results-file.js";
 export type {
-  DatasetEntry,
-  DatasetFormat,
-  InlineImagesOptions,
   MergeResultsOutcome,
-  ReadDatasetOptions,
   ResultsEnd,
   ResultsHeader,
   ResultsScan,
   ResultsWriter,
   ResultsWriterOptions,
-  FileJudgeCache,
-  ImageLoadOptions,
-  LoadedImage,
-  PrepareContextsOptions,
-} from "./node/index.js";
+} from "./node/results-file.js";
+export { inlineRecordImages } from "./node/inline-images.js";
+export type { InlineImagesOptions } from "./node/inline-images.js";
 export { evaluateToFile } from "./runs/evaluate-to-file.js";
 export type {
   EvaluateToFileOptions,

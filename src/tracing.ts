@@ -1,37 +1,37 @@
 /**
  * toolscore/tracing: capture tool calls from a live agent and evaluate components inside it.
  * `observe` records calls as spans (AsyncLocalStorage keeps concurrent runs apart), tool spans
- * become `toolsCalled`, `evaluate` runs an application over goldens and scores every
+ * become `toolsCalled`, `evaluateObserved` runs an application over goldens and scores every
  * observed component, and finished traces export as OpenTelemetry GenAI spans or dataset lines.
  */
+import { evaluateObserved } from "./tracing/evaluate-observed.js";
+
 export {
   captureTrace,
   currentSpan,
   currentTrace,
-  evaluate,
   observe,
-  observeFunctions,
-  observeTool,
-  observeTools,
   onTraceEnd,
-  toolCallsOf,
-  toolSpansOf,
   traceTool,
-  traceToDatasetRecord,
-  traceToOtlp,
   updateCurrentSpan,
   updateCurrentTrace,
-} from "./tracing/index.js";
+} from "./tracing/observe.js";
+export type { ObserveOptions, SpanUpdate } from "./tracing/observe.js";
+export type { Span, SpanType, Trace } from "./tracing/span.js";
+export { toolCallsOf, toolSpansOf, traceToDatasetRecord, traceToOtlp } from "./tracing/export.js";
+export { observeFunctions, observeTool, observeTools } from "./tracing/tools.js";
+export type { ExecutableTool } from "./tracing/tools.js";
+export { evaluateObserved };
 export type {
   ComponentResult,
   EvaluateObservedOptions,
-  ExecutableTool,
   Golden,
-  ObserveOptions,
   ObservedEvaluation,
   ObservedResult,
-  Span,
-  SpanType,
-  SpanUpdate,
-  Trace,
-} from "./tracing/index.js";
+} from "./tracing/evaluate-observed.js";
+
+/**
+ * @deprecated Renamed {@link evaluateObserved}, so that it is not mistaken for `evaluate` of
+ * `toolscore` (which scores test cases). This alias goes in the next minor release.
+ */
+export const evaluate: typeof evaluateObserved = evaluateObserved;

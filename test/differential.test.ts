@@ -9,7 +9,7 @@ import {
   MultimodalToolCorrectnessMetric,
   ToolCorrectnessMetric,
 } from "../src/compat/deepeval/index.js";
-import { isJsonObject, jsonEquals, sequenceMatcherRatio } from "../src/index.js";
+import { isJsonObject, jsonEquals, sequenceMatcherRatio } from "../src/engine.js";
 import type { JsonObject, JsonValue } from "../src/index.js";
 
 interface Call {

@@ -10,13 +10,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  checkAddress,
-  matchToolCalls,
-  parseTrajectory,
-  sniffImage,
-  ToolscoreError,
-} from "../src/index.js";
+import { checkAddress, sniffImage } from "../src/engine.js";
+import { matchToolCalls, parseTrajectory, ToolscoreError } from "../src/index.js";
 import { readDatasetCase } from "../src/adapters/dataset-case.js";
 import { numberSpellings } from "../src/core/number-spellings.js";
 import { globMatches } from "../src/matchers/glob.js";

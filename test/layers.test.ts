@@ -140,6 +140,19 @@ describe("layer rule", () => {
     expect(violations).toEqual([]);
   });
 
+  it("has no index files but the entry points' (one export list per entry point)", () => {
+    const indexes = files
+      .filter((file) => path.basename(file) === "index.ts")
+      .map((file) => path.relative(src, file).split(path.sep).join("/"))
+      .sort();
+    expect(indexes).toEqual([
+      "compat/axion/index.ts",
+      "compat/deepeval/index.ts",
+      "compat/ragas/index.ts",
+      "index.ts",
+    ]);
+  });
+
   it("lists exports by hand in every index", () => {
     const offenders = files.filter((file) => /export\s+\*/.test(readFileSync(file, "utf8")));
     expect(offenders).toEqual([]);

@@ -16,6 +16,7 @@ const entries = {
   "toolscore/matchers": "src/testing/matchers.ts",
   "toolscore/jest": "src/testing/jest.ts",
   "toolscore/tracing": "src/tracing.ts",
+  "toolscore/engine": "src/engine.ts",
 };
 
 /**

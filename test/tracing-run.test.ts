@@ -7,7 +7,7 @@ import { ErrorCode } from "../src/core/errors.js";
 import { toToolCall } from "../src/core/tool-call.js";
 import { toolCallAccuracy } from "../src/metrics/tool-call-accuracy.js";
 import { evaluate as evaluateCases } from "../src/runner/evaluate.js";
-import { evaluate, observe, traceTool, updateCurrentSpan } from "../src/tracing.js";
+import { evaluateObserved, observe, traceTool, updateCurrentSpan } from "../src/tracing.js";
 import type { Golden } from "../src/tracing.js";
 import { describeInChromium, launchChromium } from "./support/chromium.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
@@ -99,7 +99,7 @@ let rendered: ReturnType<typeof runCliProcess> | undefined;
 function renderReports(): ReturnType<typeof runCliProcess> {
   rendered ??= (async () => {
     const out = path.join(root, "report.jsonl");
-    await evaluate({
+    await evaluateObserved({
       observedCallback: supportAgent({ runs: 0 }),
       goldens: [...goldens, { id: "crash", input: { not: "text" } as never }],
       metrics: [toolCallAccuracy({ score: "recall" })],
@@ -114,12 +114,12 @@ function renderReports(): ReturnType<typeof runCliProcess> {
   return rendered;
 }
 
-describe("evaluate with an observed callback, through the runner", () => {
+describe("evaluateObserved with an observed callback, through the runner", () => {
   it("writes each golden as it finishes, resumes a stopped run, and equals an uninterrupted one", async () => {
     const out = path.join(root, "stopped.jsonl");
     const counter = { runs: 0 };
     const controller = new AbortController();
-    const first = await evaluate({
+    const first = await evaluateObserved({
       observedCallback: supportAgent(counter),
       goldens,
       metrics: [toolCallAccuracy({ score: "recall" })],
@@ -134,11 +134,11 @@ describe("evaluate with an observed callback, through the runner", () => {
     expect(lines(out).at(-1)).toMatchObject({ toolscore: "end", complete: false, cases: 3 });
     // Without resume, an unfinished run is not clobbered.
     await expect(
-      evaluate({ observedCallback: supportAgent(counter), goldens, metrics: [], out }),
+      evaluateObserved({ observedCallback: supportAgent(counter), goldens, metrics: [], out }),
     ).rejects.toMatchObject({ code: ErrorCode.RESULTS_FILE });
 
     counter.runs = 0;
-    const second = await evaluate({
+    const second = await evaluateObserved({
       observedCallback: supportAgent(counter),
       goldens,
       metrics: [toolCallAccuracy({ score: "recall" })],
@@ -151,7 +151,7 @@ describe("evaluate with an observed callback, through the runner", () => {
     expect(lines(out).at(-1)).toMatchObject({ toolscore: "end", complete: true, cases: 8 });
 
     const whole = path.join(root, "whole.jsonl");
-    const uninterrupted = await evaluate({
+    const uninterrupted = await evaluateObserved({
       observedCallback: supportAgent({ runs: 0 }),
       goldens,
       metrics: [toolCallAccuracy({ score: "recall" })],
@@ -184,7 +184,7 @@ describe("evaluate with an observed callback, through the runner", () => {
 
     // Resuming with other goldens is refused.
     await expect(
-      evaluate({
+      evaluateObserved({
         observedCallback: supportAgent(counter),
         goldens: goldens.slice(1),
         metrics: [toolCallAccuracy({ score: "recall" })],
@@ -231,7 +231,7 @@ describe("evaluate with an observed callback, through the runner", () => {
       },
       { name: "step", metrics: [toolCallAccuracy({ name: "acc" })] },
     );
-    const { results } = await evaluate({
+    const { results } = await evaluateObserved({
       observedCallback: () => {
         step(1);
         step(2);
@@ -245,7 +245,7 @@ describe("evaluate with an observed callback, through the runner", () => {
     expect(results[0]).toMatchObject({ id: "golden-1", status: "failed" });
 
     await expect(
-      evaluate({ observedCallback: () => 1, goldens: [], resume: true }),
+      evaluateObserved({ observedCallback: () => 1, goldens: [], resume: true }),
     ).rejects.toMatchObject({ code: ErrorCode.INVALID_OPTION, option: "resume" });
     await expect(
       evaluateCases({

@@ -45,7 +45,7 @@ export const ErrorCode = {
   RESULTS_FILE: "RESULTS_FILE",
   /** The results file could not be written during a run (a full disk): what was written is kept. */
   RESULTS_WRITE: "RESULTS_WRITE",
-  /** An observed application threw while it ran for a golden (`evaluate` of toolscore/tracing). */
+  /** An observed application threw while it ran for a golden (`evaluateObserved` of toolscore/tracing). */
   CALLBACK_FAILED: "CALLBACK_FAILED",
 } as const;
 

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ErrorCode, InvalidOptionError } from "../core/errors.js";
-import { measureWithoutPassingDetails } from "../core/metric.js";
+import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
 import type { MatchOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
+import type { ToolCallAccuracyCase } from "./tool-call-accuracy.js";
 
 describe("toolCallAccuracy", () => {
   const toolsCalled = [{ name: "get_weather", inputParameters: { city: "Paris", days: "3" } }];
@@ -116,6 +117,8 @@ describe("toolCallAccuracy", () => {
           const metric = toolCallAccuracy(options);
           const testCase = { toolsCalled: calls, expectedTools: expected };
           const full = metric.measureSync(testCase);
+          if (!leavesPassingDetailsOut<ToolCallAccuracyCase>(metric))
+            throw new Error("no lean path");
           const lean = metric[measureWithoutPassingDetails](testCase);
           if (lean.status === "scored" && lean.details === null) {
             leftOut++;

@@ -55,7 +55,7 @@ export interface ToolCallAccuracyOptions extends MatchOptions {
  */
 export function toolCallAccuracy(
   options: ToolCallAccuracyOptions = {},
-): SyncMetric<ToolCallAccuracyCase, MatchResult> & LeavesPassingDetailsOut<ToolCallAccuracyCase> {
+): SyncMetric<ToolCallAccuracyCase, MatchResult> {
   const { name = "Tool Call Accuracy", ...matchOptions } = options;
   const resolved = resolveMatchOptions(matchOptions);
   const scored = <TDetails>(
@@ -100,7 +100,9 @@ export function toolCallAccuracy(
       return toErroredResult(name, error);
     }
   };
-  return {
+  // The lean scoring is the run engine's, found through the symbol; not in the published type.
+  const metric: SyncMetric<ToolCallAccuracyCase, MatchResult> &
+    LeavesPassingDetailsOut<ToolCallAccuracyCase> = {
     id: "tool-call-accuracy",
     name,
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
@@ -126,4 +128,5 @@ export function toolCallAccuracy(
       return measureSync(testCase);
     },
   };
+  return metric;
 }

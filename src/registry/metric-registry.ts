@@ -1,7 +1,7 @@
 import {
   MultiModalFaithfulness,
   MultiModalRelevance,
-  multimodalFaithfulness,
+  gradedMultimodalFaithfulness,
 } from "../compat/ragas/multimodal.js";
 import { textOf } from "../adapters/read.js";
 import { MultimodalToolCorrectnessMetric } from "../compat/deepeval/tool-correctness-metric.js";
@@ -169,7 +169,7 @@ const gradedFaithfulness: MetricDefinition = {
     rejectUnknown("multimodal-faithfulness", options, ["name", "threshold"]);
     const name = nameOf("multimodal-faithfulness", options, "Multimodal Faithfulness");
     const threshold = thresholdOf("multimodal-faithfulness", options, 0.5);
-    const metric = multimodalFaithfulness({
+    const metric = gradedMultimodalFaithfulness({
       name,
       threshold,
       llm: context.judge(),

@@ -113,7 +113,7 @@ export async function evaluate<TCase extends object>(
       option: "observedCallback",
       value: "observedCallback",
       message:
-        'evaluate of "toolscore" scores test cases; to run an application over goldens, use evaluate of "toolscore/tracing"',
+        'evaluate of "toolscore" scores test cases; to run an application over goldens, use evaluateObserved of "toolscore/tracing"',
     });
   }
   const givenMetrics: unknown = options.metrics;

@@ -189,14 +189,16 @@ function checkOptions(options: EvaluateObservedOptions): void {
  * written as it finishes, and `resume` continues a stopped run.
  *
  * @example
- * const { summary } = await evaluate({
+ * const { summary } = await evaluateObserved({
  *   observedCallback: (input) => agent(String(input)),
  *   goldens: [{ input: "Book a flight to Oslo", expectedTools: [...] }],
  *   metrics: [toolCallAccuracy()],
  *   out: "results/agent.jsonl",
  * });
  */
-export async function evaluate(options: EvaluateObservedOptions): Promise<ObservedEvaluation> {
+export async function evaluateObserved(
+  options: EvaluateObservedOptions,
+): Promise<ObservedEvaluation> {
   checkOptions(options);
   const { observedCallback, goldens, signal } = options;
   const metrics = (options.metrics ?? []).map((metric, at) =>

@@ -7,8 +7,8 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { captureTrace, observe, traceTool, traceToOtlp } from "./index.js";
-import type { Trace } from "./index.js";
+import { captureTrace, observe, traceTool, traceToOtlp } from "../tracing.js";
+import type { Trace } from "../tracing.js";
 
 interface OtlpSpan {
   traceId: string;

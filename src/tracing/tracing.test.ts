@@ -17,6 +17,7 @@ import {
   captureTrace,
   currentSpan,
   evaluate,
+  evaluateObserved,
   observe,
   observeFunctions,
   observeTools,
@@ -27,8 +28,8 @@ import {
   traceToOtlp,
   updateCurrentSpan,
   updateCurrentTrace,
-} from "./index.js";
-import type { Trace } from "./index.js";
+} from "../tracing.js";
+import type { Trace } from "../tracing.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -419,7 +420,12 @@ describe("the Vercel AI SDK, streaming", () => {
   });
 });
 
-describe("evaluate with an observed callback", () => {
+describe("evaluateObserved with an observed callback", () => {
+  it("keeps evaluate as a deprecated alias", () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias under test
+    expect(evaluate).toBe(evaluateObserved);
+  });
+
   it("scores components and the whole run per golden, and records an application that throws", async () => {
     const planner = observe(
       (destination: string) => {
@@ -463,7 +469,7 @@ describe("evaluate with an observed callback", () => {
       { name: "book_flight", inputParameters: { flight: `AF-${to}` } },
     ];
     const calls: string[] = [];
-    const { results, summary } = await evaluate({
+    const { results, summary } = await evaluateObserved({
       observedCallback: app,
       goldens: [
         { id: "oslo", input: "OSL", expectedTools: expected("OSL") as never },
@@ -510,11 +516,13 @@ describe("evaluate with an observed callback", () => {
   });
 
   it("checks its options", async () => {
-    await expect(evaluate({ observedCallback: "x" as never, goldens: [] })).rejects.toMatchObject({
+    await expect(
+      evaluateObserved({ observedCallback: "x" as never, goldens: [] }),
+    ).rejects.toMatchObject({
       code: ErrorCode.INVALID_OPTION,
     });
     const metric: Metric = { name: "m", measure: () => Promise.reject(new Error("metric broke")) };
-    const { results } = await evaluate({
+    const { results } = await evaluateObserved({
       observedCallback: () => "ok",
       goldens: [{ input: "a" }],
       metrics: [metric],

@@ -1,23 +1,41 @@
 /**
  * ragas-compatible multimodal metrics: `MultiModalFaithfulness` and `MultiModalRelevance` with
  * ragas' collections API (`ascore`) and legacy API (`SingleTurnSample`, `singleTurnAscore`),
- * judged by any toolscore judge, with images loaded safely; and `multimodalFaithfulness`, a
- * graded claim-by-claim version.
+ * judged by any toolscore judge, with images loaded safely; and `gradedMultimodalFaithfulness`, a
+ * toolscore metric that grades claim by claim (not a ragas class).
  */
+import { gradedMultimodalFaithfulness } from "./multimodal.js";
+import type {
+  GradedMultimodalFaithfulnessCase,
+  GradedMultimodalFaithfulnessDetails,
+  GradedMultimodalFaithfulnessOptions,
+} from "./multimodal.js";
+
 export {
   MultiModalFaithfulness,
   MultiModalRelevance,
   SingleTurnSample,
   defaultVisionModel,
-  multimodalFaithfulness,
 } from "./multimodal.js";
+export { gradedMultimodalFaithfulness };
+export type { ContextStatus, MultiModalMetricOptions, MultiModalResult } from "./multimodal.js";
 export type {
-  ContextStatus,
-  MultiModalMetricOptions,
-  MultiModalResult,
-  MultimodalFaithfulnessCase,
-  MultimodalFaithfulnessDetails,
-  MultimodalFaithfulnessOptions,
-} from "./multimodal.js";
+  GradedMultimodalFaithfulnessCase,
+  GradedMultimodalFaithfulnessDetails,
+  GradedMultimodalFaithfulnessOptions,
+};
 export type { ClaimVerdict, ContextReference } from "../../judges/faithfulness.js";
 export { InvalidInputError, MediaLoadError, ToolscoreError } from "../../core/errors.js";
+
+/**
+ * @deprecated Renamed {@link gradedMultimodalFaithfulness}: it is easily taken for the ragas class
+ * `MultiModalFaithfulness`, which scores differently. This alias goes in the next minor release.
+ */
+export const multimodalFaithfulness: typeof gradedMultimodalFaithfulness =
+  gradedMultimodalFaithfulness;
+/** @deprecated Renamed {@link GradedMultimodalFaithfulnessCase}. */
+export type MultimodalFaithfulnessCase = GradedMultimodalFaithfulnessCase;
+/** @deprecated Renamed {@link GradedMultimodalFaithfulnessDetails}. */
+export type MultimodalFaithfulnessDetails = GradedMultimodalFaithfulnessDetails;
+/** @deprecated Renamed {@link GradedMultimodalFaithfulnessOptions}. */
+export type MultimodalFaithfulnessOptions = GradedMultimodalFaithfulnessOptions;

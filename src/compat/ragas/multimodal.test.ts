@@ -14,6 +14,7 @@ import {
   MultiModalFaithfulness,
   MultiModalRelevance,
   SingleTurnSample,
+  gradedMultimodalFaithfulness,
   multimodalFaithfulness,
 } from "./index.js";
 
@@ -222,7 +223,12 @@ describe("MultiModalRelevance", () => {
   });
 });
 
-describe("multimodalFaithfulness (graded)", () => {
+describe("gradedMultimodalFaithfulness (graded)", () => {
+  it("keeps multimodalFaithfulness as a deprecated alias", () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias under test
+    expect(multimodalFaithfulness).toBe(gradedMultimodalFaithfulness);
+  });
+
   it("scores supported claims over all claims, each verdict pointing at its contexts", async () => {
     verdict = {
       claims: [
@@ -247,7 +253,7 @@ describe("multimodalFaithfulness (graded)", () => {
         },
       ],
     };
-    const metric = multimodalFaithfulness({ ...openai(), imageLoading: loading() });
+    const metric = gradedMultimodalFaithfulness({ ...openai(), imageLoading: loading() });
     const result = await metric.measure({
       response: "The Model X is a red SUV that costs $80,000; Tesla makes EVs.",
       retrievedContexts: ["Tesla makes EVs.", "tesla.jpg"],
@@ -268,7 +274,7 @@ describe("multimodalFaithfulness (graded)", () => {
 
   it("asks again when a verdict cites a context that does not exist, then records the error", async () => {
     verdict = { claims: [{ claim: "x", verdict: "supported", contexts: [9], reason: "r" }] };
-    const result = await multimodalFaithfulness(openai()).measure({
+    const result = await gradedMultimodalFaithfulness(openai()).measure({
       response: "x",
       retrievedContexts: ["a"],
     });
@@ -280,7 +286,10 @@ describe("multimodalFaithfulness (graded)", () => {
   });
 
   it("skips a case whose image did not load, saying why", async () => {
-    const result = await multimodalFaithfulness({ ...openai(), imageLoading: loading() }).measure({
+    const result = await gradedMultimodalFaithfulness({
+      ...openai(),
+      imageLoading: loading(),
+    }).measure({
       response: "x",
       retrievedContexts: ["missing.png"],
     });

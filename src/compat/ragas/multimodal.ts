@@ -353,14 +353,14 @@ export class MultiModalRelevance extends MultiModalMetric {
 }
 
 /** What the graded metric reads from a case. */
-export interface MultimodalFaithfulnessCase {
+export interface GradedMultimodalFaithfulnessCase {
   readonly response: string;
   /** Texts, image paths, image URLs and data URIs, in order (or image sources). */
   readonly retrievedContexts: readonly (string | ImageSource)[];
 }
 
 /** The graded metric's evidence: every claim with its verdict and the contexts it rests on. */
-export interface MultimodalFaithfulnessDetails {
+export interface GradedMultimodalFaithfulnessDetails {
   readonly claims: readonly ClaimVerdict[];
   readonly contexts: readonly ContextStatus[];
   readonly usage: JudgeUsage;
@@ -368,7 +368,7 @@ export interface MultimodalFaithfulnessDetails {
   readonly costUsd?: number;
 }
 
-export interface MultimodalFaithfulnessOptions extends MultiModalMetricOptions {
+export interface GradedMultimodalFaithfulnessOptions extends MultiModalMetricOptions {
   /** Default "Multimodal Faithfulness". */
   name?: string;
   /** Minimum passing score. Default 0.5. */
@@ -400,13 +400,13 @@ function claimsReason(claims: readonly ClaimVerdict[]): string {
  * fail to load is skipped with the reason (or an error, with `onImageError: "fail"`).
  *
  * @example
- * const metric = multimodalFaithfulness({ llm: "anthropic/claude-sonnet-4-5" });
+ * const metric = gradedMultimodalFaithfulness({ llm: "anthropic/claude-sonnet-4-5" });
  * const result = await metric.measure({ response, retrievedContexts: ["chart.png", "Q3 revenue rose 8%."] });
  * if (result.status === "scored") result.details.claims; // each with verdict and contexts
  */
-export function multimodalFaithfulness(
-  options: MultimodalFaithfulnessOptions = {},
-): Metric<MultimodalFaithfulnessCase, MultimodalFaithfulnessDetails> {
+export function gradedMultimodalFaithfulness(
+  options: GradedMultimodalFaithfulnessOptions = {},
+): Metric<GradedMultimodalFaithfulnessCase, GradedMultimodalFaithfulnessDetails> {
   const { name = "Multimodal Faithfulness", threshold = 0.5, ...metricOptions } = options;
   if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
     throw new InvalidOptionError({
@@ -423,9 +423,9 @@ export function multimodalFaithfulness(
   return {
     name,
     async measure(
-      testCase: MultimodalFaithfulnessCase,
+      testCase: GradedMultimodalFaithfulnessCase,
       measureOptions: MeasureOptions = {},
-    ): Promise<MetricResult<MultimodalFaithfulnessDetails>> {
+    ): Promise<MetricResult<GradedMultimodalFaithfulnessDetails>> {
       const signal = measureOptions.signal;
       try {
         const record = testCase as unknown as Record<string, unknown>;
