@@ -121,9 +121,9 @@ export { defaultImageLimits, imageLimitsFor, providerImageLimits } from "./media
 export type { ImageLimits } from "./media/limits.js";
 
 // Results-file records and summaries, as `toolscore/node` writes and reads them.
-export { caseStatusOf } from "./runner/case-result.js";
-export { createSummaryBuilder } from "./runner/summary.js";
-export type { SummaryBuilder } from "./runner/summary.js";
+export { caseStatusOf } from "./core/case-result.js";
+export { createSummaryBuilder } from "./core/summary.js";
+export type { SummaryBuilder } from "./core/summary.js";
 export { caseContentOf, metricResultsOf, toCaseRecord } from "./runner/record.js";
 export type { CaseRecordOptions } from "./runner/record.js";
 export { createCaseSelector } from "./reporters/html.js";

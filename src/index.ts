@@ -132,9 +132,9 @@ export type {
 // Running metrics over cases, and the metric registry.
 export { evaluate } from "./runner/evaluate.js";
 export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./runner/evaluate.js";
-export type { CaseError, CaseResult, CaseStatus } from "./runner/case-result.js";
-export type { EvaluationSummary, MetricSummary } from "./runner/summary.js";
-export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./runner/record.js";
+export type { CaseError, CaseResult, CaseStatus } from "./core/case-result.js";
+export type { EvaluationSummary, MetricSummary } from "./core/summary.js";
+export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./core/case-record.js";
 export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
 export type {
   MetricConfigInput,

@@ -3,7 +3,7 @@ import { makeImage } from "../../test/support/images.js";
 import { checkAddress } from "./address-policy.js";
 import { classifyContext } from "./classify-context.js";
 import { imageLimitsFor } from "./limits.js";
-import { sniffImage } from "./sniff-image.js";
+import { base64ImageType, sniffImage } from "./sniff-image.js";
 import { checkImageUrl } from "./url-policy.js";
 
 describe("sniffImage", () => {
@@ -23,6 +23,19 @@ describe("sniffImage", () => {
       });
     });
   }
+
+  it("tells base64 data's type from its first bytes, as providers need it", async () => {
+    for (const [format, mediaType] of [...formats, ["webp", "image/webp"] as const]) {
+      const data = Buffer.from(await makeImage(format, 1, 1)).toString("base64");
+      expect(base64ImageType(data), format).toBe(mediaType);
+    }
+    // A RIFF file that is not WebP (a WAV), text, and what is not base64 at all.
+    expect(base64ImageType(Buffer.from("RIFF\x24\0\0\0WAVEfmt ").toString("base64"))).toBe(
+      undefined,
+    );
+    expect(base64ImageType(Buffer.from("hello, world").toString("base64"))).toBe(undefined);
+    expect(base64ImageType("not base64!")).toBe(undefined);
+  });
 
   it("reads a WebP", async () => {
     expect(sniffImage(await makeImage("webp", 1, 1))).toEqual({

@@ -110,19 +110,46 @@ function sniffBmp(b: Uint8Array): ImageSniff {
   return sized("image/bmp", Math.abs(i32le(b, 18)), Math.abs(i32le(b, 22)));
 }
 
+/** The image format that `bytes` start with (their magic number), or undefined. */
+export function imageTypeOf(bytes: Uint8Array): ImageMediaType | undefined {
+  if (startsWith(bytes, png)) return "image/png";
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
+  if (startsWith(bytes, ascii("BM"))) return "image/bmp";
+  return undefined;
+}
+
+/**
+ * The image format that base64 data starts with, from its first 12 bytes only (the data is not
+ * decoded whole); undefined when unknown or not base64.
+ */
+export function base64ImageType(base64: string): ImageMediaType | undefined {
+  let head: string;
+  try {
+    head = atob(base64.slice(0, 16));
+  } catch {
+    return undefined;
+  }
+  return imageTypeOf(Uint8Array.from(head, (char) => char.charCodeAt(0)));
+}
+
+const sniffers: Readonly<Record<ImageMediaType, (bytes: Uint8Array) => ImageSniff>> = {
+  "image/png": sniffPng,
+  "image/jpeg": sniffJpeg,
+  "image/gif": sniffGif,
+  "image/webp": sniffWebp,
+  "image/bmp": sniffBmp,
+};
+
 /**
  * Reads an image's format and size from its bytes (magic numbers and headers), never from a name
  * or a declared type. JPEG, PNG, GIF, WebP and BMP are accepted; anything else, or a file cut
  * short or with a broken header, is refused with the reason. Pure: no decoding, no I/O.
  */
 export function sniffImage(bytes: Uint8Array): ImageSniff {
-  if (startsWith(bytes, png)) return sniffPng(bytes);
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return sniffJpeg(bytes);
-  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a")))
-    return sniffGif(bytes);
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8))
-    return sniffWebp(bytes);
-  if (startsWith(bytes, ascii("BM"))) return sniffBmp(bytes);
+  const type = imageTypeOf(bytes);
+  if (type !== undefined) return sniffers[type](bytes);
   const head = [...bytes.slice(0, 16)]
     .map((byte) => (byte >= 32 && byte < 127 ? String.fromCharCode(byte) : "."))
     .join("");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeImage } from "../../test/support/images.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { CaseRecord } from "../core/case-record.js";
 import { inlineRecordImages } from "./inline-images.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-inline-"));

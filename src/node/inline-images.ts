@@ -1,6 +1,6 @@
 import type { Content, ContentPart, ImageSource } from "../core/test-case.js";
 import { classifyContext } from "../media/classify-context.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { CaseRecord } from "../core/case-record.js";
 import { loadImage } from "./load-image.js";
 
 export interface InlineImagesOptions {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../core/errors.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { CaseRecord } from "../core/case-record.js";
 import { createResultsWriter, mergeResults, readRecords, scanResults } from "./results-file.js";
 import type { ResultsHeader } from "./results-file.js";
 

@@ -12,8 +12,8 @@ import { open } from "node:fs/promises";
 import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
-import type { CaseStatus } from "../runner/case-result.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { CaseStatus } from "../core/case-result.js";
+import type { CaseRecord } from "../core/case-record.js";
 import { jsonlLines } from "./dataset.js";
 
 /** The first line of a results file: what was run, on what, with which configuration. */

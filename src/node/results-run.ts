@@ -3,9 +3,9 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { ResultsFileError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
-import type { CaseStatus } from "../runner/case-result.js";
-import type { CaseRecord } from "../runner/record.js";
-import type { EvaluationSummary, SummaryBuilder } from "../runner/summary.js";
+import type { CaseStatus } from "../core/case-result.js";
+import type { CaseRecord } from "../core/case-record.js";
+import type { EvaluationSummary, SummaryBuilder } from "../core/summary.js";
 import { createResultsWriter, readRecords, scanResults } from "./results-file.js";
 import type { ResultsHeader, ResultsScan, ResultsWriter } from "./results-file.js";
 

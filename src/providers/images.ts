@@ -1,23 +1,11 @@
 import { InvalidInputError } from "../core/errors.js";
 import type { ImageSource } from "../core/test-case.js";
+import { base64ImageType } from "../media/sniff-image.js";
 
 /** An image as a provider takes it: a URL, or base64 data with its media type. */
 export type ProviderImage =
   | { readonly kind: "url"; readonly url: string }
   | { readonly kind: "base64"; readonly data: string; readonly mediaType: string };
-
-const signatures: readonly (readonly [string, string])[] = [
-  ["/9j/", "image/jpeg"],
-  ["iVBORw0KGgo", "image/png"],
-  ["R0lGOD", "image/gif"],
-  ["UklGR", "image/webp"],
-  ["Qk", "image/bmp"],
-];
-
-/** The media type of base64 image data, from its first bytes; `undefined` when unknown. */
-export function sniffImageType(base64: string): string | undefined {
-  return signatures.find(([prefix]) => base64.startsWith(prefix))?.[1];
-}
 
 /**
  * An image source as a provider can send it. Data URIs become base64; local paths are refused:
@@ -35,7 +23,7 @@ export function toProviderImage(source: ImageSource, field: string): ProviderIma
     if (data) return { kind: "base64", mediaType: data[1], data: data[2] };
     return { kind: "url", url: source.url };
   }
-  const mediaType = source.mimeType ?? sniffImageType(source.data);
+  const mediaType = source.mimeType ?? base64ImageType(source.data);
   if (mediaType === undefined) {
     throw new InvalidInputError({
       field,

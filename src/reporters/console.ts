@@ -1,5 +1,5 @@
 import { printable } from "./printable.js";
-import type { EvaluationSummary } from "../runner/summary.js";
+import type { EvaluationSummary } from "../core/summary.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface ConsoleSummaryOptions {

@@ -1,4 +1,4 @@
-import type { MetricSummary } from "../runner/summary.js";
+import type { MetricSummary } from "../core/summary.js";
 
 /** `0.875` as `0.88`, `null` as `–`. */
 export function formatScore(value: number | null): string {

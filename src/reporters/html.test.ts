@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeInChromium, launchChromium } from "../../test/support/chromium.js";
 import { makeImage } from "../../test/support/images.js";
 import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
-import type { CaseRecord } from "../runner/record.js";
+import type { CaseRecord } from "../core/case-record.js";
 import { reportScript } from "./html-assets.js";
 import { renderHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { CaseRecord } from "../runner/record.js";
-import type { EvaluationSummary } from "../runner/summary.js";
+import type { CaseRecord } from "../core/case-record.js";
+import type { EvaluationSummary } from "../core/summary.js";
 import { reportScript, reportStyle } from "./html-assets.js";
 import { escapeXml } from "./junit.js";
 

@@ -1,5 +1,5 @@
-import type { CaseRecord, MetricEntry } from "../runner/record.js";
-import type { EvaluationSummary } from "../runner/summary.js";
+import type { CaseRecord, MetricEntry } from "../core/case-record.js";
+import type { EvaluationSummary } from "../core/summary.js";
 
 /**
  * Text safe in XML 1.0 content and attribute values: markup characters escaped, characters XML

@@ -1,5 +1,5 @@
-import type { CaseRecord } from "../runner/record.js";
-import type { EvaluationSummary } from "../runner/summary.js";
+import type { CaseRecord } from "../core/case-record.js";
+import type { EvaluationSummary } from "../core/summary.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface MarkdownSummaryOptions {

@@ -7,7 +7,7 @@ import { toToolCall } from "../core/tool-call.js";
 import { createMetric } from "../registry/metric-registry.js";
 import { evaluate } from "./evaluate.js";
 import type { RunEvent } from "./evaluate.js";
-import type { CaseResult } from "./case-result.js";
+import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer } from "./score-case.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>

@@ -3,14 +3,14 @@ import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js
 import { resolveMetric } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
-import { caseStatusOf } from "./case-result.js";
-import type { CaseResult } from "./case-result.js";
+import { caseStatusOf } from "../core/case-result.js";
+import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer, defaultDescribe } from "./score-case.js";
 import type { CasePosition } from "./score-case.js";
 
 export type { CasePosition } from "./score-case.js";
-import { createSummaryBuilder } from "./summary.js";
-import type { EvaluationSummary } from "./summary.js";
+import { createSummaryBuilder } from "../core/summary.js";
+import type { EvaluationSummary } from "../core/summary.js";
 
 /** What a run reports as it goes; reporters and progress bars listen to these. */
 export type RunEvent =

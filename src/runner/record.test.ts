@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MetricResult } from "../core/metric-result.js";
-import type { CaseResult } from "./case-result.js";
+import type { CaseResult } from "../core/case-result.js";
 import { metricEntryOf, toCaseRecord } from "./record.js";
 
 const scored = (metric: string, score: number): MetricResult => ({

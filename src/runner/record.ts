@@ -3,66 +3,14 @@ import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import { numberSpellings } from "../core/number-spellings.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
-import type { ErroredResult, MetricResult } from "../core/metric-result.js";
-import type { Content, ImageSource, TestCase } from "../core/test-case.js";
+import type { MetricResult } from "../core/metric-result.js";
+import type { Content, TestCase } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
-import type { CaseError, CaseResult, CaseStatus } from "./case-result.js";
+import type { CaseResult } from "../core/case-result.js";
+import type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "../core/case-record.js";
 
 /** Characters of a reason kept in a results file. */
 const MAX_REASON = 16_384;
-
-/** One metric's outcome on one case, as a results file stores it. */
-export type MetricEntry =
-  | {
-      readonly status: "scored";
-      readonly score: number;
-      readonly threshold: number;
-      readonly success: boolean;
-      readonly reason?: string;
-      readonly details?: unknown;
-    }
-  | { readonly status: "error"; readonly error: ErroredResult["error"] }
-  | { readonly status: "skipped"; readonly reason: string };
-
-/** A call as reports show it. */
-export interface RecordedCall {
-  readonly name: string;
-  readonly arguments: JsonObject;
-  readonly output?: JsonValue;
-  readonly isError?: boolean;
-  readonly invalidArguments?: string;
-  /** How whole numbers were written in the arguments' text (`{ "$.n": "3.0" }`), when it mattered. */
-  readonly numberSpellings?: Readonly<Record<string, string>>;
-}
-
-/** What a report shows of the case itself: the request, the answer, the calls, the contexts. */
-export interface CaseContent {
-  readonly input?: Content;
-  readonly actualOutput?: Content;
-  readonly expectedOutput?: Content;
-  readonly toolsCalled?: readonly RecordedCall[];
-  readonly expectedTools?: readonly RecordedCall[];
-  readonly retrievedContexts?: readonly (string | ImageSource)[];
-  readonly metadata?: JsonObject;
-}
-
-/**
- * One finished case as a results file holds it (one JSON line): where it came from, its status,
- * per metric name the score, success, reason and details, and what the case was.
- */
-export interface CaseRecord {
-  readonly index: number;
-  readonly id: string;
-  readonly line?: number;
-  readonly status: CaseStatus;
-  readonly metrics: Readonly<Record<string, MetricEntry>>;
-  readonly error?: CaseError;
-  /** What the case was, for reports; left out when `source` says where to read it again. */
-  readonly case?: CaseContent;
-  /** Where the case's line sits in a JSONL dataset (bytes), to read it again for reports. */
-  readonly source?: { readonly offset: number; readonly bytes: number };
-  readonly durationMs: number;
-}
 
 /**
  * A call as a report shows it. Datasets may hold calls as users wrote them (`args`,

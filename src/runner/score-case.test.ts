@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { measureWithoutPassingDetails } from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
-import type { CaseResult } from "./case-result.js";
+import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer } from "./score-case.js";
 
 /** A metric that says which way it was asked to score. */

@@ -8,8 +8,8 @@ import {
 import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
-import { caseStatusOf } from "./case-result.js";
-import type { CaseError, CaseResult } from "./case-result.js";
+import { caseStatusOf } from "../core/case-result.js";
+import type { CaseError, CaseResult } from "../core/case-result.js";
 
 /** Where a case sits in its dataset, for results and reports. */
 export interface CasePosition {

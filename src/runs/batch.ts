@@ -6,7 +6,7 @@
 import { DatasetParseError } from "../core/errors.js";
 import { createLineReader } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
-import type { CaseResult } from "../runner/case-result.js";
+import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
 import { toCaseRecord } from "../runner/record.js";

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import type { SummaryBuilder } from "../runner/summary.js";
+import type { SummaryBuilder } from "../core/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
 import type { RunProgress } from "./run-progress.js";
 import { createBatchScorer } from "./batch.js";

@@ -1,8 +1,8 @@
 import { ErrorCode } from "../../src/core/errors.js";
-import type { CaseRecord } from "../../src/runner/record.js";
+import type { CaseRecord } from "../../src/core/case-record.js";
 import { metricResultsOf } from "../../src/runner/record.js";
-import { createSummaryBuilder } from "../../src/runner/summary.js";
-import type { EvaluationSummary } from "../../src/runner/summary.js";
+import { createSummaryBuilder } from "../../src/core/summary.js";
+import type { EvaluationSummary } from "../../src/core/summary.js";
 
 export const metricNames = ["Tool Call Accuracy", "Tool Correctness"];
 

@@ -1,4 +1,4 @@
-import type { JudgeRunSummary } from "../core/judge.js";
+import type { JudgeRunSummary } from "./judge.js";
 import type { CaseResult } from "./case-result.js";
 
 /** Scores of one metric over a run. Rates and means are over scored cases; null when none were. */

@@ -1,5 +1,5 @@
-import type { ErrorCode } from "../core/errors.js";
-import type { MetricResult } from "../core/metric-result.js";
+import type { ErrorCode } from "./errors.js";
+import type { MetricResult } from "./metric-result.js";
 
 /**
  * - `passed`: every metric scored the case at or above its threshold (or skipped it);
