@@ -1,6 +1,7 @@
 /**
  * Differential tests: the optimized engine (name groups, class deduplication, caches, checkpointed
- * tables) against naive transcriptions of semantics.md §1 and §4, on thousands of random cases.
+ * tables) against naive transcriptions of docs/reference/semantics.md §1 and §4, on thousands of
+ * random cases.
  * The transcriptions are deliberately simple: full DP tables, linear scans, no caching.
  */
 import { describe, expect, it } from "vitest";
@@ -102,7 +103,7 @@ function perturb(next: () => number, base: Call[]): Call[] {
   return [...calls, ...randomCalls(next, 2)];
 }
 
-// semantics.md §1 -------------------------------------------------------------------------------
+// docs/reference/semantics.md §1 ---------------------------------------------------------------
 
 function compareParams(a: JsonObject, b: JsonObject): number {
   if (jsonEquals(a, b)) return 1;
@@ -193,7 +194,7 @@ function deepevalReference(expected: Call[], called: Call[], o: DeepevalOptions)
   return total / expected.length;
 }
 
-// semantics.md §4 -------------------------------------------------------------------------------
+// docs/reference/semantics.md §4 ---------------------------------------------------------------
 
 interface AxionOptions {
   checkParameters: boolean;
@@ -312,7 +313,7 @@ function axionReference(
 
 // -----------------------------------------------------------------------------------------------
 
-describe("differential: engine against naive transcriptions of semantics.md", () => {
+describe("differential: engine against naive transcriptions of docs/reference/semantics.md", () => {
   it("agrees with deepeval's rules on 3,000 random cases", async () => {
     const next = random(42);
     for (let trial = 0; trial < 3000; trial++) {

@@ -112,6 +112,20 @@ describe("layer rule", () => {
     expect(unused).toEqual([]);
   });
 
+  it("is the table docs/architecture.md shows", () => {
+    const whole = readFileSync(path.join(src, "..", "docs", "architecture.md"), "utf8");
+    const page = whole.slice(whole.indexOf("## The layers"), whole.indexOf("## Entry points"));
+    const rows = [...page.matchAll(/^\| `(\w+)` +\|[^|]+\| ([^|]+)\|$/gm)].map(
+      ([, layer, imports]) => [
+        layer,
+        imports.trim() === "nothing of ours"
+          ? []
+          : [...imports.matchAll(/`(\w+)`/g)].map((m) => m[1]),
+      ],
+    );
+    expect(Object.fromEntries(rows)).toEqual(allowed);
+  });
+
   // Third-party code the pure layers may use: pure computation, no I/O or globals of ours.
   // Ajv validates tool arguments against the tools' JSON Schemas (matchers).
   // re2js runs patterns from data in linear time (matchers).

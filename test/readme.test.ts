@@ -103,7 +103,8 @@ describe("README: install and prerequisites", () => {
     );
     const jest = `jest ${start(versions.devDependencies.jest, 1)} or ${start(manifest.devDependencies.jest, 1)}`;
     expect(readme).toContain(`| ${jest} `);
-    expect(readme).toContain(`With ${jest},`);
+    const matchersGuide = readFileSync(new URL("docs/guides/test-matchers.md", root), "utf8");
+    expect(matchersGuide).toContain(`With ${jest},`);
     expect(readme).toContain(`| vitest ${start(manifest.peerDependencies.vitest, 1)} or later `);
   });
 

@@ -8,9 +8,9 @@ export type ClassifiedContext =
 const imageExtension = /\.(jpe?g|png|gif|webp|bmp)$/i;
 
 /**
- * Tells image contexts from text (semantics.md §3): a data URI of an image type, an http(s) URL,
- * or a local file path with an image extension (jpg, jpeg, png, gif, webp, bmp) is an image;
- * everything else is text. A path is one line ending in such an extension that either contains a
+ * Tells image contexts from text (docs/reference/semantics.md §3): a data URI of an image type, an
+ * http(s) URL, or a local file path with an image extension (jpg, jpeg, png, gif, webp, bmp) is an
+ * image; everything else is text. A path is one line ending in such an extension that either contains a
  * separator or has no spaces (so "see photo.jpg" stays text).
  */
 export function classifyContext(value: string): ClassifiedContext {

@@ -96,7 +96,10 @@ function parametersMatch(
   }
 }
 
-/** axion's tool correctness of one case (`semantics.md` §4), with JSON value semantics. */
+/**
+ * axion's tool correctness of one case (`docs/reference/semantics.md` §4), with JSON value
+ * semantics.
+ */
 export function scoreAxionToolCorrectness(
   input: { readonly expected: readonly ToolCall[]; readonly called: readonly ToolCall[] },
   options: ResolvedAxionToolCorrectnessOptions,

@@ -303,9 +303,9 @@ export type DeepevalScorer = (input: {
 }) => DeepevalToolCorrectnessScore;
 
 /**
- * deepeval's deterministic tool-calling score (`semantics.md` §1) for one set of options, with
- * toolscore's fixes: calls are used up by position, `null` parameters are `{}`, values compare as
- * JSON. Make it once and score many cases with it.
+ * deepeval's deterministic tool-calling score (`docs/reference/semantics.md` §1) for one set of
+ * options, with toolscore's fixes: calls are used up by position, `null` parameters are `{}`,
+ * values compare as JSON. Make it once and score many cases with it.
  *
  * Small cases are scored directly; `details` and `reason` are then worked out the first time they
  * are read (most runs read neither), by the full computation, which gives the same score.

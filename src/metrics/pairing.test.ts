@@ -21,7 +21,7 @@ function matrixOf(expected: ToolCall[], called: ToolCall[]) {
 }
 
 describe("pairToolCalls", () => {
-  // semantics.md §1.3: greedy scores 0.5 where 0.75 is possible.
+  // docs/reference/semantics.md §1.3: greedy scores 0.5 where 0.75 is possible.
   const expected = [call("A", { x: 1, y: 9 }), call("A", { x: 1, y: 1 })];
   const called = [call("A", { x: 1, y: 1 }), call("A", { x: 1, y: 2 })];
 

@@ -12,9 +12,9 @@ export interface PrepareContextsOptions extends ImageLoadOptions {
 }
 
 /**
- * Prepares retrieved contexts for a judge: each string is classified (semantics.md §3) as text
- * or an image, and images are loaded safely (`loadImage`). Every context keeps its place and its
- * load status; an image that failed is marked failed, never turned into text.
+ * Prepares retrieved contexts for a judge: each string is classified as text or an image
+ * (docs/reference/semantics.md §3), and images are loaded safely (`loadImage`). Every context keeps
+ * its place and its load status; an image that failed is marked failed, never turned into text.
  */
 export async function prepareContexts(
   contexts: readonly (string | ImageSource)[],

@@ -22,7 +22,7 @@ export interface ResultsHeader {
   readonly version: 1;
   /** The dataset, as given on the command line. */
   readonly dataset: string;
-  /** Size and content hash of the dataset (see `datasetFingerprint`). */
+  /** A SHA-256 of the dataset's bytes (see `datasetFingerprint`). */
   readonly fingerprint: string;
   /** A hash of everything that changes scores: metrics, their options, name normalization. */
   readonly config: string;

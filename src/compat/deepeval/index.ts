@@ -1,6 +1,7 @@
 /**
  * deepeval-compatible tool correctness: the names and options of deepeval's TypeScript package,
- * deepeval's numbers (with the fixes listed in the README), and toolscore's explanations.
+ * deepeval's numbers (with the fixes listed in docs/migration/deepeval.md), and toolscore's
+ * explanations.
  */
 export {
   MultimodalToolCorrectnessMetric,

@@ -504,7 +504,7 @@ export class ToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
 /**
  * deepeval's `MultimodalToolCorrectnessMetric`: the same scoring for test cases whose input and
  * output mix text and images (`MLLMTestCase`); `actualOutput` is required. Unlike deepeval's own
- * copy, it scores exactly like the text metric (semantics.md §1.8).
+ * copy, it scores exactly like the text metric (docs/reference/semantics.md §1.8).
  */
 export class MultimodalToolCorrectnessMetric extends DeepevalToolCorrectnessBase {
   protected readonly requiresOutput = true;

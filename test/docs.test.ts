@@ -1,0 +1,314 @@
+/**
+ * The README and every page of docs/ stay true: links lead somewhere, TypeScript examples
+ * type-check against the entry points they import, YAML and JSON examples parse (configs through
+ * the CLI's own reader), every `npx toolscore` flag exists, and the results-file example is what
+ * toolscore writes.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { readConfigFile } from "../src/cli/config.js";
+import { createMetric, metricDefinitions } from "../src/index.js";
+import { runCliProcess } from "./support/cli.js";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+
+function markdownFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return markdownFiles(full);
+    return entry.name.endsWith(".md") ? [full] : [];
+  });
+}
+
+const pages = [
+  path.join(root, "README.md"),
+  path.join(root, "CHANGELOG.md"),
+  path.join(root, "CONTRIBUTING.md"),
+  ...markdownFiles(path.join(root, "docs")),
+];
+const text = new Map(pages.map((page) => [page, readFileSync(page, "utf8")]));
+const relative = (page: string) => path.relative(root, page);
+
+interface Block {
+  readonly page: string;
+  readonly line: number;
+  readonly language: string;
+  readonly code: string;
+}
+
+/** The fenced code blocks of a page, with the line each starts on. */
+function blocksOf(page: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = (text.get(page) ?? "").split("\n");
+  for (let at = 0; at < lines.length; at++) {
+    const open = /^```(\w*)/.exec(lines[at]);
+    if (!open) continue;
+    const end = lines.findIndex((line, index) => index > at && line.startsWith("```"));
+    blocks.push({
+      page,
+      line: at + 1,
+      language: open[1],
+      code: lines.slice(at + 1, end).join("\n"),
+    });
+    at = end;
+  }
+  return blocks;
+}
+
+const blocks = pages.flatMap(blocksOf);
+const where = (block: Block) => `${relative(block.page)}:${block.line}`;
+
+/** GitHub's anchor for a heading. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+
+describe("docs: links", () => {
+  it("has pages for every topic the README promises", () => {
+    for (const page of [
+      "docs/guides/matching.md",
+      "docs/guides/transcripts.md",
+      "docs/guides/cli.md",
+      "docs/guides/results-and-reports.md",
+      "docs/guides/evaluate-and-tracing.md",
+      "docs/guides/judges.md",
+      "docs/guides/test-matchers.md",
+      "docs/guides/benchmarks.md",
+      "docs/migration/deepeval.md",
+      "docs/migration/axion.md",
+      "docs/migration/ragas.md",
+      "docs/reference/errors.md",
+      "docs/reference/limits.md",
+      "docs/reference/results-file.md",
+      "docs/reference/semantics.md",
+      "docs/architecture.md",
+      "docs/performance.md",
+    ]) {
+      expect(pages.map(relative), page).toContain(page);
+    }
+    expect((text.get(pages[0]) ?? "").split("\n").length).toBeLessThanOrEqual(210);
+  });
+
+  it("links only to files and headings that exist", () => {
+    const broken: string[] = [];
+    for (const page of pages) {
+      const body = (text.get(page) ?? "").replace(/```[\s\S]*?```/g, "");
+      for (const [, target] of body.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const hash = target.indexOf("#");
+        const file = hash < 0 ? target : target.slice(0, hash);
+        const anchor = hash < 0 ? undefined : target.slice(hash + 1);
+        const resolved = file === "" ? page : path.resolve(path.dirname(page), file);
+        let content: string;
+        try {
+          content = readFileSync(resolved, "utf8");
+        } catch {
+          broken.push(`${relative(page)}: ${target} (no such file)`);
+          continue;
+        }
+        if (anchor === undefined || !resolved.endsWith(".md")) continue;
+        const anchors = [...content.matchAll(/^#+ (.*)$/gm)].map(([, heading]) =>
+          anchorOf(heading),
+        );
+        if (!anchors.includes(anchor)) broken.push(`${relative(page)}: ${target} (no heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+/** Where each entry point's source is, for examples that import the package by name. */
+const entryPoints: Record<string, string> = {
+  toolscore: "src/index.ts",
+  "toolscore/engine": "src/engine.ts",
+  "toolscore/node": "src/node.ts",
+  "toolscore/tracing": "src/tracing.ts",
+  "toolscore/deepeval": "src/compat/deepeval/index.ts",
+  "toolscore/axion": "src/compat/axion/index.ts",
+  "toolscore/ragas": "src/compat/ragas/index.ts",
+  "toolscore/vitest": "src/testing/vitest.ts",
+  "toolscore/jest": "src/testing/jest.ts",
+  "toolscore/matchers": "src/testing/matchers.ts",
+};
+
+// Examples are fragments: the values they work on (`messages`, `model`) are the reader's own.
+const fragmentErrors = new Set([
+  2304, // Cannot find name 'x'.
+  2552, // Cannot find name 'x'. Did you mean 'y'?
+  18004, // No value exists in scope for the shorthand property 'x'.
+]);
+
+describe("docs: TypeScript examples", () => {
+  it("type-check against the entry points they import", () => {
+    const examples = blocks.filter((block) => block.language === "ts");
+    expect(examples.length).toBeGreaterThan(15);
+    const files = new Map(
+      examples.map((block, index) => [
+        path.join(root, "test", `.docs-example-${index}.ts`),
+        `${block.code}\nexport {};\n`,
+      ]),
+    );
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ["node"],
+      paths: Object.fromEntries(
+        Object.entries(entryPoints).map(([name, file]) => [name, [path.join(root, file)]]),
+      ),
+    };
+    const host = ts.createCompilerHost(options);
+    const getSourceFile = host.getSourceFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    const readFile = host.readFile.bind(host);
+    host.fileExists = (file) => files.has(file) || fileExists(file);
+    host.readFile = (file) => files.get(file) ?? readFile(file);
+    host.getSourceFile = (file, language, ...rest) => {
+      const source = files.get(file);
+      return source === undefined
+        ? getSourceFile(file, language, ...rest)
+        : ts.createSourceFile(file, source, language);
+    };
+    const program = ts.createProgram([...files.keys()], options, host);
+    const problems: string[] = [];
+    [...files.keys()].forEach((file, index) => {
+      const source = program.getSourceFile(file);
+      const diagnostics = [
+        ...program.getSyntacticDiagnostics(source),
+        ...program.getSemanticDiagnostics(source),
+      ];
+      for (const diagnostic of diagnostics) {
+        if (fragmentErrors.has(diagnostic.code)) continue;
+        const block = examples[index];
+        const line =
+          diagnostic.start === undefined
+            ? 0
+            : (source?.getLineAndCharacterOfPosition(diagnostic.start).line ?? 0);
+        problems.push(
+          `${relative(block.page)}:${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`,
+        );
+      }
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("docs: YAML, JSON and configs", () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-docs-"));
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("parses every YAML and JSON example", () => {
+    for (const block of blocks) {
+      if (block.language === "yaml") {
+        expect((): unknown => parseYaml(block.code), where(block)).not.toThrow();
+      }
+      if (block.language === "json") {
+        expect((): unknown => JSON.parse(block.code), where(block)).not.toThrow();
+      }
+    }
+  });
+
+  it("reads every config example with the CLI's reader, and makes its metrics", () => {
+    const judged = new Set(
+      metricDefinitions
+        .filter((definition) => definition.judged)
+        .map((definition) => definition.id),
+    );
+    const configs = blocks.filter(
+      (block) => block.language === "yaml" && /^metrics:/m.test(block.code),
+    );
+    expect(configs.length).toBeGreaterThan(1);
+    for (const [index, block] of configs.entries()) {
+      const file = path.join(directory, `config-${index}.yaml`);
+      writeFileSync(file, block.code);
+      const config = readConfigFile(file);
+      for (const metric of config.metrics) {
+        if (judged.has(metric.metric)) continue;
+        expect(
+          () => createMetric({ metric: metric.metric, ...metric.options }),
+          where(block),
+        ).not.toThrow();
+      }
+    }
+  });
+});
+
+describe("docs: command lines", () => {
+  it("uses only commands and flags the command line has", async () => {
+    const lines = blocks
+      .filter((block) => block.language === "sh" || block.language === "yaml")
+      .flatMap((block) =>
+        block.code
+          .replace(/\\\n\s*/g, " ")
+          .split("\n")
+          .map((line) => ({ block, line: /npx toolscore (\w+)(.*)/.exec(line) }))
+          .filter(({ line }) => line !== null),
+      );
+    expect(lines.length).toBeGreaterThan(5);
+    const helps = new Map<string, string>();
+    const missing: string[] = [];
+    for (const { block, line } of lines) {
+      const [, command, rest] = line as RegExpExecArray;
+      if (!helps.has(command)) {
+        const help = await runCliProcess([command, "--help"], { cwd: root });
+        expect(help.code, `toolscore ${command} --help`).toBe(0);
+        helps.set(command, help.stdout);
+      }
+      const help = helps.get(command) ?? "";
+      const words = rest.split("#")[0] ?? "";
+      for (const [flag] of words.matchAll(/--[a-z][a-z-]*/g)) {
+        if (!help.includes(flag)) missing.push(`${where(block)}: toolscore ${command} ${flag}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("docs: the results-file reference", () => {
+  it("shows the lines toolscore writes for its example dataset", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-docs-results-"));
+    try {
+      writeFileSync(
+        path.join(directory, "runs.jsonl"),
+        [
+          '{"id":"ok","toolsCalled":[{"name":"a","arguments":{"x":1}}],"expectedTools":[{"name":"a","arguments":{"x":1}}]}',
+          '{"id":"bad","toolsCalled":[{"name":"b","arguments":{}}],"expectedTools":[{"name":"a","arguments":{"x":1}}]}',
+          "not json",
+          "",
+        ].join("\n"),
+      );
+      expect((await runCliProcess(["eval", "runs.jsonl"], { cwd: directory })).code).toBe(3);
+      const written = readFileSync(path.join(directory, "toolscore-results.jsonl"), "utf8")
+        .trimEnd()
+        .split("\n");
+      const page = pages.find((file) => file.endsWith("results-file.md")) ?? "";
+      const shown = blocksOf(page).find((block) => block.language === "jsonl");
+      const patterns = (shown?.code ?? "").split("\n");
+      expect(patterns).toHaveLength(written.length);
+      patterns.forEach((pattern, at) => {
+        const regex = new RegExp(
+          `^${pattern
+            .split("…")
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+            .join(".*?")}$`,
+        );
+        expect(written[at], `line ${at + 1}`).toMatch(regex);
+      });
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
