@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SummaryBuilder } from "../core/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
@@ -47,57 +48,51 @@ const readBytes = 1 << 20;
 
 /**
  * Scores a JSONL dataset with deterministic metrics in batches, in worker threads (or in this
- * thread with `workers: 0`): this thread splits the file into batches of lines
- * (counting positions and lines exactly as `readDataset` does), workers parse and score them,
- * and each batch's records are appended to the results file the moment it comes back. One batch
- * per worker is in flight; reading waits for them. (Two per worker ran 8-10% faster on two cores
- * but kept workers from ever idling, and their heaps, never trimmed, took the run from about 185
- * to 200-240 MiB.)
+ * thread with `workers: 0`): this thread splits the file into batches of lines (counting
+ * positions and lines exactly as `readDataset` does), workers parse and score them, and each
+ * batch's records are appended to the results file the moment it comes back. One batch per
+ * worker is in flight, and reading waits for them, which keeps the workers' heaps small.
  */
 export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
-  const { setup, writer, builder, progress, signal } = input;
-  const metricCount = setup.metrics.length;
+  const { signal } = input;
   // Opened first: a dataset that cannot be read leaves no worker behind.
-  const handle = await open(setup.dataset, "r");
-  const pool = Array.from(
-    { length: input.workers },
-    () =>
-      new Worker(workerFile(), {
-        workerData: setup,
-        // A small young generation keeps each worker's memory down at little cost in speed.
-        resourceLimits: { maxYoungGenerationSizeMb: 4 },
-      }),
-  );
-  const idle = [...pool];
-  const waiting = new Map<number, (result: WorkerResult) => void>();
-  let failure: Error | undefined;
-  for (const worker of pool) {
-    worker.on("message", (message: WorkerResult | { id: number; failure: string }) => {
-      if ("failure" in message) {
-        failure ??= new Error(`a worker thread failed: ${message.failure}`);
-        waiting.get(message.id)?.(undefined as unknown as WorkerResult);
-      } else waiting.get(message.id)?.(message);
-      idle.push(worker);
-      wake();
-    });
-    worker.on("error", (error) => {
-      failure ??= error;
-      wake();
-    });
-  }
-  let wakeUp: (() => void) | undefined;
-  const wake = () => {
-    const resolve = wakeUp;
-    wakeUp = undefined;
-    resolve?.();
+  const handle = await open(input.setup.dataset, "r");
+  const tally = createTally(input);
+  const scorer =
+    input.workers === 0
+      ? inlineScorer(input.setup)
+      : createWorkerPool(input.setup, input.workers, signal);
+  const stopped = () => signal?.aborted === true || scorer.failure() !== undefined;
+  const batches = createBatchFiller();
+  const submit = async () => {
+    const batch = batches.take();
+    if (batch !== undefined) await scorer.submit(batch, stopped, tally.take);
   };
-  signal?.addEventListener("abort", wake, { once: true });
-  const inFlight = new Set<Promise<void>>();
-  let datasetCases = 0;
-  let ran = 0;
-  let replaced = 0;
-  let nextId = 0;
+  const lines = selectLines(input, batches, tally);
+  try {
+    await readLines(handle, { onLine: lines, flush: submit, stopped, progress: input.progress });
+    if (signal?.aborted === true) {
+      // Asked to stop: batches still in a worker get a moment, then are left to --resume; what
+      // came back is written already.
+      await scorer.drain(stopGraceMs);
+    } else {
+      await submit();
+      await scorer.drain();
+    }
+  } finally {
+    await handle.close();
+    await scorer.close();
+  }
+  const failure = scorer.failure();
+  if (failure !== undefined) throw failure;
+  return tally.counts;
+}
 
+/** What the run counts, and what it does with a scored batch: write, summarize, report. */
+function createTally(input: ParallelRunInput) {
+  const { writer, builder, progress } = input;
+  const metricCount = input.setup.metrics.length;
+  const counts = { datasetCases: 0, ran: 0, replaced: 0 };
   const take = (result: WorkerResult, indices: Int32Array) => {
     writer.writeLines(result.lines);
     for (let at = 0; at < result.count; at++) {
@@ -110,45 +105,96 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
         successes: result.successes,
         at: at * metricCount,
       });
-      if (input.had(indices[at])) replaced++;
+      if (input.had(indices[at])) counts.replaced++;
       progress.tick(status);
     }
-    ran += result.count;
+    counts.ran += result.count;
     for (const error of result.errors) input.onError(error);
     for (const note of result.notes) input.onNote(note);
   };
+  return { counts, take };
+}
 
-  const inline = input.workers === 0 ? createBatchScorer(setup) : undefined;
-  const send = async (batch: WorkerBatch) => {
-    if (inline !== undefined) {
-      take(await inline(batch), batch.indices);
-      return;
+type Tally = ReturnType<typeof createTally>;
+
+/**
+ * Which lines become cases of this run: not blank (the JSONL line rule, one cursor for every
+ * reader), in the shard, and not done by an earlier run. Returns the line handler for
+ * `readLines`: true when the batch is full.
+ */
+function selectLines(input: ParallelRunInput, batches: BatchFiller, tally: Tally): LineHandler {
+  const cursor = new JsonlCursor();
+  let index = 0;
+  return (buffer, start, newline, base) => {
+    if (!cursor.take(buffer, start, newline)) return false;
+    const position = index++;
+    if (!input.inShard(position)) return false;
+    tally.counts.datasetCases++;
+    if (input.done(position)) {
+      input.progress.tick("skipped");
+      return false;
     }
-    while (idle.length === 0 && failure === undefined && signal?.aborted !== true) {
-      await new Promise<void>((resolve) => (wakeUp = resolve));
-    }
-    // Asked to stop while waiting for a worker: the batch is left for --resume.
-    if (failure !== undefined || signal?.aborted === true) return;
-    const worker = idle.pop() as Worker;
-    const done = new Promise<void>((resolve) => {
-      waiting.set(batch.id, (result) => {
-        waiting.delete(batch.id);
-        try {
-          if (failure === undefined) take(result, batch.indices);
-        } catch (error) {
-          // A results file that cannot be written (a full disk) ends the run, with its error.
-          failure ??= error instanceof Error ? error : new Error(String(error));
-          wake();
-        }
-        resolve();
-      });
+    const size = (newline < buffer.length ? newline + 1 : newline) - start;
+    return batches.add(buffer, cursor.begin, cursor.stop, {
+      index: position,
+      line: cursor.line,
+      offset: base + start,
+      size,
     });
-    worker.postMessage(batch, [batch.bytes.buffer as ArrayBuffer]);
-    inFlight.add(done);
-    void done.then(() => inFlight.delete(done));
   };
+}
 
-  // The batch being filled: each line's bytes are copied in as it is read.
+/** Takes one line of `buffer` (`newline` is its end); `base` is where the buffer sits in the file. */
+type LineHandler = (buffer: Buffer, start: number, newline: number, base: number) => boolean;
+
+/**
+ * Reads a file's lines through one reused buffer, grown for a longer line: each is handed to
+ * `onLine` as a view of the buffer, and `flush` runs whenever `onLine` says so.
+ */
+async function readLines(
+  handle: FileHandle,
+  input: {
+    onLine: LineHandler;
+    flush: () => Promise<void>;
+    stopped: () => boolean;
+    progress: RunProgress;
+  },
+): Promise<void> {
+  let buffer = Buffer.allocUnsafeSlow(readBytes);
+  /** Bytes at the start of `buffer` kept from the last read: a line not ended yet. */
+  let kept = 0;
+  /** Where `buffer[0]` is in the file. */
+  let base = 0;
+  for (;;) {
+    if (input.stopped()) return;
+    if (kept === buffer.length) {
+      const grown = Buffer.allocUnsafeSlow(2 * buffer.length);
+      buffer.copy(grown, 0, 0, kept);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, kept, buffer.length - kept, base + kept);
+    if (bytesRead === 0) break;
+    // Only the bytes read now and kept count: the rest of the buffer is stale.
+    const view = buffer.subarray(0, kept + bytesRead);
+    let start = 0;
+    let newline = view.indexOf(10, start);
+    while (newline !== -1) {
+      if (input.onLine(view, start, newline, base)) await input.flush();
+      start = newline + 1;
+      newline = view.indexOf(10, start);
+    }
+    kept = view.length - start;
+    if (kept > 0) view.copy(buffer, 0, start, view.length);
+    base += start;
+    input.progress.bytes(base);
+  }
+  // The last line, without a newline.
+  if (kept > 0 && !input.stopped()) input.onLine(buffer.subarray(0, kept), 0, kept, base);
+}
+
+/** The batch being filled: each line's bytes are copied in as it is read. */
+function createBatchFiller() {
+  let nextId = 0;
   let bytes = new Uint8Array(batchRoom);
   let filled = 0;
   let starts: number[] = [];
@@ -157,117 +203,159 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   let lines: number[] = [];
   let offsets: number[] = [];
   let sizes: number[] = [];
-  const flush = async () => {
-    if (starts.length === 0) return;
-    const batch: WorkerBatch = {
-      id: nextId++,
-      bytes: bytes.subarray(0, filled),
-      starts: Int32Array.from(starts),
-      ends: Int32Array.from(ends),
-      indices: Int32Array.from(indices),
-      lines: Int32Array.from(lines),
-      offsets: Float64Array.from(offsets),
-      sizes: Int32Array.from(sizes),
-    };
-    bytes = new Uint8Array(batchRoom);
-    filled = 0;
-    starts = [];
-    ends = [];
-    indices = [];
-    lines = [];
-    offsets = [];
-    sizes = [];
-    await send(batch);
+  return {
+    /** Adds a line; true when the batch is full. */
+    add(
+      buffer: Buffer,
+      start: number,
+      end: number,
+      place: { index: number; line: number; offset: number; size: number },
+    ): boolean {
+      const length = end - start;
+      if (filled + length > bytes.length) {
+        const grown = new Uint8Array(Math.max(2 * bytes.length, filled + length));
+        grown.set(bytes.subarray(0, filled));
+        bytes = grown;
+      }
+      buffer.copy(bytes, filled, start, end);
+      starts.push(filled);
+      filled += length;
+      ends.push(filled);
+      indices.push(place.index);
+      lines.push(place.line);
+      offsets.push(place.offset);
+      sizes.push(place.size);
+      return starts.length >= batchLines || filled >= batchBytes;
+    },
+    /** The batch filled so far (undefined when empty), and a new one started. */
+    take(): WorkerBatch | undefined {
+      if (starts.length === 0) return undefined;
+      const batch: WorkerBatch = {
+        id: nextId++,
+        bytes: bytes.subarray(0, filled),
+        starts: Int32Array.from(starts),
+        ends: Int32Array.from(ends),
+        indices: Int32Array.from(indices),
+        lines: Int32Array.from(lines),
+        offsets: Float64Array.from(offsets),
+        sizes: Int32Array.from(sizes),
+      };
+      bytes = new Uint8Array(batchRoom);
+      filled = 0;
+      starts = [];
+      ends = [];
+      indices = [];
+      lines = [];
+      offsets = [];
+      sizes = [];
+      return batch;
+    },
   };
-  /** Adds a line to the batch; true when the batch is full. */
-  const addLine = (
-    buffer: Buffer,
-    start: number,
-    end: number,
-    place: { index: number; line: number; offset: number; size: number },
-  ): boolean => {
-    const length = end - start;
-    if (filled + length > bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * bytes.length, filled + length));
-      grown.set(bytes.subarray(0, filled));
-      bytes = grown;
-    }
-    buffer.copy(bytes, filled, start, end);
-    starts.push(filled);
-    filled += length;
-    ends.push(filled);
-    indices.push(place.index);
-    lines.push(place.line);
-    offsets.push(place.offset);
-    sizes.push(place.size);
-    return starts.length >= batchLines || filled >= batchBytes;
-  };
+}
 
-  // One read buffer, reused: lines are copied out of it into batches.
-  let buffer = Buffer.allocUnsafeSlow(readBytes);
-  /** Bytes at the start of `buffer` kept from the last read: a line not ended yet. */
-  let kept = 0;
-  /** Where `buffer[0]` is in the file. */
-  let base = 0;
-  let index = 0;
-  const cursor = new JsonlCursor();
-  /** Takes one line; true when the batch is full and must be sent. */
-  const onLine = (buffer: Buffer, start: number, newline: number): boolean => {
-    // Blank lines are not cases; the rule is readDataset's (one cursor for both).
-    if (!cursor.take(buffer, start, newline)) return false;
-    const line = cursor.line;
-    const begin = cursor.begin;
-    const stop = cursor.stop;
-    const position = index++;
-    const size = (newline < buffer.length ? newline + 1 : newline) - start;
-    if (!input.inShard(position)) return false;
-    datasetCases++;
-    if (input.done(position)) {
-      progress.tick("skipped");
-      return false;
-    }
-    return addLine(buffer, begin, stop, { index: position, line, offset: base + start, size });
+type BatchFiller = ReturnType<typeof createBatchFiller>;
+
+/** Where batches are scored: worker threads, or this thread. */
+interface BatchScorer {
+  /**
+   * Hands a batch over, waiting for a free worker; `take` gets its result when it comes back.
+   * A batch is dropped (left for --resume) when the run stops while it waits.
+   */
+  submit(
+    batch: WorkerBatch,
+    stopped: () => boolean,
+    take: (result: WorkerResult, indices: Int32Array) => void,
+  ): Promise<void>;
+  /** What ended the run: a worker that failed, or a results file that could not be written. */
+  failure(): Error | undefined;
+  /** Waits for the batches in flight, at most `graceMs` when given. */
+  drain(graceMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Scores each batch in this thread as it is submitted. */
+function inlineScorer(setup: WorkerSetup): BatchScorer {
+  const score = createBatchScorer(setup);
+  return {
+    async submit(batch, _stopped, take) {
+      take(await score(batch), batch.indices);
+    },
+    failure: () => undefined,
+    drain: () => Promise.resolve(),
+    close: () => Promise.resolve(),
   };
-  try {
-    for (;;) {
-      if (signal?.aborted === true || failure !== undefined) break;
-      if (kept === buffer.length) {
-        const grown = Buffer.allocUnsafeSlow(2 * buffer.length);
-        buffer.copy(grown, 0, 0, kept);
-        buffer = grown;
-      }
-      const { bytesRead } = await handle.read(buffer, kept, buffer.length - kept, base + kept);
-      if (bytesRead === 0) break;
-      // Only the bytes read now and kept count: the rest of the buffer is stale.
-      const view = buffer.subarray(0, kept + bytesRead);
-      let start = 0;
-      let newline = view.indexOf(10, start);
-      while (newline !== -1) {
-        if (onLine(view, start, newline)) await flush();
-        start = newline + 1;
-        newline = view.indexOf(10, start);
-      }
-      kept = view.length - start;
-      if (kept > 0) view.copy(buffer, 0, start, view.length);
-      base += start;
-      progress.bytes(base);
-    }
-    if (kept > 0 && signal?.aborted !== true && failure === undefined) {
-      onLine(buffer.subarray(0, kept), 0, kept);
-    }
-    if (signal?.aborted !== true) await flush();
-    if (signal?.aborted === true) {
-      // Asked to stop: batches still in a worker get a moment, then are left to --resume; what
-      // came back is written already.
-      await Promise.race([Promise.all(inFlight), delay(stopGraceMs, undefined, { ref: false })]);
-    } else {
-      await Promise.all(inFlight);
-    }
-  } finally {
-    signal?.removeEventListener("abort", wake);
-    await handle.close();
-    await Promise.all(pool.map((worker) => worker.terminate()));
+}
+
+/** Worker threads, one batch in flight each; a stop wakes a batch waiting for a worker. */
+function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSignal): BatchScorer {
+  const pool = Array.from(
+    { length: count },
+    () =>
+      new Worker(workerFile(), {
+        workerData: setup,
+        // A small young generation keeps each worker's memory down at little cost in speed.
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+      }),
+  );
+  const idle = [...pool];
+  const waiting = new Map<number, (result: WorkerResult | undefined) => void>();
+  const inFlight = new Set<Promise<void>>();
+  let failure: Error | undefined;
+  let wakeUp: (() => void) | undefined;
+  const wake = () => {
+    const resolve = wakeUp;
+    wakeUp = undefined;
+    resolve?.();
+  };
+  const fail = (error: unknown) => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+    wake();
+  };
+  for (const worker of pool) {
+    worker.on("message", (message: WorkerResult | { id: number; failure: string }) => {
+      if ("failure" in message) {
+        fail(new Error(`a worker thread failed: ${message.failure}`));
+        waiting.get(message.id)?.(undefined);
+      } else waiting.get(message.id)?.(message);
+      idle.push(worker);
+      wake();
+    });
+    worker.on("error", fail);
   }
-  if (failure !== undefined) throw failure;
-  return { datasetCases, ran, replaced };
+  signal?.addEventListener("abort", wake, { once: true });
+  return {
+    async submit(batch, stopped, take) {
+      while (idle.length === 0 && !stopped()) {
+        await new Promise<void>((resolve) => (wakeUp = resolve));
+      }
+      if (stopped()) return;
+      const worker = idle.pop() as Worker;
+      const done = new Promise<void>((resolve) => {
+        waiting.set(batch.id, (result) => {
+          waiting.delete(batch.id);
+          try {
+            if (failure === undefined && result !== undefined) take(result, batch.indices);
+          } catch (error) {
+            // A results file that cannot be written (a full disk) ends the run, with its error.
+            fail(error);
+          }
+          resolve();
+        });
+      });
+      worker.postMessage(batch, [batch.bytes.buffer as ArrayBuffer]);
+      inFlight.add(done);
+      void done.then(() => inFlight.delete(done));
+    },
+    failure: () => failure,
+    async drain(graceMs) {
+      const all = Promise.all(inFlight);
+      await (graceMs === undefined
+        ? all
+        : Promise.race([all, delay(graceMs, undefined, { ref: false })]));
+    },
+    async close() {
+      signal?.removeEventListener("abort", wake);
+      await Promise.all(pool.map((worker) => worker.terminate()));
+    },
+  };
 }
