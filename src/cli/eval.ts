@@ -84,39 +84,84 @@ function shardOf(value: string | undefined): { index: number; count: number } | 
   return { index: index - 1, count };
 }
 
+const evalFlags = {
+  metric: { type: "string", short: "m", multiple: true },
+  set: { type: "string", multiple: true },
+  config: { type: "string", short: "c" },
+  threshold: { type: "string" },
+  judge: { type: "string" },
+  "judge-timeout": { type: "string" },
+  "normalize-names": { type: "boolean" },
+  concurrency: { type: "string" },
+  workers: { type: "string" },
+  out: { type: "string", short: "o" },
+  resume: { type: "boolean" },
+  "retry-errors": { type: "boolean" },
+  overwrite: { type: "boolean" },
+  report: { type: "string" },
+  junit: { type: "string" },
+  markdown: { type: "string" },
+  shard: { type: "string" },
+  details: { type: "string" },
+  "fail-under": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type EvalFlags = ReturnType<typeof parseArgs<{ options: typeof evalFlags }>>["values"];
+
+/** Notes printed on the console at most; the results file has them all. */
+const maxNotesShown = 10;
+
 /** Runs `toolscore eval`; resolves to the exit code. */
 export async function evalCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: {
-      metric: { type: "string", short: "m", multiple: true },
-      set: { type: "string", multiple: true },
-      config: { type: "string", short: "c" },
-      threshold: { type: "string" },
-      judge: { type: "string" },
-      "judge-timeout": { type: "string" },
-      "normalize-names": { type: "boolean" },
-      concurrency: { type: "string" },
-      workers: { type: "string" },
-      out: { type: "string", short: "o" },
-      resume: { type: "boolean" },
-      "retry-errors": { type: "boolean" },
-      overwrite: { type: "boolean" },
-      report: { type: "string" },
-      junit: { type: "string" },
-      markdown: { type: "string" },
-      shard: { type: "string" },
-      details: { type: "string" },
-      "fail-under": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: evalFlags,
   });
   if (values.help === true) {
     io.stdout.write(evalHelp);
     return ExitCode.OK;
   }
+  const plan = planEval(values, positionals, io);
+  const judge = judgeOnDemand(plan, io);
+  const outcome = await runPlan(plan, judge, io);
+  if (!outcome.written) {
+    // A gate that passes on nothing would hide a wrong path or an emptied file.
+    io.stderr.write(
+      `toolscore: ${plan.datasetArgument} holds no test cases; ${shown(plan.out, io)} was left as it was\n`,
+    );
+    return ExitCode.USAGE;
+  }
+  await showOutcome(plan, outcome, io);
+  return exitCodeOf(outcome, plan.failUnder, io);
+}
+
+/** Everything a run needs, from the flags, the config file and their defaults. */
+interface EvalPlan {
+  readonly dataset: string;
+  /** The dataset as the user named it. */
+  readonly datasetArgument: string;
+  readonly config: EvalConfig;
+  readonly metrics: MetricConfig[];
+  readonly threshold: number | undefined;
+  readonly failUnder: number | undefined;
+  readonly concurrency: number | undefined;
+  readonly workers: number | undefined;
+  readonly normalizeNames: boolean;
+  readonly shard: { index: number; count: number } | undefined;
+  readonly details: "failed" | "all";
+  readonly out: string;
+  readonly reports: { report?: string; junit?: string; markdown?: string };
+  readonly resume: boolean;
+  readonly overwrite: boolean;
+  readonly retryErrors: boolean;
+  readonly judge: { readonly model?: string; readonly timeoutMs?: number };
+}
+
+/** Reads and checks the flags and the config file into a plan; throws a usage error. */
+function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo): EvalPlan {
   if (positionals.length !== 1) {
     throw usageError(
       positionals.length === 0
@@ -133,23 +178,8 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     );
   }
   const resolve = (file: string) => path.resolve(io.cwd, file);
-  const datasetArgument = positionals[0];
-  const dataset = resolve(datasetArgument);
-  const configFile = values.config === undefined ? findConfigFile(io.cwd) : resolve(values.config);
-  const config: EvalConfig =
-    configFile === undefined ? { metrics: [] } : readConfigFile(configFile);
-  if (configFile !== undefined && values.config === undefined) {
-    io.stderr.write(`toolscore: using ${path.relative(io.cwd, configFile)}\n`);
-  }
-
-  let metricConfigs: MetricConfig[];
-  if (values.metric !== undefined && values.metric.length > 0) {
-    metricConfigs = values.metric.map((id) => ({
-      metric: id,
-      options: config.metrics.find((item) => item.metric === id)?.options ?? {},
-    }));
-  } else metricConfigs = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
-  for (const setting of values.set ?? []) metricConfigs = applySetting(metricConfigs, setting);
+  const config = configOf(values.config, io);
+  const metrics = metricsOf(values, config);
   const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
   const failUnder = numberFlag("fail-under", values["fail-under"], 0, 1) ?? config.failUnder;
   const concurrency =
@@ -157,31 +187,19 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
     throw usageError("--concurrency must be a whole number", "--concurrency");
   }
-  const normalizeNames = values["normalize-names"] === true || config.normalizeNames === true;
   const shard = shardOf(values.shard);
   const details = values.details ?? config.details ?? "failed";
   if (details !== "failed" && details !== "all") {
     throw usageError(`--details takes failed or all, got ${JSON.stringify(details)}`, "--details");
   }
-  const out =
-    values.out === undefined
-      ? (config.out ?? resolve("toolscore-results.jsonl"))
-      : resolve(values.out);
-  const reports = {
-    report: values.report === undefined ? config.report : resolve(values.report),
-    junit: values.junit === undefined ? config.junit : resolve(values.junit),
-    markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
-  };
-
+  const datasetArgument = positionals[0];
+  const dataset = resolve(datasetArgument);
   if (!existsSync(dataset) || !statSync(dataset).isFile()) {
     throw usageError(`no dataset at ${datasetArgument} (looked in ${io.cwd})`, "dataset");
   }
-
-  let session: JudgeSession | undefined;
-  const judgeSpec = values.judge ?? config.judge?.model;
-  const judgeTimeout = numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000);
-  if (needsJudge(metricConfigs) && judgeSpec === undefined) {
-    const judged = metricConfigs.filter(
+  const judgeModel = values.judge ?? config.judge?.model;
+  if (needsJudge(metrics) && judgeModel === undefined) {
+    const judged = metrics.filter(
       (item) => cliMetrics.find((m) => m.id === item.metric)?.judged === true,
     );
     throw usageError(
@@ -189,105 +207,188 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       "--judge",
     );
   }
-  const judgeModel = (): JudgeModel => {
-    if (session === undefined) {
-      const timeoutMs = judgeTimeout ?? config.judge?.timeoutMs;
-      const model = resolveJudgeModel(judgeSpec ?? "", {
-        env: io.env,
-        ...(config.judge?.baseURL === undefined ? {} : { baseURL: config.judge.baseURL }),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(config.judge?.maxRetries === undefined ? {} : { maxRetries: config.judge.maxRetries }),
-      });
-      const cacheDirectory =
-        config.judge?.cache === false
-          ? undefined
-          : resolve(config.judge?.cache ?? ".toolscore/judge-cache");
-      session = createJudgeSession(model, {
-        ...(config.judge?.concurrency === undefined
-          ? {}
-          : { concurrency: config.judge.concurrency }),
-        ...(config.judge?.requestsPerMinute === undefined
-          ? {}
-          : { requestsPerMinute: config.judge.requestsPerMinute }),
-        ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
-      });
-    }
-    return session.model;
+  const judgeTimeout =
+    numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000) ?? config.judge?.timeoutMs;
+  const workers = workersOf(values.workers, dataset, metrics);
+  return {
+    dataset,
+    datasetArgument,
+    config,
+    metrics,
+    threshold,
+    failUnder,
+    concurrency,
+    workers,
+    normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
+    shard,
+    details,
+    out:
+      values.out === undefined
+        ? (config.out ?? resolve("toolscore-results.jsonl"))
+        : resolve(values.out),
+    reports: {
+      report: values.report === undefined ? config.report : resolve(values.report),
+      junit: values.junit === undefined ? config.junit : resolve(values.junit),
+      markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
+    },
+    resume: values.resume === true,
+    overwrite: values.overwrite === true,
+    retryErrors: values["retry-errors"] === true,
+    judge: {
+      ...(judgeModel === undefined ? {} : { model: judgeModel }),
+      ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
+    },
   };
-  // JSONL with deterministic metrics is scored in batches, in worker threads for big files.
-  const workers = numberFlag("workers", values.workers, 0, 64);
+}
+
+/** The config file named by --config, else the one in the folder, else none. */
+function configOf(given: string | undefined, io: CliIo): EvalConfig {
+  const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
+  if (file === undefined) return { metrics: [] };
+  if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
+  return readConfigFile(file);
+}
+
+/** The run's metrics: --metric (with the config's options for it), else the config's, else the default; then --set. */
+function metricsOf(values: EvalFlags, config: EvalConfig): MetricConfig[] {
+  let metrics: MetricConfig[];
+  if (values.metric !== undefined && values.metric.length > 0) {
+    metrics = values.metric.map((id) => ({
+      metric: id,
+      options: config.metrics.find((item) => item.metric === id)?.options ?? {},
+    }));
+  } else metrics = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
+  for (const setting of values.set ?? []) metrics = applySetting(metrics, setting);
+  return metrics;
+}
+
+/** --workers, checked: worker threads score deterministic metrics on JSONL datasets only. */
+function workersOf(
+  value: string | undefined,
+  dataset: string,
+  metrics: readonly MetricConfig[],
+): number | undefined {
+  const workers = numberFlag("workers", value, 0, 64);
   if (
     workers !== undefined &&
     workers > 0 &&
-    (datasetFormatOf(dataset) !== "jsonl" || needsJudge(metricConfigs))
+    (datasetFormatOf(dataset) !== "jsonl" || needsJudge(metrics))
   ) {
     throw usageError("--workers runs deterministic metrics on JSONL datasets only", "--workers");
   }
   if (workers !== undefined && !Number.isInteger(workers)) {
     throw usageError("--workers must be a whole number", "--workers");
   }
+  return workers;
+}
+
+/** The run's judge session, made when a judged metric first asks for its model. */
+function judgeOnDemand(plan: EvalPlan, io: CliIo) {
+  const settings = plan.config.judge;
+  let session: JudgeSession | undefined;
+  return {
+    model: (): JudgeModel => {
+      if (session === undefined) {
+        const { timeoutMs } = plan.judge;
+        const model = resolveJudgeModel(plan.judge.model ?? "", {
+          env: io.env,
+          ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+        });
+        const cacheDirectory =
+          settings?.cache === false
+            ? undefined
+            : path.resolve(io.cwd, settings?.cache ?? ".toolscore/judge-cache");
+        session = createJudgeSession(model, {
+          ...(settings?.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+          ...(settings?.requestsPerMinute === undefined
+            ? {}
+            : { requestsPerMinute: settings.requestsPerMinute }),
+          ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
+        });
+      }
+      return session.model;
+    },
+    summary: () => session?.summary(),
+  };
+}
+
+/** Runs the plan through the run engine, with a progress line and the first notes shown. */
+async function runPlan(
+  plan: EvalPlan,
+  judge: ReturnType<typeof judgeOnDemand>,
+  io: CliIo,
+): Promise<FileEvaluation> {
   const progress = createProgress({
     stream: io.stderr,
-    totalBytes: statSync(dataset).size,
+    totalBytes: statSync(plan.dataset).size,
     label: "toolscore",
   });
-  let notesShown = 0;
-  let outcome: FileEvaluation;
   try {
-    outcome = await evaluateToFile({
-      dataset,
-      name: datasetArgument,
-      metrics: metricConfigs,
-      out,
-      resume: values.resume === true,
-      overwrite: values.overwrite === true,
-      retryErrors: values["retry-errors"] === true,
-      ...(shard === undefined ? {} : { shard }),
-      details,
-      ...(workers === undefined ? {} : { workers }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(threshold === undefined ? {} : { threshold }),
-      normalizeNames,
-      judge: judgeModel,
-      judgeSummary: () => session?.summary(),
+    return await evaluateToFile({
+      dataset: plan.dataset,
+      name: plan.datasetArgument,
+      metrics: plan.metrics,
+      out: plan.out,
+      resume: plan.resume,
+      overwrite: plan.overwrite,
+      retryErrors: plan.retryErrors,
+      ...(plan.shard === undefined ? {} : { shard: plan.shard }),
+      details: plan.details,
+      ...(plan.workers === undefined ? {} : { workers: plan.workers }),
+      ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
+      ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
+      normalizeNames: plan.normalizeNames,
+      judge: judge.model,
+      judgeSummary: judge.summary,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
       progress,
-      onNote: (note) => {
-        if (notesShown++ < 10) io.stderr.write(`toolscore: ${printable(note)}\n`);
-        else if (notesShown === 11) io.stderr.write("toolscore: (more notes left out)\n");
-      },
+      onNote: cappedNotes(io),
     });
   } finally {
     progress.finish();
   }
-  const { summary, errors, aborted, carried, ran } = outcome;
-  if (!outcome.written) {
-    // A gate that passes on nothing would hide a wrong path or an emptied file.
-    io.stderr.write(
-      `toolscore: ${datasetArgument} holds no test cases; ${path.relative(io.cwd, out) || out} was left as it was\n`,
-    );
-    return ExitCode.USAGE;
-  }
-  io.stdout.write(
-    `${formatConsoleSummary(summary, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, errors })}\n`,
-  );
-  io.stdout.write(`results: ${path.relative(io.cwd, out) || out}\n`);
+}
+
+/** Prints the first notes of a run, then says that more were left out. */
+function cappedNotes(io: CliIo): (note: string) => void {
+  let seen = 0;
+  return (note) => {
+    seen++;
+    if (seen <= maxNotesShown) io.stderr.write(`toolscore: ${printable(note)}\n`);
+    else if (seen === maxNotesShown + 1) io.stderr.write("toolscore: (more notes left out)\n");
+  };
+}
+
+/** The summary, where the results are, the reports, and how to go on after a stop. */
+async function showOutcome(plan: EvalPlan, outcome: FileEvaluation, io: CliIo): Promise<void> {
+  const { summary, errors } = outcome;
+  const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
+  io.stdout.write(`${formatConsoleSummary(summary, { color, errors })}\n`);
+  io.stdout.write(`results: ${shown(plan.out, io)}\n`);
   await writeReports({
-    out,
+    out: plan.out,
     summary,
     metrics: summary.metrics.map((metric) => metric.name),
-    reports,
+    reports: plan.reports,
     io,
-    dataset,
-    source: datasetArgument,
-    ...(config.reportMaxCases === undefined ? {} : { maxCases: config.reportMaxCases }),
+    dataset: plan.dataset,
+    source: plan.datasetArgument,
+    ...(plan.config.reportMaxCases === undefined ? {} : { maxCases: plan.config.reportMaxCases }),
   });
-
-  if (aborted) {
+  if (outcome.aborted) {
     io.stderr.write(
-      `toolscore: interrupted; ${carried + ran} cases saved. Continue with --resume.\n`,
+      `toolscore: interrupted; ${outcome.carried + outcome.ran} cases saved. Continue with --resume.\n`,
     );
+  }
+}
+
+/** 130/143 after a stop, 3 when a case errored, else 1 or 0 by --fail-under or any failure. */
+function exitCodeOf(outcome: FileEvaluation, failUnder: number | undefined, io: CliIo): number {
+  const { summary } = outcome;
+  if (outcome.aborted) {
     const reason: unknown = io.signal?.reason;
     return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
   }
@@ -297,3 +398,6 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
 }
+
+/** A file as the user would write it: relative to the folder they run in. */
+const shown = (file: string, io: CliIo) => path.relative(io.cwd, file) || file;

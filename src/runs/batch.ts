@@ -52,7 +52,7 @@ export interface WorkerResult {
   /** Ids of the cases, for cases some metric failed or that ended in an error (else ""). */
   readonly ids: string[];
   /** The first errors of the batch, for the console. */
-  readonly errors: { id: string; line?: number; message: string }[];
+  readonly errors: RunError[];
   /** Notes on the cases (unknown fields), for the console. */
   readonly notes: string[];
 }
@@ -77,8 +77,23 @@ export function describeEntry(item: DatasetEntry | object, position: number): Ca
     : { index: entry.index, id: entry.id, line: entry.line };
 }
 
+/** A case error in one line for the console: the first few of a run. */
+export interface RunError {
+  readonly id: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+/** Case errors a run keeps for the console: the first few (the results file has them all). */
+const maxErrorsKept = 50;
+
+/** Keeps an errored case's line for the console, while fewer than the most kept are. */
+export function keepError(kept: RunError[], error: RunError | CaseResult): void {
+  if (kept.length < maxErrorsKept) kept.push("results" in error ? errorSummary(error) : error);
+}
+
 /** An errored case in one line for the console: the case's error, else its first metric's. */
-export function errorSummary(result: CaseResult): { id: string; line?: number; message: string } {
+function errorSummary(result: CaseResult): RunError {
   const firstError = result.results
     .flatMap((metric) =>
       metric.status === "error" ? [`${metric.metric}: ${metric.error.message}`] : [],
@@ -169,7 +184,7 @@ export function createBatchScorer(
       });
       // A case that could not be read has no metric results; the summary counts none.
       if (result.results.length === 0) for (let m = 0; m < count; m++) kinds[at * count + m] = 3;
-      if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
+      if (result.status === "error") keepError(errors, result);
     }
     return {
       id: batch.id,

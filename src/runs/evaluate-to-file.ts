@@ -27,7 +27,8 @@ import { defaultDescribe } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import type { EvaluationSummary } from "../core/summary.js";
-import { describeEntry, errorSummary } from "./batch.js";
+import { describeEntry, keepError } from "./batch.js";
+import type { RunError } from "./batch.js";
 import { runInWorkers } from "./parallel.js";
 import { asksJudge, withThreshold } from "./run-metrics.js";
 import type { RunMetricConfig } from "./run-metrics.js";
@@ -45,12 +46,7 @@ export type RunMetric =
   | Metric<never>
   | ConvertsToMetric<never>;
 
-/** A case error for the console: the first few of a run. */
-export interface RunError {
-  readonly id: string;
-  readonly line?: number;
-  readonly message: string;
-}
+export type { RunError } from "./batch.js";
 
 export interface EvaluateToFileOptions<TCase extends object = object> {
   /**
@@ -472,7 +468,7 @@ export async function evaluateToFile<TCase extends object = object>(
         had: (index) => previous?.has(index) === true,
         ...(signal === undefined ? {} : { signal }),
         onError: (error) => {
-          if (errors.length < 50) errors.push(error);
+          keepError(errors, error);
         },
         onNote: (note) => onNote?.(note),
       });
@@ -503,7 +499,7 @@ export async function evaluateToFile<TCase extends object = object>(
             ran++;
             if (previous?.has(result.index) === true) replaced++;
             progress.tick(result.status);
-            if (result.status === "error" && errors.length < 50) errors.push(errorSummary(result));
+            if (result.status === "error") keepError(errors, result);
             options.onResult?.(result);
           }
           if (event.type !== "run-end") options.onEvent?.(event);
