@@ -122,7 +122,7 @@ export type { ImageLimits } from "./media/limits.js";
 
 // Results-file records and summaries, as `toolscore/node` writes and reads them.
 export { caseStatusOf } from "./core/case-result.js";
-export { createSummaryBuilder } from "./core/summary.js";
+export { FlatOutcome, createSummaryBuilder } from "./core/summary.js";
 export type { SummaryBuilder } from "./core/summary.js";
 export { caseContentOf, metricResultsOf, toCaseRecord } from "./runner/record.js";
 export type { CaseRecordOptions } from "./runner/record.js";

@@ -67,6 +67,12 @@ interface Accumulator {
 }
 
 /**
+ * How a metric ended on a case, as a number in the flat figures worker threads send
+ * (`SummaryBuilder.addFlat`); `notRun` is a case that could not be read.
+ */
+export const FlatOutcome = { scored: 0, error: 1, skipped: 2, notRun: 3 } as const;
+
+/**
  * Adds up case results into an {@link EvaluationSummary} in constant memory, whatever the number
  * of cases; the runner uses one, and so does re-rendering a report from a results file.
  */
@@ -74,8 +80,8 @@ export interface SummaryBuilder {
   add(result: Pick<CaseResult, "id" | "status" | "results">): void;
   /**
    * Adds a case from flat figures, as worker threads send them: for metric `m` of the builder's
-   * metric names, `kinds[at + m]` is 0 (scored), 1 (error), 2 (skipped) or 3 (not run: the case
-   * could not be read), with its score and success (1 or 0) at the same place.
+   * metric names, `kinds[at + m]` is a {@link FlatOutcome}, with the score and success (1 or 0)
+   * at the same place.
    */
   addFlat(input: {
     id: string;
@@ -161,11 +167,11 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
       for (let m = 0; m < ordered.length; m++) {
         const accumulator = ordered[m];
         const kind = kinds[at + m];
-        if (kind === 3) continue;
+        if (kind === FlatOutcome.notRun) continue;
         ran++;
         accumulator.cases++;
-        if (kind === 1) accumulator.errors++;
-        else if (kind === 2) accumulator.skipped++;
+        if (kind === FlatOutcome.error) accumulator.errors++;
+        else if (kind === FlatOutcome.skipped) accumulator.skipped++;
         else addScore(accumulator, id, scores[at + m], successes[at + m] === 1);
       }
       if (ran === 0 && ordered.length > 0) unscored++;

@@ -4,6 +4,7 @@
  * needs. Worker threads run it, and so does the main thread when it runs without them.
  */
 import { DatasetParseError } from "../core/errors.js";
+import { FlatOutcome } from "../core/summary.js";
 import { createLineReader } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
 import type { CaseResult } from "../core/case-result.js";
@@ -45,7 +46,7 @@ export interface WorkerResult {
   readonly count: number;
   /** Per case: 0 passed, 1 failed, 2 error. */
   readonly statuses: Uint8Array;
-  /** Per case and metric: 0 scored, 1 error, 2 skipped, 3 not run; the score; success 1 or 0. */
+  /** Per case and metric: a `FlatOutcome`; the score; success 1 or 0. */
   readonly kinds: Uint8Array;
   readonly scores: Float64Array;
   readonly successes: Uint8Array;
@@ -58,7 +59,6 @@ export interface WorkerResult {
 }
 
 const statusCode = { passed: 0, failed: 1, error: 2 } as const;
-const kindCode = { scored: 0, error: 1, skipped: 2 } as const;
 
 /** Where a dataset entry sits: a case's own place, or the place of the line that failed. */
 export function describeEntry(item: DatasetEntry | object, position: number): CasePosition {
@@ -176,14 +176,15 @@ export function createBatchScorer(
       statuses[at] = statusCode[result.status];
       if (result.status !== "passed") ids[at] = result.id;
       result.results.forEach((metric, m) => {
-        kinds[at * count + m] = kindCode[metric.status];
+        kinds[at * count + m] = FlatOutcome[metric.status];
         if (metric.status === "scored") {
           scores[at * count + m] = metric.score;
           successes[at * count + m] = metric.success ? 1 : 0;
         }
       });
       // A case that could not be read has no metric results; the summary counts none.
-      if (result.results.length === 0) for (let m = 0; m < count; m++) kinds[at * count + m] = 3;
+      if (result.results.length === 0)
+        for (let m = 0; m < count; m++) kinds[at * count + m] = FlatOutcome.notRun;
       if (result.status === "error") keepError(errors, result);
     }
     return {
