@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runInNewContext } from "node:vm";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -201,6 +202,62 @@ describe("docs: TypeScript examples", () => {
       }
     });
     expect(problems).toEqual([]);
+  });
+});
+
+describe("docs: JavaScript examples", () => {
+  it("parse (an object shown alone, as an expression)", () => {
+    const examples = blocks.filter((block) => block.language === "js");
+    expect(examples.length).toBeGreaterThan(0);
+    for (const block of examples) {
+      const code = block.code.trimStart().startsWith("{") ? `(${block.code})` : block.code;
+      const { diagnostics = [] } = ts.transpileModule(code, {
+        reportDiagnostics: true,
+        compilerOptions: { allowJs: true, module: ts.ModuleKind.CommonJS },
+        fileName: "example.js",
+      });
+      expect(
+        diagnostics.map((diagnostic) =>
+          ts.flattenDiagnosticMessageText(diagnostic.messageText, " "),
+        ),
+        where(block),
+      ).toEqual([]);
+    }
+  });
+});
+
+describe("docs: the explanation example", () => {
+  it("is what deepeval's metric explains for the case it describes", async () => {
+    const { ToolCorrectnessMetric, ToolCallParams } =
+      await import("../src/compat/deepeval/index.js");
+    const page = pages.find((file) => file.endsWith("guides/matching.md")) ?? "";
+    const shown = blocksOf(page).find((block) => block.language === "js");
+    // The page's object, as JavaScript: it is data, written by us.
+    const expected = runInNewContext(`(${shown?.code ?? "undefined"})`) as object;
+    const metric = new ToolCorrectnessMetric({
+      evaluationParams: [ToolCallParams.INPUT_PARAMETERS],
+    });
+    const score = await metric.measure({
+      input: "Email Dana that the review moved to Friday, and schedule it.",
+      actualOutput: "Done.",
+      toolsCalled: [
+        { name: "web_search", inputParameters: { query: "Dana's email" } },
+        {
+          name: "send_email",
+          inputParameters: { to: "dana@example.com", subject: "Review moved to Thursday", cc: [] },
+        },
+      ],
+      expectedTools: [
+        {
+          name: "send_email",
+          inputParameters: { to: "dana@example.com", subject: "Review moved to Friday", cc: [] },
+        },
+        { name: "schedule_meeting", inputParameters: { with: "dana@example.com", day: "Friday" } },
+      ],
+    });
+    expect(score.toFixed(3)).toBe("0.333");
+    expect((text.get(page) ?? "").includes(`score ${score.toFixed(3)}`)).toBe(true);
+    expect(metric.details).toMatchObject(expected);
   });
 });
 
