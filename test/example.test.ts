@@ -47,6 +47,14 @@ describe("the example", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/64 cases: \d+ passed, \d+ failed, 0 errors/);
+    // The README's quick start shows this output, the time aside.
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const start = readme.indexOf("```text", readme.indexOf("## Quick start")) + "```text\n".length;
+    const shown = readme.slice(start, readme.indexOf("```", start)).trimEnd();
+    const printed = run.stdout.slice(0, run.stdout.indexOf("\nresults: "));
+    expect(printed.replace(/ in \d+ ms$/, " in … ms")).toBe(
+      shown.replace(/ in \d+ ms$/, " in … ms"),
+    );
     expect(existsSync(report)).toBe(true);
     // The receipt image is embedded in the report, not linked from disk.
     expect(readFileSync(report, "utf8")).toContain('"kind":"base64"');
