@@ -62,6 +62,47 @@ describe("toolscore CLI: commands and help", () => {
     expect(missing.stderr).toContain("no dataset at nope.jsonl");
   });
 
+  it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {
+    const cwd = folder({
+      "runs.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),
+      "evals/runs.jsonl": jsonl([
+        { id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] },
+      ]),
+    });
+    const said = async (args: string[], files: Record<string, string> = {}) => {
+      for (const [name, content] of Object.entries(files))
+        writeFileSync(path.join(cwd, name), content);
+      const run = await runCliProcess(args, { cwd });
+      for (const name of Object.keys(files)) rmSync(path.join(cwd, name));
+      expect(run.code, args.join(" ")).toBe(2);
+      return run.stderr;
+    };
+    expect(await said(["evl", "runs.jsonl"])).toContain(
+      'unknown command "evl" (did you mean "eval"?)',
+    );
+    expect(await said(["eval", "runs.jsonl", "--reprot", "r.html"])).toContain(
+      'unknown flag --reprot (did you mean "--report"?)',
+    );
+    expect(await said(["report", "results.jsonl", "--junti", "j.xml"])).toContain(
+      '(did you mean "--junit"?)',
+    );
+    expect(await said(["eval", "runs.jsonl", "-m", "tool-call-acuracy"])).toContain(
+      'unknown metric "tool-call-acuracy" (did you mean "tool-call-accuracy"?)',
+    );
+    expect(await said(["eval", "runs.jsonl", "--set", "tool-call-accuracy.ordr=strict"])).toContain(
+      '(did you mean "order"?)',
+    );
+    expect(
+      await said(["eval", "runs.jsonl"], { "toolscore.config.yaml": "fail_undr: 0.9\n" }),
+    ).toContain('unknown setting "failUndr" (did you mean "failUnder"?)');
+    expect(await said(["eval", "evals"])).toContain(
+      "evals is a directory; give the dataset file in it",
+    );
+    expect(await said(["parse", "evals"])).toContain("evals is a directory; give the transcript");
+    expect(await said(["report", "evals"])).toContain("evals is a directory; give the results");
+    expect(await said(["merge", "evals", "--out", "m.jsonl"])).toContain("evals is a directory");
+  });
+
   it("leaves an earlier results file alone when a run cannot start", async () => {
     const cwd = folder({
       "empty.jsonl": "\n  \n",

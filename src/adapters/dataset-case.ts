@@ -9,6 +9,7 @@ import type {
   TrajectoryWarning,
 } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "./normalize-tool-name.js";
+import { closestName } from "../core/suggest.js";
 import { readCallFields } from "../core/call-fields.js";
 import { markValidated, toToolCalls } from "../core/tool-call.js";
 import { parseTrajectory } from "./parse-trajectory.js";
@@ -88,17 +89,11 @@ for (const [field, spellings] of Object.entries(fieldNames) as [Field, readonly 
   for (const spelling of spellings) spellingOf.set(spelling, field);
 }
 
-/** The closest known spelling, in the key's own style (snake_case or camelCase), for "did you mean". */
+/** The closest known spelling, in the key's own style (snake_case or camelCase) when one is close. */
 function suggest(key: string): string | undefined {
-  const simple = key.toLowerCase().replace(/[_-]/g, "");
-  let guess: string | undefined;
-  for (const spelling of spellingOf.keys()) {
-    const known = spelling.toLowerCase().replace(/[_-]/g, "");
-    if (known !== simple && known !== `${simple}s` && `${known}s` !== simple) continue;
-    if (spelling.includes("_") === key.includes("_")) return spelling;
-    guess ??= spelling;
-  }
-  return guess;
+  const spellings = [...spellingOf.keys()];
+  const ownStyle = spellings.filter((spelling) => spelling.includes("_") === key.includes("_"));
+  return closestName(key, ownStyle) ?? closestName(key, spellings);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { didYouMean } from "../core/suggest.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -176,7 +177,10 @@ export function readConfigFile(file: string): EvalConfig {
   for (const [key, item] of Object.entries(value)) given[camel(key)] = item;
   for (const key of Object.keys(given)) {
     if (!topLevelKeys.includes(key)) {
-      throw configError(file, `unknown setting "${key}" (known: ${topLevelKeys.join(", ")})`);
+      throw configError(
+        file,
+        `unknown setting "${key}"${didYouMean(key, topLevelKeys)} (known: ${topLevelKeys.join(", ")})`,
+      );
     }
   }
   const directory = path.dirname(path.resolve(file));

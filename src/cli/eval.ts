@@ -1,5 +1,5 @@
 import { printable } from "../reporters/printable.js";
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { JudgeModel } from "../core/judge.js";
@@ -13,7 +13,7 @@ import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
 import { applySetting, findConfigFile, readConfigFile } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
-import { ExitCode, usageError } from "./io.js";
+import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
@@ -193,10 +193,11 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     throw usageError(`--details takes failed or all, got ${JSON.stringify(details)}`, "--details");
   }
   const datasetArgument = positionals[0];
-  const dataset = resolve(datasetArgument);
-  if (!existsSync(dataset) || !statSync(dataset).isFile()) {
-    throw usageError(`no dataset at ${datasetArgument} (looked in ${io.cwd})`, "dataset");
-  }
+  const dataset = namedFile(
+    datasetArgument,
+    { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
+    io,
+  );
   const judgeModel = values.judge ?? config.judge?.model;
   if (needsJudge(metrics) && judgeModel === undefined) {
     const judged = metrics.filter(

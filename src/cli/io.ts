@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import path from "node:path";
 import { InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import type { ProgressStream } from "./progress.js";
 
@@ -50,4 +52,31 @@ export function exitCodeOf(error: unknown): number {
     }
   }
   return ExitCode.RUNTIME;
+}
+
+/**
+ * The file a command line names, resolved from the current folder; a usage error that says what
+ * is there instead when it is missing, a directory, or not a regular file.
+ */
+export function namedFile(
+  given: string,
+  what: { readonly noun: string; readonly kinds: string; readonly option: string },
+  io: Pick<CliIo, "cwd">,
+): string {
+  const file = path.resolve(io.cwd, given);
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw usageError(`no ${what.noun} at ${given} (looked in ${io.cwd})`, what.option);
+  }
+  if (stats.isDirectory()) {
+    throw usageError(
+      `${given} is a directory; give the ${what.noun} file in it (${what.kinds})`,
+      what.option,
+    );
+  }
+  if (!stats.isFile())
+    throw usageError(`${given} is not a regular file; give a ${what.noun} file`, what.option);
+  return file;
 }

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { formatToolCall } from "../core/call-diff.js";
 import { ToolscoreError } from "../core/errors.js";
+import { didYouMean } from "../core/suggest.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { mergeResults, readRecords, scanResults } from "../node/results-file.js";
 import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
@@ -16,7 +17,7 @@ import { metricResultsOf } from "../runner/record.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { evalCommand, evalHelp } from "./eval.js";
-import { ExitCode, exitCodeOf, usageError } from "./io.js";
+import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { writeReports } from "./reports.js";
 import type { ReportTargets } from "./reports.js";
@@ -158,7 +159,11 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1)
     throw usageError("parse takes one transcript file (see toolscore parse --help)");
-  const file = path.resolve(io.cwd, positionals[0]);
+  const file = namedFile(
+    positionals[0],
+    { noun: "transcript", kinds: ".json or .jsonl", option: "transcript" },
+    io,
+  );
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -271,7 +276,8 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
   if (maxCases !== undefined && !(Number.isInteger(maxCases) && maxCases >= 1)) {
     throw usageError("--max-cases must be a whole number of at least 1", "--max-cases");
   }
-  const file = path.resolve(io.cwd, positionals[0]);
+  const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
+  const file = namedFile(positionals[0], results, io);
   const { summary, metrics, dataset } = await summaryOfFile(file);
   io.stdout.write(`${formatConsoleSummary(summary)}\n`);
   await writeReports({
@@ -306,7 +312,8 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
   const out = path.resolve(io.cwd, values.out);
-  const inputs = positionals.map((file) => path.resolve(io.cwd, file));
+  const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "files" };
+  const inputs = positionals.map((file) => namedFile(file, results, io));
   if (inputs.includes(out)) throw usageError("--out must not be one of the files merged", "--out");
   try {
     await mergeResults({ inputs, out });
@@ -345,6 +352,17 @@ const commands: Record<
 };
 
 /**
+ * What was wrong with the flags: an unknown one with the closest the command's help lists ("did
+ * you mean"), else node's own words.
+ */
+function flagProblem(error: TypeError, help: string): string {
+  const unknown = /^Unknown option '(--?[^']+)'/.exec(error.message)?.[1];
+  if (unknown === undefined) return error.message;
+  const flags = new Set([...help.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map(([flag]) => flag));
+  return `unknown flag ${unknown}${didYouMean(unknown, flags)}`;
+}
+
+/**
  * The toolscore command line, callable in-process (tests) or from `bin`: runs one command and
  * resolves to its exit code; errors are printed, never thrown.
  */
@@ -365,7 +383,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // Own keys only: "toString" is on every object's prototype, not a command.
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (command === undefined) {
-    io.stderr.write(`toolscore: unknown command ${printable(JSON.stringify(name))}\n\n${mainHelp}`);
+    io.stderr.write(
+      `toolscore: unknown command ${printable(JSON.stringify(name))}${didYouMean(name, Object.keys(commands))}\n\n${mainHelp}`,
+    );
     return ExitCode.USAGE;
   }
   try {
@@ -376,7 +396,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       (error as { code?: unknown }).code !== undefined &&
       String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (parseArgsError) {
-      io.stderr.write(`toolscore ${name}: ${error.message}\nSee toolscore ${name} --help\n`);
+      io.stderr.write(
+        `toolscore ${name}: ${printable(flagProblem(error, command.help))}\nSee toolscore ${name} --help\n`,
+      );
       return ExitCode.USAGE;
     }
     const code = exitCodeOf(error);

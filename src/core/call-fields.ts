@@ -1,6 +1,6 @@
 import { InvalidInputError } from "./errors.js";
 import { childPath, isJsonObject } from "./json.js";
-import { closestName } from "./suggest.js";
+import { didYouMean } from "./suggest.js";
 
 /**
  * Every spelling of a call's arguments toolscore reads, and the one place that says so:
@@ -128,10 +128,9 @@ function unknownKeyError(
   where: string,
 ): InvalidInputError {
   const path = childPath(where, key);
-  const guess = closestName(key, known);
   return new InvalidInputError({
     field: path,
-    message: `${path} is not a field of a tool call${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}; a call has ${[...known].join(", ")}`,
+    message: `${path} is not a field of a tool call${didYouMean(key, known)}; a call has ${[...known].join(", ")}`,
   });
 }
 

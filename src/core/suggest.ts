@@ -1,6 +1,10 @@
-/** Levenshtein distance, stopping early once it is over `limit`. */
+/**
+ * Edit distance counting a swap of two neighbouring characters as one edit (the commonest typo,
+ * `junti` for `junit`), stopping early once it is over `limit`.
+ */
 function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -8,9 +12,13 @@ function distance(a: string, b: string, limit: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        current[j] = Math.min(current[j], before[j - 2] + 1);
+      }
       if (current[j] < best) best = current[j];
     }
     if (best > limit) return limit + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length];
@@ -38,4 +46,10 @@ export function closestName(given: string, known: Iterable<string>): string | un
     }
   }
   return best;
+}
+
+/** ` (did you mean "x"?)` for the known name closest to `given`, or "" when none is close. */
+export function didYouMean(given: string, known: Iterable<string>): string {
+  const guess = closestName(given, known);
+  return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
 }

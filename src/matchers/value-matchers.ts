@@ -1,7 +1,7 @@
 import { linearRegExp } from "./linear-regex.js";
 import type { LinearRegExp } from "./linear-regex.js";
 import { InvalidInputError } from "../core/errors.js";
-import { closestName } from "../core/suggest.js";
+import { didYouMean } from "../core/suggest.js";
 import {
   childPath,
   DEFAULT_MAX_DEPTH,
@@ -369,10 +369,10 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
   };
   // Own keys only: "toString" or "constructor" are on every object's prototype, not matchers.
   if (typeof kind !== "string" || !Object.hasOwn(allowed, kind)) {
-    const guess = typeof kind === "string" ? closestName(kind, Object.keys(allowed)) : undefined;
+    const guess = typeof kind === "string" ? didYouMean(kind, Object.keys(allowed)) : "";
     fail(
       path,
-      `unknown matcher ${JSON.stringify(kind)}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; use one of ${Object.keys(allowed).join(", ")}`,
+      `unknown matcher ${JSON.stringify(kind)}${guess}; use one of ${Object.keys(allowed).join(", ")}`,
     );
   }
   for (const key of Object.keys(record)) {

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from "../core/errors.js";
+import { didYouMean } from "../core/suggest.js";
 import type { JsonObject } from "../core/json.js";
 
 /** Helpers that validate one option each and name it in the error. */
@@ -71,7 +72,7 @@ export function rejectUnknownOptions(
       throw new InvalidOptionError({
         option: key,
         value: (options as Record<string, unknown>)[key],
-        message: `${where} has no option ${JSON.stringify(key)}; known options: ${known.join(", ")}`,
+        message: `${where} has no option ${JSON.stringify(key)}${didYouMean(key, known)}; known options: ${known.join(", ")}`,
       });
     }
   }

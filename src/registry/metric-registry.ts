@@ -16,11 +16,11 @@ import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
-import { closestName } from "../core/suggest.js";
+import { didYouMean } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
-import { camelKeys } from "../metrics/options.js";
+import { camelKeys, rejectUnknownOptions } from "../metrics/options.js";
 import { deterministicMetrics } from "../metrics/registry.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
@@ -90,25 +90,12 @@ function nameOf(id: string, options: JsonObject, fallback: string): string {
   return value;
 }
 
-function rejectUnknown(id: string, options: JsonObject, known: readonly string[]) {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      const guess = closestName(key, known);
-      throw new InvalidOptionError({
-        option: `${id}.${key}`,
-        value: options[key],
-        message: `${id} has no option "${key}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`} (options: ${known.join(", ")})`,
-      });
-    }
-  }
-}
-
 const toolSelection: MetricDefinition = {
   id: "tool-selection",
   description: "an LLM judge of the tools chosen against the case's availableTools",
   judged: true,
   create(options, context) {
-    rejectUnknown("tool-selection", options, ["name", "threshold"]);
+    rejectUnknownOptions("tool-selection", options, ["name", "threshold"]);
     const name = nameOf("tool-selection", options, "Tool Selection");
     const threshold = thresholdOf("tool-selection", options, 0.5);
     const judge = context.judge();
@@ -166,7 +153,7 @@ const gradedFaithfulness: MetricDefinition = {
     "a vision-LLM judge of each claim of the answer against the case's text and image contexts (graded)",
   judged: true,
   create(options, context) {
-    rejectUnknown("multimodal-faithfulness", options, ["name", "threshold"]);
+    rejectUnknownOptions("multimodal-faithfulness", options, ["name", "threshold"]);
     const name = nameOf("multimodal-faithfulness", options, "Multimodal Faithfulness");
     const threshold = thresholdOf("multimodal-faithfulness", options, 0.5);
     const metric = gradedMultimodalFaithfulness({
@@ -205,7 +192,7 @@ function ragasMetric(
     description,
     judged: true,
     create(options, context) {
-      rejectUnknown(id, options, ["name"]);
+      rejectUnknownOptions(id, options, ["name"]);
       const metric = make({ llm: context.judge(), imageLoading: imageLoading(context) })[
         toMetric
       ]();
@@ -346,11 +333,10 @@ export function metricDefinition(id: unknown): MetricDefinition {
   const definition = metricDefinitions.find((entry) => entry.id === id);
   if (definition !== undefined) return definition;
   const ids = metricDefinitions.map((entry) => entry.id);
-  const guess = typeof id === "string" ? closestName(id, ids) : undefined;
   throw new InvalidOptionError({
     option: "metric",
     value: id,
-    message: `unknown metric ${JSON.stringify(id)}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; known metrics: ${ids.join(", ")}`,
+    message: `unknown metric ${JSON.stringify(id)}${typeof id === "string" ? didYouMean(id, ids) : ""}; known metrics: ${ids.join(", ")}`,
   });
 }
 
@@ -430,7 +416,7 @@ export function createMetric(config: MetricConfigInput, context: MetricContext =
       message: "createMetric's second argument is { judge?, modelSettings?, baseDirectory? }",
     });
   }
-  rejectUnknown("createMetric's context", context as JsonObject, [
+  rejectUnknownOptions("createMetric's context", context, [
     "judge",
     "modelSettings",
     "baseDirectory",
