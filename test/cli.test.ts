@@ -62,6 +62,38 @@ describe("toolscore CLI: commands and help", () => {
     expect(missing.stderr).toContain("no dataset at nope.jsonl");
   });
 
+  it("names the failed cases under the summary, a screenful at most; --quiet prints the summary only", async () => {
+    const cases = Array.from({ length: 40 }, (_, index) => ({
+      id: `case-${index}`,
+      ...(index === 0 ? { toolsCaled: [] } : {}),
+      toolsCalled: [call(index % 2 === 0 ? "search" : "book", { to: "OSL" })],
+      expectedTools: [call("search", { to: "OSL" })],
+    }));
+    const cwd = folder({ "runs.jsonl": `${jsonl(cases)}not json\n` });
+    const run = await runCliProcess(["eval", "runs.jsonl"], { cwd });
+    expect(run.code).toBe(3);
+    const failed = run.stdout.split("\n").filter((line) => line.startsWith("✗ "));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThanOrEqual(15);
+    expect(failed[0]).toMatch(
+      /^✗ case-1 {2}Tool Call Accuracy 0\.00: 0 of 1 expected call matched/,
+    );
+    expect(run.stdout).toContain(
+      `… and ${20 - failed.length} more failed cases in the results file`,
+    );
+    expect(run.stdout).toContain("! case-41: line 41: not valid JSON");
+    expect(run.stderr).toContain(
+      'unknown field "toolsCaled" ignored (did you mean "toolsCalled"?)',
+    );
+
+    const quiet = await runCliProcess(["eval", "runs.jsonl", "--quiet", "--overwrite"], { cwd });
+    expect(quiet.code).toBe(3);
+    expect(quiet.stdout).toContain("41 cases: 20 passed, 20 failed, 1 errors");
+    expect(quiet.stdout).not.toContain("✗ ");
+    expect(quiet.stdout).not.toContain("! case-41");
+    expect(quiet.stderr).not.toContain("toolsCaled");
+  });
+
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {
     const cwd = folder({
       "runs.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),

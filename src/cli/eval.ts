@@ -8,7 +8,8 @@ import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
-import { formatConsoleSummary } from "../reporters/console.js";
+import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
+import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
 import { applySetting, findConfigFile, readConfigFile } from "./config.js";
@@ -50,6 +51,7 @@ Results and reports
                             and reason, and reports compute its alignment again) or all
       --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
       --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+  -q, --quiet               print the summary only: no failed cases, errors or notes
   -h, --help
 
 Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runtime error
@@ -104,6 +106,7 @@ const evalFlags = {
   shard: { type: "string" },
   details: { type: "string" },
   "fail-under": { type: "string" },
+  quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -157,6 +160,8 @@ interface EvalPlan {
   readonly resume: boolean;
   readonly overwrite: boolean;
   readonly retryErrors: boolean;
+  /** The summary only on the console. */
+  readonly quiet: boolean;
   readonly judge: { readonly model?: string; readonly timeoutMs?: number };
 }
 
@@ -235,6 +240,7 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     resume: values.resume === true,
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,
+    quiet: values.quiet === true,
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
       ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
@@ -346,7 +352,7 @@ async function runPlan(
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
       progress,
-      onNote: cappedNotes(io),
+      onNote: plan.quiet ? () => undefined : cappedNotes(io),
     });
   } finally {
     progress.finish();
@@ -365,9 +371,15 @@ function cappedNotes(io: CliIo): (note: string) => void {
 
 /** The summary, where the results are, the reports, and how to go on after a stop. */
 async function showOutcome(plan: EvalPlan, outcome: FileEvaluation, io: CliIo): Promise<void> {
-  const { summary, errors } = outcome;
+  const { summary } = outcome;
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
-  io.stdout.write(`${formatConsoleSummary(summary, { color, errors })}\n`);
+  const shownCases = plan.quiet
+    ? {}
+    : {
+        errors: outcome.errors,
+        failures: summary.failed > 0 ? await firstFailures(plan.out, maxFailuresShown) : [],
+      };
+  io.stdout.write(`${formatConsoleSummary(summary, { color, ...shownCases })}\n`);
   io.stdout.write(`results: ${shown(plan.out, io)}\n`);
   await writeReports({
     out: plan.out,

@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../core/errors.js";
 import type { CaseRecord } from "../core/case-record.js";
-import { createResultsWriter, mergeResults, readRecords, scanResults } from "./results-file.js";
+import {
+  createResultsWriter,
+  firstFailures,
+  mergeResults,
+  readRecords,
+  scanResults,
+} from "./results-file.js";
 import type { ResultsHeader } from "./results-file.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-results-"));
@@ -64,6 +70,25 @@ describe("results files", () => {
     const scan = await scanResults(file);
     expect(scan).toMatchObject({ cases: 4, torn: false, end: { complete: true, cases: 4 } });
     expect((await all(file)).map((item) => item.index)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("finds the first failed cases, in the order they finished, and stops there", async () => {
+    const file = path.join(directory, "failures.jsonl");
+    const writer = createResultsWriter(file, header());
+    const statuses = ["passed", "failed", "error", "failed", "passed", "failed"] as const;
+    statuses.forEach((status, index) => {
+      writer.write({
+        ...record(index, status),
+        id: index === 4 ? '"status":"failed"' : `c${index}`,
+      });
+    });
+    writer.close({ complete: true, cases: 6, datasetCases: 6, durationMs: 5 });
+    expect((await firstFailures(file, 10)).map((item) => item.id)).toEqual(["c1", "c3", "c5"]);
+    expect((await firstFailures(file, 2)).map((item) => item.id)).toEqual(["c1", "c3"]);
+    expect(await firstFailures(file, 0)).toEqual([]);
+    // A line torn by a kill is passed over.
+    appendFileSync(file, '{"index":9,"status":"failed","metr');
+    expect(await firstFailures(file, 10)).toHaveLength(3);
   });
 
   it("drops a line torn by a kill and appends after the last whole line", async () => {

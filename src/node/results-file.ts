@@ -11,6 +11,7 @@ import path from "node:path";
 import { open } from "node:fs/promises";
 import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
+import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
@@ -241,6 +242,31 @@ export async function scanResults(
         ? { offset: index.offsets[at], length: index.lengths[at] }
         : undefined,
   };
+}
+
+/**
+ * The first `max` records of failed cases in a results file, in the order they finished; reading
+ * stops there, so a run with early failures costs little whatever its size. (A failed case is
+ * final: a resumed run keeps it, and only errored cases run again.)
+ */
+export async function firstFailures(file: string, max: number): Promise<CaseRecord[]> {
+  const found: CaseRecord[] = [];
+  if (max <= 0) return found;
+  for await (const { text } of jsonlLines(file)) {
+    // Most lines are not failures: only those are parsed.
+    if (!text.includes('"status":"failed"')) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      continue; // a line torn by a kill
+    }
+    if (isJsonObject(record) && record.status === "failed" && typeof record.index === "number") {
+      found.push(record as unknown as CaseRecord);
+      if (found.length >= max) break;
+    }
+  }
+  return found;
 }
 
 /**

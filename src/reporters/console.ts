@@ -1,10 +1,16 @@
 import { printable } from "./printable.js";
+import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (green pass, red fail). Default false. */
   readonly color?: boolean;
+  /**
+   * Failed cases to name under the table (at most {@link maxFailuresShown} lines: id, metric,
+   * score and the first line of its reason), with a count of the summary's others.
+   */
+  readonly failures?: readonly Pick<CaseRecord, "id" | "metrics">[];
   /** Cases that could not be read or scored, listed under the table (at most ten shown). */
   readonly errors?: readonly {
     readonly id: string;
@@ -12,6 +18,13 @@ export interface ConsoleSummaryOptions {
     readonly message: string;
   }[];
 }
+
+/** Lines of failed cases shown at most: a screenful with the table. */
+export const maxFailuresShown = 15;
+/** Case errors shown at most. */
+const maxErrorsShown = 10;
+/** Characters of a reason shown on a failed case's line. */
+const reasonWidth = 120;
 
 function visibleLength(text: string): number {
   // eslint-disable-next-line no-control-regex -- ANSI colour codes take no room on screen
@@ -74,10 +87,11 @@ export function formatConsoleSummary(
       `judge: ${judge.calls} calls, ${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
     );
   }
+  lines.push(...failureLines(summary, options.failures ?? [], paint));
   const errors = options.errors ?? [];
   if (errors.length > 0) {
     lines.push("");
-    for (const error of errors.slice(0, 10)) {
+    for (const error of errors.slice(0, maxErrorsShown)) {
       lines.push(
         paint(
           33,
@@ -85,7 +99,37 @@ export function formatConsoleSummary(
         ),
       );
     }
-    if (errors.length > 10) lines.push(`  … and ${errors.length - 10} more in the results file`);
+    const more = Math.max(summary.errors, errors.length) - Math.min(errors.length, maxErrorsShown);
+    if (more > 0) lines.push(`  … and ${more} more in the results file`);
   }
   return lines.join("\n");
+}
+
+/** One line per failed metric of the failed cases given, then how many failed cases are not shown. */
+function failureLines(
+  summary: EvaluationSummary,
+  failures: readonly Pick<CaseRecord, "id" | "metrics">[],
+  paint: (code: number, text: string) => string,
+): string[] {
+  if (failures.length === 0) return [];
+  const lines = [""];
+  let casesShown = 0;
+  for (const record of failures) {
+    const failed = Object.entries(record.metrics).flatMap(([name, entry]) =>
+      entry.status === "scored" && !entry.success ? [{ name, entry }] : [],
+    );
+    if (lines.length - 1 + failed.length > maxFailuresShown) break;
+    casesShown++;
+    for (const { name, entry } of failed) {
+      const reason = printable((entry.reason ?? "").split("\n")[0]);
+      const cut = reason.length > reasonWidth ? `${reason.slice(0, reasonWidth - 1)}…` : reason;
+      lines.push(
+        `${paint(31, "✗")} ${printable(record.id)}  ${printable(name)} ${entry.score.toFixed(2)}${cut === "" ? "" : `: ${cut}`}`,
+      );
+    }
+  }
+  const rest = summary.failed - casesShown;
+  if (rest > 0)
+    lines.push(`  … and ${rest} more failed case${rest === 1 ? "" : "s"} in the results file`);
+  return lines;
 }
