@@ -41,7 +41,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({
 describe("toolscore CLI: commands and help", () => {
   it("prints help for every command, and rejects unknown commands and flags with exit 2", async () => {
     const cwd = folder();
-    for (const command of ["eval", "parse", "report", "merge", "calibrate"]) {
+    for (const command of ["eval", "parse", "report", "merge", "compare", "calibrate"]) {
       const run = await runCliProcess([command, "--help"], { cwd });
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(new RegExp(`^Usage: toolscore ${command}`));
@@ -92,6 +92,75 @@ describe("toolscore CLI: commands and help", () => {
     expect(quiet.stdout).not.toContain("✗ ");
     expect(quiet.stdout).not.toContain("! case-41");
     expect(quiet.stderr).not.toContain("toolsCaled");
+  });
+
+  it("compares a run with a baseline: compare, and eval --baseline as the CI gate", async () => {
+    const right = (id: string) => ({
+      id,
+      toolsCalled: [call("search")],
+      expectedTools: [call("search")],
+    });
+    const wrong = (id: string) => ({
+      id,
+      toolsCalled: [call("book")],
+      expectedTools: [call("search")],
+    });
+    const cwd = folder({
+      "v1.jsonl": jsonl([right("a"), right("b"), wrong("c"), right("d")]),
+      "v2.jsonl": jsonl([right("a"), wrong("b"), right("c"), right("e")]),
+    });
+    expect((await runCliProcess(["eval", "v1.jsonl", "--out", "base.jsonl"], { cwd })).code).toBe(
+      1,
+    );
+    expect((await runCliProcess(["eval", "v2.jsonl", "--out", "new.jsonl"], { cwd })).code).toBe(1);
+
+    const compared = await runCliProcess(
+      ["compare", "base.jsonl", "new.jsonl", "--markdown", "comparison.md", "--report", "r.html"],
+      { cwd },
+    );
+    expect(compared.code).toBe(1);
+    expect(compared.stdout).toContain("compared with base.jsonl");
+    expect(compared.stdout).toContain(
+      "Tool Call Accuracy: mean 0.75 → 0.75 (±0.00), pass rate 75% → 75% (±0.0 pts)",
+    );
+    expect(compared.stdout).toContain(
+      "1 regressed (1 newly failed, 0 newly errored, 0 scores dropped)",
+    );
+    expect(compared.stdout).toContain("✗ b  passed → failed, Tool Call Accuracy 1.00 → 0.00");
+    expect(compared.stdout).toContain("✓ c  failed → passed");
+    expect(compared.stdout).toContain("only in the baseline: d");
+    expect(compared.stdout).toContain("new (not in the baseline): e");
+    const markdown = readFileSync(path.join(cwd, "comparison.md"), "utf8");
+    expect(markdown).toContain("### ❌ Compared with base.jsonl");
+    expect(markdown).toContain("| b | newly failed | Tool Call Accuracy 1.00 → 0.00 |");
+    const html = readFileSync(path.join(cwd, "r.html"), "utf8");
+    expect(html).toContain("<h2>Compared with base.jsonl</h2>");
+    expect(html).toContain("<td>b</td><td>newly failed</td>");
+    // Compared with itself, nothing regressed.
+    expect((await runCliProcess(["compare", "base.jsonl", "base.jsonl"], { cwd })).code).toBe(0);
+
+    // As the gate: a run that fails only where the baseline failed passes.
+    const same = await runCliProcess(
+      ["eval", "v1.jsonl", "--out", "again.jsonl", "--baseline", "base.jsonl"],
+      { cwd },
+    );
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain("0 regressed");
+    const worse = await runCliProcess(
+      ["eval", "v2.jsonl", "--out", "worse.jsonl", "--baseline", "base.jsonl"],
+      { cwd },
+    );
+    expect(worse.code).toBe(1);
+    expect(worse.stdout).toContain("✗ b  passed → failed");
+    const clobber = await runCliProcess(
+      ["eval", "v1.jsonl", "--out", "base.jsonl", "--baseline", "base.jsonl"],
+      { cwd },
+    );
+    expect(clobber.code).toBe(2);
+    expect(clobber.stderr).toContain("is the results file this run writes");
+    const stray = await runCliProcess(["eval", "v1.jsonl", "--tolerance", "0.1"], { cwd });
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain("--tolerance goes with --baseline");
   });
 
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {

@@ -8,17 +8,19 @@ import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
+import type { RunComparison } from "../core/comparison.js";
+import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
 import { applySetting, findConfigFile, readConfigFile } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
-import { ExitCode, namedFile, usageError } from "./io.js";
+import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
-import { writeReports } from "./reports.js";
+import { compareResults, writeReports } from "./reports.js";
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
 
@@ -51,6 +53,9 @@ Results and reports
                             and reason, and reports compute its alignment again) or all
       --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
       --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+      --baseline <results>  compare with an earlier run's results file: regressions fail the run
+                            (exit 1) instead of failed cases (see toolscore compare)
+      --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
   -h, --help
 
@@ -59,18 +64,6 @@ Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runt
 
 Metrics: ${cliMetrics.map((metric) => metric.id).join(", ")}
 `;
-
-function numberFlag(name: string, value: string | undefined, min: number, max: number) {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) {
-    throw usageError(
-      `--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
-      `--${name}`,
-    );
-  }
-  return number;
-}
 
 function shardOf(value: string | undefined): { index: number; count: number } | undefined {
   if (value === undefined) return undefined;
@@ -107,6 +100,8 @@ const evalFlags = {
   details: { type: "string" },
   "fail-under": { type: "string" },
   quiet: { type: "boolean", short: "q" },
+  baseline: { type: "string" },
+  tolerance: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -137,8 +132,8 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     );
     return ExitCode.USAGE;
   }
-  await showOutcome(plan, outcome, io);
-  return exitCodeOf(outcome, plan.failUnder, io);
+  const comparison = await showOutcome(plan, outcome, io);
+  return exitCodeOf(outcome, { failUnder: plan.failUnder, comparison }, io);
 }
 
 /** Everything a run needs, from the flags, the config file and their defaults. */
@@ -162,6 +157,8 @@ interface EvalPlan {
   readonly retryErrors: boolean;
   /** The summary only on the console. */
   readonly quiet: boolean;
+  /** An earlier run's results file to compare with, and the score tolerance. */
+  readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
   readonly judge: { readonly model?: string; readonly timeoutMs?: number };
 }
 
@@ -216,6 +213,11 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
   const judgeTimeout =
     numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000) ?? config.judge?.timeoutMs;
   const workers = workersOf(values.workers, dataset, metrics);
+  const out =
+    values.out === undefined
+      ? (config.out ?? resolve("toolscore-results.jsonl"))
+      : resolve(values.out);
+  const baseline = baselineOf(values, out, io);
   return {
     dataset,
     datasetArgument,
@@ -228,10 +230,7 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
     shard,
     details,
-    out:
-      values.out === undefined
-        ? (config.out ?? resolve("toolscore-results.jsonl"))
-        : resolve(values.out),
+    out,
     reports: {
       report: values.report === undefined ? config.report : resolve(values.report),
       junit: values.junit === undefined ? config.junit : resolve(values.junit),
@@ -241,10 +240,37 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,
     quiet: values.quiet === true,
+    ...(baseline === undefined ? {} : { baseline }),
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
       ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
     },
+  };
+}
+
+/** --baseline and --tolerance, checked: the baseline exists and is not the file this run writes. */
+function baselineOf(values: EvalFlags, out: string, io: CliIo): EvalPlan["baseline"] {
+  if (values.baseline === undefined) {
+    if (values.tolerance !== undefined)
+      throw usageError("--tolerance goes with --baseline", "--tolerance");
+    return undefined;
+  }
+  const results = {
+    noun: "baseline results",
+    kinds: "the .jsonl an earlier eval wrote",
+    option: "--baseline",
+  };
+  const file = namedFile(values.baseline, results, io);
+  if (file === out) {
+    throw usageError(
+      `--baseline ${values.baseline} is the results file this run writes; copy it aside first, or give --out another file`,
+      "--baseline",
+    );
+  }
+  return {
+    file,
+    name: values.baseline,
+    tolerance: numberFlag("tolerance", values.tolerance, 0, 1) ?? 0,
   };
 }
 
@@ -370,7 +396,11 @@ function cappedNotes(io: CliIo): (note: string) => void {
 }
 
 /** The summary, where the results are, the reports, and how to go on after a stop. */
-async function showOutcome(plan: EvalPlan, outcome: FileEvaluation, io: CliIo): Promise<void> {
+async function showOutcome(
+  plan: EvalPlan,
+  outcome: FileEvaluation,
+  io: CliIo,
+): Promise<RunComparison | undefined> {
   const { summary } = outcome;
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
   const shownCases = plan.quiet
@@ -381,6 +411,13 @@ async function showOutcome(plan: EvalPlan, outcome: FileEvaluation, io: CliIo): 
       };
   io.stdout.write(`${formatConsoleSummary(summary, { color, ...shownCases })}\n`);
   io.stdout.write(`results: ${shown(plan.out, io)}\n`);
+  const comparison =
+    plan.baseline === undefined || outcome.aborted
+      ? undefined
+      : await compareResults(plan.baseline.file, plan.out, plan.baseline.tolerance);
+  if (comparison !== undefined && plan.baseline !== undefined) {
+    io.stdout.write(`${formatComparison(comparison, { baseline: plan.baseline.name, color })}\n`);
+  }
   await writeReports({
     out: plan.out,
     summary,
@@ -390,25 +427,39 @@ async function showOutcome(plan: EvalPlan, outcome: FileEvaluation, io: CliIo): 
     dataset: plan.dataset,
     source: plan.datasetArgument,
     ...(plan.config.reportMaxCases === undefined ? {} : { maxCases: plan.config.reportMaxCases }),
+    ...(comparison === undefined || plan.baseline === undefined
+      ? {}
+      : { comparison: { comparison, baseline: plan.baseline.name } }),
   });
   if (outcome.aborted) {
     io.stderr.write(
       `toolscore: interrupted; ${outcome.carried + outcome.ran} cases saved. Continue with --resume.\n`,
     );
   }
+  return comparison;
 }
 
-/** 130/143 after a stop, 3 when a case errored, else 1 or 0 by --fail-under or any failure. */
-function exitCodeOf(outcome: FileEvaluation, failUnder: number | undefined, io: CliIo): number {
+/**
+ * 130/143 after a stop, 3 when a case errored; then, with a baseline, 1 when a case regressed;
+ * else 1 or 0 by --fail-under, or by whether any case failed (without a baseline).
+ */
+function exitCodeOf(
+  outcome: FileEvaluation,
+  gate: { failUnder: number | undefined; comparison: RunComparison | undefined },
+  io: CliIo,
+): number {
   const { summary } = outcome;
+  const { failUnder, comparison } = gate;
   if (outcome.aborted) {
     const reason: unknown = io.signal?.reason;
     return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
   }
   if (summary.errors > 0) return ExitCode.RUNTIME;
+  if (comparison !== undefined && comparison.regressions > 0) return ExitCode.FAILED;
   if (failUnder !== undefined) {
     return (summary.passRate ?? 1) >= failUnder ? ExitCode.OK : ExitCode.FAILED;
   }
+  if (comparison !== undefined) return ExitCode.OK;
   return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
 }
 

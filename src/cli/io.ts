@@ -80,3 +80,16 @@ export function namedFile(
     throw usageError(`${given} is not a regular file; give a ${what.noun} file`, what.option);
   return file;
 }
+
+/** A number flag within [min, max], or undefined when not given; a usage error otherwise. */
+export function numberFlag(name: string, value: string | undefined, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) {
+    throw usageError(
+      `--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      `--${name}`,
+    );
+  }
+  return number;
+}

@@ -1,5 +1,4 @@
 import { printable } from "../reporters/printable.js";
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -8,18 +7,16 @@ import { formatToolCall } from "../core/call-diff.js";
 import { ToolscoreError } from "../core/errors.js";
 import { didYouMean } from "../core/suggest.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
-import { mergeResults, readRecords, scanResults } from "../node/results-file.js";
+import { mergeResults } from "../node/results-file.js";
 import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
 import { formatRate } from "../reporters/format.js";
-import { metricResultsOf } from "../runner/record.js";
-import { createSummaryBuilder } from "../core/summary.js";
-import type { EvaluationSummary } from "../core/summary.js";
+import { compareCommand, compareHelp } from "./compare.js";
 import { evalCommand, evalHelp } from "./eval.js";
 import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { writeReports } from "./reports.js";
+import { datasetPath, readRun, writeReports } from "./reports.js";
 import type { ReportTargets } from "./reports.js";
 
 const mainHelp = `Usage: toolscore <command> [options]
@@ -29,6 +26,7 @@ Commands
   parse <transcript>    print the normalized tool calls of a transcript (for debugging)
   report <results>      render reports again from a results file
   merge <results...>    join the results of shards (eval --shard i/n) into one file
+  compare <base> <new>  what changed between two runs; exit 1 when a case regressed
   calibrate             measure a tool-selection judge against toolscore's labelled cases
 
 Run toolscore <command> --help for a command's options.
@@ -208,38 +206,6 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
   return ExitCode.OK;
 }
 
-/**
- * The dataset a results file names, as given to eval: found from the current folder, else from
- * the results file's folder.
- */
-function datasetPath(dataset: string, results: string, cwd: string): string {
-  const fromCwd = path.resolve(cwd, dataset);
-  if (existsSync(fromCwd)) return fromCwd;
-  return path.resolve(path.dirname(results), dataset);
-}
-
-/** The summary of a results file, rebuilt from its records. */
-async function summaryOfFile(
-  file: string,
-): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
-  const scan = await scanResults(file);
-  const builder = createSummaryBuilder(scan.header.metrics);
-  for await (const record of readRecords(file, scan)) {
-    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
-  }
-  const summary = builder.summary({
-    durationMs: scan.end?.durationMs ?? 0,
-    aborted: scan.end?.complete !== true,
-    ...(scan.judge === undefined ? {} : { judge: scan.judge }),
-  });
-  return {
-    summary,
-    // The header's metrics, then any the records add (an observed run's components).
-    metrics: summary.metrics.map((metric) => metric.name),
-    dataset: scan.header.dataset,
-  };
-}
-
 /** The report files named by --report, --junit and --markdown, resolved against the cwd. */
 function targetsOf(
   values: { report?: string; junit?: string; markdown?: string },
@@ -278,7 +244,7 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
   }
   const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
   const file = namedFile(positionals[0], results, io);
-  const { summary, metrics, dataset } = await summaryOfFile(file);
+  const { summary, metrics, dataset } = await readRun(file);
   io.stdout.write(`${formatConsoleSummary(summary)}\n`);
   await writeReports({
     out: file,
@@ -325,7 +291,7 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
     }
     throw error;
   }
-  const { summary, metrics, dataset } = await summaryOfFile(out);
+  const { summary, metrics, dataset } = await readRun(out);
   io.stdout.write(`${formatConsoleSummary(summary)}\nmerged: ${values.out}\n`);
   await writeReports({
     out,
@@ -348,6 +314,7 @@ const commands: Record<
   parse: { run: parseCommand, help: parseHelp },
   report: { run: reportCommand, help: reportHelp },
   merge: { run: mergeCommand, help: mergeHelp },
+  compare: { run: compareCommand, help: compareHelp },
   calibrate: { run: calibrateCommand, help: calibrateHelp },
 };
 

@@ -1,4 +1,4 @@
-import { createWriteStream } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DatasetParseError } from "../core/errors.js";
@@ -16,6 +16,10 @@ import type { CaseRecord, MetricEntry } from "../core/case-record.js";
 import { createCaseScorer } from "../runner/score-case.js";
 import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../core/summary.js";
+import { createSummaryBuilder } from "../core/summary.js";
+import { compareCases, comparedCase, metricChanges } from "../core/comparison.js";
+import type { ComparedCase, RunComparison } from "../core/comparison.js";
+import { metricResultsOf } from "../runner/record.js";
 import type { CliIo } from "./io.js";
 import { createRunMetrics } from "../runs/run-metrics.js";
 import { needsJudge } from "./metrics.js";
@@ -180,6 +184,8 @@ export async function writeReports(input: {
   dataset: string;
   source: string;
   maxCases?: number;
+  /** A comparison with a baseline run, for the Markdown summary and the HTML report. */
+  comparison?: { readonly comparison: RunComparison; readonly baseline: string };
 }): Promise<void> {
   const { out, summary, metrics, reports, io } = input;
   const relative = (file: string) => path.relative(io.cwd, file) || file;
@@ -207,7 +213,11 @@ export async function writeReports(input: {
       if (record.status !== "passed") failures.push(record);
       if (failures.length >= 50) break;
     }
-    const text = markdownSummary(summary, { title: `toolscore: ${input.source}`, failures });
+    const text = markdownSummary(summary, {
+      title: `toolscore: ${input.source}`,
+      failures,
+      ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
+    });
     if (reports.markdown !== undefined) {
       await ensureFolder(reports.markdown);
       await writeFile(reports.markdown, text);
@@ -255,8 +265,62 @@ export async function writeReports(input: {
         title: `toolscore: ${input.source}`,
         source: input.source,
         generatedAt: new Date().toISOString(),
+        ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
       }),
     );
     io.stdout.write(`report: ${relative(reports.report)}\n`);
   }
+}
+
+/**
+ * A results file read back: its summary, rebuilt from its records in case order, and each record
+ * handed to `onRecord` on the way.
+ */
+export async function readRun(
+  file: string,
+  onRecord?: (record: CaseRecord) => void,
+): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
+  const scan = await scanResults(file);
+  const builder = createSummaryBuilder(scan.header.metrics);
+  for await (const record of readRecords(file, scan)) {
+    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+    onRecord?.(record);
+  }
+  const summary = builder.summary({
+    durationMs: scan.end?.durationMs ?? 0,
+    aborted: scan.end?.complete !== true,
+    ...(scan.judge === undefined ? {} : { judge: scan.judge }),
+  });
+  return {
+    summary,
+    // The header's metrics, then any the records add (an observed run's components).
+    metrics: summary.metrics.map((metric) => metric.name),
+    dataset: scan.header.dataset,
+  };
+}
+
+/** Two results files compared case by case, and per metric (see `compareCases`). */
+export async function compareResults(
+  baseline: string,
+  current: string,
+  tolerance: number,
+): Promise<RunComparison> {
+  const before: ComparedCase[] = [];
+  const after: ComparedCase[] = [];
+  const was = await readRun(baseline, (record) => before.push(comparedCase(record)));
+  const now = await readRun(current, (record) => after.push(comparedCase(record)));
+  return {
+    ...compareCases({ baseline: before, current: after, tolerance }),
+    metrics: metricChanges(was.summary, now.summary),
+  };
+}
+
+/**
+ * The dataset a results file names, as given to eval: found from the current folder, else from
+ * the results file's folder.
+ */
+export function datasetPath(dataset: string, results: string, cwd: string): string {
+  const fromCwd = path.resolve(cwd, dataset);
+  if (existsSync(fromCwd)) return fromCwd;
+  return path.resolve(path.dirname(results), dataset);
 }

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import type { RunComparison } from "../core/comparison.js";
+import { comparisonVerdict } from "./comparison.js";
+import { formatRate } from "./format.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { reportScript, reportStyle } from "./html-assets.js";
@@ -21,6 +24,8 @@ export interface HtmlReportOptions {
   readonly source?: string;
   /** When the report was made (ISO 8601). */
   readonly generatedAt?: string;
+  /** A comparison with a baseline run, shown above the cases. */
+  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
@@ -65,6 +70,46 @@ export function selectReportCases<T extends Pick<CaseRecord, "status" | "index">
   const selector = createCaseSelector<T>(max);
   for (const record of records) selector.add(record);
   return selector.chosen();
+}
+
+const two = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+const percent = (value: number | null) => (value === null ? "–" : formatRate(value));
+
+/** The comparison with a baseline, as static markup (every text escaped): metrics, then cases. */
+function comparisonSection({
+  comparison,
+  baseline,
+}: {
+  comparison: RunComparison;
+  baseline: string;
+}): string {
+  const metricRows = comparison.metrics
+    .map(
+      (metric) =>
+        `<tr><td>${escapeXml(metric.name)}</td><td>${two(metric.meanBefore)}</td><td>${two(metric.meanAfter)}</td><td>${percent(metric.passRateBefore)}</td><td>${percent(metric.passRateAfter)}</td></tr>`,
+    )
+    .join("");
+  const changes = [
+    ...comparison.newlyFailed.map((change) => ["newly failed", change] as const),
+    ...comparison.newlyErrored.map((change) => ["newly errored", change] as const),
+    ...comparison.scoreDropped.map((change) => ["score dropped", change] as const),
+    ...comparison.newlyPassed.map((change) => ["newly passed", change] as const),
+    ...comparison.scoreRose.map((change) => ["score rose", change] as const),
+  ].slice(0, 200);
+  const changeRows = changes
+    .map(([kind, change]) => {
+      const scores = change.scores
+        .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
+        .join(", ");
+      return `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(scores)}</td></tr>`;
+    })
+    .join("");
+  return `<section id="comparison" aria-label="comparison with a baseline">
+<h2>Compared with ${escapeXml(baseline)}</h2>
+<p>${escapeXml(comparisonVerdict(comparison))}</p>
+<table class="diff"><thead><tr><th>metric</th><th>mean before</th><th>mean now</th><th>pass rate before</th><th>pass rate now</th></tr></thead><tbody>${metricRows}</tbody></table>
+${changeRows === "" ? "" : `<table class="diff"><thead><tr><th>case</th><th>change</th><th>scores</th></tr></thead><tbody>${changeRows}</tbody></table>`}
+</section>`;
 }
 
 /**
@@ -115,6 +160,7 @@ export function renderHtmlReport(options: HtmlReportOptions): string {
 <header><h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
 <main>
 <section id="summary" aria-label="summary"></section>
+${options.comparison === undefined ? "" : comparisonSection(options.comparison)}
 <div id="truncated"></div>
 <div class="filters" role="search">
 <input id="filter-text" type="search" placeholder="Filter by case id, tool name or reason" aria-label="filter cases">

@@ -1,5 +1,7 @@
 import type { CaseRecord } from "../core/case-record.js";
+import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
+import { comparisonVerdict } from "./comparison.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface MarkdownSummaryOptions {
@@ -9,6 +11,8 @@ export interface MarkdownSummaryOptions {
   readonly failures?: readonly CaseRecord[];
   /** Default 20. */
   readonly maxCases?: number;
+  /** A comparison with a baseline run, shown under the summary. */
+  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
 }
 
 /** Text that cannot break a Markdown table or start markup: pipes, backticks, brackets, HTML. */
@@ -76,5 +80,48 @@ export function markdownSummary(
     }
     if (failures.length > max) lines.push("", `…and ${failures.length - max} more.`);
   }
+  if (options.comparison !== undefined) {
+    lines.push("", ...comparisonLines(options.comparison, options.maxCases ?? 20));
+  }
   return `${lines.join("\n")}\n`;
+}
+
+const rate = (value: number | null) => (value === null ? "–" : formatRate(value));
+const mean = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+
+/** The comparison with a baseline: per metric, the verdict, and the cases that moved. */
+function comparisonLines(
+  { comparison, baseline }: { comparison: RunComparison; baseline: string },
+  max: number,
+): string[] {
+  const icon = comparison.regressions > 0 ? "❌" : "✅";
+  const lines = [
+    `### ${icon} Compared with ${cell(baseline)}`,
+    "",
+    cell(comparisonVerdict(comparison), 400),
+    "",
+    "| metric | mean before | mean now | pass rate before | pass rate now |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...comparison.metrics.map(
+      (metric) =>
+        `| ${cell(metric.name)} | ${mean(metric.meanBefore)} | ${mean(metric.meanAfter)} | ${rate(metric.passRateBefore)} | ${rate(metric.passRateAfter)} |`,
+    ),
+  ];
+  const changes = [
+    ...comparison.newlyFailed.map((change) => ["newly failed", change] as const),
+    ...comparison.newlyErrored.map((change) => ["newly errored", change] as const),
+    ...comparison.scoreDropped.map((change) => ["score dropped", change] as const),
+    ...comparison.newlyPassed.map((change) => ["newly passed", change] as const),
+  ];
+  if (changes.length > 0) {
+    lines.push("", "| case | change | scores |", "| --- | --- | --- |");
+    for (const [kind, change] of changes.slice(0, max)) {
+      const scores = change.scores
+        .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
+        .join(", ");
+      lines.push(`| ${cell(change.id, 60)} | ${kind} | ${cell(scores)} |`);
+    }
+    if (changes.length > max) lines.push("", `…and ${changes.length - max} more.`);
+  }
+  return lines;
 }

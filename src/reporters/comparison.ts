@@ -1,0 +1,97 @@
+import type { CaseChange, RunComparison } from "../core/comparison.js";
+import { formatRate } from "./format.js";
+import { printable } from "./printable.js";
+
+export interface ComparisonOptions {
+  /** The baseline as the user named it. */
+  readonly baseline: string;
+  /** ANSI colours on the console. Default false. */
+  readonly color?: boolean;
+  /** Cases listed per kind of change at most. Default 10. */
+  readonly maxCases?: number;
+}
+
+const signed = (value: number, digits: number) =>
+  `${value > 0 ? "+" : value < 0 ? "−" : "±"}${Math.abs(value).toFixed(digits)}`;
+
+/** `0.89 → 0.87 (−0.02)`, or what one side lacks. */
+function meanMove(before: number | null, after: number | null): string {
+  if (before === null || after === null)
+    return `${before?.toFixed(2) ?? "–"} → ${after?.toFixed(2) ?? "–"}`;
+  return `${before.toFixed(2)} → ${after.toFixed(2)} (${signed(after - before, 2)})`;
+}
+
+/** `79.7% → 76.6% (−3.1 pts)`. */
+function rateMove(before: number | null, after: number | null): string {
+  const move =
+    before === null || after === null ? "" : ` (${signed((after - before) * 100, 1)} pts)`;
+  return `${formatRate(before)} → ${formatRate(after)}${move}`;
+}
+
+/** What moved in a case: its status, and each score beyond the tolerance. */
+function changeText(change: CaseChange): string {
+  const scores = change.scores.map(
+    (score) => `${printable(score.metric)} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`,
+  );
+  const status = change.before === change.after ? [] : [`${change.before} → ${change.after}`];
+  return [...status, ...scores].join(", ");
+}
+
+/** The kinds of change, in the order a reader needs them: regressions first. */
+function sections(comparison: RunComparison) {
+  return [
+    { title: "newly failed", mark: "✗", changes: comparison.newlyFailed, bad: true },
+    { title: "newly errored", mark: "!", changes: comparison.newlyErrored, bad: true },
+    { title: "scores dropped", mark: "↓", changes: comparison.scoreDropped, bad: true },
+    { title: "newly passed", mark: "✓", changes: comparison.newlyPassed, bad: false },
+    { title: "scores rose", mark: "↑", changes: comparison.scoreRose, bad: false },
+  ];
+}
+
+/** One line saying how the run moved: regressions, improvements, cases on one side only. */
+export function comparisonVerdict(comparison: RunComparison): string {
+  const improved = comparison.newlyPassed.length + comparison.scoreRose.length;
+  const parts = [
+    `${comparison.regressions} regressed (${comparison.newlyFailed.length} newly failed, ${comparison.newlyErrored.length} newly errored, ${comparison.scoreDropped.length} scores dropped)`,
+    `${improved} improved (${comparison.newlyPassed.length} newly passed, ${comparison.scoreRose.length} scores rose)`,
+  ];
+  if (comparison.onlyInBaseline.length > 0)
+    parts.push(`${comparison.onlyInBaseline.length} only in the baseline`);
+  if (comparison.onlyInCurrent.length > 0) parts.push(`${comparison.onlyInCurrent.length} new`);
+  return `${parts.join("; ")}; tolerance ${comparison.tolerance}`;
+}
+
+/** The comparison for a terminal: per metric, the verdict, then the changed cases by kind. */
+export function formatComparison(comparison: RunComparison, options: ComparisonOptions): string {
+  const paint = (code: number, text: string) =>
+    options.color === true ? `\u001b[${code}m${text}\u001b[0m` : text;
+  const max = options.maxCases ?? 10;
+  const lines = [`compared with ${printable(options.baseline)}, case by case by id:`];
+  for (const metric of comparison.metrics) {
+    lines.push(
+      `  ${printable(metric.name)}: mean ${meanMove(metric.meanBefore, metric.meanAfter)}, pass rate ${rateMove(metric.passRateBefore, metric.passRateAfter)}`,
+    );
+  }
+  lines.push("", paint(comparison.regressions > 0 ? 31 : 32, comparisonVerdict(comparison)));
+  for (const section of sections(comparison)) {
+    if (section.changes.length === 0) continue;
+    lines.push(`${section.title}:`);
+    for (const change of section.changes.slice(0, max)) {
+      lines.push(
+        `  ${paint(section.bad ? 31 : 32, section.mark)} ${printable(change.id)}  ${changeText(change)}`,
+      );
+    }
+    if (section.changes.length > max) lines.push(`  … and ${section.changes.length - max} more`);
+  }
+  for (const [title, ids] of [
+    ["only in the baseline", comparison.onlyInBaseline],
+    ["new (not in the baseline)", comparison.onlyInCurrent],
+  ] as const) {
+    if (ids.length === 0) continue;
+    const shown = ids.slice(0, max).map((id) => printable(id));
+    lines.push(
+      `${title}: ${shown.join(", ")}${ids.length > max ? `, … and ${ids.length - max} more` : ""}`,
+    );
+  }
+  return lines.join("\n");
+}
