@@ -114,6 +114,21 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(lines("toolscore-results.jsonl").at(-1)).toMatchObject({
       judge: { calls: 0, cacheHits: 2 },
     });
+
+    // --no-cache asks the judge again, and leaves the cache as it was.
+    const fresh = await runCliProcess([...args, "--no-cache"], { cwd, env });
+    expect(fresh.code).toBe(1);
+    expect(server().modelCalls).toHaveLength(4);
+    expect(lines("toolscore-results.jsonl").at(-1)).toMatchObject({
+      judge: { calls: 2, cacheHits: 0 },
+    });
+    // toolscore cache clear empties it: the next run asks again.
+    const cleared = await runCliProcess(["cache", "clear"], { cwd, env });
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toBe("removed 2 cached judge answers from .toolscore/judge-cache\n");
+    expect((await runCliProcess(args, { cwd, env })).code).toBe(1);
+    expect(server().modelCalls).toHaveLength(6);
+    expect((await runCliProcess(["cache", "purge"], { cwd, env })).code).toBe(2);
   });
 
   it("calibrate measures a judge against the labelled cases", async () => {

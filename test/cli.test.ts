@@ -41,7 +41,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({
 describe("toolscore CLI: commands and help", () => {
   it("prints help for every command, and rejects unknown commands and flags with exit 2", async () => {
     const cwd = folder();
-    for (const command of ["eval", "parse", "report", "merge", "compare", "calibrate"]) {
+    for (const command of ["eval", "parse", "report", "merge", "compare", "cache", "calibrate"]) {
       const run = await runCliProcess([command, "--help"], { cwd });
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(new RegExp(`^Usage: toolscore ${command}`));

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
+import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -277,4 +278,21 @@ export function applySetting(metrics: MetricConfig[], setting: string): MetricCo
   }
   node[keys[keys.length - 1]] = value;
   return metrics.map((item, index) => (index === at ? { ...item, options } : item));
+}
+
+/** The judge cache folder of a run: the config's (`judge.cache`), else `.toolscore/judge-cache`; undefined when turned off. */
+export function judgeCacheDirectory(config: EvalConfig, cwd: string): string | undefined {
+  const cache = config.judge?.cache;
+  return cache === false ? undefined : path.resolve(cwd, cache ?? ".toolscore/judge-cache");
+}
+
+/** The config file named by --config, else the one in the folder, else none. */
+export function configFor(
+  given: string | undefined,
+  io: Pick<CliIo, "cwd" | "stderr">,
+): EvalConfig {
+  const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
+  if (file === undefined) return { metrics: [] };
+  if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
+  return readConfigFile(file);
 }

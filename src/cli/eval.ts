@@ -14,7 +14,7 @@ import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js"
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
-import { applySetting, findConfigFile, readConfigFile } from "./config.js";
+import { applySetting, configFor, judgeCacheDirectory } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -34,6 +34,8 @@ Metrics and options
       --threshold <0..1>    passing score of every metric that sets none
       --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
       --judge-timeout <ms>  each judge call's deadline (default 60000)
+      --no-cache            ask the judge again: judge answers are neither read from nor
+                            written to the cache (toolscore cache clear empties it)
       --normalize-names     strip random suffixes from tool names read from transcripts
       --concurrency <n>     cases in flight at once (default 8)
       --workers <n>         worker threads for deterministic metrics on JSONL (default: 2 for
@@ -100,6 +102,7 @@ const evalFlags = {
   details: { type: "string" },
   "fail-under": { type: "string" },
   quiet: { type: "boolean", short: "q" },
+  "no-cache": { type: "boolean" },
   baseline: { type: "string" },
   tolerance: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -157,6 +160,8 @@ interface EvalPlan {
   readonly retryErrors: boolean;
   /** The summary only on the console. */
   readonly quiet: boolean;
+  /** Judge answers neither read from nor written to the cache. */
+  readonly noCache: boolean;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
   readonly judge: { readonly model?: string; readonly timeoutMs?: number };
@@ -180,7 +185,7 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     );
   }
   const resolve = (file: string) => path.resolve(io.cwd, file);
-  const config = configOf(values.config, io);
+  const config = configFor(values.config, io);
   const metrics = metricsOf(values, config);
   const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
   const failUnder = numberFlag("fail-under", values["fail-under"], 0, 1) ?? config.failUnder;
@@ -240,6 +245,7 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,
     quiet: values.quiet === true,
+    noCache: values["no-cache"] === true,
     ...(baseline === undefined ? {} : { baseline }),
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
@@ -272,14 +278,6 @@ function baselineOf(values: EvalFlags, out: string, io: CliIo): EvalPlan["baseli
     name: values.baseline,
     tolerance: numberFlag("tolerance", values.tolerance, 0, 1) ?? 0,
   };
-}
-
-/** The config file named by --config, else the one in the folder, else none. */
-function configOf(given: string | undefined, io: CliIo): EvalConfig {
-  const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
-  if (file === undefined) return { metrics: [] };
-  if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
-  return readConfigFile(file);
 }
 
 /** The run's metrics: --metric (with the config's options for it), else the config's, else the default; then --set. */
@@ -329,10 +327,7 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
           ...(timeoutMs === undefined ? {} : { timeoutMs }),
           ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
         });
-        const cacheDirectory =
-          settings?.cache === false
-            ? undefined
-            : path.resolve(io.cwd, settings?.cache ?? ".toolscore/judge-cache");
+        const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io.cwd);
         session = createJudgeSession(model, {
           ...(settings?.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
           ...(settings?.requestsPerMinute === undefined

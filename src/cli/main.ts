@@ -12,6 +12,7 @@ import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js"
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
 import { formatRate } from "../reporters/format.js";
+import { cacheCommand, cacheHelp } from "./cache.js";
 import { compareCommand, compareHelp } from "./compare.js";
 import { evalCommand, evalHelp } from "./eval.js";
 import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
@@ -28,6 +29,7 @@ Commands
   merge <results...>    join the results of shards (eval --shard i/n) into one file
   compare <base> <new>  what changed between two runs; exit 1 when a case regressed
   calibrate             measure a tool-selection judge against toolscore's labelled cases
+  cache clear           empty the judge cache
 
 Run toolscore <command> --help for a command's options.
 `;
@@ -315,6 +317,7 @@ const commands: Record<
   report: { run: reportCommand, help: reportHelp },
   merge: { run: mergeCommand, help: mergeHelp },
   compare: { run: compareCommand, help: compareHelp },
+  cache: { run: cacheCommand, help: cacheHelp },
   calibrate: { run: calibrateCommand, help: calibrateHelp },
 };
 

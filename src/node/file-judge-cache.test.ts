@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -35,6 +35,33 @@ describe("createFileJudgeCache", () => {
     expect(await createFileJudgeCache(directory).get(key)).toEqual(answer);
     expect(await createFileJudgeCache(directory).get("cd".repeat(32))).toBeUndefined();
     expect(readdirSync(path.join(directory, "ab"))).toEqual([`${key}.json`]);
+  });
+
+  it("clears its answers and stray temporary files, and nothing else in the folder", async () => {
+    const directory = scratch();
+    const cache = createFileJudgeCache(path.join(directory, "cache"));
+    await cache.set(key, answer);
+    await cache.set("cd".repeat(32), answer);
+    const stray = path.join(
+      directory,
+      "cache",
+      "ab",
+      `${key}.json.123.${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}.tmp`,
+    );
+    writeFileSync(stray, "{");
+    writeFileSync(path.join(directory, "cache", "notes.txt"), "mine");
+    mkdirSync(path.join(directory, "cache", "ef"));
+    writeFileSync(path.join(directory, "cache", "ef", "keep.json"), "{}");
+    expect(await cache.clear()).toBe(2);
+    expect(await cache.get(key)).toBeUndefined();
+    expect(readdirSync(path.join(directory, "cache")).sort()).toEqual(["ef", "notes.txt"]);
+    expect(readdirSync(path.join(directory, "cache", "ef"))).toEqual(["keep.json"]);
+    // A cache whose folder holds nothing else goes whole; a missing one clears nothing.
+    const alone = createFileJudgeCache(path.join(directory, "alone"));
+    await alone.set(key, answer);
+    expect(await alone.clear()).toBe(1);
+    expect(readdirSync(directory).sort()).toEqual(["cache"]);
+    expect(await alone.clear()).toBe(0);
   });
 
   it("treats a torn or foreign entry as a miss, and writes it again", async () => {

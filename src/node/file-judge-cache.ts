@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readFile, readdir, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import type { JudgeCache, JudgeResponse } from "../core/judge.js";
@@ -9,6 +10,40 @@ const format = "toolscore-judge-cache/1";
 /** A judge cache on disk, with where it lives. */
 export interface FileJudgeCache extends JudgeCache {
   readonly directory: string;
+  /**
+   * Deletes every answer in the cache (and a crash's stray temporary files), and the folders that
+   * leaves empty; nothing else in `directory` is touched. Resolves to the answers deleted.
+   */
+  clear(): Promise<number>;
+}
+
+const entryName = /^[0-9a-f]{16,128}\.json$/;
+const temporaryName = /^[0-9a-f]{16,128}\.json\.\d+\.[0-9a-f-]{36}\.tmp$/;
+const folderName = /^[0-9a-f]{2}$/;
+
+/** Deletes a cache's entries, leaving anything else in its folder as it was. */
+async function clearEntries(root: string): Promise<number> {
+  let folders: Dirent[];
+  try {
+    folders = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+  let deleted = 0;
+  for (const folder of folders) {
+    if (!folder.isDirectory() || !folderName.test(folder.name)) continue;
+    const inside = path.join(root, folder.name);
+    for (const file of await readdir(inside, { withFileTypes: true })) {
+      const entry = entryName.test(file.name) && file.name.startsWith(folder.name);
+      if (!file.isFile() || !(entry || temporaryName.test(file.name))) continue;
+      await rm(path.join(inside, file.name), { force: true });
+      if (entry) deleted++;
+    }
+    await rmdir(inside).catch(() => undefined); // kept when something else is in it
+  }
+  await rmdir(root).catch(() => undefined);
+  return deleted;
 }
 
 function isResponse(value: unknown): value is JudgeResponse {
@@ -70,5 +105,6 @@ export function createFileJudgeCache(directory: string): FileJudgeCache {
     async set(key, response) {
       await writeFileAtomic(fileOf(key), `${JSON.stringify({ format, key, response })}\n`);
     },
+    clear: () => clearEntries(root),
   };
 }
