@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { validateXML } from "xmllint-wasm";
@@ -161,6 +169,33 @@ describe("toolscore CLI: commands and help", () => {
     const stray = await runCliProcess(["eval", "v1.jsonl", "--tolerance", "0.1"], { cwd });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain("--tolerance goes with --baseline");
+  });
+
+  it("--dry-run checks the config, the metrics, the judge's setup and every case, and scores nothing", async () => {
+    const cwd = folder({
+      "runs.jsonl": `${jsonl([
+        { id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] },
+        { id: "b", toolsCaled: [], toolsCalled: [call("a")], expectedTools: [call("b")] },
+      ])}not json\n`,
+      "clean.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),
+    });
+    const dry = await runCliProcess(["eval", "runs.jsonl", "--dry-run"], { cwd });
+    expect(dry.code).toBe(3);
+    expect(dry.stdout).toContain(
+      "dry run: runs.jsonl: 2 cases read, 1 that cannot be; metrics: Tool Call Accuracy. Nothing scored; toolscore-results.jsonl left as it was.",
+    );
+    expect(dry.stdout).toContain("! line 3: not valid JSON");
+    expect(dry.stderr).toContain('b: unknown field "toolsCaled" ignored');
+    expect(existsSync(path.join(cwd, "toolscore-results.jsonl"))).toBe(false);
+    expect((await runCliProcess(["eval", "clean.jsonl", "--dry-run"], { cwd })).code).toBe(0);
+    // A judged metric sets its judge up: a missing key fails here, before any case would run.
+    const judged = await runCliProcess(
+      ["eval", "clean.jsonl", "--dry-run", "-m", "tool-selection", "--judge", "openai/gpt-4o-mini"],
+      { cwd, env: { OPENAI_API_KEY: "" } },
+    );
+    expect(judged.code).toBe(2);
+    expect(judged.stderr).toContain("PROVIDER_CONFIG");
+    expect(existsSync(path.join(cwd, "toolscore-results.jsonl"))).toBe(false);
   });
 
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {

@@ -13,6 +13,11 @@ import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../runs/evaluate-to-file.js";
+import type { RunError } from "../runs/evaluate-to-file.js";
+import { createRunMetrics } from "../runs/run-metrics.js";
+import { inShard } from "../runs/shard.js";
+import { DatasetParseError } from "../core/errors.js";
+import { readDataset } from "../node/dataset.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
 import { applySetting, configFor, judgeCacheDirectory } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
@@ -59,6 +64,8 @@ Results and reports
                             (exit 1) instead of failed cases (see toolscore compare)
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
+      --dry-run             check the config, the metrics, the judge's setup and every case of
+                            the dataset, and score nothing (the results file is left alone)
   -h, --help
 
 Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runtime error
@@ -103,6 +110,7 @@ const evalFlags = {
   "fail-under": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   "no-cache": { type: "boolean" },
+  "dry-run": { type: "boolean" },
   baseline: { type: "string" },
   tolerance: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -127,6 +135,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   const plan = planEval(values, positionals, io);
   const judge = judgeOnDemand(plan, io);
+  if (values["dry-run"] === true) return dryRun(plan, judge, io);
   const outcome = await runPlan(plan, judge, io);
   if (!outcome.written) {
     // A gate that passes on nothing would hide a wrong path or an emptied file.
@@ -340,6 +349,50 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
     },
     summary: () => session?.summary(),
   };
+}
+
+/**
+ * Checks what a run would need, and scores nothing: the metrics are made (a judged one sets its
+ * judge up: SDK, key, model string), and every case of the dataset is read, in the shard.
+ */
+async function dryRun(
+  plan: EvalPlan,
+  judge: ReturnType<typeof judgeOnDemand>,
+  io: CliIo,
+): Promise<number> {
+  const metrics = createRunMetrics(plan.metrics, {
+    ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
+    judge: judge.model,
+    baseDirectory: path.dirname(plan.dataset),
+  });
+  const onNote = plan.quiet ? () => undefined : cappedNotes(io);
+  let cases = 0;
+  let position = 0;
+  const errors: RunError[] = [];
+  let errorCount = 0;
+  for await (const entry of readDataset(plan.dataset, { normalizeNames: plan.normalizeNames })) {
+    const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
+    position++;
+    if (!inShard(plan.shard, index)) continue;
+    if (DatasetParseError.isInstance(entry)) {
+      errorCount++;
+      if (errors.length < 10) errors.push({ id: `case-${index + 1}`, message: entry.message });
+      continue;
+    }
+    cases++;
+    for (const note of entry.notes ?? []) onNote(`${entry.id}: ${note}`);
+  }
+  const names = metrics.map((metric) => metric.name).join(", ");
+  io.stdout.write(
+    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${errorCount > 0 ? `, ${errorCount} that cannot be` : ""}; metrics: ${names}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shown(plan.out, io)} left as it was.\n`,
+  );
+  for (const error of errors) io.stdout.write(`! ${printable(error.message)}\n`);
+  if (errorCount > errors.length) io.stdout.write(`  … and ${errorCount - errors.length} more\n`);
+  if (cases + errorCount === 0) {
+    io.stderr.write(`toolscore: ${plan.datasetArgument} holds no test cases\n`);
+    return ExitCode.USAGE;
+  }
+  return errorCount > 0 ? ExitCode.RUNTIME : ExitCode.OK;
 }
 
 /** Runs the plan through the run engine, with a progress line and the first notes shown. */

@@ -30,6 +30,7 @@ import type { EvaluationSummary } from "../core/summary.js";
 import { describeEntry, keepError } from "./batch.js";
 import type { RunError } from "./batch.js";
 import { runInWorkers } from "./parallel.js";
+import { inShard } from "./shard.js";
 import { asksJudge, withThreshold } from "./run-metrics.js";
 import type { RunMetricConfig } from "./run-metrics.js";
 import { noProgress } from "./run-progress.js";
@@ -389,7 +390,7 @@ export async function evaluateToFile<TCase extends object = object>(
   let datasetCases = 0;
   let ran = 0;
   let replaced = 0;
-  const inShard = (index: number) => shard === undefined || index % shard.count === shard.index;
+  const inThisShard = (index: number) => inShard(shard, index);
   // What each case in flight brings to its record: where its JSONL line is (reports read it
   // again from there), or its content.
   const contents = new Map<
@@ -407,7 +408,7 @@ export async function evaluateToFile<TCase extends object = object>(
     })) {
       const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
       position++;
-      if (!inShard(index)) continue;
+      if (!inThisShard(index)) continue;
       datasetCases++;
       if (done(index)) {
         progress.tick("skipped");
@@ -429,7 +430,7 @@ export async function evaluateToFile<TCase extends object = object>(
   }
   /** Cases in code are skipped by position (shard, resume), keeping their positions. */
   const skipInCode = (at: number): boolean => {
-    if (!inShard(at)) return true;
+    if (!inThisShard(at)) return true;
     datasetCases++;
     if (done(at)) {
       progress.tick("skipped");
@@ -463,7 +464,7 @@ export async function evaluateToFile<TCase extends object = object>(
         writer,
         builder,
         progress,
-        inShard,
+        inShard: inThisShard,
         done,
         had: (index) => previous?.has(index) === true,
         ...(signal === undefined ? {} : { signal }),
