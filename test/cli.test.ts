@@ -10,6 +10,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { validateXML } from "xmllint-wasm";
+import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
 import { DatasetParseError } from "../src/core/errors.js";
@@ -49,7 +50,16 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({
 describe("toolscore CLI: commands and help", () => {
   it("prints help for every command, and rejects unknown commands and flags with exit 2", async () => {
     const cwd = folder();
-    for (const command of ["eval", "parse", "report", "merge", "compare", "cache", "calibrate"]) {
+    for (const command of [
+      "init",
+      "eval",
+      "parse",
+      "report",
+      "merge",
+      "compare",
+      "cache",
+      "calibrate",
+    ]) {
       const run = await runCliProcess([command, "--help"], { cwd });
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(new RegExp(`^Usage: toolscore ${command}`));
@@ -196,6 +206,37 @@ describe("toolscore CLI: commands and help", () => {
     expect(judged.code).toBe(2);
     expect(judged.stderr).toContain("PROVIDER_CONFIG");
     expect(existsSync(path.join(cwd, "toolscore-results.jsonl"))).toBe(false);
+  });
+
+  it("init starts a project that runs as it is, and never overwrites a file", async () => {
+    const cwd = folder({ ".github/workflows/toolscore.yml": "mine\n" });
+    const init = await runCliProcess(["init"], { cwd });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("wrote toolscore.config.yaml");
+    expect(init.stdout).toContain("wrote evals/dataset.jsonl");
+    expect(init.stdout).toContain("kept .github/workflows/toolscore.yml (it exists)");
+    expect(readFileSync(path.join(cwd, ".github/workflows/toolscore.yml"), "utf8")).toBe("mine\n");
+    // The dataset passes under the config it came with, and the reports it names are written.
+    const run = await runCliProcess(["eval", "evals/dataset.jsonl"], { cwd });
+    expect(run.stderr).toBe("toolscore: using toolscore.config.yaml\n");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("3 cases: 3 passed, 0 failed, 0 errors");
+    expect(existsSync(path.join(cwd, "reports/toolscore.html"))).toBe(true);
+    // The workflow runs the same command.
+    rmSync(path.join(cwd, ".github/workflows/toolscore.yml"));
+    expect((await runCliProcess(["init"], { cwd })).stdout).toContain(
+      "wrote .github/workflows/toolscore.yml",
+    );
+    const workflow = parseYaml(
+      readFileSync(path.join(cwd, ".github/workflows/toolscore.yml"), "utf8"),
+    ) as {
+      jobs: { evals: { steps: { run?: string }[] } };
+    };
+    expect(workflow.jobs.evals.steps.map((step) => step.run)).toContain(
+      "npx toolscore eval evals/dataset.jsonl",
+    );
+    const again = await runCliProcess(["init"], { cwd });
+    expect(again.stdout).toContain("nothing written: every file exists");
   });
 
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {

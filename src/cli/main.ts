@@ -13,6 +13,7 @@ import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
 import { formatRate } from "../reporters/format.js";
 import { cacheCommand, cacheHelp } from "./cache.js";
+import { initCommand, initHelp } from "./init.js";
 import { compareCommand, compareHelp } from "./compare.js";
 import { evalCommand, evalHelp } from "./eval.js";
 import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
@@ -23,6 +24,7 @@ import type { ReportTargets } from "./reports.js";
 const mainHelp = `Usage: toolscore <command> [options]
 
 Commands
+  init                  start here: a config, a dataset of three cases, a CI workflow
   eval <dataset>        score a dataset of agent runs, write results and reports
   parse <transcript>    print the normalized tool calls of a transcript (for debugging)
   report <results>      render reports again from a results file
@@ -318,6 +320,7 @@ const commands: Record<
   merge: { run: mergeCommand, help: mergeHelp },
   compare: { run: compareCommand, help: compareHelp },
   cache: { run: cacheCommand, help: cacheHelp },
+  init: { run: initCommand, help: initHelp },
   calibrate: { run: calibrateCommand, help: calibrateHelp },
 };
 

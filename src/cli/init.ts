@@ -1,0 +1,151 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ExitCode, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+
+export const initHelp = `Usage: toolscore init
+
+Starts toolscore in the current folder: a commented config (toolscore.config.yaml), a dataset
+of three cases (evals/dataset.jsonl) and a GitHub Actions workflow that runs it on every pull
+request (.github/workflows/toolscore.yml). A file that exists is never overwritten.
+
+Then: npx toolscore eval evals/dataset.jsonl
+
+Options
+  -h, --help
+`;
+
+const config = `# toolscore's settings for \`toolscore eval\`, read from the folder it runs in.
+# Flags override them; paths are relative to this file. Every setting and metric option is in
+# toolscore's docs (docs/guides/cli.md, docs/guides/matching.md); toolscore eval --help lists
+# the metrics.
+
+# The metrics every case is scored by, with their options (camelCase or snake_case).
+metrics:
+  - metric: tool-call-accuracy
+    order: in-order # the expected calls in this order; others may come between
+    arguments: subset # extra arguments the agent passed are fine
+    threshold: 0.8 # a case passes at 0.8 or more
+  # - metric: tool-selection # judged by an LLM: needs judge below, and availableTools in cases
+
+# judge: openai/gpt-4o-mini # the model of judged metrics (OPENAI_API_KEY from the environment)
+
+# Pass when at least this share of cases passes (default: every case).
+fail_under: 1
+
+# Reports, written after every run.
+report: reports/toolscore.html
+junit: reports/junit.xml
+`;
+
+/** Three cases: one with two calls in order, one with an argument matcher, one transcript. */
+const dataset = [
+  {
+    id: "book-flight",
+    input: "Book me the cheapest flight from Paris to Oslo on June 3",
+    toolsCalled: [
+      { name: "search_flights", arguments: { from: "CDG", to: "OSL", date: "2026-06-03" } },
+      { name: "book_flight", arguments: { flight_id: "SK830", passenger: "Ada" } },
+    ],
+    expectedTools: [
+      { name: "search_flights", arguments: { from: "CDG", to: "OSL", date: "2026-06-03" } },
+      { name: "book_flight", arguments: { flight_id: "SK830" } },
+    ],
+  },
+  {
+    id: "weather",
+    input: "Will it rain in Lyon tomorrow?",
+    toolsCalled: [{ name: "get_weather", arguments: { city: "Lyon", day: "2026-06-04" } }],
+    expectedTools: [
+      {
+        name: "get_weather",
+        arguments: { city: "Lyon", day: { $match: "regex", pattern: "^2026-06-" } },
+      },
+    ],
+  },
+  {
+    id: "from-a-transcript",
+    input: "What's the status of order 4521?",
+    trajectory: [
+      { role: "user", content: "What's the status of order 4521?" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "get_order", arguments: '{"order_id":"4521"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: '{"status":"shipped"}' },
+      { role: "assistant", content: "Order 4521 has shipped." },
+    ],
+    expectedTools: [{ name: "get_order", arguments: { order_id: "4521" } }],
+  },
+]
+  .map((item) => JSON.stringify(item))
+  .join("\n");
+
+const workflow = `# Scores the agent's recorded runs on every pull request; the job fails when too few pass.
+# toolscore must be a dev dependency of this project (see toolscore's README, Install).
+name: toolscore
+on: [pull_request]
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with: { node-version: 20 }
+      - run: npm ci
+      - run: npx toolscore eval evals/dataset.jsonl
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with: { name: toolscore-reports, path: reports/ }
+`;
+
+/** The files init writes, relative to the folder it runs in. */
+export const initFiles: readonly { readonly file: string; readonly text: string }[] = [
+  { file: "toolscore.config.yaml", text: config },
+  { file: "evals/dataset.jsonl", text: `${dataset}\n` },
+  { file: ".github/workflows/toolscore.yml", text: workflow },
+];
+
+/** Runs `toolscore init`; resolves to the exit code. */
+export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: { help: { type: "boolean", short: "h" } },
+  });
+  if (values.help === true) {
+    io.stdout.write(initHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length > 0)
+    throw usageError("init takes no arguments; it writes into the current folder");
+  let written = 0;
+  for (const { file, text } of initFiles) {
+    const target = path.join(io.cwd, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      // "wx": never overwrite, even a file made between a check and the write.
+      await writeFile(target, text, { flag: "wx" });
+      io.stdout.write(`wrote ${file}\n`);
+      written++;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      io.stdout.write(`kept ${file} (it exists)\n`);
+    }
+  }
+  io.stdout.write(
+    written > 0
+      ? "next: npx toolscore eval evals/dataset.jsonl\n"
+      : "nothing written: every file exists\n",
+  );
+  return ExitCode.OK;
+}
