@@ -239,6 +239,44 @@ describe("toolscore CLI: commands and help", () => {
     expect(again.stdout).toContain("nothing written: every file exists");
   });
 
+  it("runs part of a dataset: --limit, and --bail that stops after n failures; --resume goes on", async () => {
+    const cases = Array.from({ length: 40 }, (_, index) => ({
+      id: `case-${index}`,
+      toolsCalled: [call(index % 2 === 0 ? "search" : "book")],
+      expectedTools: [call("search")],
+    }));
+    const cwd = folder({ "runs.jsonl": jsonl(cases) });
+    const count = () => recordsByIndex(path.join(cwd, "toolscore-results.jsonl")).size;
+    const limited = await runCliProcess(["eval", "runs.jsonl", "--limit", "5"], { cwd });
+    expect(limited.code).toBe(1);
+    expect(limited.stdout).toContain("5 cases: 3 passed, 2 failed");
+    expect(limited.stderr).toContain(
+      "stopped at --limit 5; 5 cases saved; the rest runs with --resume",
+    );
+    expect(count()).toBe(5);
+    expect(
+      (await runCliProcess(["eval", "runs.jsonl", "--resume", "--limit", "5"], { cwd })).code,
+    ).toBe(1);
+    expect(count()).toBe(10);
+    // An unfinished file is not replaced by accident.
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(2);
+    for (const workers of ["0", "1"]) {
+      const bail = await runCliProcess(
+        ["eval", "runs.jsonl", "--overwrite", "--bail", "3", "--workers", workers],
+        { cwd },
+      );
+      expect(bail.code, workers).toBe(1);
+      expect(bail.stderr).toContain("stopped after 3 failed cases (--bail)");
+      expect(count()).toBeGreaterThanOrEqual(5);
+      expect(count()).toBeLessThan(40);
+      const rest = await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd });
+      expect(rest.code).toBe(1);
+      expect(rest.stdout).toContain("40 cases: 20 passed, 20 failed");
+      expect(count()).toBe(40);
+    }
+    expect((await runCliProcess(["eval", "runs.jsonl", "--limit", "0"], { cwd })).code).toBe(2);
+  });
+
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {
     const cwd = folder({
       "runs.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),

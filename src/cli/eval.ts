@@ -64,6 +64,9 @@ Results and reports
                             (exit 1) instead of failed cases (see toolscore compare)
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
+      --limit <n>           run at most n cases (of those not done yet), in dataset order; the
+                            results file is then unfinished, and --resume runs the rest
+      --bail <n>            stop cleanly once n cases failed or errored (--resume goes on)
       --dry-run             check the config, the metrics, the judge's setup and every case of
                             the dataset, and score nothing (the results file is left alone)
   -h, --help
@@ -111,6 +114,8 @@ const evalFlags = {
   quiet: { type: "boolean", short: "q" },
   "no-cache": { type: "boolean" },
   "dry-run": { type: "boolean" },
+  limit: { type: "string" },
+  bail: { type: "string" },
   baseline: { type: "string" },
   tolerance: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -171,6 +176,9 @@ interface EvalPlan {
   readonly quiet: boolean;
   /** Judge answers neither read from nor written to the cache. */
   readonly noCache: boolean;
+  /** Cases to run at most, and failed cases to stop after. */
+  readonly limit: number | undefined;
+  readonly bail: number | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
   readonly judge: { readonly model?: string; readonly timeoutMs?: number };
@@ -255,12 +263,23 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     retryErrors: values["retry-errors"] === true,
     quiet: values.quiet === true,
     noCache: values["no-cache"] === true,
+    limit: wholeFlag("limit", values.limit),
+    bail: wholeFlag("bail", values.bail),
     ...(baseline === undefined ? {} : { baseline }),
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
       ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
     },
   };
+}
+
+/** A flag that counts cases: a whole number of at least 1. */
+function wholeFlag(name: string, value: string | undefined): number | undefined {
+  const number = numberFlag(name, value, 1, Number.MAX_SAFE_INTEGER);
+  if (number !== undefined && !Number.isInteger(number)) {
+    throw usageError(`--${name} must be a whole number of cases`, `--${name}`);
+  }
+  return number;
 }
 
 /** --baseline and --tolerance, checked: the baseline exists and is not the file this run writes. */
@@ -424,6 +443,8 @@ async function runPlan(
       judge: judge.model,
       judgeSummary: judge.summary,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(plan.limit === undefined ? {} : { limit: plan.limit }),
+      ...(plan.bail === undefined ? {} : { bail: plan.bail }),
       wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
       progress,
       onNote: plan.quiet ? () => undefined : cappedNotes(io),
@@ -479,10 +500,13 @@ async function showOutcome(
       ? {}
       : { comparison: { comparison, baseline: plan.baseline.name } }),
   });
-  if (outcome.aborted) {
-    io.stderr.write(
-      `toolscore: interrupted; ${outcome.carried + outcome.ran} cases saved. Continue with --resume.\n`,
-    );
+  const saved = `${outcome.carried + outcome.ran} cases saved; the rest runs with --resume`;
+  if (outcome.bailed) {
+    io.stderr.write(`toolscore: stopped after ${plan.bail} failed cases (--bail); ${saved}.\n`);
+  } else if (outcome.aborted) {
+    io.stderr.write(`toolscore: interrupted; ${saved}.\n`);
+  } else if (outcome.limited) {
+    io.stderr.write(`toolscore: stopped at --limit ${plan.limit}; ${saved}.\n`);
   }
   return comparison;
 }

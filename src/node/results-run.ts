@@ -38,6 +38,8 @@ export interface RunEnding {
   /** What stopped the run, when something failed (the file is closed first). */
   readonly failure?: unknown;
   readonly aborted: boolean;
+  /** True when the run's limit left cases for a later run: the file is unfinished. */
+  readonly limited?: boolean;
   /** Cases this session ran, and how many of them the earlier run held already (retried). */
   readonly ran: number;
   readonly replaced: number;
@@ -131,7 +133,7 @@ async function openLocked(
       const { judge } = ending;
       try {
         writer.close({
-          complete: ending.failure === undefined && !ending.aborted,
+          complete: ending.failure === undefined && !ending.aborted && ending.limited !== true,
           cases: (previous?.cases ?? 0) + ending.ran - ending.replaced,
           datasetCases: ending.datasetCases,
           ...(judge === undefined ? {} : { judge }),

@@ -30,7 +30,7 @@ import type { EvaluationSummary } from "../core/summary.js";
 import { describeEntry, keepError } from "./batch.js";
 import type { RunError } from "./batch.js";
 import { runInWorkers } from "./parallel.js";
-import { inShard } from "./shard.js";
+import { createCasePlacer } from "./shard.js";
 import { asksJudge, withThreshold } from "./run-metrics.js";
 import type { RunMetricConfig } from "./run-metrics.js";
 import { noProgress } from "./run-progress.js";
@@ -72,6 +72,16 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   readonly overwrite?: boolean;
   /** Run the cases whose position modulo `count` is `index` (0-based). */
   readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * Run at most this many cases (of those the results file does not hold yet), in dataset order;
+   * the file is then unfinished, and `resume` goes on from there.
+   */
+  readonly limit?: number;
+  /**
+   * Stop once this many cases failed or errored, as cleanly as a stop by `signal`: what finished
+   * is kept, and `resume` goes on. Batched runs then send smaller batches, to stop soon.
+   */
+  readonly bail?: number;
   /** Which cases keep their alignment in the file: the failed ones (default) or all. */
   readonly details?: "failed" | "all";
   /** Worker threads for batched JSONL runs; default 2 for files of 16 MiB or more on 2+ cores. */
@@ -123,6 +133,10 @@ export interface FileEvaluation {
   /** The first errors, for the console. */
   readonly errors: readonly RunError[];
   readonly aborted: boolean;
+  /** True when `limit` left cases for a later run (the results file is unfinished). */
+  readonly limited: boolean;
+  /** True when `bail` stopped the run. */
+  readonly bailed: boolean;
   /**
    * False when nothing was written: no `out`, or the dataset held no case to run (an earlier
    * results file is then left as it was).
@@ -206,7 +220,7 @@ export async function evaluateToFile<TCase extends object = object>(
       message: "evaluateToFile takes { dataset | testCases, metrics, out, ... }",
     });
   }
-  const { dataset, testCases, signal, shard } = options;
+  const { dataset, testCases, shard } = options;
   if ((dataset === undefined) === (testCases === undefined)) {
     throw new InvalidOptionError({
       option: "dataset",
@@ -237,6 +251,26 @@ export async function evaluateToFile<TCase extends object = object>(
       message: "shard must be { index, count } with 0 <= index < count",
     });
   }
+  const { limit, bail } = options;
+  for (const [option, value] of [
+    ["limit", limit],
+    ["bail", bail],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new InvalidOptionError({
+        option,
+        value,
+        message: `${option} must be a whole number of cases, at least 1`,
+      });
+    }
+  }
+  const bailing = new AbortController();
+  const signal =
+    bail === undefined
+      ? options.signal
+      : options.signal === undefined
+        ? bailing.signal
+        : AbortSignal.any([options.signal, bailing.signal]);
   const details: unknown = options.details ?? "failed";
   if (details !== "failed" && details !== "all") {
     throw new InvalidOptionError({
@@ -384,13 +418,19 @@ export async function evaluateToFile<TCase extends object = object>(
     }
   }
 
-  const progress = options.progress ?? noProgress;
+  const progress = bailAfter(options.progress ?? noProgress, bail, bailing);
   const onNote = options.onNote;
   const errors: RunError[] = [];
-  let datasetCases = 0;
   let ran = 0;
   let replaced = 0;
-  const inThisShard = (index: number) => inShard(shard, index);
+  const placer = createCasePlacer({
+    shard,
+    done,
+    limit,
+    onDone: () => {
+      progress.tick("skipped");
+    },
+  });
   // What each case in flight brings to its record: where its JSONL line is (reports read it
   // again from there), or its content.
   const contents = new Map<
@@ -408,12 +448,10 @@ export async function evaluateToFile<TCase extends object = object>(
     })) {
       const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
       position++;
-      if (!inThisShard(index)) continue;
-      datasetCases++;
-      if (done(index)) {
-        progress.tick("skipped");
-        continue;
-      }
+      const place = placer.place(index);
+      // The first case past the limit: the rest is left for a later run, unread.
+      if (place === "later") break;
+      if (place !== "run") continue;
       if (!DatasetParseError.isInstance(entry)) {
         contents.set(
           index,
@@ -428,16 +466,8 @@ export async function evaluateToFile<TCase extends object = object>(
       yield entry;
     }
   }
-  /** Cases in code are skipped by position (shard, resume), keeping their positions. */
-  const skipInCode = (at: number): boolean => {
-    if (!inThisShard(at)) return true;
-    datasetCases++;
-    if (done(at)) {
-      progress.tick("skipped");
-      return true;
-    }
-    return false;
-  };
+  /** Cases in code are skipped by position (shard, resume, limit), keeping their positions. */
+  const skipInCode = (at: number): boolean => placer.place(at) !== "run";
   const describeInCode = (item: TCase | ToolscoreError, position: number): CasePosition => {
     const where = (options.describe ?? defaultDescribe)(item, position);
     if (typeof item === "object" && !(item instanceof Error)) {
@@ -464,8 +494,9 @@ export async function evaluateToFile<TCase extends object = object>(
         writer,
         builder,
         progress,
-        inShard: inThisShard,
-        done,
+        placer,
+        // Small batches when the run may have to stop after a few failures.
+        ...(bail === undefined ? {} : { batchLines: 16 }),
         had: (index) => previous?.has(index) === true,
         ...(signal === undefined ? {} : { signal }),
         onError: (error) => {
@@ -473,7 +504,6 @@ export async function evaluateToFile<TCase extends object = object>(
         },
         onNote: (note) => onNote?.(note),
       });
-      datasetCases = outcome.datasetCases;
       ran = outcome.ran;
       replaced = outcome.replaced;
     } else {
@@ -510,7 +540,10 @@ export async function evaluateToFile<TCase extends object = object>(
   } catch (error) {
     failure = error;
   }
-  const aborted = signal?.aborted === true;
+  const bailed = bailing.signal.aborted;
+  const aborted = options.signal?.aborted === true;
+  const datasetCases = placer.datasetCases();
+  const limited = placer.limited();
   // Nothing to run (an empty dataset, or nothing in this shard) and nothing written: the
   // earlier file stays as it was.
   // Nothing written and nothing to keep (the dataset held no case, or the run failed before its
@@ -522,7 +555,8 @@ export async function evaluateToFile<TCase extends object = object>(
   const summary = concludeRun(
     {
       failure,
-      aborted,
+      aborted: aborted || bailed,
+      limited,
       ran,
       replaced,
       datasetCases,
@@ -533,5 +567,26 @@ export async function evaluateToFile<TCase extends object = object>(
     written ? run : undefined,
   );
   options.onEvent?.({ type: "run-end", summary });
-  return { summary, datasetCases, carried, ran, errors, aborted, written };
+  return { summary, datasetCases, carried, ran, errors, aborted, limited, bailed, written };
+}
+
+/** A progress that aborts `controller` once `most` cases failed or errored (none without `most`). */
+function bailAfter(
+  progress: RunProgress,
+  most: number | undefined,
+  controller: AbortController,
+): RunProgress {
+  if (most === undefined) return progress;
+  let failures = 0;
+  return {
+    tick(status) {
+      progress.tick(status);
+      if ((status === "failed" || status === "error") && ++failures >= most) {
+        controller.abort("bail");
+      }
+    },
+    bytes: (read) => {
+      progress.bytes(read);
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
 import { JsonlCursor } from "../core/jsonl-lines.js";
 import { workerFile } from "./worker-file.js";
+import type { CasePlacer } from "./shard.js";
 
 const statuses = ["passed", "failed", "error"] as const;
 
@@ -18,10 +19,10 @@ export interface ParallelRunInput {
   readonly writer: ResultsWriter;
   readonly builder: SummaryBuilder;
   readonly progress: RunProgress;
-  /** Whether the case at a dataset position belongs to this run (shards). */
-  readonly inShard: (index: number) => boolean;
-  /** Whether the case at a dataset position is already in the results file (resume). */
-  readonly done: (index: number) => boolean;
+  /** Where each case stands (shard, resume, limit); reading stops at the first left for later. */
+  readonly placer: CasePlacer;
+  /** Lines per batch at most. Default 1024. */
+  readonly batchLines?: number;
   /** Whether the results file held the case before (a retried one). */
   readonly had: (index: number) => boolean;
   readonly signal?: AbortSignal;
@@ -30,13 +31,12 @@ export interface ParallelRunInput {
 }
 
 export interface ParallelRunOutcome {
-  readonly datasetCases: number;
   readonly ran: number;
   readonly replaced: number;
 }
 
-/** Lines per batch sent to a worker, and most bytes in one batch. */
-const batchLines = 1024;
+/** Lines per batch sent to a worker by default, and most bytes in one batch. */
+const defaultBatchLines = 1024;
 const batchBytes = 1 << 19;
 /** Room for the line that takes a batch past `batchBytes`, most times. */
 const batchRoom = batchBytes + (1 << 16);
@@ -62,15 +62,21 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     input.workers === 0
       ? inlineScorer(input.setup)
       : createWorkerPool(input.setup, input.workers, signal);
+  // A stop or a failure ends the run; the limit only ends the reading.
   const stopped = () => signal?.aborted === true || scorer.failure() !== undefined;
-  const batches = createBatchFiller();
+  const batches = createBatchFiller(input.batchLines ?? defaultBatchLines);
   const submit = async () => {
     const batch = batches.take();
     if (batch !== undefined) await scorer.submit(batch, stopped, tally.take);
   };
-  const lines = selectLines(input, batches, tally);
+  const lines = selectLines(input, batches);
   try {
-    await readLines(handle, { onLine: lines, flush: submit, stopped, progress: input.progress });
+    await readLines(handle, {
+      onLine: lines,
+      flush: submit,
+      stopped: () => stopped() || input.placer.limited(),
+      progress: input.progress,
+    });
     if (signal?.aborted === true) {
       // Asked to stop: batches still in a worker get a moment, then are left to --resume; what
       // came back is written already.
@@ -92,7 +98,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
 function createTally(input: ParallelRunInput) {
   const { writer, builder, progress } = input;
   const metricCount = input.setup.metrics.length;
-  const counts = { datasetCases: 0, ran: 0, replaced: 0 };
+  const counts = { ran: 0, replaced: 0 };
   const take = (result: WorkerResult, indices: Int32Array) => {
     writer.writeLines(result.lines);
     for (let at = 0; at < result.count; at++) {
@@ -115,25 +121,18 @@ function createTally(input: ParallelRunInput) {
   return { counts, take };
 }
 
-type Tally = ReturnType<typeof createTally>;
-
 /**
  * Which lines become cases of this run: not blank (the JSONL line rule, one cursor for every
- * reader), in the shard, and not done by an earlier run. Returns the line handler for
- * `readLines`: true when the batch is full.
+ * reader), and placed to run (see `createCasePlacer`). Returns the line handler for `readLines`:
+ * true when the batch is full.
  */
-function selectLines(input: ParallelRunInput, batches: BatchFiller, tally: Tally): LineHandler {
+function selectLines(input: ParallelRunInput, batches: BatchFiller): LineHandler {
   const cursor = new JsonlCursor();
   let index = 0;
   return (buffer, start, newline, base) => {
     if (!cursor.take(buffer, start, newline)) return false;
     const position = index++;
-    if (!input.inShard(position)) return false;
-    tally.counts.datasetCases++;
-    if (input.done(position)) {
-      input.progress.tick("skipped");
-      return false;
-    }
+    if (input.placer.place(position) !== "run") return false;
     const size = (newline < buffer.length ? newline + 1 : newline) - start;
     return batches.add(buffer, cursor.begin, cursor.stop, {
       index: position,
@@ -193,7 +192,7 @@ async function readLines(
 }
 
 /** The batch being filled: each line's bytes are copied in as it is read. */
-function createBatchFiller() {
+function createBatchFiller(batchLines: number) {
   let nextId = 0;
   let bytes = new Uint8Array(batchRoom);
   let filled = 0;
