@@ -277,6 +277,94 @@ describe("toolscore CLI: commands and help", () => {
     expect((await runCliProcess(["eval", "runs.jsonl", "--limit", "0"], { cwd })).code).toBe(2);
   });
 
+  it("runs the cases an id filter or an earlier run's failures choose", async () => {
+    const made = (id: string, good: boolean) => ({
+      id,
+      toolsCalled: [call(good ? "search" : "book")],
+      expectedTools: [call("search")],
+    });
+    const cwd = folder({
+      "runs.jsonl": jsonl([
+        made("tau-1", true),
+        made("tau-2", false),
+        made("tau-3", true),
+        made("bfcl-1", false),
+        made("bfcl-2", true),
+        made("bfcl-3", false),
+      ]),
+    });
+    const ids = (file: string) =>
+      [...recordsByIndex(path.join(cwd, file)).values()].map((record) => record.id).sort();
+    for (const workers of ["0", "1"]) {
+      const tau = await runCliProcess(
+        [
+          "eval",
+          "runs.jsonl",
+          "--filter",
+          "tau-*",
+          "--out",
+          "tau.jsonl",
+          "--overwrite",
+          "--workers",
+          workers,
+        ],
+        { cwd },
+      );
+      expect(tau.code, workers).toBe(1);
+      expect(ids("tau.jsonl")).toEqual(["tau-1", "tau-2", "tau-3"]);
+    }
+    const regex = await runCliProcess(
+      ["eval", "runs.jsonl", "--filter", "/^BFCL-[12]$/i", "--out", "b.jsonl"],
+      { cwd },
+    );
+    expect(regex.code).toBe(1);
+    expect(ids("b.jsonl")).toEqual(["bfcl-1", "bfcl-2"]);
+
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(1);
+    const failed = await runCliProcess(
+      ["eval", "runs.jsonl", "--only-failed", "toolscore-results.jsonl", "--out", "failed.jsonl"],
+      { cwd },
+    );
+    expect(failed.stdout).toContain("3 cases: 0 passed, 3 failed");
+    expect(ids("failed.jsonl")).toEqual(["bfcl-1", "bfcl-3", "tau-2"]);
+    const both = await runCliProcess(
+      [
+        "eval",
+        "runs.jsonl",
+        "--only-failed",
+        "toolscore-results.jsonl",
+        "--filter",
+        "bfcl-*",
+        "--out",
+        "both.jsonl",
+      ],
+      { cwd },
+    );
+    expect(both.code).toBe(1);
+    expect(ids("both.jsonl")).toEqual(["bfcl-1", "bfcl-3"]);
+
+    const none = await runCliProcess(
+      ["eval", "runs.jsonl", "--filter", "nope-*", "--out", "none.jsonl"],
+      { cwd },
+    );
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("runs.jsonl has no case chosen by filter nope-*");
+    // A resumed run must choose the same cases.
+    writeFileSync(
+      path.join(cwd, "tau.jsonl"),
+      readFileSync(path.join(cwd, "tau.jsonl"), "utf8").replace(/\{"toolscore":"end".*\n$/, ""),
+    );
+    const other = await runCliProcess(
+      ["eval", "runs.jsonl", "--filter", "bfcl-*", "--out", "tau.jsonl", "--resume"],
+      { cwd },
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("it was run on another selection of cases");
+    const badRegex = await runCliProcess(["eval", "runs.jsonl", "--filter", "/(/"], { cwd });
+    expect(badRegex.code).toBe(2);
+    expect(badRegex.stderr).toContain("is not a regular expression");
+  });
+
   it("says what was meant: a misspelled command, flag, metric, option or setting, a directory", async () => {
     const cwd = folder({
       "runs.jsonl": jsonl([{ id: "a", toolsCalled: [call("a")], expectedTools: [call("a")] }]),

@@ -35,6 +35,7 @@ const allowed: Record<string, readonly string[]> = {
     "node",
     "judges",
     "providers",
+    "matchers",
     "adapters",
     "core",
   ],

@@ -25,7 +25,9 @@ import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
-import { compareResults, writeReports } from "./reports.js";
+import { compareResults, readRun, writeReports } from "./reports.js";
+import { globMatches } from "../matchers/glob.js";
+import { createHash } from "node:crypto";
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
 
@@ -64,6 +66,10 @@ Results and reports
                             (exit 1) instead of failed cases (see toolscore compare)
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
+      --filter <pattern>    run only the cases whose id matches: a glob (tau-*, *-retry-?) or a
+                            /regular expression/ with flags
+      --only-failed <results>
+                            run only the cases that failed or errored in that results file
       --limit <n>           run at most n cases (of those not done yet), in dataset order; the
                             results file is then unfinished, and --resume runs the rest
       --bail <n>            stop cleanly once n cases failed or errored (--resume goes on)
@@ -115,6 +121,8 @@ const evalFlags = {
   "no-cache": { type: "boolean" },
   "dry-run": { type: "boolean" },
   limit: { type: "string" },
+  filter: { type: "string" },
+  "only-failed": { type: "string" },
   bail: { type: "string" },
   baseline: { type: "string" },
   tolerance: { type: "string" },
@@ -138,14 +146,18 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stdout.write(evalHelp);
     return ExitCode.OK;
   }
-  const plan = planEval(values, positionals, io);
+  const plan = await planEval(values, positionals, io);
   const judge = judgeOnDemand(plan, io);
   if (values["dry-run"] === true) return dryRun(plan, judge, io);
   const outcome = await runPlan(plan, judge, io);
   if (!outcome.written) {
-    // A gate that passes on nothing would hide a wrong path or an emptied file.
+    // A gate that passes on nothing would hide a wrong path, an emptied file or a bad filter.
+    const what =
+      plan.select === undefined
+        ? "holds no test cases"
+        : `has no case chosen by ${plan.select.name}`;
     io.stderr.write(
-      `toolscore: ${plan.datasetArgument} holds no test cases; ${shown(plan.out, io)} was left as it was\n`,
+      `toolscore: ${plan.datasetArgument} ${what}; ${shown(plan.out, io)} was left as it was\n`,
     );
     return ExitCode.USAGE;
   }
@@ -178,6 +190,8 @@ interface EvalPlan {
   readonly noCache: boolean;
   /** Cases to run at most, and failed cases to stop after. */
   readonly limit: number | undefined;
+  /** What chooses the cases to run by id, when something does. */
+  readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
   readonly bail: number | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
@@ -185,7 +199,11 @@ interface EvalPlan {
 }
 
 /** Reads and checks the flags and the config file into a plan; throws a usage error. */
-function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo): EvalPlan {
+async function planEval(
+  values: EvalFlags,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<EvalPlan> {
   if (positionals.length !== 1) {
     throw usageError(
       positionals.length === 0
@@ -264,12 +282,61 @@ function planEval(values: EvalFlags, positionals: readonly string[], io: CliIo):
     quiet: values.quiet === true,
     noCache: values["no-cache"] === true,
     limit: wholeFlag("limit", values.limit),
+    select: await selectionOf(values, io),
     bail: wholeFlag("bail", values.bail),
     ...(baseline === undefined ? {} : { baseline }),
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
       ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
     },
+  };
+}
+
+/** --filter and --only-failed: which cases to run, by id (both: the cases both choose). */
+async function selectionOf(values: EvalFlags, io: CliIo): Promise<EvalPlan["select"]> {
+  const tests: ((id: string) => boolean)[] = [];
+  const names: string[] = [];
+  if (values.filter !== undefined) {
+    tests.push(idPattern(values.filter));
+    names.push(`filter ${values.filter}`);
+  }
+  if (values["only-failed"] !== undefined) {
+    const given = values["only-failed"];
+    const results = {
+      noun: "results",
+      kinds: "the .jsonl an earlier eval wrote",
+      option: "--only-failed",
+    };
+    const failed = new Set<string>();
+    await readRun(namedFile(given, results, io), (record) => {
+      if (record.status !== "passed") failed.add(record.id);
+    });
+    tests.push((id) => failed.has(id));
+    const ids = createHash("sha256")
+      .update(JSON.stringify([...failed].sort()))
+      .digest("hex");
+    names.push(`only the ${failed.size} failed of ${given} (${ids.slice(0, 16)})`);
+  }
+  if (tests.length === 0) return undefined;
+  return { accepts: (id) => tests.every((test) => test(id)), name: names.join(" and ") };
+}
+
+/** An id pattern: `/regex/flags`, or a glob (`*` any characters, `?` one). */
+function idPattern(pattern: string): (id: string) => boolean {
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  if (regex === null) return (id) => globMatches(pattern, id);
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(regex[1], regex[2]);
+  } catch (error) {
+    throw usageError(
+      `--filter ${pattern} is not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
+      "--filter",
+    );
+  }
+  return (id) => {
+    compiled.lastIndex = 0;
+    return compiled.test(id);
   };
 }
 
@@ -445,6 +512,7 @@ async function runPlan(
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       ...(plan.limit === undefined ? {} : { limit: plan.limit }),
       ...(plan.bail === undefined ? {} : { bail: plan.bail }),
+      ...(plan.select === undefined ? {} : { select: plan.select }),
       wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
       progress,
       onNote: plan.quiet ? () => undefined : cappedNotes(io),

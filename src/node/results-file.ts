@@ -38,6 +38,8 @@ export interface ResultsHeader {
   readonly normalizeNames?: boolean;
   /** Set when the run covers one shard of the dataset: cases whose index mod `count` is `index`. */
   readonly shard?: { readonly index: number; readonly count: number };
+  /** Set when the run covers the cases a selection chose (`--filter`, `--only-failed`). */
+  readonly selection?: string;
   readonly startedAt: string;
 }
 

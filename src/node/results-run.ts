@@ -102,7 +102,9 @@ async function openLocked(
             ? "the metrics or their options have changed since"
             : JSON.stringify(same.shard) !== JSON.stringify(header.shard)
               ? "it was run with another shard"
-              : undefined;
+              : same.selection !== header.selection
+                ? "it was run on another selection of cases (--filter, --only-failed)"
+                : undefined;
       if (mismatch !== undefined) {
         throw new ResultsFileError({
           file,

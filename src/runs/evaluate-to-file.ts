@@ -78,6 +78,12 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
    */
   readonly limit?: number;
   /**
+   * Run only the cases of a dataset file whose id `accepts` takes (the file is read once first
+   * for its ids). `name` says what chose them; it goes in the results file's header, and a
+   * resumed run must choose with the same.
+   */
+  readonly select?: { readonly accepts: (id: string) => boolean; readonly name: string };
+  /**
    * Stop once this many cases failed or errored, as cleanly as a stop by `signal`: what finished
    * is kept, and `resume` goes on. Batched runs then send smaller batches, to stop soon.
    */
@@ -369,6 +375,11 @@ export async function evaluateToFile<TCase extends object = object>(
       : Array.isArray(testCases)
         ? `${testCases.length}:${hashOf(testCases)}`
         : "cases");
+  // Read before the results file is opened: a dataset that cannot be read leaves it as it was.
+  const chosen =
+    options.select === undefined
+      ? undefined
+      : await chosenPositions(file, options.select, normalizeNames);
   const header: ResultsHeader = {
     toolscore: "results",
     version: 1,
@@ -381,6 +392,7 @@ export async function evaluateToFile<TCase extends object = object>(
     ...(allConfigs ? { metricConfigs: configs } : {}),
     ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
+    ...(options.select === undefined ? {} : { selection: options.select.name }),
     startedAt: new Date().toISOString(),
   };
   const wording = options.wording ?? {
@@ -425,6 +437,7 @@ export async function evaluateToFile<TCase extends object = object>(
   let replaced = 0;
   const placer = createCasePlacer({
     shard,
+    chosen,
     done,
     limit,
     onDone: () => {
@@ -589,4 +602,26 @@ function bailAfter(
       progress.bytes(read);
     },
   };
+}
+
+/** The positions of a dataset's cases whose id a selection accepts (unreadable lines by their fallback id). */
+async function chosenPositions(
+  file: string | undefined,
+  select: { readonly accepts: (id: string) => boolean },
+  normalizeNames: boolean,
+): Promise<Set<number>> {
+  if (file === undefined) {
+    throw new InvalidOptionError({
+      option: "select",
+      value: undefined,
+      message: "select chooses cases of a dataset file; filter cases given in code yourself",
+    });
+  }
+  const chosen = new Set<number>();
+  let position = 0;
+  for await (const entry of readDataset(file, { normalizeNames })) {
+    const where = describeEntry(entry, position++);
+    if (select.accepts(where.id)) chosen.add(where.index);
+  }
+  return chosen;
 }

@@ -25,6 +25,8 @@ export type CasePlace =
  */
 export function createCasePlacer(input: {
   readonly shard?: Shard | undefined;
+  /** The positions a selection chose, when the run has one: the others are outside it. */
+  readonly chosen?: ReadonlySet<number> | undefined;
   readonly done: (position: number) => boolean;
   /** Cases to run at most (those not done). */
   readonly limit?: number | undefined;
@@ -36,6 +38,7 @@ export function createCasePlacer(input: {
   return {
     place(position: number): CasePlace {
       if (!inShard(input.shard, position)) return "outside";
+      if (input.chosen !== undefined && !input.chosen.has(position)) return "outside";
       datasetCases++;
       if (input.done(position)) {
         input.onDone();
