@@ -397,7 +397,7 @@ describe("toolscore CLI: commands and help", () => {
     );
     expect(
       await said(["eval", "runs.jsonl"], { "toolscore.config.yaml": "fail_undr: 0.9\n" }),
-    ).toContain('unknown setting "failUndr" (did you mean "failUnder"?)');
+    ).toContain('unknown setting "fail_undr" (did you mean "fail_under"?)');
     expect(await said(["eval", "evals"])).toContain(
       "evals is a directory; give the dataset file in it",
     );

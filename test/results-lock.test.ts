@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ResultsFileError } from "../src/index.js";
-import { lockResultsFile } from "../src/node/results-run.js";
+import { lockResultsFile } from "../src/node/results-lock.js";
+import { mergeResults } from "../src/node/results-file.js";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-lock-"));
@@ -30,6 +31,20 @@ describe("the results file lock", () => {
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: 4_194_305, host: hostname() }));
     const again = lockResultsFile(file);
     again();
+  });
+
+  it("locks the file a merge writes, like a run's", async () => {
+    const out = path.join(cwd, "merged.jsonl");
+    const held = lockResultsFile(out);
+    await expect(mergeResults({ inputs: [path.join(cwd, "none.jsonl")], out })).rejects.toThrow(
+      /another toolscore run/,
+    );
+    held();
+    // Not held: the merge goes on (and fails on its missing input), and lets its lock go.
+    await expect(mergeResults({ inputs: [path.join(cwd, "none.jsonl")], out })).rejects.toThrow(
+      /none\.jsonl/,
+    );
+    expect(existsSync(`${out}.lock`)).toBe(false);
   });
 
   it("refuses a second eval on the same results file while the first runs", async () => {

@@ -150,6 +150,8 @@ function judgeOf(value: unknown, file: string): JudgeConfig | undefined {
   return settings as unknown as JudgeConfig;
 }
 
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 /** Reads a config file (JSON or YAML); its relative paths are relative to the file. */
 export function readConfigFile(file: string): EvalConfig {
   let text: string;
@@ -175,14 +177,17 @@ export function readConfigFile(file: string): EvalConfig {
   if (value === null || value === undefined) return { metrics: [] };
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
   const given: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) given[camel(key)] = item;
-  for (const key of Object.keys(given)) {
-    if (!topLevelKeys.includes(key)) {
+  for (const [key, item] of Object.entries(value)) {
+    if (!topLevelKeys.includes(camel(key))) {
+      // Suggested and listed in the spelling the file uses.
+      const style = key.includes("_") ? snake : (name: string) => name;
+      const known = topLevelKeys.map(style);
       throw configError(
         file,
-        `unknown setting "${key}"${didYouMean(key, topLevelKeys)} (known: ${topLevelKeys.join(", ")})`,
+        `unknown setting "${key}"${didYouMean(key, known)} (known: ${known.join(", ")})`,
       );
     }
+    given[camel(key)] = item;
   }
   const directory = path.dirname(path.resolve(file));
   const relative = (key: string): string | undefined => {

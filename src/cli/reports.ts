@@ -17,7 +17,7 @@ import { createCaseScorer } from "../runner/score-case.js";
 import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
-import { compareCases, comparedCase, metricChanges } from "../core/comparison.js";
+import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import { metricResultsOf } from "../runner/record.js";
 import type { CliIo } from "./io.js";
@@ -299,20 +299,20 @@ export async function readRun(
   };
 }
 
-/** Two results files compared case by case, and per metric (see `compareCases`). */
+/** Two results files compared case by case, and per metric: only the baseline is held. */
 export async function compareResults(
   baseline: string,
   current: string,
   tolerance: number,
 ): Promise<RunComparison> {
   const before: ComparedCase[] = [];
-  const after: ComparedCase[] = [];
   const was = await readRun(baseline, (record) => before.push(comparedCase(record)));
-  const now = await readRun(current, (record) => after.push(comparedCase(record)));
-  return {
-    ...compareCases({ baseline: before, current: after, tolerance }),
-    metrics: metricChanges(was.summary, now.summary),
-  };
+  const comparer = createComparer({ baseline: before, tolerance });
+  before.length = 0;
+  const now = await readRun(current, (record) => {
+    comparer.add(comparedCase(record));
+  });
+  return { ...comparer.result(), metrics: metricChanges(was.summary, now.summary) };
 }
 
 /**

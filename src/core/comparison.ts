@@ -82,14 +82,14 @@ function keyer(): (id: string) => string {
 }
 
 /**
- * Compares the cases of a new run with a baseline's. The baseline is held by id in memory; the new run's cases
- * stream by. `tolerance` is how far a score may move without counting (default 0).
+ * A comparison with a baseline that takes the new run's cases one at a time: only the baseline
+ * is held in memory (by id), so a run of any size streams past it. `tolerance` is how far a
+ * score may move without counting (default 0).
  */
-export function compareCases(input: {
+export function createComparer(input: {
   readonly baseline: Iterable<ComparedCase>;
-  readonly current: Iterable<ComparedCase>;
   readonly tolerance?: number;
-}): CaseComparison {
+}) {
   const tolerance = input.tolerance ?? 0;
   const before = new Map<string, ComparedCase>();
   const baselineKey = keyer();
@@ -101,46 +101,63 @@ export function compareCases(input: {
   const scoreRose: CaseChange[] = [];
   const onlyInCurrent: string[] = [];
   const currentKey = keyer();
-  for (const item of input.current) {
-    const key = currentKey(item.id);
-    const earlier = before.get(key);
-    if (earlier === undefined) {
-      onlyInCurrent.push(key);
-      continue;
-    }
-    before.delete(key);
-    const moved = Object.entries(item.scores).flatMap(([metric, after]) => {
-      if (!Object.hasOwn(earlier.scores, metric)) return [];
-      const was = earlier.scores[metric];
-      return Math.abs(after - was) > tolerance ? [{ metric, before: was, after }] : [];
-    });
-    const change: CaseChange = {
-      id: key,
-      before: earlier.status,
-      after: item.status,
-      scores: moved,
-    };
-    if (rank[item.status] > rank[earlier.status]) {
-      (item.status === "error" ? newlyErrored : newlyFailed).push(change);
-    } else if (rank[item.status] < rank[earlier.status] && item.status === "passed") {
-      newlyPassed.push(change);
-    } else if (moved.some((score) => score.after < score.before)) {
-      scoreDropped.push(change);
-    } else if (moved.length > 0) {
-      scoreRose.push(change);
-    }
-  }
   return {
-    tolerance,
-    newlyFailed,
-    newlyErrored,
-    newlyPassed,
-    scoreDropped,
-    scoreRose,
-    onlyInBaseline: [...before.keys()],
-    onlyInCurrent,
-    regressions: newlyFailed.length + newlyErrored.length + scoreDropped.length,
+    /** Takes the new run's next case (in case order). */
+    add(item: ComparedCase): void {
+      const key = currentKey(item.id);
+      const earlier = before.get(key);
+      if (earlier === undefined) {
+        onlyInCurrent.push(key);
+        return;
+      }
+      before.delete(key);
+      const moved = Object.entries(item.scores).flatMap(([metric, after]) => {
+        if (!Object.hasOwn(earlier.scores, metric)) return [];
+        const was = earlier.scores[metric];
+        return Math.abs(after - was) > tolerance ? [{ metric, before: was, after }] : [];
+      });
+      const change: CaseChange = {
+        id: key,
+        before: earlier.status,
+        after: item.status,
+        scores: moved,
+      };
+      if (rank[item.status] > rank[earlier.status]) {
+        (item.status === "error" ? newlyErrored : newlyFailed).push(change);
+      } else if (rank[item.status] < rank[earlier.status] && item.status === "passed") {
+        newlyPassed.push(change);
+      } else if (moved.some((score) => score.after < score.before)) {
+        scoreDropped.push(change);
+      } else if (moved.length > 0) {
+        scoreRose.push(change);
+      }
+    },
+    /** What changed, once every case was added. */
+    result(): CaseComparison {
+      return {
+        tolerance,
+        newlyFailed,
+        newlyErrored,
+        newlyPassed,
+        scoreDropped,
+        scoreRose,
+        onlyInBaseline: [...before.keys()],
+        onlyInCurrent,
+        regressions: newlyFailed.length + newlyErrored.length + scoreDropped.length,
+      };
+    },
   };
+}
+
+/** Compares the cases of a new run with a baseline's (see {@link createComparer}). */
+export function compareCases(input: {
+  readonly baseline: Iterable<ComparedCase>;
+  readonly current: Iterable<ComparedCase>;
+  readonly tolerance?: number;
+}): CaseComparison {
+  const comparer = createComparer(input);
+  for (const item of input.current) comparer.add(item);
+  return comparer.result();
 }
 
 /** Each metric's mean and pass rate in both runs, the baseline's metrics first. */

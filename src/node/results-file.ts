@@ -16,6 +16,7 @@ import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
 import { jsonlLines } from "./dataset.js";
+import { lockResultsFile } from "./results-lock.js";
 
 /** The first line of a results file: what was run, on what, with which configuration. */
 export interface ResultsHeader {
@@ -511,6 +512,16 @@ export async function mergeResults(input: {
   if (inputs.length === 0) {
     throw new ResultsFileError({ file: out, message: "give the shard results files to merge" });
   }
+  // Written like a run's results file, so locked like one: no run may write it meanwhile.
+  const release = lockResultsFile(out);
+  try {
+    return await mergeLocked(inputs, out);
+  } finally {
+    release();
+  }
+}
+
+async function mergeLocked(inputs: readonly string[], out: string): Promise<MergeResultsOutcome> {
   const scans = await Promise.all(inputs.map((file) => scanResults(file)));
   const first = scans[0].header;
   const count = first.shard?.count;
