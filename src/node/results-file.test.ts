@@ -137,9 +137,12 @@ describe("results files", () => {
   });
 
   it("merges shards in dataset order, and names a missing shard", async () => {
-    const shard = (index: number, cases: number[], count = 2) => {
-      const file = path.join(directory, `shard-${index}-${count}.jsonl`);
-      const writer = createResultsWriter(file, header({ shard: { index, count } }));
+    const shard = (index: number, cases: number[], count = 2, selection?: string) => {
+      const file = path.join(directory, `shard-${index}-${count}${selection ?? ""}.jsonl`);
+      const writer = createResultsWriter(
+        file,
+        header({ shard: { index, count }, ...(selection === undefined ? {} : { selection }) }),
+      );
       for (const at of cases) writer.write(record(at));
       writer.close({
         complete: true,
@@ -168,6 +171,10 @@ describe("results files", () => {
     await expect(mergeResults({ inputs: [a, a], out })).rejects.toThrow(/are the same shard/);
     await expect(mergeResults({ inputs: [a, third], out })).rejects.toThrow(
       /splits the dataset in 2/,
+    );
+    const filtered = shard(1, [1, 3], 2, "filter tau-*");
+    await expect(mergeResults({ inputs: [a, filtered], out })).rejects.toThrow(
+      /was run on another selection of cases/,
     );
   });
 

@@ -541,6 +541,12 @@ async function mergeLocked(inputs: readonly string[], out: string): Promise<Merg
         message: `${file} was run on another dataset (or another version of it) than ${inputs[0]}`,
       });
     }
+    if (header.selection !== first.selection) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} was run on another selection of cases (--filter, --only-failed) than ${inputs[0]}`,
+      });
+    }
     if (header.config !== first.config) {
       throw new ResultsFileError({
         file,
