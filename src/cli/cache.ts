@@ -1,8 +1,7 @@
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { configFor, judgeCacheDirectory } from "./config.js";
-import { ExitCode, usageError } from "./io.js";
+import { ExitCode, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 
 export const cacheHelp = `Usage: toolscore cache clear [options]
@@ -42,9 +41,8 @@ export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<
     return ExitCode.OK;
   }
   const deleted = await createFileJudgeCache(directory).clear();
-  const shown = path.relative(io.cwd, directory) || directory;
   io.stdout.write(
-    `removed ${deleted} cached judge answer${deleted === 1 ? "" : "s"} from ${shown}\n`,
+    `removed ${deleted} cached judge answer${deleted === 1 ? "" : "s"} from ${shownPath(directory, io)}\n`,
   );
   return ExitCode.OK;
 }

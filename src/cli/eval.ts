@@ -14,6 +14,7 @@ import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js"
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../runs/evaluate-to-file.js";
 import type { RunError } from "../runs/evaluate-to-file.js";
+import { describeEntry } from "../runs/batch.js";
 import { createRunMetrics } from "../runs/run-metrics.js";
 import { inShard } from "../runs/shard.js";
 import { DatasetParseError } from "../core/errors.js";
@@ -21,7 +22,7 @@ import { readDataset } from "../node/dataset.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
 import { applySetting, configFor, judgeCacheDirectory } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
-import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
+import { ExitCode, namedFile, numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
@@ -157,7 +158,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         ? "holds no test cases"
         : `has no case chosen by ${plan.select.name}`;
     io.stderr.write(
-      `toolscore: ${plan.datasetArgument} ${what}; ${shown(plan.out, io)} was left as it was\n`,
+      `toolscore: ${plan.datasetArgument} ${what}; ${shownPath(plan.out, io)} was left as it was\n`,
     );
     return ExitCode.USAGE;
   }
@@ -457,12 +458,11 @@ async function dryRun(
   const errors: RunError[] = [];
   let errorCount = 0;
   for await (const entry of readDataset(plan.dataset, { normalizeNames: plan.normalizeNames })) {
-    const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
-    position++;
-    if (!inShard(plan.shard, index)) continue;
+    const where = describeEntry(entry, position++);
+    if (!inShard(plan.shard, where.index)) continue;
     if (DatasetParseError.isInstance(entry)) {
       errorCount++;
-      if (errors.length < 10) errors.push({ id: `case-${index + 1}`, message: entry.message });
+      if (errors.length < 10) errors.push({ id: where.id, message: entry.message });
       continue;
     }
     cases++;
@@ -470,7 +470,7 @@ async function dryRun(
   }
   const names = metrics.map((metric) => metric.name).join(", ");
   io.stdout.write(
-    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${errorCount > 0 ? `, ${errorCount} that cannot be` : ""}; metrics: ${names}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shown(plan.out, io)} left as it was.\n`,
+    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${errorCount > 0 ? `, ${errorCount} that cannot be` : ""}; metrics: ${names}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shownPath(plan.out, io)} left as it was.\n`,
   );
   for (const error of errors) io.stdout.write(`! ${printable(error.message)}\n`);
   if (errorCount > errors.length) io.stdout.write(`  … and ${errorCount - errors.length} more\n`);
@@ -547,7 +547,7 @@ async function showOutcome(
         failures: summary.failed > 0 ? await firstFailures(plan.out, maxFailuresShown) : [],
       };
   io.stdout.write(`${formatConsoleSummary(summary, { color, ...shownCases })}\n`);
-  io.stdout.write(`results: ${shown(plan.out, io)}\n`);
+  io.stdout.write(`results: ${shownPath(plan.out, io)}\n`);
   const comparison =
     plan.baseline === undefined || outcome.aborted
       ? undefined
@@ -602,6 +602,3 @@ function exitCodeOf(
   if (comparison !== undefined) return ExitCode.OK;
   return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
 }
-
-/** A file as the user would write it: relative to the folder they run in. */
-const shown = (file: string, io: CliIo) => path.relative(io.cwd, file) || file;

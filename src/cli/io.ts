@@ -93,3 +93,8 @@ export function numberFlag(name: string, value: string | undefined, min: number,
   }
   return number;
 }
+
+/** A file as the user would write it: relative to the folder they run in. */
+export function shownPath(file: string, io: Pick<CliIo, "cwd">): string {
+  return path.relative(io.cwd, file) || file;
+}

@@ -20,6 +20,7 @@ import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import { metricResultsOf } from "../runner/record.js";
+import { shownPath } from "./io.js";
 import type { CliIo } from "./io.js";
 import { createRunMetrics } from "../runs/run-metrics.js";
 import { needsJudge } from "./metrics.js";
@@ -188,7 +189,6 @@ export async function writeReports(input: {
   comparison?: { readonly comparison: RunComparison; readonly baseline: string };
 }): Promise<void> {
   const { out, summary, metrics, reports, io } = input;
-  const relative = (file: string) => path.relative(io.cwd, file) || file;
   const ensureFolder = (file: string) => mkdir(path.dirname(file), { recursive: true });
   const markdownTarget = reports.markdown ?? io.env.GITHUB_STEP_SUMMARY;
   const wanted =
@@ -205,7 +205,7 @@ export async function writeReports(input: {
       metrics,
       timestamp: scan.header.startedAt,
     });
-    io.stdout.write(`junit: ${relative(reports.junit)}\n`);
+    io.stdout.write(`junit: ${shownPath(reports.junit, io)}\n`);
   }
   if (markdownTarget !== undefined && markdownTarget !== "") {
     const failures: CaseRecord[] = [];
@@ -221,7 +221,7 @@ export async function writeReports(input: {
     if (reports.markdown !== undefined) {
       await ensureFolder(reports.markdown);
       await writeFile(reports.markdown, text);
-      io.stdout.write(`markdown: ${relative(reports.markdown)}\n`);
+      io.stdout.write(`markdown: ${shownPath(reports.markdown, io)}\n`);
     }
     if (io.env.GITHUB_STEP_SUMMARY !== undefined && io.env.GITHUB_STEP_SUMMARY !== "") {
       await appendFile(io.env.GITHUB_STEP_SUMMARY, text);
@@ -268,7 +268,7 @@ export async function writeReports(input: {
         ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
       }),
     );
-    io.stdout.write(`report: ${relative(reports.report)}\n`);
+    io.stdout.write(`report: ${shownPath(reports.report, io)}\n`);
   }
 }
 

@@ -28,24 +28,68 @@ function rateMove(before: number | null, after: number | null): string {
   return `${formatRate(before)} → ${formatRate(after)}${move}`;
 }
 
-/** What moved in a case: its status, and each score beyond the tolerance. */
-function changeText(change: CaseChange): string {
-  const scores = change.scores.map(
-    (score) => `${printable(score.metric)} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`,
-  );
-  const status = change.before === change.after ? [] : [`${change.before} → ${change.after}`];
-  return [...status, ...scores].join(", ");
+/** The scores of a case that moved beyond the tolerance: `m 1.00 → 0.50, ...` (raw text). */
+export function movedScores(change: CaseChange): string {
+  return change.scores
+    .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
+    .join(", ");
 }
 
-/** The kinds of change, in the order a reader needs them: regressions first. */
-function sections(comparison: RunComparison) {
+/** What moved in a case: its status, and each score beyond the tolerance. */
+function changeText(change: CaseChange): string {
+  const status = change.before === change.after ? "" : `${change.before} → ${change.after}`;
+  return printable([status, movedScores(change)].filter((part) => part !== "").join(", "));
+}
+
+/**
+ * The kinds of change, in the order a reader needs them (regressions first), for every view of a
+ * comparison: `kind` names one case's change, `title` a list of them.
+ */
+export function changeKinds(comparison: RunComparison) {
   return [
-    { title: "newly failed", mark: "✗", changes: comparison.newlyFailed, bad: true },
-    { title: "newly errored", mark: "!", changes: comparison.newlyErrored, bad: true },
-    { title: "scores dropped", mark: "↓", changes: comparison.scoreDropped, bad: true },
-    { title: "newly passed", mark: "✓", changes: comparison.newlyPassed, bad: false },
-    { title: "scores rose", mark: "↑", changes: comparison.scoreRose, bad: false },
+    {
+      kind: "newly failed",
+      title: "newly failed",
+      mark: "✗",
+      bad: true,
+      changes: comparison.newlyFailed,
+    },
+    {
+      kind: "newly errored",
+      title: "newly errored",
+      mark: "!",
+      bad: true,
+      changes: comparison.newlyErrored,
+    },
+    {
+      kind: "score dropped",
+      title: "scores dropped",
+      mark: "↓",
+      bad: true,
+      changes: comparison.scoreDropped,
+    },
+    {
+      kind: "newly passed",
+      title: "newly passed",
+      mark: "✓",
+      bad: false,
+      changes: comparison.newlyPassed,
+    },
+    {
+      kind: "score rose",
+      title: "scores rose",
+      mark: "↑",
+      bad: false,
+      changes: comparison.scoreRose,
+    },
   ];
+}
+
+/** Every changed case with its kind, in the order of {@link changeKinds}. */
+export function changedCases(comparison: RunComparison): { kind: string; change: CaseChange }[] {
+  return changeKinds(comparison).flatMap(({ kind, changes }) =>
+    changes.map((change) => ({ kind, change })),
+  );
 }
 
 /** One line saying how the run moved: regressions, improvements, cases on one side only. */
@@ -73,7 +117,7 @@ export function formatComparison(comparison: RunComparison, options: ComparisonO
     );
   }
   lines.push("", paint(comparison.regressions > 0 ? 31 : 32, comparisonVerdict(comparison)));
-  for (const section of sections(comparison)) {
+  for (const section of changeKinds(comparison)) {
     if (section.changes.length === 0) continue;
     lines.push(`${section.title}:`);
     for (const change of section.changes.slice(0, max)) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RunComparison } from "../core/comparison.js";
-import { comparisonVerdict } from "./comparison.js";
+import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
 import { formatRate } from "./format.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
@@ -89,20 +89,12 @@ function comparisonSection({
         `<tr><td>${escapeXml(metric.name)}</td><td>${two(metric.meanBefore)}</td><td>${two(metric.meanAfter)}</td><td>${percent(metric.passRateBefore)}</td><td>${percent(metric.passRateAfter)}</td></tr>`,
     )
     .join("");
-  const changes = [
-    ...comparison.newlyFailed.map((change) => ["newly failed", change] as const),
-    ...comparison.newlyErrored.map((change) => ["newly errored", change] as const),
-    ...comparison.scoreDropped.map((change) => ["score dropped", change] as const),
-    ...comparison.newlyPassed.map((change) => ["newly passed", change] as const),
-    ...comparison.scoreRose.map((change) => ["score rose", change] as const),
-  ].slice(0, 200);
-  const changeRows = changes
-    .map(([kind, change]) => {
-      const scores = change.scores
-        .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
-        .join(", ");
-      return `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(scores)}</td></tr>`;
-    })
+  const changeRows = changedCases(comparison)
+    .slice(0, 200)
+    .map(
+      ({ kind, change }) =>
+        `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(movedScores(change))}</td></tr>`,
+    )
     .join("");
   return `<section id="comparison" aria-label="comparison with a baseline">
 <h2>Compared with ${escapeXml(baseline)}</h2>

@@ -1,7 +1,7 @@
 import type { CaseRecord } from "../core/case-record.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
-import { comparisonVerdict } from "./comparison.js";
+import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface MarkdownSummaryOptions {
@@ -107,19 +107,11 @@ function comparisonLines(
         `| ${cell(metric.name)} | ${mean(metric.meanBefore)} | ${mean(metric.meanAfter)} | ${rate(metric.passRateBefore)} | ${rate(metric.passRateAfter)} |`,
     ),
   ];
-  const changes = [
-    ...comparison.newlyFailed.map((change) => ["newly failed", change] as const),
-    ...comparison.newlyErrored.map((change) => ["newly errored", change] as const),
-    ...comparison.scoreDropped.map((change) => ["score dropped", change] as const),
-    ...comparison.newlyPassed.map((change) => ["newly passed", change] as const),
-  ];
+  const changes = changedCases(comparison);
   if (changes.length > 0) {
     lines.push("", "| case | change | scores |", "| --- | --- | --- |");
-    for (const [kind, change] of changes.slice(0, max)) {
-      const scores = change.scores
-        .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
-        .join(", ");
-      lines.push(`| ${cell(change.id, 60)} | ${kind} | ${cell(scores)} |`);
+    for (const { kind, change } of changes.slice(0, max)) {
+      lines.push(`| ${cell(change.id, 60)} | ${kind} | ${cell(movedScores(change))} |`);
     }
     if (changes.length > max) lines.push("", `…and ${changes.length - max} more.`);
   }

@@ -459,8 +459,7 @@ export async function evaluateToFile<TCase extends object = object>(
         progress.bytes(bytes);
       },
     })) {
-      const index = DatasetParseError.isInstance(entry) ? (entry.item ?? position) : entry.index;
-      position++;
+      const { index } = describeEntry(entry, position++);
       const place = placer.place(index);
       // The first case past the limit: the rest is left for a later run, unread.
       if (place === "later") break;
