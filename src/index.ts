@@ -112,6 +112,7 @@ export type { SchemaViolation } from "./matchers/schema-validation.js";
 
 // Reading transcripts.
 export { parseTrajectories, parseTrajectory } from "./adapters/parse-trajectory.js";
+export { traceIdsOf } from "./adapters/otlp.js";
 export type { ParseTrajectoryOptions } from "./adapters/parse-trajectory.js";
 export { detectFormat } from "./adapters/detect-format.js";
 export type { FormatDetection } from "./adapters/detect-format.js";

@@ -2,7 +2,7 @@
  * toolscore/node: what touches the file system and the network. A judge cache on disk and a store
  * of submitted batches, both safe against crashes mid-write and processes sharing them; and safe
  * image loading from URLs, files and base64 data; datasets streamed from JSONL, JSON and YAML
- * files; results files that survive a kill, resume, and merge.
+ * files, or built from recorded transcripts; results files that survive a kill, resume, and merge.
  */
 export { createFileJudgeCache } from "./node/file-judge-cache.js";
 export type { FileJudgeCache } from "./node/file-judge-cache.js";
@@ -16,6 +16,9 @@ export { loadContentImages } from "./node/load-content.js";
 export { datasetFingerprint, datasetFormatOf, readDataset } from "./node/dataset.js";
 export type { DatasetEntry, DatasetFormat, ReadDatasetOptions } from "./node/dataset.js";
 export type { DatasetCase } from "./adapters/dataset-case.js";
+export { buildRecordingsDataset, findTranscripts } from "./node/recordings.js";
+export type { RecordingsDataset, RecordingsDatasetOptions } from "./node/recordings.js";
+export { readTranscriptFile } from "./node/transcript-file.js";
 export {
   createResultsWriter,
   mergeResults,

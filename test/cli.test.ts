@@ -1,38 +1,22 @@
 import {
   existsSync,
-  mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { validateXML } from "xmllint-wasm";
 import { parse as parseYaml } from "yaml";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
+import { testFolders } from "./support/folders.js";
 import { DatasetParseError } from "../src/core/errors.js";
 import { readDataset } from "../src/node/dataset.js";
 import { readParityCases } from "./parity-files.js";
 import { anthropicRun, openAiRun } from "./support/transcripts.js";
 
-const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-"));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
-
-let folders = 0;
-function folder(files: Record<string, string> = {}): string {
-  const directory = path.join(root, `w${++folders}`);
-  mkdirSync(directory, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
-    writeFileSync(path.join(directory, name), text);
-  }
-  return directory;
-}
+const folder = testFolders("toolscore-cli-");
 
 const jsonl = (items: readonly unknown[]) =>
   `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
@@ -53,6 +37,7 @@ describe("toolscore CLI: commands and help", () => {
     for (const command of [
       "init",
       "eval",
+      "dataset",
       "parse",
       "report",
       "merge",
@@ -398,9 +383,10 @@ describe("toolscore CLI: commands and help", () => {
     expect(
       await said(["eval", "runs.jsonl"], { "toolscore.config.yaml": "fail_undr: 0.9\n" }),
     ).toContain('unknown setting "fail_undr" (did you mean "fail_under"?)');
-    expect(await said(["eval", "evals"])).toContain(
-      "evals is a directory; give the dataset file in it",
-    );
+    // A folder is recordings; one holding no transcript, but a dataset, says so.
+    const folderRun = await said(["eval", "evals"]);
+    expect(folderRun).toContain("evals is a directory, and its one file is not a transcript");
+    expect(folderRun).toContain("give the dataset file in it");
     expect(await said(["parse", "evals"])).toContain("evals is a directory; give the transcript");
     expect(await said(["report", "evals"])).toContain("evals is a directory; give the results");
     expect(await said(["merge", "evals", "--out", "m.jsonl"])).toContain("evals is a directory");

@@ -115,19 +115,19 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the packed package, installed from its tarball", () => {
-  it("installs without warnings, adding at most 13 packages and 10 MB", async () => {
+  it("installs without warnings, adding at most 16 packages and 11 MB", async () => {
     expect(consumer.install.stderr).toBe("");
     const added = Number(/added (\d+) packages?/.exec(consumer.install.stdout)?.[1]);
-    expect(added).toBeLessThanOrEqual(13);
+    expect(added).toBeLessThanOrEqual(16);
     const readme = readFileSync(path.join(root, "README.md"), "utf8").replace(/\s+/g, " ");
-    expect(readme).toContain(`toolscore adds ${added} packages to a project, under 10 MB`);
+    expect(readme).toContain(`toolscore adds ${added} packages to a project, under 11 MB`);
     const modules = path.join(consumer.directory, "node_modules");
     const listed = await consumer.npm(["ls", "--all", "--parseable"]);
     // The project itself, then every package installed.
     expect(listed.stdout.trim().split("\n").slice(1)).toHaveLength(added);
     const size = folderSize(modules);
-    expect(size.bytes).toBeLessThanOrEqual(10_000_000);
-    expect(size.disk).toBeLessThanOrEqual(10_000_000);
+    expect(size.bytes).toBeLessThanOrEqual(11_000_000);
+    expect(size.disk).toBeLessThanOrEqual(11_000_000);
     // The model SDKs and image codecs are optional peers: not installed for deterministic use.
     for (const peer of Object.keys(manifest.peerDependencies)) {
       expect(existsSync(path.join(modules, peer)), peer).toBe(false);
@@ -246,7 +246,7 @@ console.log(JSON.stringify([run(imported), run(required)]));
     // npm 11 names the one install script toolscore has: the build, which a git install runs.
     expect(project.install.stderr).toMatch(/toolscore@[\d.]+ \(prepare: npm run build\)/);
     expect(project.install.stderr.replace(/.*install-scripts.*\n?/g, "")).toBe("");
-    expect(project.install.stdout).toMatch(/added 13 packages/);
+    expect(project.install.stdout).toMatch(/added 16 packages/);
     project.write("loads.mjs", loads);
     const ran = await runProgram(process.execPath, ["loads.mjs"], { cwd: project.directory });
     expect(ran.stderr).toBe("");

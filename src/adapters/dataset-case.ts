@@ -77,6 +77,7 @@ const fieldNames = {
     "expected_agent_trajectory",
   ],
   trajectoryFormat: ["trajectoryFormat", "trajectory_format"],
+  traceId: ["traceId", "trace_id"],
   retrievedContexts: ["retrievedContexts", "retrieved_contexts"],
   metricOptions: ["metricOptions", "metric_options"],
   metadata: ["metadata"],
@@ -197,10 +198,20 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (format !== undefined && typeof format !== "string") {
     fail('trajectoryFormat must be a format name such as "openai-chat"', "trajectoryFormat");
   }
+  const traceId = values.traceId;
+  if (traceId !== undefined) {
+    if (typeof traceId !== "string" || traceId === "") {
+      fail("traceId must be a trace id (text)", "traceId");
+    }
+    if (values.trajectory === undefined) {
+      fail("traceId chooses a trace of the case's trajectory, and the case has none", "traceId");
+    }
+  }
   const parse = (field: "trajectory" | "expectedTrajectory") => {
     try {
       return parseTrajectory(values[field], {
         ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
+        ...(field === "trajectory" && traceId !== undefined ? { traceId: traceId as string } : {}),
         ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
       });
     } catch (error) {

@@ -6,6 +6,8 @@ import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
 /** A span, decoded from OTLP JSON or a plain span export, with its attributes as values. */
 export interface DecodedSpan {
   readonly name: string;
+  /** The trace (run) the span belongs to, when the export says. */
+  readonly traceId: string | undefined;
   readonly spanId: string | undefined;
   readonly parentSpanId: string | undefined;
   /** Start and end in nanoseconds since the epoch, when known. */
@@ -127,6 +129,7 @@ export function decodeSpans(input: unknown, onSkip: (path: string) => void): Dec
     const context = asRecord(record.context);
     spans.push({
       name: asString(record.name) ?? "",
+      traceId: asString(record.traceId) ?? asString(record.trace_id) ?? asString(context?.trace_id),
       spanId: asString(record.spanId) ?? asString(record.span_id) ?? asString(context?.span_id),
       parentSpanId:
         asString(record.parentSpanId) ??
@@ -187,11 +190,57 @@ export function stepGroups<T extends { span: DecodedSpan; step?: number | undefi
   return groups;
 }
 
-/** The spans of a trace, with a warning for each entry that is not a span. */
+/** The traces spans belong to, each once, in the order the input first names them. */
+function traceIdsIn(spans: readonly DecodedSpan[]): string[] {
+  const byOrder = [...spans].sort((a, b) => a.order - b.order);
+  const ids = new Set<string>();
+  for (const span of byOrder) if (span.traceId !== undefined) ids.add(span.traceId);
+  return [...ids];
+}
+
+/**
+ * The traces of an export of spans (OTLP JSON, or a list of spans), in the order the input first
+ * names them: one per run of the agent, when an exporter wrote several runs to one file.
+ */
+export function traceIdsOf(input: unknown): string[] {
+  return traceIdsIn(decodeSpans(input, () => undefined));
+}
+
+/** Trace ids for a message: the first few, quoted. */
+function listed(ids: readonly string[]): string {
+  const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
+  return ids.length > 5 ? `${shown.join(", ")} and ${ids.length - 5} more` : shown.join(", ");
+}
+
+/**
+ * The spans of a trace, with a warning for each entry that is not a span. With the builder's
+ * `traceId`, only that trace's spans; without it, spans of several traces are read as one run,
+ * with a warning, never mixed in silence.
+ */
 export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSpan[] {
-  return decodeSpans(input, (path) => {
+  const spans = decodeSpans(input, (path) => {
     builder.warn("not-an-object", "a span that is not an object was skipped", path);
   });
+  const ids = traceIdsIn(spans);
+  const chosen = builder.traceId;
+  if (chosen !== undefined) {
+    const own = spans.filter((span) => span.traceId === chosen);
+    if (own.length === 0) {
+      throw new InvalidInputError({
+        field: "traceId",
+        message: `no span belongs to trace ${JSON.stringify(chosen)}; ${ids.length === 0 ? "the spans carry no trace ids" : `the traces are ${listed(ids)}`}`,
+      });
+    }
+    return own;
+  }
+  if (ids.length > 1) {
+    builder.warn(
+      "several-traces",
+      `the spans belong to ${ids.length} traces (${listed(ids)}), read here as one run; choose one with traceId (toolscore dataset makes a case of each)`,
+      "$",
+    );
+  }
+  return spans;
 }
 
 /** A tool call found in a model span's output messages; `step` numbers the message. */

@@ -30,7 +30,16 @@ export interface ParseTrajectoryOptions {
    * suffixes such as `_xg7c`; an object sets the rules. Default false: names as they are.
    */
   normalizeNames?: boolean | NameNormalizationOptions;
+  /**
+   * Of a transcript of spans (OpenTelemetry GenAI, OpenInference) that holds several traces, the
+   * one to read. Without it, spans of several traces are read as one run, with a
+   * `several-traces` warning.
+   */
+  traceId?: string;
 }
+
+/** The formats whose transcripts are spans, which may hold several traces. */
+const spanFormats: ReadonlySet<TrajectoryFormat> = new Set(["otel", "openinference"]);
 
 const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuilder) => void> = {
   "openai-chat": readOpenAIChat,
@@ -46,19 +55,22 @@ const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuil
 };
 
 /**
- * A transcript given as JSON text or JSON Lines becomes a value (lines by the one JSONL line
- * rule); anything else is taken as is. The text is remembered for readers that need how its
- * numbers were written.
+ * A transcript's text as a value, by the one rule every reader of transcripts follows (files named
+ * by datasets, `toolscore parse`, recordings, text given to `parseTrajectory`): with `lines`, one
+ * JSON value per line (JSON Lines); otherwise the whole text as JSON, and JSON Lines when it is
+ * not. The text is remembered for readers that need how its numbers were written. Throws
+ * `InvalidInputError` naming the first line that is not JSON.
  */
-function decode(input: unknown): unknown {
-  if (typeof input !== "string") return input;
-  const text = input.trim();
-  try {
-    const value = JSON.parse(text) as unknown;
-    rememberSource(value, text);
-    return value;
-  } catch {
-    // JSON Lines: one message, item or span per line.
+export function decodeTranscript(text: string, options: { lines?: boolean } = {}): unknown {
+  if (options.lines !== true) {
+    const whole = text.trim();
+    try {
+      const value = JSON.parse(whole) as unknown;
+      rememberSource(value, whole);
+      return value;
+    } catch {
+      // JSON Lines: one message, item or span per line.
+    }
   }
   return jsonlTextLines(text).map(({ text: line, line: number }) => {
     let value: unknown;
@@ -67,7 +79,10 @@ function decode(input: unknown): unknown {
     } catch {
       throw new InvalidInputError({
         field: `line ${number}`,
-        message: `the transcript is neither JSON nor JSON Lines: line ${number} is not valid JSON`,
+        message:
+          options.lines === true
+            ? `line ${number} is not valid JSON`
+            : `the transcript is neither JSON nor JSON Lines: line ${number} is not valid JSON`,
       });
     }
     rememberSource(value, line);
@@ -127,7 +142,7 @@ export function normalizeTrajectoryNames(
  */
 export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions = {}): Trajectory {
   const format = readOptions(options, "parseTrajectory");
-  return readOne(input, format, options.normalizeNames ?? false, undefined);
+  return readOne(input, format, options.normalizeNames ?? false, undefined, options.traceId);
 }
 
 /**
@@ -160,7 +175,7 @@ export function parseTrajectories<Name extends string>(
   for (const name of Object.keys(inputs) as Name[]) {
     let trajectory: Trajectory;
     try {
-      trajectory = readOne(inputs[name], format, normalizeNames, parsedBefore);
+      trajectory = readOne(inputs[name], format, normalizeNames, parsedBefore, options.traceId);
     } catch (error) {
       throw namingInput(error, name);
     }
@@ -178,6 +193,14 @@ function readOptions(options: unknown, caller: string): TrajectoryFormat | undef
       message: `${caller} takes an options object`,
     });
   }
+  const { traceId } = options as ParseTrajectoryOptions;
+  if (traceId !== undefined && (typeof traceId !== "string" || traceId === "")) {
+    throw new InvalidOptionError({
+      option: "traceId",
+      value: traceId,
+      message: `${caller}'s traceId must be a trace id (text), got ${JSON.stringify(traceId)}`,
+    });
+  }
   return resolveFormat((options as ParseTrajectoryOptions).format);
 }
 
@@ -186,14 +209,17 @@ function readOne(
   format: TrajectoryFormat | undefined,
   normalizeNames: boolean | NameNormalizationOptions,
   parsedBefore: ParsedArguments | undefined,
+  traceId: string | undefined,
 ): Trajectory {
-  const value = decode(input);
+  const value = typeof input === "string" ? decodeTranscript(input) : input;
   // The shape most agents log reads in one pass; anything unusual in it takes the general way.
   const plain =
-    (format === undefined || format === "openai-chat") && Array.isArray(value)
+    (format === undefined || format === "openai-chat") &&
+    traceId === undefined &&
+    Array.isArray(value)
       ? readPlainOpenAIChat(value, parsedBefore)
       : undefined;
-  const trajectory = plain ?? readTrajectory(value, format);
+  const trajectory = plain ?? readTrajectory(value, format, traceId);
   if (normalizeNames === false) return trajectory;
   return normalizeTrajectoryNames(trajectory, normalizeNames === true ? {} : normalizeNames);
 }
@@ -217,7 +243,11 @@ function namingInput(error: unknown, name: string): unknown {
  * `parseTrajectory`'s general way, by the format's reader: every shape and every oddity. Exported
  * for the test that holds the one-pass reader of plain OpenAI chat lists to it.
  */
-export function readTrajectory(value: unknown, given: TrajectoryFormat | undefined): Trajectory {
+export function readTrajectory(
+  value: unknown,
+  given: TrajectoryFormat | undefined,
+  traceId?: string,
+): Trajectory {
   let format = given;
   if (format === undefined) {
     const detection = detectFormatOnly(value);
@@ -228,7 +258,14 @@ export function readTrajectory(value: unknown, given: TrajectoryFormat | undefin
     }
     format = detection.format;
   }
-  const builder = new TrajectoryBuilder(format);
+  if (traceId !== undefined && !spanFormats.has(format)) {
+    throw new InvalidOptionError({
+      option: "traceId",
+      value: traceId,
+      message: `traceId chooses a trace of spans (otel, openinference); this transcript is ${format}`,
+    });
+  }
+  const builder = new TrajectoryBuilder(format, traceId);
   readers[format](value, builder);
   return builder.build({ expectResults: true });
 }

@@ -102,7 +102,14 @@ export class TrajectoryBuilder {
   private readonly seenIds = new Set<string>();
   private currentStep: number[] | undefined;
 
-  constructor(private readonly format: TrajectoryFormat) {}
+  /**
+   * `traceId`: of a transcript of spans, read only the spans of that trace (exports often hold
+   * several runs).
+   */
+  constructor(
+    private readonly format: TrajectoryFormat,
+    readonly traceId?: string,
+  ) {}
 
   warn(code: TrajectoryWarningCode, message: string, path: string): void {
     this.warnings.push({ code, message, path });

@@ -20,7 +20,7 @@ import { inShard } from "../runs/shard.js";
 import { DatasetParseError } from "../core/errors.js";
 import { readDataset } from "../node/dataset.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
-import { applySetting, configFor, judgeCacheDirectory } from "./config.js";
+import { applySetting, configFor, findConfigFile, judgeCacheDirectory } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -29,13 +29,20 @@ import { createProgress } from "./progress.js";
 import { compareResults, readRun, writeReports } from "./reports.js";
 import { globMatches } from "../matchers/glob.js";
 import { createHash } from "node:crypto";
+import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
+       toolscore eval <folder|glob|transcript...> [--expected <file>] [options]
 
 Scores every case of a dataset (.jsonl, .json, .yaml) and writes one JSON line per finished
-case to the results file, at once, so a stopped run can be resumed.
+case to the results file, at once, so a stopped run can be resumed. Given recordings instead (a
+folder, a quoted glob, or several transcript files), every transcript is a case, its id its path,
+as toolscore dataset builds them; the dataset is written beside the results file
+(<results>.dataset.jsonl), so that report and --resume read the cases again.
 
 Metrics and options
+  -e, --expected <file>     with recordings: the expected cases, by recording id (see
+                            toolscore dataset --help)
   -m, --metric <id>         a metric to run (repeatable); default tool-call-accuracy
       --set <id.opt=value>  set a metric option (repeatable), e.g. --set tool-call-accuracy.order=strict
   -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
@@ -99,6 +106,7 @@ function shardOf(value: string | undefined): { index: number; count: number } | 
 }
 
 const evalFlags = {
+  expected: { type: "string", short: "e" },
   metric: { type: "string", short: "m", multiple: true },
   set: { type: "string", multiple: true },
   config: { type: "string", short: "c" },
@@ -205,11 +213,16 @@ async function planEval(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<EvalPlan> {
-  if (positionals.length !== 1) {
+  if (positionals.length === 0) {
     throw usageError(
-      positionals.length === 0
-        ? "eval needs a dataset: toolscore eval runs.jsonl (see toolscore eval --help)"
-        : `eval takes one dataset, got ${positionals.length}: ${positionals.join(" ")}`,
+      "eval needs a dataset, or a folder of recordings: toolscore eval runs.jsonl (see toolscore eval --help)",
+    );
+  }
+  const recordings = namesRecordings(positionals, io);
+  if (!recordings && values.expected !== undefined) {
+    throw usageError(
+      `--expected goes with recordings (a folder, a glob, transcript files); ${positionals[0]} is a dataset: put the expected fields in its cases`,
+      "--expected",
     );
   }
   if (values.resume === true && values.overwrite === true) {
@@ -235,12 +248,6 @@ async function planEval(
   if (details !== "failed" && details !== "all") {
     throw usageError(`--details takes failed or all, got ${JSON.stringify(details)}`, "--details");
   }
-  const datasetArgument = positionals[0];
-  const dataset = namedFile(
-    datasetArgument,
-    { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
-    io,
-  );
   const judgeModel = values.judge ?? config.judge?.model;
   if (needsJudge(metrics) && judgeModel === undefined) {
     const judged = metrics.filter(
@@ -253,12 +260,44 @@ async function planEval(
   }
   const judgeTimeout =
     numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000) ?? config.judge?.timeoutMs;
-  const workers = workersOf(values.workers, dataset, metrics);
   const out =
     values.out === undefined
       ? (config.out ?? resolve("toolscore-results.jsonl"))
       : resolve(values.out);
   const baseline = baselineOf(values, out, io);
+  const reports = {
+    report: values.report === undefined ? config.report : resolve(values.report),
+    junit: values.junit === undefined ? config.junit : resolve(values.junit),
+    markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
+  };
+  const dataset = recordings
+    ? await datasetFromRecordings(
+        {
+          inputs: positionals,
+          expected: values.expected,
+          out,
+          resume: values.resume === true,
+          overwrite: values.overwrite === true,
+          // Files the run reads or writes are never recordings.
+          exclude: [
+            ...Object.values(reports).filter((file) => file !== undefined),
+            ...[
+              baseline?.file,
+              values["only-failed"],
+              values.config ?? findConfigFile(io.cwd),
+            ].flatMap((file) => (file === undefined ? [] : [resolve(file)])),
+          ],
+        },
+        io,
+      )
+    : namedFile(
+        positionals[0],
+        { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
+        io,
+      );
+  // Recordings are run as the dataset built from them, and named by it (reports read it again).
+  const datasetArgument = recordings ? shownPath(dataset, io) : positionals[0];
+  const workers = workersOf(values.workers, dataset, metrics);
   return {
     dataset,
     datasetArgument,
@@ -272,11 +311,7 @@ async function planEval(
     shard,
     details,
     out,
-    reports: {
-      report: values.report === undefined ? config.report : resolve(values.report),
-      junit: values.junit === undefined ? config.junit : resolve(values.junit),
-      markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
-    },
+    reports,
     resume: values.resume === true,
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,

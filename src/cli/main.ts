@@ -8,6 +8,7 @@ import { ToolscoreError } from "../core/errors.js";
 import { didYouMean } from "../core/suggest.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { mergeResults } from "../node/results-file.js";
+import { readTranscriptFile } from "../node/transcript-file.js";
 import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatConsoleSummary } from "../reporters/console.js";
@@ -16,6 +17,7 @@ import { cacheCommand, cacheHelp } from "./cache.js";
 import { initCommand, initHelp } from "./init.js";
 import { compareCommand, compareHelp } from "./compare.js";
 import { evalCommand, evalHelp } from "./eval.js";
+import { datasetCommand, datasetHelp } from "./dataset.js";
 import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { datasetPath, readRun, writeReports } from "./reports.js";
@@ -26,6 +28,7 @@ const mainHelp = `Usage: toolscore <command> [options]
 Commands
   init                  start here: a config, a dataset of three cases, a CI workflow
   eval <dataset>        score a dataset of agent runs, write results and reports
+  dataset <recordings>  write a dataset from recorded transcripts and expected cases
   parse <transcript>    print the normalized tool calls of a transcript (for debugging)
   report <results>      render reports again from a results file
   merge <results...>    join the results of shards (eval --shard i/n) into one file
@@ -43,6 +46,7 @@ OpenTelemetry GenAI spans, ... detected from its shape) and prints the tool call
 
       --format <name>      the transcript's format, when detection guesses wrong
       --normalize-names    strip random suffixes from tool names
+      --trace-id <id>      of an export of spans holding several traces, the one to read
       --json               print the whole normalized trajectory as JSON
   -h, --help
 `;
@@ -151,6 +155,7 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
     options: {
       format: { type: "string" },
       "normalize-names": { type: "boolean" },
+      "trace-id": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -166,29 +171,17 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
     { noun: "transcript", kinds: ".json or .jsonl", option: "transcript" },
     io,
   );
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    throw usageError(`cannot read ${positionals[0]}`, "transcript");
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    // JSONL: one message or span per line.
-    try {
-      value = text
-        .split(/\r?\n/)
-        .filter((line) => line.trim() !== "")
-        .map((line) => JSON.parse(line) as unknown);
-    } catch {
-      throw usageError(`${positionals[0]} is neither JSON nor JSON lines`, "transcript");
-    }
+    value = await readTranscriptFile(file);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw usageError(`cannot read ${positionals[0]}: ${detail}`, "transcript");
   }
   const trajectory = parseTrajectory(value, {
     ...(values.format === undefined ? {} : { format: values.format as TrajectoryFormat }),
     normalizeNames: values["normalize-names"] === true,
+    ...(values["trace-id"] === undefined ? {} : { traceId: values["trace-id"] }),
   });
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(trajectory, null, 2)}\n`);
@@ -315,6 +308,7 @@ const commands: Record<
   { run: (argv: readonly string[], io: CliIo) => Promise<number>; help: string }
 > = {
   eval: { run: evalCommand, help: evalHelp },
+  dataset: { run: datasetCommand, help: datasetHelp },
   parse: { run: parseCommand, help: parseHelp },
   report: { run: reportCommand, help: reportHelp },
   merge: { run: mergeCommand, help: mergeHelp },

@@ -46,7 +46,8 @@ export type TrajectoryWarningCode =
   | "unknown-role"
   | "not-an-object"
   | "missing-name"
-  | "denied-call";
+  | "denied-call"
+  | "several-traces";
 
 /** Something odd in a transcript, and where: a JSON path into the input (`$[3].content[1]`). */
 export interface TrajectoryWarning {

@@ -4,9 +4,9 @@ import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import { JsonlCursor, jsonlTextLines } from "../core/jsonl-lines.js";
-import { rememberSource } from "../core/number-spellings.js";
-import { NotARegularFileError, readRegularFile } from "./regular-file.js";
+import { JsonlCursor } from "../core/jsonl-lines.js";
+import { NotARegularFileError } from "./regular-file.js";
+import { readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
@@ -82,8 +82,8 @@ function within(root: string, target: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-/** A transcript file named by a case: JSON, or JSONL (one message or span per line). */
-async function readTranscriptFile(
+/** A transcript file named by a case, inside the folders files may come from. */
+async function namedTranscript(
   name: unknown,
   field: string,
   directory: string,
@@ -104,37 +104,12 @@ async function readTranscriptFile(
   if (!realRoots.some((root) => within(root, real))) {
     throw new Error(`${field} ${JSON.stringify(name)} leads outside the dataset's folder`);
   }
-  let text: string;
   try {
-    text = (await readRegularFile(real)).toString("utf8");
+    return await readTranscriptFile(real);
   } catch (error) {
-    if (error instanceof NotARegularFileError) {
-      throw new Error(`${field} ${JSON.stringify(name)} ${error.message}`, { cause: error });
-    }
-    throw error;
-  }
-  if (/\.(jsonl|ndjson)$/i.test(real)) {
-    return jsonlTextLines(text).map(({ text: line, line: number }) => {
-      try {
-        const value = JSON.parse(line) as unknown;
-        rememberSource(value, line);
-        return value;
-      } catch (error) {
-        throw new Error(`${field} ${JSON.stringify(name)}: line ${number} is not JSON`, {
-          cause: error,
-        });
-      }
-    });
-  }
-  try {
-    const value = JSON.parse(text) as unknown;
-    rememberSource(value, text);
-    return value;
-  } catch (error) {
-    throw new Error(
-      `${field} ${JSON.stringify(name)} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    const detail = error instanceof Error ? error.message : String(error);
+    const how = error instanceof NotARegularFileError ? detail : `cannot be read: ${detail}`;
+    throw new Error(`${field} ${JSON.stringify(name)} ${how}`, { cause: error });
   }
 }
 
@@ -172,7 +147,7 @@ async function withFiles(
     if (!(key in record)) continue;
     out.delete(key);
     if (record[field] !== undefined) throw new Error(`give ${field} or ${key}, not both`);
-    out.set(field, await readTranscriptFile(record[key], key, context.directory, context.roots));
+    out.set(field, await namedTranscript(record[key], key, context.directory, context.roots));
   }
   return Object.fromEntries(out);
 }
@@ -356,12 +331,19 @@ function lineEntry(
     : entryOf(record, place, context);
 }
 
-async function* readJsonl(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+/** An item of a dataset as written (a parsed JSONL line, a JSON or YAML item), or why not. */
+export interface DatasetRecord {
+  /** The item; a `DatasetParseError` when a JSONL line is not JSON. */
+  readonly value: unknown;
+  readonly place: Place;
+}
+
+async function* jsonlRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   let index = 0;
   for await (const { text, line, offset, bytes } of jsonlLines(file)) {
     context.options.onProgress?.(offset + bytes);
-    const entry = lineEntry(text, { index, line, offset, bytes }, context);
-    yield entry instanceof Promise ? await entry : entry;
+    const place = { index, line, offset, bytes };
+    yield { value: parseLine(text, index, line, context), place };
     index++;
   }
 }
@@ -393,7 +375,7 @@ function itemsOf(value: unknown, source: string): unknown[] {
   });
 }
 
-async function* readJson(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+async function* jsonRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   const text = await readFile(file, "utf8");
   context.options.onProgress?.(Buffer.byteLength(text));
   let value: unknown;
@@ -408,14 +390,14 @@ async function* readJson(file: string, context: Context): AsyncGenerator<Dataset
   }
   const items = itemsOf(value, context.source);
   for (let index = 0; index < items.length; index++) {
-    yield await entryWithFiles(items[index], { index }, context);
+    yield { value: items[index], place: { index } };
   }
 }
 
 /** Aliases a YAML dataset may expand (YAML's own default: 100). */
 const yamlAliasLimit = 100;
 
-async function* readYaml(file: string, context: Context): AsyncGenerator<DatasetEntry> {
+async function* yamlRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   const read = await readFile(file, "utf8");
   // A byte-order mark is accepted, as in JSON and JSONL datasets.
   const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
@@ -455,7 +437,7 @@ async function* readYaml(file: string, context: Context): AsyncGenerator<Dataset
   for (let index = 0; index < items.length; index++) {
     const node = nodes[index] as { range?: [number, number, number] } | undefined;
     const line = node?.range === undefined ? undefined : lineCounter.linePos(node.range[0]).line;
-    yield await entryWithFiles(items[index], { index, line }, context);
+    yield { value: items[index], place: line === undefined ? { index } : { index, line } };
   }
 }
 
@@ -475,7 +457,31 @@ export async function* readDataset(
   file: string,
   options: ReadDatasetOptions = {},
 ): AsyncGenerator<DatasetEntry> {
-  const format = options.format ?? datasetFormatOf(file);
+  const context = contextOf(file, options);
+  for await (const { value, place } of records(file, context)) {
+    if (DatasetParseError.isInstance(value)) yield value;
+    else
+      yield hasFileField(value)
+        ? await entryWithFiles(value, place, context)
+        : entryOf(value, place, context);
+  }
+}
+
+/**
+ * The items of a dataset as written, before they are read as cases: JSONL line by line, JSON and
+ * YAML whole, with each item's place. A JSONL line that is not JSON is a `DatasetParseError`
+ * value, and reading goes on; a file that cannot be read at all throws. For tools that pass items
+ * on (`toolscore dataset` merges expected cases into recordings).
+ */
+export async function* readDatasetRecords(
+  file: string,
+  options: ReadDatasetOptions = {},
+): AsyncGenerator<DatasetRecord> {
+  yield* records(file, contextOf(file, options));
+}
+
+async function* records(file: string, context: Context): AsyncGenerator<DatasetRecord> {
+  const format = context.options.format ?? datasetFormatOf(file);
   const absolute = path.resolve(file);
   try {
     const info = await stat(absolute);
@@ -486,10 +492,9 @@ export async function* readDataset(
       source: file,
     });
   }
-  const context = contextOf(file, options);
-  if (format === "jsonl") yield* readJsonl(absolute, context);
-  else if (format === "json") yield* readJson(absolute, context);
-  else yield* readYaml(absolute, context);
+  if (format === "jsonl") yield* jsonlRecords(absolute, context);
+  else if (format === "json") yield* jsonRecords(absolute, context);
+  else yield* yamlRecords(absolute, context);
 }
 
 /**

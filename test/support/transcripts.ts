@@ -24,3 +24,33 @@ export const anthropicRun = [
   },
   { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "3C" }] },
 ];
+
+const nanoseconds = (ms: number) => String(1_778_630_400_000_000_000n + BigInt(ms) * 1_000_000n);
+const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+/**
+ * An OTLP JSON export of OpenTelemetry GenAI `execute_tool` spans holding several traces (runs):
+ * per trace id, the tool calls in order. Spans of the traces interleave in time, as an exporter
+ * that batches concurrent runs writes them.
+ */
+export function otlpExport(
+  traces: Readonly<Record<string, readonly { name: string; args: Record<string, unknown> }[]>>,
+): object {
+  const spans = Object.entries(traces).flatMap(([traceId, calls], t) =>
+    calls.map((call, c) => ({
+      traceId,
+      spanId: `${traceId}-${c}`,
+      parentSpanId: `${traceId}-root`,
+      name: `execute_tool ${call.name}`,
+      startTimeUnixNano: nanoseconds(100 * c + t),
+      endTimeUnixNano: nanoseconds(100 * c + t + 50),
+      attributes: [
+        text("gen_ai.operation.name", "execute_tool"),
+        text("gen_ai.tool.name", call.name),
+        text("gen_ai.tool.call.id", `${traceId}-call-${c}`),
+        text("gen_ai.tool.call.arguments", JSON.stringify(call.args)),
+      ],
+    })),
+  );
+  return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}

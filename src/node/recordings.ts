@@ -1,0 +1,257 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { escapePath, glob, isDynamicPattern } from "tinyglobby";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { traceIdsOf } from "../adapters/otlp.js";
+import { DatasetParseError, InvalidInputError, InvalidOptionError } from "../core/errors.js";
+import { readDatasetRecords } from "./dataset.js";
+import { readTranscriptFile } from "./transcript-file.js";
+
+/** The file names a folder of recordings is searched for. */
+const transcriptFiles = "**/*.{json,jsonl,ndjson}";
+
+/** A path as ids and datasets write it: relative, with forward slashes. */
+function portable(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join("/");
+}
+
+/**
+ * The transcript files that folders, globs and file names name: every `.json`, `.jsonl` and
+ * `.ndjson` file under a folder (hidden ones and `node_modules` aside), what a glob matches, a file as named.  Sorted
+ * by path, each once, the `exclude`d files (absolute paths) left out. A name that is none of these,
+ * or a glob that matches nothing, is an `InvalidOptionError`.
+ */
+export async function findTranscripts(options: {
+  inputs: readonly string[];
+  cwd: string;
+  exclude?: readonly string[];
+}): Promise<string[]> {
+  const found = new Set<string>();
+  const exclude = new Set((options.exclude ?? []).map((file) => path.resolve(options.cwd, file)));
+  for (const input of options.inputs) {
+    const absolute = path.resolve(options.cwd, input);
+    let pattern: string | undefined;
+    if (isDynamicPattern(input)) pattern = input;
+    else {
+      const info = await stat(absolute).catch(() => undefined);
+      if (info === undefined) {
+        throw new InvalidOptionError({
+          option: "recordings",
+          value: input,
+          message: `${input}: no such file or folder`,
+        });
+      }
+      if (info.isDirectory()) pattern = `${escapePath(input)}/${transcriptFiles}`;
+      else found.add(absolute);
+    }
+    if (pattern === undefined) continue;
+    const matches = await glob(pattern, {
+      cwd: options.cwd,
+      absolute: true,
+      onlyFiles: true,
+      // A folder's packages are not its recordings.
+      ignore: isDynamicPattern(input) ? [] : ["**/node_modules/**"],
+    });
+    const kept = matches.map((file) => path.resolve(file)).filter((file) => !exclude.has(file));
+    if (kept.length === 0) {
+      throw new InvalidOptionError({
+        option: "recordings",
+        value: input,
+        message: `${input} holds no transcript (.json, .jsonl or .ndjson file)`,
+      });
+    }
+    for (const file of kept) found.add(file);
+  }
+  for (const file of exclude) found.delete(file);
+  return [...found].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export interface RecordingsDatasetOptions {
+  /** Folders, globs or transcript files. */
+  readonly inputs: readonly string[];
+  /** Where relative names and case ids start. Default: the process's working folder. */
+  readonly cwd?: string;
+  /** The dataset file the lines are for: `trajectoryFile` is relative to its folder. */
+  readonly dataset: string;
+  /** A dataset of expected cases, merged into the recordings' cases by id. */
+  readonly expected?: string;
+  /** Files never taken for transcripts (the dataset itself, results files), besides `expected`. */
+  readonly exclude?: readonly string[];
+}
+
+/** A dataset built from recordings: its lines, and what a user should hear about. */
+export interface RecordingsDataset {
+  /** JSONL lines, without their newlines. */
+  readonly lines: readonly string[];
+  /** Transcript files read. */
+  readonly transcripts: number;
+  /** Cases that got an expected case. */
+  readonly withExpected: number;
+  /** Transcripts that could not be read: their cases are written all the same, and will be errors. */
+  readonly unreadable: readonly string[];
+  /** Recordings without an expected case, and expected cases no recording has (by id). */
+  readonly withoutExpected: readonly string[];
+  readonly unmatchedExpected: readonly string[];
+  /** Expected ids given more than once (the first is used). */
+  readonly repeatedExpected: readonly string[];
+}
+
+/** Fields of an expected case that say what the agent did: the recordings say that. */
+const runFields = new Set([
+  "trajectory",
+  "agentTrajectory",
+  "agent_trajectory",
+  "trajectoryFile",
+  "trajectory_file",
+  "toolsCalled",
+  "tools_called",
+  "traceId",
+  "trace_id",
+]);
+
+interface ExpectedCase {
+  readonly record: Record<string, unknown>;
+  matched: boolean;
+}
+
+/** The expected cases by id, from a dataset file of any format. */
+async function readExpected(
+  file: string,
+  name: string,
+): Promise<{ byId: Map<string, ExpectedCase>; repeated: string[] }> {
+  const byId = new Map<string, ExpectedCase>();
+  const repeated: string[] = [];
+  for await (const { value, place } of readDatasetRecords(file)) {
+    const where = `${name} ${place.line === undefined ? `item ${place.index}` : `line ${place.line}`}`;
+    if (DatasetParseError.isInstance(value)) {
+      throw new InvalidInputError({ field: "expected", message: `${name}: ${value.message}` });
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new InvalidInputError({
+        field: "expected",
+        message: `${where}: an expected case must be a JSON object`,
+      });
+    }
+    const record = value as Record<string, unknown>;
+    const id = record.id;
+    if (typeof id !== "string" || id === "") {
+      throw new InvalidInputError({
+        field: "expected",
+        message: `${where}: an expected case needs the id of its recording (its path, like runs/a.json)`,
+      });
+    }
+    const clash = Object.keys(record).find((key) => runFields.has(key));
+    if (clash !== undefined) {
+      throw new InvalidInputError({
+        field: "expected",
+        message: `${where} (${id}) gives ${clash}: expected cases say what should happen, the recordings what did; leave ${clash} out`,
+      });
+    }
+    if (byId.has(id)) repeated.push(id);
+    else byId.set(id, { record, matched: false });
+  }
+  return { byId, repeated };
+}
+
+/** The expected case of a recording: the one with its id, else the one of its nearest folder. */
+function expectedFor(id: string, byId: Map<string, ExpectedCase>): ExpectedCase | undefined {
+  const own = byId.get(id);
+  if (own !== undefined) return own;
+  const file = id.split("#")[0];
+  for (let cut = file.lastIndexOf("/"); cut > 0; cut = file.lastIndexOf("/", cut - 1)) {
+    const folder = byId.get(file.slice(0, cut)) ?? byId.get(`${file.slice(0, cut)}/`);
+    if (folder !== undefined) return folder;
+  }
+  return undefined;
+}
+
+/** The runs one transcript holds: one, or one per trace of an export of spans. */
+async function runsOf(file: string): Promise<{ traces: (string | undefined)[]; error?: string }> {
+  try {
+    const value = await readTranscriptFile(file);
+    const { format } = parseTrajectory(value);
+    const traces = format === "otel" || format === "openinference" ? traceIdsOf(value) : [];
+    if (traces.length <= 1) return { traces: [undefined] };
+    for (const traceId of traces) parseTrajectory(value, { traceId });
+    return { traces };
+  } catch (error) {
+    return {
+      traces: [undefined],
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+/**
+ * A dataset from recorded runs: one case per transcript file (one per trace of an export of
+ * spans holding several), its id the file's path from `cwd` (`runs/a.json`, or
+ * `runs/export.json#<trace id>`), its transcript named by `trajectoryFile` (and `traceId`), never
+ * copied. With `expected`, each case takes the fields of the expected case with its id, or of the
+ * expected case whose id is the nearest folder holding it (one expected case for repeated runs).
+ * Transcripts are read once to find their runs; one that cannot be read still makes a case (so a
+ * run reports it) and is listed in `unreadable`.
+ */
+export async function buildRecordingsDataset(
+  options: RecordingsDatasetOptions,
+): Promise<RecordingsDataset> {
+  const cwd = options.cwd ?? process.cwd();
+  const dataset = path.resolve(cwd, options.dataset);
+  const folder = path.dirname(dataset);
+  const expectedFile =
+    options.expected === undefined ? undefined : path.resolve(cwd, options.expected);
+  const files = await findTranscripts({
+    inputs: options.inputs,
+    cwd,
+    exclude: [
+      dataset,
+      ...(expectedFile === undefined ? [] : [expectedFile]),
+      ...(options.exclude ?? []),
+    ],
+  });
+  const expected =
+    expectedFile === undefined
+      ? undefined
+      : await readExpected(expectedFile, options.expected ?? expectedFile);
+  const lines: string[] = [];
+  const unreadable: string[] = [];
+  const withoutExpected: string[] = [];
+  let withExpected = 0;
+  for (const file of files) {
+    const trajectoryFile = portable(folder, file);
+    if (trajectoryFile.startsWith("../") || path.isAbsolute(trajectoryFile)) {
+      throw new InvalidOptionError({
+        option: "recordings",
+        value: file,
+        message: `${portable(cwd, file)} is outside ${portable(cwd, folder) || "."}, the folder of the dataset ${portable(cwd, dataset)}: a dataset names transcripts in its own folder; write it in a folder that holds the recordings`,
+      });
+    }
+    const { traces, error } = await runsOf(file);
+    if (error !== undefined) unreadable.push(`${portable(cwd, file)}: ${error}`);
+    for (const traceId of traces) {
+      const id = traceId === undefined ? portable(cwd, file) : `${portable(cwd, file)}#${traceId}`;
+      const line: Record<string, unknown> = { id, trajectoryFile };
+      if (traceId !== undefined) line.traceId = traceId;
+      const match = expected === undefined ? undefined : expectedFor(id, expected.byId);
+      if (match !== undefined) {
+        match.matched = true;
+        withExpected++;
+        for (const [key, value] of Object.entries(match.record))
+          if (key !== "id") line[key] = value;
+      } else if (expected !== undefined) withoutExpected.push(id);
+      lines.push(JSON.stringify(line));
+    }
+  }
+  const unmatchedExpected =
+    expected === undefined
+      ? []
+      : [...expected.byId].flatMap(([id, { matched }]) => (matched ? [] : [id]));
+  return {
+    lines,
+    transcripts: files.length,
+    withExpected,
+    unreadable,
+    withoutExpected,
+    unmatchedExpected,
+    repeatedExpected: expected?.repeated ?? [],
+  };
+}

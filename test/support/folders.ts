@@ -1,0 +1,28 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+/**
+ * Fresh folders for a test file, under one temporary root removed after its tests: each call
+ * makes a folder with the files given (text as is, anything else as JSON), in subfolders as named.
+ */
+export function testFolders(prefix: string): (files?: Record<string, unknown>) => string {
+  const root = mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+  let made = 0;
+  return (files = {}) => {
+    const directory = path.join(root, `w${++made}`);
+    mkdirSync(directory, { recursive: true });
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
+      writeFileSync(
+        path.join(directory, name),
+        typeof content === "string" ? content : JSON.stringify(content),
+      );
+    }
+    return directory;
+  };
+}
