@@ -1,10 +1,4 @@
-import {
-  existsSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { validateXML } from "xmllint-wasm";
 import { parse as parseYaml } from "yaml";

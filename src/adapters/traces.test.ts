@@ -61,7 +61,7 @@ describe("decodeTranscript: the one rule for a transcript's text", () => {
 
   it("names the first line that is not JSON", () => {
     expect(() => decodeTranscript('{"a": 1}\n{oops\n')).toThrow(/line 2 is not valid JSON/);
-    expect(() => decodeTranscript('[1]\n[2', { lines: true })).toThrow(/^line 2 is not valid JSON/);
+    expect(() => decodeTranscript("[1]\n[2", { lines: true })).toThrow(/^line 2 is not valid JSON/);
   });
 });
 
