@@ -123,6 +123,8 @@ export type { ImageLimits } from "./media/limits.js";
 // Results-file records and summaries, as `toolscore/node` writes and reads them.
 export { caseStatusOf } from "./core/case-result.js";
 export { FlatOutcome, createSummaryBuilder } from "./core/summary.js";
+export { createRepeatTally, groupKeyOf, passAtK, passHatK, readGroupBy } from "./core/repeats.js";
+export type { RepeatTally } from "./core/repeats.js";
 export type { SummaryBuilder } from "./core/summary.js";
 export { caseContentOf, metricResultsOf, toCaseRecord } from "./runner/record.js";
 export type { CaseRecordOptions } from "./runner/record.js";

@@ -135,6 +135,7 @@ export { evaluate } from "./runner/evaluate.js";
 export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./runner/evaluate.js";
 export type { CaseError, CaseResult, CaseStatus } from "./core/case-result.js";
 export type { EvaluationSummary, MetricSummary } from "./core/summary.js";
+export type { GroupBy, RepeatedCase, RepeatsAtK, RepeatSummary } from "./core/repeats.js";
 export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./core/case-record.js";
 export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
 export type {

@@ -62,6 +62,7 @@ export interface ReadDatasetCaseOptions {
 /** Each field's name in toolscore, and the other spellings datasets use for it. */
 const fieldNames = {
   id: ["id"],
+  run: ["run"],
   input: ["input", "user_input", "query"],
   actualOutput: ["actualOutput", "actual_output", "response"],
   expectedOutput: ["expectedOutput", "expected_output", "reference"],
@@ -180,6 +181,11 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   else if (typeof values.id === "string") id = values.id;
   else if (typeof values.id === "number" && Number.isFinite(values.id)) id = String(values.id);
   else return fail("id must be a string or a number", "id");
+
+  const run = values.run;
+  if (run !== undefined && !(typeof run === "number" && Number.isInteger(run) && run >= 0)) {
+    fail(`run must be a whole number (0, 1, 2, ...), got ${JSON.stringify(run)}`, "run");
+  }
 
   const content = (field: "input" | "actualOutput" | "expectedOutput"): Content | undefined => {
     const value = values[field];
@@ -309,6 +315,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   // Built key by key (in the order the fields are documented): a conditional spread per
   // optional field cost more than the rest of reading a case.
   const read: { -readonly [K in keyof DatasetCase]: DatasetCase[K] } = { id, index: options.index };
+  if (run !== undefined) read.run = run as number;
   if (options.line !== undefined) read.line = options.line;
   if (options.offset !== undefined) read.offset = options.offset;
   if (options.bytes !== undefined) read.bytes = options.bytes;

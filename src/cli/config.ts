@@ -1,3 +1,5 @@
+import { readGroupBy } from "../core/repeats.js";
+import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -43,6 +45,8 @@ export interface EvalConfig {
   readonly reportMaxCases?: number;
   /** Which cases keep their alignment in the results file. Default "failed". */
   readonly details?: "failed" | "all";
+  /** What makes cases runs of one case: `id` or `metadata.<key>`. */
+  readonly groupBy?: GroupBy;
 }
 
 export const configFileNames = [
@@ -64,6 +68,7 @@ const topLevelKeys = [
   "markdown",
   "reportMaxCases",
   "details",
+  "groupBy",
 ];
 
 function configError(file: string, message: string, value?: unknown): InvalidOptionError {
@@ -217,6 +222,14 @@ export function readConfigFile(file: string): EvalConfig {
   if (given.details !== undefined && given.details !== "failed" && given.details !== "all") {
     throw configError(file, 'details must be "failed" or "all"', given.details);
   }
+  let groupBy: GroupBy | undefined;
+  if (given.groupBy !== undefined) {
+    try {
+      groupBy = readGroupBy(given.groupBy, "group_by");
+    } catch (error) {
+      throw configError(file, (error as Error).message, given.groupBy);
+    }
+  }
   if (given.normalizeNames !== undefined && typeof given.normalizeNames !== "boolean") {
     throw configError(file, "normalizeNames must be true or false");
   }
@@ -228,6 +241,7 @@ export function readConfigFile(file: string): EvalConfig {
     ...(failUnder === undefined ? {} : { failUnder }),
     ...(reportMaxCases === undefined ? {} : { reportMaxCases }),
     ...(given.details === undefined ? {} : { details: given.details }),
+    ...(groupBy === undefined ? {} : { groupBy }),
     ...(given.normalizeNames === undefined ? {} : { normalizeNames: given.normalizeNames }),
     ...(out === undefined ? {} : { out }),
     ...(report === undefined ? {} : { report }),

@@ -1,3 +1,5 @@
+import { readGroupBy } from "../core/repeats.js";
+import type { GroupBy } from "../core/repeats.js";
 import { printable } from "../reporters/printable.js";
 import { statSync } from "node:fs";
 import path from "node:path";
@@ -70,6 +72,9 @@ Results and reports
                             and reason, and reports compute its alignment again) or all
       --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
       --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+      --group-by <key>      cases that are runs of one case: id, or metadata.<key> (e.g.
+                            metadata.task_id); the summary adds pass@k, pass^k and the flaky
+                            cases (cases with a run number are grouped by id without it)
       --baseline <results>  compare with an earlier run's results file: regressions fail the run
                             (exit 1) instead of failed cases (see toolscore compare)
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
@@ -133,6 +138,7 @@ const evalFlags = {
   filter: { type: "string" },
   "only-failed": { type: "string" },
   bail: { type: "string" },
+  "group-by": { type: "string" },
   baseline: { type: "string" },
   tolerance: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -202,6 +208,8 @@ interface EvalPlan {
   /** What chooses the cases to run by id, when something does. */
   readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
   readonly bail: number | undefined;
+  /** What makes cases runs of one case, when the flag or the config says. */
+  readonly groupBy: GroupBy | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
   readonly judge: { readonly model?: string; readonly timeoutMs?: number };
@@ -320,6 +328,10 @@ async function planEval(
     limit: wholeFlag("limit", values.limit),
     select: await selectionOf(values, io),
     bail: wholeFlag("bail", values.bail),
+    groupBy:
+      values["group-by"] === undefined
+        ? config.groupBy
+        : readGroupBy(values["group-by"], "--group-by"),
     ...(baseline === undefined ? {} : { baseline }),
     judge: {
       ...(judgeModel === undefined ? {} : { model: judgeModel }),
@@ -538,6 +550,7 @@ async function runPlan(
       retryErrors: plan.retryErrors,
       ...(plan.shard === undefined ? {} : { shard: plan.shard }),
       details: plan.details,
+      ...(plan.groupBy === undefined ? {} : { groupBy: plan.groupBy }),
       ...(plan.workers === undefined ? {} : { workers: plan.workers }),
       ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
       ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
@@ -576,7 +589,7 @@ async function showOutcome(
   const { summary } = outcome;
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
   const shownCases = plan.quiet
-    ? {}
+    ? { flaky: false }
     : {
         errors: outcome.errors,
         failures: summary.failed > 0 ? await firstFailures(plan.out, maxFailuresShown) : [],

@@ -19,7 +19,7 @@ import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
-import { metricResultsOf } from "../runner/record.js";
+import { summaryInput } from "../runner/record.js";
 import { shownPath } from "./io.js";
 import type { CliIo } from "./io.js";
 import { createRunMetrics } from "../runs/run-metrics.js";
@@ -281,9 +281,13 @@ export async function readRun(
   onRecord?: (record: CaseRecord) => void,
 ): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
   const scan = await scanResults(file);
-  const builder = createSummaryBuilder(scan.header.metrics);
+  const { groupBy } = scan.header;
+  const builder = createSummaryBuilder(
+    scan.header.metrics,
+    groupBy === undefined ? {} : { groupBy },
+  );
   for await (const record of readRecords(file, scan)) {
-    builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+    builder.add(summaryInput(record));
     onRecord?.(record);
   }
   const summary = builder.summary({

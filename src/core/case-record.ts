@@ -46,6 +46,9 @@ export interface CaseRecord {
   readonly index: number;
   readonly id: string;
   readonly line?: number;
+  /** Which run of the case this was, and the case it is a run of (see `CaseResult`). */
+  readonly run?: number;
+  readonly group?: string;
   readonly status: CaseStatus;
   readonly metrics: Readonly<Record<string, MetricEntry>>;
   readonly error?: CaseError;

@@ -24,6 +24,13 @@ export interface CaseResult {
   readonly id: string;
   /** The 1-based line of the dataset the case came from, when the format has lines. */
   readonly line?: number;
+  /** Which run of the case this was, when the case said (`run`). */
+  readonly run?: number;
+  /**
+   * The case this is a run of, when runs are grouped (a `run` number, or `groupBy`): the summary
+   * reports pass@k and pass^k per group.
+   */
+  readonly group?: string;
   readonly status: CaseStatus;
   /** Empty when the case could not be read (`error` says why). */
   readonly results: readonly MetricResult[];

@@ -5,6 +5,8 @@ import type { EvaluationSummary } from "./summary.js";
 /** One case of a run as a comparison sees it: its status and each metric's score. */
 export interface ComparedCase {
   readonly id: string;
+  /** Which run of the case, when the case said: runs are matched by id and run. */
+  readonly run?: number;
   readonly status: CaseStatus;
   /** Scores by metric name; a metric that errored or was skipped has none. */
   readonly scores: Readonly<Record<string, number>>;
@@ -33,8 +35,8 @@ export interface MetricChange {
 }
 
 /**
- * What changed from a baseline run to a new one, case by case (matched by id; the nth case of a
- * repeated id with the baseline's nth): the cases that newly fail, newly error, newly pass, whose
+ * What changed from a baseline run to a new one, case by case (matched by id, and run when the
+ * cases have run numbers; else the nth case of a repeated id with the baseline's nth): the cases that newly fail, newly error, newly pass, whose
  * scores dropped or rose beyond the tolerance, and the cases only one run has.
  */
 export interface CaseComparison {
@@ -61,23 +63,27 @@ export interface RunComparison extends CaseComparison {
 }
 
 /** A results-file record as a comparison reads it. */
-export function comparedCase(record: Pick<CaseRecord, "id" | "status" | "metrics">): ComparedCase {
+export function comparedCase(
+  record: Pick<CaseRecord, "id" | "status" | "metrics" | "run">,
+): ComparedCase {
   const scores: Record<string, number> = {};
   for (const [name, entry] of Object.entries(record.metrics)) {
     if (entry.status === "scored") scores[name] = entry.score;
   }
-  return { id: record.id, status: record.status, scores };
+  const compared = { id: record.id, status: record.status, scores };
+  return record.run === undefined ? compared : { ...compared, run: record.run };
 }
 
 const rank: Readonly<Record<CaseStatus, number>> = { passed: 0, failed: 1, error: 2 };
 
-/** The key a case is matched by: its id, and which occurrence of that id it is. */
-function keyer(): (id: string) => string {
+/** The key a case is matched by: its id, and its run or which occurrence of that id it is. */
+function keyer(): (item: Pick<ComparedCase, "id" | "run">) => string {
   const seen = new Map<string, number>();
-  return (id) => {
-    const count = (seen.get(id) ?? 0) + 1;
-    seen.set(id, count);
-    return count === 1 ? id : `${id} [${count}]`;
+  return ({ id, run }) => {
+    const own = run === undefined ? id : `${id} [run ${run}]`;
+    const count = (seen.get(own) ?? 0) + 1;
+    seen.set(own, count);
+    return count === 1 ? own : `${own} [${count}]`;
   };
 }
 
@@ -93,7 +99,7 @@ export function createComparer(input: {
   const tolerance = input.tolerance ?? 0;
   const before = new Map<string, ComparedCase>();
   const baselineKey = keyer();
-  for (const item of input.baseline) before.set(baselineKey(item.id), item);
+  for (const item of input.baseline) before.set(baselineKey(item), item);
   const newlyFailed: CaseChange[] = [];
   const newlyErrored: CaseChange[] = [];
   const newlyPassed: CaseChange[] = [];
@@ -104,7 +110,7 @@ export function createComparer(input: {
   return {
     /** Takes the new run's next case (in case order). */
     add(item: ComparedCase): void {
-      const key = currentKey(item.id);
+      const key = currentKey(item);
       const earlier = before.get(key);
       if (earlier === undefined) {
         onlyInCurrent.push(key);

@@ -1,5 +1,7 @@
 import type { JudgeRunSummary } from "./judge.js";
 import type { CaseResult } from "./case-result.js";
+import { createRepeatTally } from "./repeats.js";
+import type { GroupBy, RepeatSummary } from "./repeats.js";
 
 /** Scores of one metric over a run. Rates and means are over scored cases; null when none were. */
 export interface MetricSummary {
@@ -43,6 +45,8 @@ export interface EvaluationSummary {
   readonly metrics: readonly MetricSummary[];
   /** Judge calls, cache hits, tokens and cost, when the run had a judge session. */
   readonly judge?: JudgeRunSummary;
+  /** pass@k, pass^k and flaky cases, when cases were run more than once (`run`, `groupBy`). */
+  readonly repeats?: RepeatSummary;
   readonly durationMs: number;
   /** True when the run was stopped by its signal before every case finished. */
   readonly aborted: boolean;
@@ -77,7 +81,7 @@ export const FlatOutcome = { scored: 0, error: 1, skipped: 2, notRun: 3 } as con
  * of cases; the runner uses one, and so does re-rendering a report from a results file.
  */
 export interface SummaryBuilder {
-  add(result: Pick<CaseResult, "id" | "status" | "results">): void;
+  add(result: Pick<CaseResult, "id" | "status" | "results" | "group">): void;
   /**
    * Adds a case from flat figures, as worker threads send them: for metric `m` of the builder's
    * metric names, `kinds[at + m]` is a {@link FlatOutcome}, with the score and success (1 or 0)
@@ -85,6 +89,8 @@ export interface SummaryBuilder {
    */
   addFlat(input: {
     id: string;
+    /** The case's group, when runs are grouped (see `CaseResult.group`). */
+    group?: string | undefined;
     status: CaseResult["status"];
     kinds: ArrayLike<number>;
     scores: ArrayLike<number>;
@@ -98,7 +104,11 @@ export interface SummaryBuilder {
   }): EvaluationSummary;
 }
 
-export function createSummaryBuilder(metricNames: readonly string[]): SummaryBuilder {
+export function createSummaryBuilder(
+  metricNames: readonly string[],
+  options: { readonly groupBy?: GroupBy } = {},
+): SummaryBuilder {
+  const repeats = createRepeatTally();
   const byName = new Map<string, Accumulator>();
   const accumulatorOf = (name: string): Accumulator => {
     let accumulator = byName.get(name);
@@ -128,7 +138,8 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
   let errors = 0;
   let unscored = 0;
 
-  const countCase = (status: CaseResult["status"]) => {
+  const countCase = (status: CaseResult["status"], group: string | undefined) => {
+    repeats.add(group, status === "passed");
     cases++;
     if (status === "passed") passed++;
     else if (status === "failed") failed++;
@@ -151,7 +162,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
 
   return {
     add(result) {
-      countCase(result.status);
+      countCase(result.status, result.group);
       if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
@@ -161,8 +172,8 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
         else addScore(accumulator, result.id, metric.score, metric.success);
       }
     },
-    addFlat({ id, status, kinds, scores, successes, at }) {
-      countCase(status);
+    addFlat({ id, group, status, kinds, scores, successes, at }) {
+      countCase(status, group);
       let ran = 0;
       for (let m = 0; m < ordered.length; m++) {
         const accumulator = ordered[m];
@@ -192,6 +203,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
         histogram: [...a.histogram],
         failedIds: [...a.failedIds],
       }));
+      const repeated = repeats.summary(options.groupBy);
       return {
         cases,
         passed,
@@ -201,6 +213,7 @@ export function createSummaryBuilder(metricNames: readonly string[]): SummaryBui
         passRate: cases === 0 ? null : passed / cases,
         metrics,
         ...(extra.judge === undefined ? {} : { judge: extra.judge }),
+        ...(repeated === undefined ? {} : { repeats: repeated }),
         durationMs: extra.durationMs,
         aborted: extra.aborted ?? false,
       };

@@ -39,6 +39,11 @@ export interface ToolSpec {
  */
 export interface TestCase {
   readonly id?: string;
+  /**
+   * Which run of the case this is, for an agent run several times on the same case: cases with
+   * the same `id` and a `run` are grouped, and the summary reports pass@k, pass^k and flaky cases.
+   */
+  readonly run?: number;
   readonly input?: Content;
   readonly actualOutput?: Content;
   readonly expectedOutput?: Content;

@@ -1,3 +1,4 @@
+import type { GroupBy } from "../core/repeats.js";
 import {
   closeSync,
   fdatasyncSync,
@@ -41,6 +42,8 @@ export interface ResultsHeader {
   readonly shard?: { readonly index: number; readonly count: number };
   /** Set when the run covers the cases a selection chose (`--filter`, `--only-failed`). */
   readonly selection?: string;
+  /** Set when cases were grouped as runs of one case by this (`id`, `metadata.<key>`). */
+  readonly groupBy?: GroupBy;
   readonly startedAt: string;
 }
 
@@ -545,6 +548,12 @@ async function mergeLocked(inputs: readonly string[], out: string): Promise<Merg
       throw new ResultsFileError({
         file,
         message: `${file} was run on another selection of cases (--filter, --only-failed) than ${inputs[0]}`,
+      });
+    }
+    if (header.groupBy !== first.groupBy) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} grouped its runs by ${header.groupBy ?? "nothing"}, ${inputs[0]} by ${first.groupBy ?? "nothing"} (--group-by)`,
       });
     }
     if (header.config !== first.config) {

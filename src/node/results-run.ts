@@ -103,7 +103,9 @@ async function openLocked(
               ? "it was run with another shard"
               : same.selection !== header.selection
                 ? "it was run on another selection of cases (--filter, --only-failed)"
-                : undefined;
+                : same.groupBy !== header.groupBy
+                  ? "it grouped its runs otherwise (--group-by)"
+                  : undefined;
       if (mismatch !== undefined) {
         throw new ResultsFileError({
           file,

@@ -1,6 +1,8 @@
 import { printable } from "./printable.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
+import type { RepeatSummary } from "../core/repeats.js";
+import { flakyCase, repeatsRows, repeatsVerdict } from "./repeats.js";
 import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
 
 export interface ConsoleSummaryOptions {
@@ -12,6 +14,8 @@ export interface ConsoleSummaryOptions {
    */
   readonly failures?: readonly Pick<CaseRecord, "id" | "metrics">[];
   /** Cases that could not be read or scored, listed under the table (at most ten shown). */
+  /** Name the flaky cases of repeated runs under their figures (at most five). Default true. */
+  readonly flaky?: boolean;
   readonly errors?: readonly {
     readonly id: string;
     readonly line?: number;
@@ -87,6 +91,9 @@ export function formatConsoleSummary(
       `judge: ${judge.calls} calls, ${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
     );
   }
+  if (summary.repeats !== undefined) {
+    lines.push(...repeatLines(summary.repeats, options.flaky ?? true, paint));
+  }
   lines.push(...failureLines(summary, options.failures ?? [], paint));
   const errors = options.errors ?? [];
   if (errors.length > 0) {
@@ -103,6 +110,31 @@ export function formatConsoleSummary(
     if (more > 0) lines.push(`  … and ${more} more in the results file`);
   }
   return lines.join("\n");
+}
+
+/** Flaky cases named under the repeats' figures at most. */
+const maxFlakyShown = 5;
+
+/** Repeated runs: the verdict, pass^k at each k when cases ran more than once, the flaky cases. */
+function repeatLines(
+  repeats: RepeatSummary,
+  flaky: boolean,
+  paint: (code: number, text: string) => string,
+): string[] {
+  const lines = [repeatsVerdict(repeats)];
+  if (repeats.byK.length > 1) {
+    const rows = repeatsRows(repeats);
+    lines.push(`  pass^k by k: ${rows.map(([k, , , hat]) => `${k}: ${hat}`).join("  ")}`);
+  }
+  if (flaky) {
+    for (const item of repeats.flakyCases.slice(0, maxFlakyShown)) {
+      lines.push(paint(33, `  ~ ${printable(flakyCase(item, repeats.by))}`));
+    }
+    if (repeats.flaky > maxFlakyShown) {
+      lines.push(`  … and ${repeats.flaky - maxFlakyShown} more flaky cases`);
+    }
+  }
+  return lines;
 }
 
 /** One line per failed metric of the failed cases given, then how many failed cases are not shown. */

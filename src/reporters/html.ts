@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { RunComparison } from "../core/comparison.js";
+import type { RepeatSummary } from "../core/repeats.js";
+import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
 import { formatRate } from "./format.js";
 import type { CaseRecord } from "../core/case-record.js";
@@ -104,6 +106,30 @@ ${changeRows === "" ? "" : `<table class="diff"><thead><tr><th>case</th><th>chan
 </section>`;
 }
 
+/** Repeated runs as static markup (every text escaped): the figures at each k, then every case listed. */
+function repeatsSection(repeats: RepeatSummary): string {
+  const rows = repeatsRows(repeats)
+    .map((row) => `<tr>${row.map((value) => `<td>${escapeXml(value)}</td>`).join("")}</tr>`)
+    .join("");
+  const cases = repeats.listed
+    .map((item) => {
+      const kind = item.passed === item.runs ? "passed" : item.passed === 0 ? "failed" : "flaky";
+      return `<tr><td>${escapeXml(repeatedCaseName(item, repeats.by))}</td><td>${item.runs}</td><td>${item.passed}</td><td>${kind}</td></tr>`;
+    })
+    .join("");
+  const more =
+    repeats.cases > repeats.listed.length
+      ? `<p>The first ${repeats.listed.length} of ${repeats.cases} cases are listed.</p>`
+      : "";
+  return `<section id="repeats" aria-label="repeated runs">
+<h2>Repeated runs</h2>
+<p>${escapeXml(repeatsVerdict(repeats))}</p>
+<table class="diff"><thead><tr><th>k</th><th>cases</th><th>pass@k</th><th>pass^k</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="diff"><thead><tr><th>case</th><th>runs</th><th>passed</th><th>verdict</th></tr></thead><tbody>${cases}</tbody></table>
+${more}
+</section>`;
+}
+
 /**
  * The run as one self-contained HTML file: summary figures and a score histogram per metric, a
  * filterable list of cases, and for each case the expected and actual calls side by side with
@@ -153,6 +179,7 @@ export function renderHtmlReport(options: HtmlReportOptions): string {
 <main>
 <section id="summary" aria-label="summary"></section>
 ${options.comparison === undefined ? "" : comparisonSection(options.comparison)}
+${options.summary.repeats === undefined ? "" : repeatsSection(options.summary.repeats)}
 <div id="truncated"></div>
 <div class="filters" role="search">
 <input id="filter-text" type="search" placeholder="Filter by case id, tool name or reason" aria-label="filter cases">

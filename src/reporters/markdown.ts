@@ -1,3 +1,5 @@
+import type { RepeatSummary } from "../core/repeats.js";
+import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
@@ -71,6 +73,9 @@ export function markdownSummary(
       `Judge: ${judge.calls} calls, ${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
     );
   }
+  if (summary.repeats !== undefined) {
+    lines.push("", ...repeatMarkdown(summary.repeats, options.maxCases ?? 20));
+  }
   const failures = options.failures ?? [];
   if (failures.length > 0) {
     const max = options.maxCases ?? 20;
@@ -84,6 +89,29 @@ export function markdownSummary(
     lines.push("", ...comparisonLines(options.comparison, options.maxCases ?? 20));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Repeated runs: the verdict, pass@k and pass^k at each k, and the flaky cases. */
+function repeatMarkdown(repeats: RepeatSummary, max: number): string[] {
+  const lines = [
+    "### Repeated runs",
+    "",
+    cell(repeatsVerdict(repeats), 400),
+    "",
+    "| k | cases | pass@k | pass^k |",
+    "| ---: | ---: | ---: | ---: |",
+    ...repeatsRows(repeats).map((row) => `| ${row.join(" | ")} |`),
+  ];
+  if (repeats.flakyCases.length > 0) {
+    lines.push("", "| flaky case | runs | passed |", "| --- | ---: | ---: |");
+    for (const item of repeats.flakyCases.slice(0, max)) {
+      lines.push(
+        `| ${cell(repeatedCaseName(item, repeats.by), 60)} | ${item.runs} | ${item.passed} |`,
+      );
+    }
+    if (repeats.flaky > max) lines.push("", `…and ${repeats.flaky - max} more flaky cases.`);
+  }
+  return lines;
 }
 
 const rate = (value: number | null) => (value === null ? "–" : formatRate(value));

@@ -77,6 +77,46 @@ describe("evaluate", () => {
     expect(metric.histogram).toEqual([0, 0, 1, 0, 0, 0, 0, 1, 0, 1]);
   });
 
+  it("groups repeated runs by run number, or by groupBy, into pass@k and pass^k", async () => {
+    const cases = [
+      { id: "a", run: 0, score: 1, metadata: { task: "t1" } },
+      { id: "a", run: 1, score: 0, metadata: { task: "t1" } },
+      { id: "b", run: 0, score: 1, metadata: { task: "t1" } },
+      { id: "c", score: 1, metadata: { task: "t2" } },
+    ];
+    const byRun = await evaluate({ testCases: cases, metrics: [scripted()] });
+    expect(byRun.results.map((result) => [result.run, result.group])).toEqual([
+      [0, "a"],
+      [1, "a"],
+      [0, "b"],
+      [undefined, undefined],
+    ]);
+    expect(byRun.summary.repeats).toMatchObject({
+      cases: 2,
+      runs: 3,
+      ungrouped: 1,
+      passAtK: 1,
+      passHatK: 0.5,
+      flaky: 1,
+      flakyCases: [{ key: "a", runs: 2, passed: 1 }],
+    });
+    const byTask = await evaluate({
+      testCases: cases,
+      metrics: [scripted()],
+      groupBy: "metadata.task",
+    });
+    expect(byTask.summary.repeats).toMatchObject({ by: "metadata.task", cases: 2, runs: 4 });
+    expect(byTask.summary.repeats?.listed).toEqual([
+      { key: "t1", runs: 3, passed: 2 },
+      { key: "t2", runs: 1, passed: 1 },
+    ]);
+    const plain = await evaluate({ testCases: [{ id: "x", score: 1 }], metrics: [scripted()] });
+    expect(plain.summary.repeats).toBeUndefined();
+    await expect(
+      evaluate({ testCases: cases, metrics: [scripted()], groupBy: "task" as "id" }),
+    ).rejects.toThrow(InvalidOptionError);
+  });
+
   it("never has more cases in flight than the concurrency", async () => {
     let inFlight = 0;
     let most = 0;

@@ -6,6 +6,8 @@ import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
 import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer, defaultDescribe } from "./score-case.js";
+import { readGroupBy } from "../core/repeats.js";
+import type { GroupBy } from "../core/repeats.js";
 import type { CasePosition } from "./score-case.js";
 
 export type { CasePosition } from "./score-case.js";
@@ -62,6 +64,12 @@ export interface EvaluateOptions<TCase extends object> {
    * (or `case-<position + 1>`).
    */
   describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
+  /**
+   * What makes cases runs of one case: `"id"` or `"metadata.<key>"`. Without it, cases with a
+   * `run` number are grouped by id. The summary's `repeats` then gives pass@k, pass^k and the
+   * flaky cases.
+   */
+  groupBy?: GroupBy;
 }
 
 /** What `scoreCase` is told about the case it scores. */
@@ -153,11 +161,13 @@ export async function evaluate<TCase extends object>(
   }
 
   const started = performance.now();
-  const builder = createSummaryBuilder(names);
+  const groupBy = options.groupBy === undefined ? undefined : readGroupBy(options.groupBy);
+  const builder = createSummaryBuilder(names, groupBy === undefined ? {} : { groupBy });
   const kept: CaseResult[] = [];
   const scorer = createCaseScorer<TCase>({
     metrics,
     describe,
+    ...(groupBy === undefined ? {} : { groupBy }),
     ...(signal === undefined ? {} : { signal }),
   });
   onEvent?.({ type: "run-start", metrics: names });

@@ -166,11 +166,21 @@ export function toCaseRecord(
     result.line === undefined
       ? { index: result.index, id: result.id, status: result.status, metrics }
       : { index: result.index, id: result.id, line: result.line, status: result.status, metrics };
+  if (result.run !== undefined) record.run = result.run;
+  if (result.group !== undefined) record.group = result.group;
   if (result.error !== undefined) record.error = result.error;
   if (content !== undefined) record.case = content;
   if (source !== undefined) record.source = source;
   record.durationMs = result.durationMs;
   return record as CaseRecord;
+}
+
+/** What a summary needs of a record read back: its id, group, status and metric results. */
+export function summaryInput(
+  record: CaseRecord,
+): Pick<CaseResult, "id" | "status" | "results" | "group"> {
+  const input = { id: record.id, status: record.status, results: metricResultsOf(record) };
+  return record.group === undefined ? input : { ...input, group: record.group };
 }
 
 /** The metric results of a record, in the order of its metrics. */

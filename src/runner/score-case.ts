@@ -9,6 +9,8 @@ import type { Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
+import { groupKeyOf } from "../core/repeats.js";
+import type { GroupBy } from "../core/repeats.js";
 import type { CaseError, CaseResult } from "../core/case-result.js";
 
 /** Where a case sits in its dataset, for results and reports. */
@@ -108,6 +110,8 @@ export function createCaseScorer<TCase extends object>(input: {
    * that can leave them out (`details: null`) do.
    */
   withoutPassingDetails?: ReadonlySet<string>;
+  /** What makes cases runs of one case (see `groupKeyOf`); results carry their `group`. */
+  groupBy?: GroupBy;
 }): CaseScorer<TCase> {
   const { metrics, signal } = input;
   const lean = input.withoutPassingDetails;
@@ -122,9 +126,18 @@ export function createCaseScorer<TCase extends object>(input: {
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
   const measureOptions = signal === undefined ? {} : { signal };
+  const { groupBy } = input;
   return {
     score(item, position, onStart) {
       const where = describe(item, position);
+      // A case that could not be read has no run number or metadata: only its id can group it.
+      const unread = ToolscoreError.isInstance(item);
+      const run = unread ? undefined : (item as { run?: unknown }).run;
+      const group = unread
+        ? groupBy === "id"
+          ? where.id
+          : undefined
+        : groupKeyOf(item, where.id, groupBy);
       const begin = performance.now();
       onStart?.(where);
       // Results are built key by key, not by spreading a conditional object: that costs more
@@ -145,6 +158,8 @@ export function createCaseScorer<TCase extends object>(input: {
                 results,
                 durationMs: 0,
               };
+        if (typeof run === "number") built.run = run;
+        if (group !== undefined) built.group = group;
         if (error !== undefined) built.error = error;
         built.durationMs = performance.now() - begin;
         return built;

@@ -13,6 +13,7 @@ import type { CasePosition } from "../runner/score-case.js";
 import { toCaseRecord } from "../runner/record.js";
 import type { RunMetricConfig } from "./run-metrics.js";
 import { createRunMetrics } from "./run-metrics.js";
+import type { GroupBy } from "../core/repeats.js";
 
 /** What the main thread gives every worker. */
 export interface WorkerSetup {
@@ -22,6 +23,8 @@ export interface WorkerSetup {
   readonly normalizeNames: boolean;
   /** Metrics whose passing results keep no details (see `toCaseRecord`). */
   readonly passingWithoutDetails: readonly string[];
+  /** What makes cases runs of one case, when the run groups them. */
+  readonly groupBy?: GroupBy;
 }
 
 /** One batch of lines: their bytes, and for each line where it is. */
@@ -52,6 +55,8 @@ export interface WorkerResult {
   readonly successes: Uint8Array;
   /** Ids of the cases, for cases some metric failed or that ended in an error (else ""). */
   readonly ids: string[];
+  /** The cases' groups (see `CaseResult.group`; "" for none), when some case has one. */
+  readonly groups?: string[];
   /** The first errors of the batch, for the console. */
   readonly errors: RunError[];
   /** Notes on the cases (unknown fields), for the console. */
@@ -125,6 +130,7 @@ export function createBatchScorer(
     metrics,
     describe: describeEntry,
     withoutPassingDetails: recordOptions.passingWithoutDetails,
+    ...(setup.groupBy === undefined ? {} : { groupBy: setup.groupBy }),
   });
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
@@ -135,6 +141,7 @@ export function createBatchScorer(
     const scores = new Float64Array(size * count);
     const successes = new Uint8Array(size * count);
     const ids: string[] = new Array<string>(size).fill("");
+    let groups: string[] | undefined;
     const errors: WorkerResult["errors"] = [];
     const notes: string[] = [];
     // Each record is written out as UTF-8 at once, so that its text dies young (a batch's text
@@ -175,6 +182,10 @@ export function createBatchScorer(
       written += out.write(json, written);
       statuses[at] = statusCode[result.status];
       if (result.status !== "passed") ids[at] = result.id;
+      if (result.group !== undefined) {
+        groups ??= new Array<string>(size).fill("");
+        groups[at] = result.group;
+      }
       result.results.forEach((metric, m) => {
         kinds[at * count + m] = FlatOutcome[metric.status];
         if (metric.status === "scored") {
@@ -196,6 +207,7 @@ export function createBatchScorer(
       scores,
       successes,
       ids,
+      ...(groups === undefined ? {} : { groups }),
       errors,
       notes,
     };

@@ -1,3 +1,5 @@
+import { readGroupBy } from "../core/repeats.js";
+import type { GroupBy } from "../core/repeats.js";
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -21,7 +23,7 @@ import type { JudgeModelSettings } from "../providers/registry.js";
 import type { CaseResult } from "../core/case-result.js";
 import { evaluate } from "../runner/evaluate.js";
 import type { RunEvent, ScoreCaseContext } from "../runner/evaluate.js";
-import { caseContentOf, metricResultsOf, toCaseRecord } from "../runner/record.js";
+import { caseContentOf, summaryInput, toCaseRecord } from "../runner/record.js";
 import type { CaseContent } from "../core/case-record.js";
 import { defaultDescribe } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
@@ -88,6 +90,8 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
    * is kept, and `resume` goes on. Batched runs then send smaller batches, to stop soon.
    */
   readonly bail?: number;
+  /** What makes cases runs of one case (see `evaluate`); recorded in the results file. */
+  readonly groupBy?: GroupBy;
   /** Which cases keep their alignment in the file: the failed ones (default) or all. */
   readonly details?: "failed" | "all";
   /** Worker threads for batched JSONL runs; default 2 for files of 16 MiB or more on 2+ cores. */
@@ -287,6 +291,7 @@ export async function evaluateToFile<TCase extends object = object>(
   }
   const out = options.out === undefined ? undefined : path.resolve(options.out);
   const normalizeNames = options.normalizeNames === true;
+  const groupBy = options.groupBy === undefined ? undefined : readGroupBy(options.groupBy);
   const file = dataset === undefined ? undefined : path.resolve(dataset);
   // The format is known before anything is written: an unreadable one leaves the file alone.
   const format = file === undefined ? undefined : datasetFormatOf(file);
@@ -393,6 +398,7 @@ export async function evaluateToFile<TCase extends object = object>(
     ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
     ...(options.select === undefined ? {} : { selection: options.select.name }),
+    ...(groupBy === undefined ? {} : { groupBy }),
     startedAt: new Date().toISOString(),
   };
   const wording = options.wording ?? {
@@ -421,11 +427,11 @@ export async function evaluateToFile<TCase extends object = object>(
   const previous = run?.previous;
   const done = run?.done ?? (() => false);
   const writer = run?.writer ?? discard;
-  const builder = createSummaryBuilder(names);
+  const builder = createSummaryBuilder(names, groupBy === undefined ? {} : { groupBy });
   let carried = 0;
   if (run !== undefined) {
     for await (const record of run.carried()) {
-      builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
+      builder.add(summaryInput(record));
       carried++;
     }
   }
@@ -501,6 +507,7 @@ export async function evaluateToFile<TCase extends object = object>(
           metrics: configs,
           normalizeNames,
           passingWithoutDetails: [...passingWithoutDetails],
+          ...(groupBy === undefined ? {} : { groupBy }),
         },
         workers,
         writer,
@@ -530,6 +537,7 @@ export async function evaluateToFile<TCase extends object = object>(
         ...(options.scoreCase === undefined ? {} : { scoreCase: options.scoreCase }),
         ...(file === undefined ? { skip: skipInCode } : {}),
         keepResults: false,
+        ...(groupBy === undefined ? {} : { groupBy }),
         describe: file === undefined ? describeInCode : describeEntry,
         onEvent: (event) => {
           if (event.type === "case-end") {

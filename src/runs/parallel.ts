@@ -103,8 +103,10 @@ function createTally(input: ParallelRunInput) {
     writer.writeLines(result.lines);
     for (let at = 0; at < result.count; at++) {
       const status = statuses[result.statuses[at]];
+      const group = result.groups?.[at];
       builder.addFlat({
         id: result.ids[at],
+        group: group === "" ? undefined : group,
         status,
         kinds: result.kinds,
         scores: result.scores,
