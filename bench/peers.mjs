@@ -14,6 +14,7 @@ import {
   deepevalCombinations,
   longCase,
   loopbackSession,
+  fresh,
   medianSeconds,
   random,
   smallCases,
@@ -61,13 +62,45 @@ function agreement(ours, theirs, label) {
   return { agreement: same / ours.length, compared: ours.length, differing, label };
 }
 
-function deepevalSmall() {
+/**
+ * Workload (a): small cases under deepeval's 24 option sets. `read` is what toolscore's side reads
+ * after each `measure`: nothing but the score (`score`, the same case arrays measured by every
+ * option set, as a user re-scoring one dataset does), or, on fresh case objects built untimed
+ * for every measure as deepeval's side gets them, the reason (`reason`) or the verbose logs
+ * (`logs`): deepeval builds both in every `measure`, so that is the equal work.
+ */
+function deepevalSmall(read = "score") {
   const cases = smallCases(2_000);
+  const freshCases = read !== "score";
+  const readOf = { score: () => undefined, reason: (m) => m.reason, logs: (m) => m.verboseLogs }[
+    read
+  ];
+  /** Every option set's own copy of every case, when each measure gets a fresh one. */
+  const copies = (make) => () =>
+    deepevalCombinations.map(() => cases.map((testCase) => make(fresh(testCase))));
+  const measureAll = async (metrics, perMetric, after) => {
+    const scores = new Float64Array(metrics.length * cases.length);
+    let at = 0;
+    let chars = 0;
+    for (let m = 0; m < metrics.length; m++) {
+      const metric = metrics[m];
+      for (const testCase of perMetric[m]) {
+        scores[at++] = await metric.measure(testCase);
+        chars += after(metric)?.length ?? 0;
+      }
+    }
+    // What was read must not be optimized away.
+    if (freshCases && chars === 0) throw new Error("nothing was read");
+    return scores;
+  };
   return {
     cases: cases.length * deepevalCombinations.length,
     toolscore: () => {
       const metrics = deepevalCombinations.map((options) => new ToolCorrectnessMetric(options));
-      return () => scoreAll(metrics, cases);
+      const same = metrics.map(() => cases);
+      const run = (perMetric) => measureAll(metrics, perMetric ?? same, readOf);
+      if (freshCases) run.prepare = copies((testCase) => testCase);
+      return run;
     },
     peer: async () => {
       const deepeval = await loadDeepeval();
@@ -76,7 +109,11 @@ function deepevalSmall() {
           new deepeval.metrics.ToolCorrectnessMetric({ ...options, showIndicator: false }),
       );
       const peerCases = cases.map((testCase) => peerCase(deepeval, testCase));
-      return () => scoreAll(metrics, peerCases);
+      const same = metrics.map(() => peerCases);
+      // deepeval builds its reason and logs in every measure; reading them costs nothing.
+      const run = (perMetric) => measureAll(metrics, perMetric ?? same, readOf);
+      if (freshCases) run.prepare = copies((testCase) => peerCase(deepeval, testCase));
+      return run;
     },
   };
 }
@@ -161,43 +198,55 @@ const trajectoryModes = {
 /**
  * agentevals gives a verdict without an explanation, so toolscore's side is `scoreToolCalls` (the
  * same numbers as `matchToolCalls`, unexplained); `explained` measures `matchToolCalls` instead.
- * Both transcripts of a pair are read together (`parseTrajectories`), as agentevals takes them.
+ * Both transcripts of a pair are read together (`parseTrajectories`), as agentevals takes them,
+ * and both sides get fresh message objects for every run, built untimed.
  */
 function trajectoryMatch(mode, explained = false) {
   const pairs = trajectoryPairs(2_000);
   const score = explained ? matchToolCalls : scoreToolCalls;
+  /** Fresh message objects for every run, built untimed, on both sides. */
+  const prepare = () => fresh(pairs);
   return {
     cases: pairs.length,
-    toolscore: () => () => {
-      const verdicts = new Float64Array(pairs.length);
-      pairs.forEach((pair, at) => {
-        const { actual, reference } = parseTrajectories({
-          actual: pair.outputs,
-          reference: pair.reference,
-        });
-        const result = score(actual, reference, { order: trajectoryModes[mode] });
-        verdicts[at] = result.score === 1 ? 1 : 0;
-      });
-      return verdicts;
-    },
+    toolscore: () =>
+      Object.assign(
+        (given) => {
+          const verdicts = new Float64Array(pairs.length);
+          (given ?? prepare()).forEach((pair, at) => {
+            const { actual, reference } = parseTrajectories({
+              actual: pair.outputs,
+              reference: pair.reference,
+            });
+            const result = score(actual, reference, { order: trajectoryModes[mode] });
+            // The explanation is what matchToolCalls adds: read it, as a user would.
+            if (explained && result.reason.length === 0) throw new Error("no reason");
+            verdicts[at] = result.score === 1 ? 1 : 0;
+          });
+          return verdicts;
+        },
+        { prepare },
+      ),
     peer: async () => {
       const { createTrajectoryMatchEvaluator } = await loadAgentevals();
       const evaluator = createTrajectoryMatchEvaluator({
         trajectoryMatchMode: mode,
         toolArgsMatchMode: "exact",
       });
-      return async () => {
-        const verdicts = new Float64Array(pairs.length);
-        let at = 0;
-        for (const pair of pairs) {
-          const result = await evaluator({
-            outputs: pair.outputs,
-            referenceOutputs: pair.reference,
-          });
-          verdicts[at++] = result.score === true ? 1 : 0;
-        }
-        return verdicts;
-      };
+      return Object.assign(
+        async (given) => {
+          const verdicts = new Float64Array(pairs.length);
+          let at = 0;
+          for (const pair of given ?? prepare()) {
+            const result = await evaluator({
+              outputs: pair.outputs,
+              referenceOutputs: pair.reference,
+            });
+            verdicts[at++] = result.score === true ? 1 : 0;
+          }
+          return verdicts;
+        },
+        { prepare },
+      );
     },
   };
 }
@@ -293,12 +342,24 @@ function judgeThroughput() {
 /** The comparisons, by name: what each measures, and the target ratio where the issue sets one. */
 export const comparisons = {
   "a-deepeval-small": {
-    label: "(a) deepeval-style cases x 24 option sets",
+    label: "(a) deepeval cases x 24 options, score only",
     peer: "deepeval ToolCorrectnessMetric",
-    target: 20,
-    make: deepevalSmall,
+    make: () => deepevalSmall("score"),
     explain:
       "same scores by construction (toolscore/deepeval reproduces deepeval's scoring, semantics.md)",
+  },
+  "a-deepeval-fresh-reason": {
+    label: "(a) fresh cases, score and reason",
+    peer: "deepeval ToolCorrectnessMetric",
+    target: 5,
+    make: () => deepevalSmall("reason"),
+    explain: "",
+  },
+  "a-deepeval-fresh-logs": {
+    label: "(a) fresh cases, verbose logs",
+    peer: "deepeval ToolCorrectnessMetric",
+    make: () => deepevalSmall("logs"),
+    explain: "",
   },
   ...Object.fromEntries(
     [100, 1_000].flatMap((length) =>
@@ -320,7 +381,7 @@ export const comparisons = {
     Object.keys(trajectoryModes).map((mode) => [
       `c-agentevals-${mode}`,
       {
-        label: `(c) OpenAI trajectories, ${mode} match`,
+        label: `(c) fresh OpenAI trajectories, ${mode}`,
         peer: "agentevals trajectory match",
         target: 5,
         make: () => trajectoryMatch(mode),
@@ -332,8 +393,9 @@ export const comparisons = {
     ]),
   ),
   "c-agentevals-unordered-explained": {
-    label: "(c) unordered, matchToolCalls (explained)",
+    label: "(c) fresh, unordered, matchToolCalls",
     peer: "agentevals trajectory match",
+    target: 5,
     make: () => trajectoryMatch("unordered", true),
     explain: "",
   },

@@ -5,27 +5,41 @@ import { createJudgeSession, createOpenAIJudge } from "toolscore";
  * Seconds a run takes, the median of the timed samples, after warming up: at least one run, and
  * more until a quarter second has passed, so that short runs are timed on optimized code (on
  * every side). Five samples, or three when one run takes over a second; a sample of runs shorter
- * than 0.1 s repeats them until it lasts about that long, and counts their average.
+ * than 0.1 s repeats them until it lasts about that long, and counts their average. When the run
+ * has a `prepare` function, it is called before each run, untimed, and its result handed to the
+ * run: fresh inputs for every run, built outside the clock.
  */
 export async function medianSeconds(run) {
+  const once = async () => {
+    const input = run.prepare === undefined ? undefined : await run.prepare();
+    const start = process.hrtime.bigint();
+    await run(input);
+    return process.hrtime.bigint() - start;
+  };
   const started = process.hrtime.bigint();
   let runs = 0;
+  let spent = 0n;
   do {
-    await run();
+    spent += await once();
     runs++;
   } while (process.hrtime.bigint() - started < 250_000_000n);
-  const perRun = Number(process.hrtime.bigint() - started) / 1e9 / runs;
+  const perRun = Number(spent) / 1e9 / runs;
   // A sample of a fast workload runs it several times (at least 0.1 s in all), so that one
   // collection or timer hiccup does not decide it; a slow one runs once per sample.
   const batch = Math.max(1, Math.ceil(0.1 / perRun));
   const times = [];
   for (let repeat = 0; repeat < (perRun > 1 ? 3 : 5); repeat++) {
-    const start = process.hrtime.bigint();
-    for (let time = 0; time < batch; time++) await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e9 / batch);
+    let sample = 0n;
+    for (let time = 0; time < batch; time++) sample += await once();
+    times.push(Number(sample) / 1e9 / batch);
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
+}
+
+/** A deep copy of plain JSON data: a fresh object for every object of the input. */
+export function fresh(value) {
+  return JSON.parse(JSON.stringify(value));
 }
 
 /** A judge session on the loopback server (no retries: a failure is a benchmark error). */

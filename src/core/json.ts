@@ -269,6 +269,15 @@ export function isCleanJson(
   maxDepth: number = DEFAULT_MAX_DEPTH,
   reject?: (record: object) => boolean,
 ): boolean {
+  // Scalars first: most values are, and they need no look at Object.prototype.
+  if (typeof value !== "object" || value === null) return isCleanScalar(value);
+  // `for...in` also lists inherited enumerable keys, which a copy would drop. A plain object can
+  // inherit them only from Object.prototype, so each key needs checking only when that has any:
+  // looked at once per value, not once per object in it.
+  return isCleanTree(value, maxDepth, reject, objectPrototypeHasKeys());
+}
+
+function isCleanScalar(value: unknown): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -276,16 +285,24 @@ export function isCleanJson(
     case "number":
       return Number.isFinite(value);
     case "object":
-      break;
+      return value === null;
     default:
       return false;
   }
-  if (value === null) return true;
+}
+
+function isCleanTree(
+  value: unknown,
+  maxDepth: number,
+  reject: ((record: object) => boolean) | undefined,
+  inherited: boolean,
+): boolean {
+  if (typeof value !== "object" || value === null) return isCleanScalar(value);
   if (maxDepth <= 0) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       // Holes and undefined become null in a copy: not clean as given.
-      if (!(i in value) || !isCleanJson(value[i], maxDepth - 1, reject)) return false;
+      if (!(i in value) || !isCleanTree(value[i], maxDepth - 1, reject, inherited)) return false;
     }
     return true;
   }
@@ -293,12 +310,10 @@ export function isCleanJson(
   if (prototype !== Object.prototype && prototype !== null) return false;
   const record = value as Record<string, unknown>;
   if (typeof record.toJSON === "function" || (reject !== undefined && reject(record))) return false;
-  // `for...in` also lists inherited enumerable keys, which a copy would drop. A plain object can
-  // inherit them only from Object.prototype, so each key needs checking only when that has any.
-  const checkOwn = prototype !== null && objectPrototypeHasKeys();
+  const checkOwn = prototype !== null && inherited;
   for (const key in record) {
     if (checkOwn && !Object.hasOwn(record, key)) return false;
-    if (!isCleanJson(record[key], maxDepth - 1, reject)) return false;
+    if (!isCleanTree(record[key], maxDepth - 1, reject, inherited)) return false;
   }
   return true;
 }

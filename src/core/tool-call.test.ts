@@ -98,13 +98,26 @@ describe("toToolCallsRemembered", () => {
     { name: "book", inputParameters: { id: 1 } },
   ];
 
-  it("validates a list once and returns the same calls while it is unchanged", () => {
+  it("remembers a list read again soon, and returns the same calls while it is unchanged", () => {
     const list = fresh();
     const first = toToolCallsRemembered(list, field);
     expect(first).toEqual(toToolCalls(list, field));
-    expect(toToolCallsRemembered(list, field)).toBe(first);
+    // Read once, a list is only noted; read again, it is validated again and remembered.
+    const second = toToolCallsRemembered(list, field);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    expect(toToolCallsRemembered(list, field)).toBe(second);
     // Another list with equal contents is validated on its own.
-    expect(toToolCallsRemembered(fresh(), field)).not.toBe(first);
+    expect(toToolCallsRemembered(fresh(), field)).not.toBe(second);
+  });
+
+  it("forgets a list read once when many others were read since", () => {
+    const list = fresh();
+    toToolCallsRemembered(list, field);
+    for (let other = 0; other < 32; other++) toToolCallsRemembered(fresh(), field);
+    const again = toToolCallsRemembered(list, field);
+    expect(toToolCallsRemembered(list, field)).not.toBe(again);
+    expect(toToolCallsRemembered(list, field)).toBe(toToolCallsRemembered(list, field));
   });
 
   it("reads a list again when its calls or their fields change", () => {
@@ -119,7 +132,9 @@ describe("toToolCallsRemembered", () => {
     ];
     for (const change of changes) {
       const list: Record<string, unknown>[] = fresh();
+      toToolCallsRemembered(list, field);
       const before = toToolCallsRemembered(list, field);
+      expect(toToolCallsRemembered(list, field)).toBe(before);
       change(list);
       const after = toToolCallsRemembered(list, field);
       expect(after).not.toBe(before);
@@ -129,6 +144,7 @@ describe("toToolCallsRemembered", () => {
 
   it("still refuses a list that became invalid, with the same error as toToolCalls", () => {
     const list: Record<string, unknown>[] = fresh();
+    toToolCallsRemembered(list, field);
     toToolCallsRemembered(list, field);
     list[1].args = { id: 2 };
     expect(errorOf(() => toToolCallsRemembered(list, field)).message).toBe(
@@ -143,6 +159,7 @@ describe("toToolCallsRemembered", () => {
   it("keeps its note out of sight: JSON, keys, copies and deep equality see the list as it was", () => {
     const list = fresh();
     const before = { json: JSON.stringify(list), keys: Object.keys(list) };
+    toToolCallsRemembered(list, field);
     toToolCallsRemembered(list, field);
     expect(JSON.stringify(list)).toBe(before.json);
     expect(Object.keys(list)).toEqual(before.keys);
@@ -159,6 +176,7 @@ describe("toToolCallsRemembered", () => {
   it("remembers lists that cannot take a property (frozen, sealed, non-extensible)", () => {
     for (const lock of [Object.freeze, Object.seal, Object.preventExtensions]) {
       const list = lock(fresh());
+      toToolCallsRemembered(list, field);
       const first = toToolCallsRemembered(list, field);
       expect(first).toEqual(toToolCalls(list, field));
       expect(toToolCallsRemembered(list, field)).toBe(first);
@@ -167,6 +185,7 @@ describe("toToolCallsRemembered", () => {
     // A sealed list whose call is replaced is read again.
     const sealed: { name: string; inputParameters: object; output?: string }[] =
       Object.seal(fresh());
+    toToolCallsRemembered(sealed, field);
     const before = toToolCallsRemembered(sealed, field);
     sealed[0] = { name: "other", inputParameters: {} };
     const after = toToolCallsRemembered(sealed, field);

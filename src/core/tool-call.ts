@@ -365,12 +365,34 @@ export function toToolCallsRemembered(
   // Lists read with another depth limit are validated every time (rare, and kept simple).
   if (!Array.isArray(value) || options.maxDepth !== undefined) return toToolCalls(value, options);
   const list = value as readonly unknown[];
-  const known = unchangedCalls(list);
-  if (known !== undefined) return known;
+  const known = ListNote.read(list);
+  if (known !== undefined && isUnchanged(list, known)) return known[0] as readonly ToolCall[];
   const calls = toToolCalls(list, options);
-  const remembered = snapshotOf(list, calls);
-  if (remembered !== undefined) ListNote.write(list, remembered);
+  // A list read for the first time is only noted among the last few read: most lists are read
+  // once (a fresh case per measure), and a snapshot costs more than validating them again. One
+  // read again soon (several metrics on one case) is remembered then.
+  if (known !== undefined || readRecently(list)) {
+    const remembered = snapshotOf(list, calls);
+    if (remembered !== undefined) ListNote.write(list, remembered);
+  }
   return calls;
+}
+
+/** The lists read last, by identity only (a list read again is validated again, then noted). */
+const recent: (readonly unknown[] | undefined)[] = new Array<undefined>(16).fill(undefined);
+let recentAt = 0;
+
+/** Whether `list` is among the last lists read; if not, it is now. */
+function readRecently(list: readonly unknown[]): boolean {
+  for (let at = 0; at < recent.length; at++) {
+    if (recent[at] === list) {
+      recent[at] = undefined;
+      return true;
+    }
+  }
+  recent[recentAt] = list;
+  recentAt = (recentAt + 1) % recent.length;
+  return false;
 }
 
 /**

@@ -51,15 +51,24 @@ export function deepevalPairScore(
   return value;
 }
 
+/**
+ * Where a quick score writes its pairing, when asked (2 × expected.length + 1 numbers): for
+ * expected call `row`, the call made it paired with at `2 × row` (-1 for none) and the pair's
+ * score at `2 × row + 1`; last, the total as the full computation accumulates it.
+ */
+export type QuickPairing = number[];
+
 /** Each expected call in turn takes the unused call with the strictly highest score above 0. */
 function greedyTotal(
   expected: readonly ToolCall[],
   called: readonly ToolCall[],
   options: QuickScoreOptions,
+  pairing: QuickPairing | undefined,
 ): number {
   // A loop: for a handful of entries it beats the call into `fill`.
   for (let col = 0; col < called.length; col++) used[col] = 0;
   let total = 0;
+  let row = 0;
   for (const e of expected) {
     let best = 0;
     let bestCol = -1;
@@ -76,6 +85,11 @@ function greedyTotal(
       used[bestCol] = 1;
       total += best;
     }
+    if (pairing !== undefined) {
+      pairing[2 * row] = bestCol;
+      pairing[2 * row + 1] = best;
+    }
+    row++;
   }
   return total;
 }
@@ -88,7 +102,9 @@ function lcsTotal(
   expected: readonly ToolCall[],
   called: readonly ToolCall[],
   options: QuickScoreOptions,
+  pairing: QuickPairing | undefined,
 ): number {
+  if (pairing !== undefined) for (let row = 0; row < expected.length; row++) pairing[2 * row] = -1;
   const rows = expected.length;
   const cols = called.length;
   const width = cols + 1;
@@ -120,6 +136,11 @@ function lcsTotal(
     else if (value === table[current + j - 1]) j--;
     else {
       total += value - table[current - width + j - 1];
+      if (pairing !== undefined) {
+        // The pair's own score: the difference of the cells may differ from it in the last bit.
+        pairing[2 * (i - 1)] = j - 1;
+        pairing[2 * (i - 1) + 1] = deepevalPairScore(expected[i - 1], called[j - 1], options);
+      }
       i--;
       j--;
     }
@@ -130,12 +151,15 @@ function lcsTotal(
 /**
  * deepeval's deterministic tool-calling score of a small case, computed directly: no matrix, no
  * pairs, no explanation. Returns `undefined` when the case is too large for this path (or the
- * pairing is optimal); the full computation then gives the same number with its details.
+ * pairing is optimal); the full computation then gives the same number with its details. With
+ * `pairing` (2 × expected.length + 1 numbers), the default and ordering modes write the pairing the
+ * full computation would find there, to explain the score from.
  */
 export function quickDeepevalScore(
   expected: readonly ToolCall[],
   called: readonly ToolCall[],
   options: QuickScoreOptions,
+  pairing?: QuickPairing,
 ): number | undefined {
   if (options.mode === "exact") {
     // Position by position: linear at any size. The full computation compares at most the
@@ -156,11 +180,14 @@ export function quickDeepevalScore(
   ) {
     return undefined;
   }
-  if (expected.length === 0) return called.length === 0 ? 1 : 0;
-  switch (options.mode) {
-    case "ordering":
-      return lcsTotal(expected, called, options) / expected.length;
-    case "default":
-      return options.greedy ? greedyTotal(expected, called, options) / expected.length : undefined;
+  if (expected.length === 0) {
+    if (pairing !== undefined) pairing[0] = 0;
+    return called.length === 0 ? 1 : 0;
   }
+  let total: number;
+  if (options.mode === "ordering") total = lcsTotal(expected, called, options, pairing);
+  else if (options.greedy) total = greedyTotal(expected, called, options, pairing);
+  else return undefined;
+  if (pairing !== undefined) pairing[2 * expected.length] = total;
+  return total / expected.length;
 }

@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InvalidOptionError } from "../core/errors.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCallInput } from "../core/tool-call.js";
 import {
+  namesOf,
   finalizeDeepevalScore,
   resolveDeepevalToolCorrectnessOptions,
   scoreDeepevalToolCorrectness,
@@ -196,5 +198,19 @@ describe("finalizeDeepevalScore", () => {
       threshold: 1,
       success: true,
     });
+  });
+});
+
+describe("namesOf", () => {
+  it("writes the names as JSON.stringify does, whatever they hold", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" }), { maxLength: 6 }), (names) => {
+        expect(namesOf(names.map((name) => ({ name })))).toBe(JSON.stringify(names));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(namesOf([{ name: 'a"b' }, { name: "c\\d" }, { name: "e\u0001" }])).toBe(
+      JSON.stringify(['a"b', "c\\d", "e\u0001"]),
+    );
   });
 });

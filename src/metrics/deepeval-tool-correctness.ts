@@ -1,12 +1,12 @@
 import { InvalidOptionError } from "../core/errors.js";
-import type { AlignmentAlgorithm, ToolCallMatchDetails } from "../core/explanation.js";
+import type { ToolCallMatchDetails } from "../core/explanation.js";
 import { jsonEquals } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { diffArguments } from "../matchers/diff-arguments.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import { deepevalPairScore, quickDeepevalScore } from "./deepeval-quick-score.js";
-import type { DeepevalMode, QuickScoreOptions } from "./deepeval-quick-score.js";
+import type { DeepevalMode, QuickPairing, QuickScoreOptions } from "./deepeval-quick-score.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
 import { booleanOption, enumOption, numberOption } from "./options.js";
@@ -115,8 +115,34 @@ export interface DeepevalToolCorrectnessScore {
   readonly details: ToolCallMatchDetails;
 }
 
-function namesOf(calls: readonly { name: string }[]): string {
-  return JSON.stringify(calls.map((call) => call.name));
+/** A name JSON writes as it is, between quotes: printable ASCII without `"` or `\`. */
+const plainName = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The calls' names as a JSON list, as `JSON.stringify` writes it (built directly: it is on every reason). */
+export function namesOf(calls: readonly { name: string }[]): string {
+  let text = "[";
+  for (let at = 0; at < calls.length; at++) {
+    const name = calls[at].name;
+    if (at > 0) text += ",";
+    text += plainName.test(name) ? `"${name}"` : JSON.stringify(name);
+  }
+  return `${text}]`;
+}
+
+/**
+ * What a reason reads of an alignment: the pairs (in expected order) with their scores, and the
+ * expected calls left unpaired, as missing or out of order. The full details are one; a quick
+ * score's own pairing gives another without building the details.
+ */
+interface ReasonView {
+  readonly pairs: readonly {
+    readonly expectedIndex: number;
+    readonly calledIndex: number;
+    readonly name: string;
+    readonly score: number;
+  }[];
+  readonly missing: readonly { readonly expectedIndex: number; readonly name: string }[];
+  readonly outOfOrder: readonly { readonly expectedIndex: number; readonly name: string }[];
 }
 
 /**
@@ -128,8 +154,9 @@ function typeMismatches(
   unmatched: readonly { readonly expectedIndex: number; readonly name: string }[],
   expected: readonly ToolCall[],
   called: readonly ToolCall[],
-  details: ToolCallMatchDetails,
+  details: ReasonView,
 ): { missing: typeof unmatched; mismatched: string[] } {
+  if (unmatched.length === 0) return { missing: unmatched, mismatched: [] };
   const used = new Set(details.pairs.map((pair) => pair.calledIndex));
   const missing: (typeof unmatched)[number][] = [];
   const mismatched: string[] = [];
@@ -153,7 +180,7 @@ function buildReason(
   score: number,
   expected: readonly ToolCall[],
   called: readonly ToolCall[],
-  details: ToolCallMatchDetails,
+  details: ReasonView,
 ): string {
   const lists = `expected ${namesOf(expected)}, called ${namesOf(called)}`;
   if (mode === "exact") return `${score === 1 ? "Exact match" : "Not an exact match"}: ${lists}.`;
@@ -179,12 +206,13 @@ function buildReason(
     ...(partial.length > 0 ? [`partially matching tools ${namesOf(partial)}`] : []),
     ...(expected.length === 0 ? [`unexpected tools ${namesOf(called)}`] : []),
   ];
-  const { missing, mismatched } = typeMismatches(
-    [...details.missing, ...details.outOfOrder].sort((a, b) => a.expectedIndex - b.expectedIndex),
-    expected,
-    called,
-    details,
-  );
+  const unmatched =
+    details.outOfOrder.length === 0
+      ? details.missing
+      : [...details.missing, ...details.outOfOrder].sort(
+          (a, b) => a.expectedIndex - b.expectedIndex,
+        );
+  const { missing, mismatched } = typeMismatches(unmatched, expected, called, details);
   const head = [
     ...(missing.length > 0 || mismatched.length === 0 ? [`missing tools ${namesOf(missing)}`] : []),
     ...(mismatched.length > 0 ? [`tool type mismatches ${mismatched.join(", ")}`] : []),
@@ -202,6 +230,33 @@ export interface ExplainedDeepevalScore {
   readonly score: number;
   readonly reason: string;
   readonly details: ToolCallMatchDetails;
+}
+
+/** The pairing algorithm of a mode: by position, by order (weighted LCS), or deepeval's greedy. */
+function algorithmOf(
+  quick: QuickScoreOptions,
+  options: ResolvedDeepevalToolCorrectnessOptions,
+): "positional" | "weighted-lcs" | "optimal-assignment" | "deepeval-greedy" {
+  if (quick.mode === "exact") return "positional";
+  if (quick.mode === "ordering") return "weighted-lcs";
+  return options.matching === "optimal" ? "optimal-assignment" : "deepeval-greedy";
+}
+
+/** A pair's argument and output verdicts, for the fields the options compare. */
+function pairExplainer(quick: QuickScoreOptions): (e: ToolCall, c: ToolCall) => PairExplanation {
+  const { useParameters, useOutput } = quick;
+  return (e, c) => ({
+    arguments: useParameters ? diffArguments(e.inputParameters, c.inputParameters) : [],
+    ...(useOutput
+      ? {
+          output: {
+            verdict: jsonEquals(e.output, c.output) ? ("match" as const) : ("mismatch" as const),
+            expected: e.output,
+            actual: c.output,
+          },
+        }
+      : {}),
+  });
 }
 
 /** The full computation: the similarity matrix, the pairing, its details and the reason. */
@@ -222,14 +277,7 @@ function explainDeepevalScore(
       `${useParameters ? JSON.stringify(call.inputParameters) : ""}\u0000${useOutput ? JSON.stringify(call.output) : ""}`,
     maxPairEvaluations: options.limits.maxPairEvaluations,
   });
-  const algorithm: AlignmentAlgorithm =
-    mode === "exact"
-      ? "positional"
-      : mode === "ordering"
-        ? "weighted-lcs"
-        : options.matching === "optimal"
-          ? "optimal-assignment"
-          : "deepeval-greedy";
+  const algorithm = algorithmOf(quick, options);
   const pairing = pairToolCalls(matrix, algorithm, options.limits);
 
   let deterministic: number;
@@ -246,19 +294,14 @@ function explainDeepevalScore(
     deterministic = pairing.total / expected.length;
   }
 
-  const explainPair = (e: ToolCall, c: ToolCall): PairExplanation => ({
-    arguments: useParameters ? diffArguments(e.inputParameters, c.inputParameters) : [],
-    ...(useOutput
-      ? {
-          output: {
-            verdict: jsonEquals(e.output, c.output) ? ("match" as const) : ("mismatch" as const),
-            expected: e.output,
-            actual: c.output,
-          },
-        }
-      : {}),
+  const details = buildMatchDetails({
+    algorithm,
+    expected,
+    called,
+    matrix,
+    pairing,
+    explainPair: pairExplainer(quick),
   });
-  const details = buildMatchDetails({ algorithm, expected, called, matrix, pairing, explainPair });
   let reason: string | undefined;
   return {
     score: deterministic,
@@ -317,9 +360,14 @@ export function createDeepevalScorer(
   const [pass, fail] = reasonKinds[quick.mode];
   const context: ScoringContext = { options, quick };
   return (input) => {
-    const fast = quickDeepevalScore(input.expected, input.called, quick);
+    // The pairing the reason is told from: only the order-free and ordered modes have one.
+    // A plain array: allocating a typed one costs more than a small case's score.
+    const pairing =
+      quick.mode === "exact" ? undefined : new Array<number>(2 * input.expected.length + 1);
+    const fast = quickDeepevalScore(input.expected, input.called, quick, pairing);
     if (fast !== undefined) {
-      return new QuickDeepevalScore(quick.mode, fast, fast === 1 ? pass : fail, input, context);
+      const kind = fast === 1 ? pass : fail;
+      return new QuickDeepevalScore(quick.mode, fast, kind, input, context, pairing);
     }
     const explained = explainDeepevalScore(input, options, quick);
     return {
@@ -357,11 +405,62 @@ interface ScoringContext {
   readonly quick: QuickScoreOptions;
 }
 
-/** A score computed directly, whose details and reason are worked out when first read. */
+/**
+ * The pairs of a quick score's pairing, and why each other expected call went unpaired, by the
+ * rule `buildMatchDetails` follows: out of order when an unpaired call of the same tool could have
+ * paired with it (scored above 0), else missing.
+ */
+function quickView(
+  input: Parameters<typeof explainDeepevalScore>[0],
+  pairing: QuickPairing,
+  quick: QuickScoreOptions,
+): ReasonView & { readonly total: number } {
+  const { expected, called } = input;
+  const colPaired = new Array<boolean>(called.length).fill(false);
+  for (let row = 0; row < expected.length; row++) {
+    const col = pairing[2 * row];
+    if (col >= 0) colPaired[col] = true;
+  }
+  const pairs: ReasonView["pairs"][number][] = [];
+  const missing: { expectedIndex: number; name: string }[] = [];
+  const outOfOrder: { expectedIndex: number; name: string }[] = [];
+  for (let row = 0; row < expected.length; row++) {
+    const call = expected[row];
+    const col = pairing[2 * row];
+    if (col >= 0) {
+      const score = pairing[2 * row + 1];
+      pairs.push({ expectedIndex: row, calledIndex: col, name: call.name, score });
+      continue;
+    }
+    let couldPair = false;
+    for (let other = 0; other < called.length && !couldPair; other++) {
+      const candidate = called[other];
+      couldPair =
+        !colPaired[other] &&
+        candidate.name === call.name &&
+        candidate.type === call.type &&
+        deepevalPairScore(call, candidate, quick) > 0;
+    }
+    (couldPair ? outOfOrder : missing).push({ expectedIndex: row, name: call.name });
+  }
+  return { pairs, missing, outOfOrder, total: pairing[2 * expected.length] };
+}
+
+/** The view exact mode's reason is told from: it names the calls, and reads no pairing. */
+const noView: ReasonView = { pairs: [], missing: [], outOfOrder: [] };
+
+/**
+ * A score computed directly. Its reason comes from the pairing the score found; its details are
+ * built from that pairing when first read (most runs read none), with only the pairs' argument
+ * and output verdicts computed then.
+ */
 class QuickDeepevalScore implements DeepevalToolCorrectnessScore {
   readonly #input: Parameters<typeof explainDeepevalScore>[0];
   readonly #context: ScoringContext;
-  #explained?: ExplainedDeepevalScore;
+  readonly #pairing: QuickPairing | undefined;
+  #view?: ReturnType<typeof quickView>;
+  #details?: ToolCallMatchDetails;
+  #reason?: string;
 
   constructor(
     readonly mode: DeepevalMode,
@@ -369,22 +468,60 @@ class QuickDeepevalScore implements DeepevalToolCorrectnessScore {
     readonly reasonKind: DeepevalReasonKind,
     input: Parameters<typeof explainDeepevalScore>[0],
     context: ScoringContext,
+    pairing: QuickPairing | undefined,
   ) {
     this.#input = input;
     this.#context = context;
+    this.#pairing = pairing;
   }
 
-  #explain(): ExplainedDeepevalScore {
-    const { options, quick } = this.#context;
-    return (this.#explained ??= explainDeepevalScore(this.#input, options, quick));
+  /** The view of the score's own pairing; exact mode's reason reads none (names and verdict only). */
+  #viewOf(): ReasonView {
+    const pairing = this.#pairing;
+    if (pairing === undefined) return noView;
+    return (this.#view ??= quickView(this.#input, pairing, this.#context.quick));
   }
 
   get details(): ToolCallMatchDetails {
-    return this.#explain().details;
+    if (this.#details !== undefined) return this.#details;
+    const { options, quick } = this.#context;
+    const pairing = this.#pairing;
+    if (pairing === undefined) {
+      return (this.#details = explainDeepevalScore(this.#input, options, quick).details);
+    }
+    const { expected, called } = this.#input;
+    const view = (this.#view ??= quickView(this.#input, pairing, quick));
+    // Only the pairs the view holds, and near misses of the same tool, are compared again.
+    const matrix = {
+      candidates: (row: number) => {
+        const call = expected[row];
+        const cols: number[] = [];
+        called.forEach((other, col) => {
+          if (other.name === call.name && other.type === call.type) cols.push(col);
+        });
+        return cols;
+      },
+      score: (row: number, col: number) => deepevalPairScore(expected[row], called[col], quick),
+    };
+    const pairs = view.pairs.map((pair) => ({
+      row: pair.expectedIndex,
+      col: pair.calledIndex,
+      score: pair.score,
+    }));
+    return (this.#details = buildMatchDetails({
+      algorithm: algorithmOf(quick, options),
+      expected,
+      called,
+      matrix,
+      pairing: { pairs, total: view.total },
+      explainPair: pairExplainer(quick),
+    }));
   }
 
   get reason(): string | undefined {
-    return this.#context.options.includeReason ? this.#explain().reason : undefined;
+    if (!this.#context.options.includeReason) return undefined;
+    const { expected, called } = this.#input;
+    return (this.#reason ??= buildReason(this.mode, this.score, expected, called, this.#viewOf()));
   }
 
   /** The same JSON as an eagerly computed score. */

@@ -19,8 +19,9 @@ export interface BuildMatchDetailsOptions<
   algorithm: AlignmentAlgorithm;
   expected: readonly E[];
   called: readonly C[];
-  matrix: ToolCallMatrix;
-  pairing: Pairing;
+  /** What the details read of the matrix: the candidates of a row, and a pair's score. */
+  matrix: Pick<ToolCallMatrix, "candidates" | "score">;
+  pairing: Pick<Pairing, "pairs" | "total">;
   explainPair: (expected: E, called: C, row: number, col: number) => PairExplanation;
   /** Calls left out of the comparison (retried attempts): never unexpected, never a near miss. */
   skipCalled?: ReadonlySet<number>;

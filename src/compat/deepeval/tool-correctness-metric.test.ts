@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProviderConfigError } from "../../core/errors.js";
 import {
@@ -264,5 +265,64 @@ describe("MLLMImage", () => {
       mimeType: "image/png",
     });
     expect(() => new MLLMImage()).toThrow(/url/);
+  });
+});
+
+describe("ToolCorrectnessMetric on lists changed between measures", () => {
+  it("scores and explains a case as a fresh copy of it, whatever was remembered", async () => {
+    const metrics = [
+      new ToolCorrectnessMetric({ evaluationParams: [ToolCallParams.INPUT_PARAMETERS] }),
+      new ToolCorrectnessMetric({ shouldConsiderOrdering: true }),
+      new ToolCorrectnessMetric({ evaluationParams: [ToolCallParams.OUTPUT] }),
+    ];
+    const name = fc.constantFrom("a", "b", "c");
+    const call = fc.record({
+      name,
+      inputParameters: fc.record({ x: fc.integer({ min: 0, max: 2 }) }),
+    });
+    const change = fc.oneof(
+      fc.record({ kind: fc.constant("push" as const), call }),
+      fc.record({ kind: fc.constant("pop" as const) }),
+      fc.record({ kind: fc.constant("rename" as const), name }),
+      fc.record({ kind: fc.constant("argument" as const), x: fc.integer({ min: 0, max: 2 }) }),
+      fc.record({ kind: fc.constant("output" as const), output: fc.constantFrom("ok", "no") }),
+      fc.record({ kind: fc.constant("replace" as const), call }),
+      fc.record({ kind: fc.constant("none" as const) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(call, { minLength: 1, maxLength: 4 }),
+        fc.array(call, { maxLength: 4 }),
+        fc.array(change, { maxLength: 8 }),
+        async (expected, called, changes) => {
+          const testCase = { input: "q", expectedTools: expected, toolsCalled: called };
+          for (const step of changes) {
+            const list = testCase.toolsCalled as Record<string, unknown>[];
+            if (step.kind === "push") list.push({ ...step.call });
+            else if (step.kind === "pop") list.pop();
+            else if (step.kind === "replace" && list.length > 0) list[0] = { ...step.call };
+            else if (list.length > 0) {
+              if (step.kind === "rename") list[0].name = step.name;
+              if (step.kind === "argument") list[0].inputParameters = { x: step.x };
+              if (step.kind === "output") list[0].output = step.output;
+            }
+            for (const metric of metrics) {
+              // Measured twice, so that the lists are remembered before the next change.
+              await metric.measure(testCase);
+              const score = await metric.measure(testCase);
+              const reason = metric.reason;
+              const copy = structuredClone(testCase);
+              const other = new ToolCorrectnessMetric({
+                evaluationParams: [...metric.evaluationParams],
+                shouldConsiderOrdering: metric.shouldConsiderOrdering,
+              });
+              expect(score).toBe(await other.measure(copy));
+              expect(reason).toBe(other.reason);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -251,7 +251,11 @@ abstract class DeepevalToolCorrectnessBase implements ConvertsToMetric {
     this.last = undefined;
     this.lastReason = undefined;
     try {
-      const outcome = await this.outcomeOf(testCase, options?.signal);
+      // Without a judge nothing is awaited: no promise of its own per case.
+      const outcome =
+        this.judge === undefined
+          ? this.conclude(this.scoreCalls(testCase), undefined)
+          : await this.outcomeOf(testCase, options?.signal);
       this.score = outcome.score;
       this.threshold = outcome.threshold;
       this.success = outcome.success;
