@@ -340,11 +340,13 @@ for (const [label, asynchronous] of [
  * A 1,000,000-case JSONL dataset of a travel agent (two or three calls a case, some wrong), in
  * the temp folder; written once and reused (its content is deterministic).
  */
-function millionCaseDataset() {
-  const file = path.join(os.tmpdir(), "toolscore-bench-1m-v1.jsonl");
+function millionCaseDataset(failing = "some") {
+  const half = failing === "half";
+  const file = path.join(os.tmpdir(), `toolscore-bench-1m-${half ? "half-v2" : "v1"}.jsonl`);
   if (existsSync(file) && statSync(file).size > 300_000_000) return file;
   const fd = openSync(`${file}.tmp`, "w");
   const next = random(7);
+  const wrong = (i) => (half ? i % 2 === 1 : next() < 0.15);
   let lines = [];
   for (let i = 0; i < 1_000_000; i++) {
     const city = words[i % words.length];
@@ -355,10 +357,16 @@ function millionCaseDataset() {
     ];
     if (i % 3 === 0)
       expected.push({ name: "send_email", inputParameters: { to: "ada@example.com" } });
-    const called = expected.map((call) =>
-      next() < 0.15 ? { ...call, inputParameters: { ...call.inputParameters, to: "BER" } } : call,
+    // Half failing: one case in two calls another tool first and last, and gets an argument of
+    // the call between wrong (every metric fails it at its default threshold).
+    const called = expected.map((item, at) =>
+      !wrong(i)
+        ? item
+        : half && (at === 0 || at === expected.length - 1)
+          ? { ...item, name: `${item.name}_v2` }
+          : { ...item, inputParameters: { ...item.inputParameters, to: "BER" } },
     );
-    if (next() < 0.1) called.reverse();
+    if (!half && next() < 0.1) called.reverse();
     lines.push(
       JSON.stringify({
         id: `run-${i}`,
@@ -378,8 +386,15 @@ function millionCaseDataset() {
 }
 
 /** The baseline of the eval target: read the file's lines and JSON.parse each, nothing else. */
-workloads["eval-1m-bare"] = async () => {
-  const file = millionCaseDataset();
+for (const [name, failing] of [
+  ["eval-1m-bare", "some"],
+  ["eval-1m-half-bare", "half"],
+]) {
+  workloads[name] = () => bareLoop(failing);
+}
+
+async function bareLoop(failing) {
+  const file = millionCaseDataset(failing);
   const start = process.hrtime.bigint();
   let cases = 0;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
@@ -389,11 +404,42 @@ workloads["eval-1m-bare"] = async () => {
     cases++;
   }
   return {
-    workload: "1M-case JSONL: bare readline + JSON.parse loop",
+    workload: `1M-case JSONL${failing === "half" ? ", half failing" : ""}: bare readline + JSON.parse`,
     cases,
     seconds: Number(process.hrtime.bigint() - start) / 1e9,
   };
-};
+}
+
+/** toolscore eval on a 1M-case dataset, as the CLI runs it, with the extra flags given. */
+async function evalMillion(failing, flags) {
+  const file = millionCaseDataset(failing);
+  const { runCli } = await import("../dist/cli/main.js");
+  const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
+  const start = process.hrtime.bigint();
+  const code = await runCli(["eval", file, "--out", out, "--overwrite", ...flags], {
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    cwd: os.tmpdir(),
+    env: {},
+  });
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  rmSync(out, { force: true });
+  if (code !== 0 && code !== 1) throw new Error(`toolscore eval exited ${code}`);
+  return seconds;
+}
+
+// Half the cases failing, default settings, each deterministic metric of the CLI.
+for (const metric of [
+  "tool-call-accuracy",
+  "deepeval-tool-correctness",
+  "axion-tool-correctness",
+]) {
+  workloads[`eval-1m-half-${metric}`] = async () => ({
+    workload: `1M-case JSONL, half failing: toolscore eval -m ${metric}`,
+    cases: 1_000_000,
+    seconds: await evalMillion("half", ["-m", metric]),
+  });
+}
 
 // As users run it (worker threads by the machine's cores), and on the main thread alone.
 for (const workers of ["default", "0"]) {

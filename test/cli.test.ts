@@ -944,7 +944,7 @@ describe("toolscore eval: which cases keep their alignment", () => {
     return JSON.parse(data) as { records: Record<string, unknown>[] };
   };
 
-  it("keeps the failed cases' by default; reports compute the passing ones' again", async () => {
+  it("keeps none by default; reports compute every case's again from its line", async () => {
     const cwd = folder({ "runs.jsonl": jsonl(cases) });
     const run = await runCliProcess(["eval", "runs.jsonl"], { cwd });
     expect(run.code).toBe(1);
@@ -952,11 +952,22 @@ describe("toolscore eval: which cases keep their alignment", () => {
     expect(metricsOf(records.get(0))).toMatchObject({ score: 1, success: true });
     expect(metricsOf(records.get(0))).not.toHaveProperty("details");
     expect(metricsOf(records.get(0))?.reason).toMatch(/made as expected/);
-    expect(metricsOf(records.get(1))?.details).toMatchObject({ missing: [{ name: "a" }] });
+    expect(metricsOf(records.get(1))).toMatchObject({ score: 0, success: false });
+    expect(metricsOf(records.get(1))).not.toHaveProperty("details");
+    expect(metricsOf(records.get(1))?.reason).toMatch(/expected\[0\] a missing/);
+    // --details failed keeps the failed cases' alignment, and only theirs.
+    const failedOnly = await runCliProcess(
+      ["eval", "runs.jsonl", "--details", "failed", "--out", "failed.jsonl"],
+      { cwd },
+    );
+    expect(failedOnly.code).toBe(1);
+    const kept = recordsByIndex(path.join(cwd, "failed.jsonl"));
+    expect(metricsOf(kept.get(0))).not.toHaveProperty("details");
+    expect(metricsOf(kept.get(1))?.details).toMatchObject({ missing: [{ name: "a" }] });
     const header = lines(path.join(cwd, "toolscore-results.jsonl"))[0];
     expect(header.metricConfigs).toEqual([{ metric: "tool-call-accuracy", options: {} }]);
 
-    // The report reads the passing case's line again and shows the same alignment as --details all.
+    // The report reads every case's line again and shows the same alignment as --details all.
     const report = await runCliProcess(
       ["report", "toolscore-results.jsonl", "--report", "report.html"],
       { cwd },
@@ -971,7 +982,8 @@ describe("toolscore eval: which cases keep their alignment", () => {
     expect(metricsOf(all.get(0))?.details).toMatchObject({
       pairs: [{ expectedIndex: 0, calledIndex: 0, arguments: [{ path: "$.q", verdict: "match" }] }],
     });
-    expect(metricsOf(all.get(1))).toEqual(metricsOf(records.get(1)));
+    expect(metricsOf(all.get(1))).toEqual(metricsOf(kept.get(1)));
+    expect(metricsOf(all.get(1))?.reason).toBe(metricsOf(records.get(1))?.reason);
     const shown = (file: string) =>
       new Map(reportData(path.join(cwd, file)).records.map((record) => [record.id, record]));
     expect(metricsOf(all.get(2))?.details).toMatchObject({ algorithm: "weighted-lcs" });
@@ -994,10 +1006,10 @@ describe("toolscore eval: which cases keep their alignment", () => {
     expect(metricsOf(records.get(0))?.details).toBeDefined();
     const flag = await runCliProcess(["eval", "runs.jsonl", "--details", "passed"], { cwd });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain('--details takes failed or all, got "passed"');
+    expect(flag.stderr).toContain('--details takes none, failed or all, got "passed"');
     const config = await runCliProcess(["eval", "runs.jsonl", "-c", "bad.yaml"], { cwd });
     expect(config.code).toBe(2);
-    expect(config.stderr).toContain('details must be "failed" or "all"');
+    expect(config.stderr).toContain('details must be "none", "failed" or "all"');
   });
 });
 

@@ -43,8 +43,8 @@ export interface EvalConfig {
   readonly markdown?: string;
   /** Most cases the HTML report shows (failures first). Default 2000. */
   readonly reportMaxCases?: number;
-  /** Which cases keep their alignment in the results file. Default "failed". */
-  readonly details?: "failed" | "all";
+  /** Which cases keep their alignment in the results file. Default "none". */
+  readonly details?: "none" | "failed" | "all";
   /** What makes cases runs of one case: `id` or `metadata.<key>`. */
   readonly groupBy?: GroupBy;
 }
@@ -219,8 +219,13 @@ export function readConfigFile(file: string): EvalConfig {
   if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
     throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
   }
-  if (given.details !== undefined && given.details !== "failed" && given.details !== "all") {
-    throw configError(file, 'details must be "failed" or "all"', given.details);
+  if (
+    given.details !== undefined &&
+    given.details !== "none" &&
+    given.details !== "failed" &&
+    given.details !== "all"
+  ) {
+    throw configError(file, 'details must be "none", "failed" or "all"', given.details);
   }
   let groupBy: GroupBy | undefined;
   if (given.groupBy !== undefined) {

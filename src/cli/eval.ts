@@ -66,10 +66,10 @@ Results and reports
       --report <file.html>  single-file HTML report
       --junit <file.xml>    JUnit XML, one test per case and metric
       --markdown <file.md>  Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
-      --details <failed|all>
-                            which cases keep their alignment in the results file: the failed
-                            ones (default; a passing case read from a JSONL line keeps its score
-                            and reason, and reports compute its alignment again) or all
+      --details <none|failed|all>
+                            which cases keep their alignment in the results file: none (default;
+                            a case read from a JSONL line keeps its score and reason, and reports
+                            compute its alignment again from the line), the failed ones, or all
       --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
       --fail-under <0..1>   pass when at least this share of cases passes (default: all)
       --group-by <key>      cases that are runs of one case: id, or metadata.<key> (e.g.
@@ -193,7 +193,7 @@ interface EvalPlan {
   readonly workers: number | undefined;
   readonly normalizeNames: boolean;
   readonly shard: { index: number; count: number } | undefined;
-  readonly details: "failed" | "all";
+  readonly details: "none" | "failed" | "all";
   readonly out: string;
   readonly reports: { report?: string; junit?: string; markdown?: string };
   readonly resume: boolean;
@@ -252,9 +252,12 @@ async function planEval(
     throw usageError("--concurrency must be a whole number", "--concurrency");
   }
   const shard = shardOf(values.shard);
-  const details = values.details ?? config.details ?? "failed";
-  if (details !== "failed" && details !== "all") {
-    throw usageError(`--details takes failed or all, got ${JSON.stringify(details)}`, "--details");
+  const details = values.details ?? config.details ?? "none";
+  if (details !== "none" && details !== "failed" && details !== "all") {
+    throw usageError(
+      `--details takes none, failed or all, got ${JSON.stringify(details)}`,
+      "--details",
+    );
   }
   const judgeModel = values.judge ?? config.judge?.model;
   if (needsJudge(metrics) && judgeModel === undefined) {

@@ -54,7 +54,7 @@ export type SyncMetric<TCase = TestCase, TDetails = unknown> = Metric<TCase, TDe
 
 /**
  * Internal, not exported from the package: how a deterministic metric scores a case for a caller
- * that keeps the details of failed results only (`toolscore eval --details failed` writing a
+ * that keeps the details of failed results at most (`toolscore eval` writing a
  * dataset it can read again). A passing result may then come with `details: null`, which saves
  * building them; a failed one has them as `measureSync` gives them.
  */

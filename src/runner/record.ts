@@ -105,7 +105,11 @@ function leanDetails(details: unknown, result: MetricResult & { status: "scored"
   return lean;
 }
 
-function entryOf(result: MetricResult, leaveOut: ReadonlySet<string> | undefined): MetricEntry {
+function entryOf(
+  result: MetricResult,
+  leaveOut: ReadonlySet<string> | undefined,
+  failedToo: boolean,
+): MetricEntry {
   switch (result.status) {
     case "scored": {
       // Built key by key: conditional spreads cost more than the rest of a record (hot path of
@@ -121,7 +125,7 @@ function entryOf(result: MetricResult, leaveOut: ReadonlySet<string> | undefined
       if (
         result.details !== undefined &&
         result.details !== null &&
-        !(result.success && leaveOut?.has(result.metric) === true)
+        !((result.success || failedToo) && leaveOut?.has(result.metric) === true)
       ) {
         entry.details = boundValue(leanDetails(result.details, result));
       }
@@ -136,16 +140,18 @@ function entryOf(result: MetricResult, leaveOut: ReadonlySet<string> | undefined
 
 /** One metric result as a record stores it, with all its details. */
 export function metricEntryOf(result: MetricResult): MetricEntry {
-  return entryOf(result, undefined);
+  return entryOf(result, undefined, false);
 }
 
 export interface CaseRecordOptions {
   /**
    * Metrics whose details a passing result leaves out of the record: deterministic metrics of a
    * case that can be read again from its `source`, whose details can be computed again exactly
-   * (reports do). Failed results always keep their details.
+   * (reports do).
    */
   readonly passingWithoutDetails?: ReadonlySet<string>;
+  /** Failed results of those metrics leave them out too (`details: "none"`). Default false. */
+  readonly failedWithoutDetails?: boolean;
 }
 
 /**
@@ -160,7 +166,10 @@ export function toCaseRecord(
 ): CaseRecord {
   const leaveOut = source === undefined ? undefined : options?.passingWithoutDetails;
   const metrics: Record<string, MetricEntry> = {};
-  for (const metric of result.results) metrics[metric.metric] = entryOf(metric, leaveOut);
+  const failedToo = options?.failedWithoutDetails === true;
+  for (const metric of result.results) {
+    metrics[metric.metric] = entryOf(metric, leaveOut, failedToo);
+  }
   // durationMs is set last, so that it stays the last key of every line.
   const record: Mutable<Omit<CaseRecord, "durationMs">> & { durationMs?: number } =
     result.line === undefined

@@ -23,6 +23,8 @@ export interface WorkerSetup {
   readonly normalizeNames: boolean;
   /** Metrics whose passing results keep no details (see `toCaseRecord`). */
   readonly passingWithoutDetails: readonly string[];
+  /** Failed results of those metrics keep none either (see `toCaseRecord`). */
+  readonly failedWithoutDetails: boolean;
   /** What makes cases runs of one case, when the run groups them. */
   readonly groupBy?: GroupBy;
 }
@@ -123,7 +125,10 @@ export function createBatchScorer(
   });
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
-  const recordOptions = { passingWithoutDetails: new Set(setup.passingWithoutDetails) };
+  const recordOptions = {
+    passingWithoutDetails: new Set(setup.passingWithoutDetails),
+    failedWithoutDetails: setup.failedWithoutDetails,
+  };
   // Every scored case here has a line to be read again from: records of passing cases of these
   // metrics keep no details, so the metrics need not build them.
   const scorer = createCaseScorer<object>({

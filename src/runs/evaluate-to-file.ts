@@ -92,8 +92,12 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   readonly bail?: number;
   /** What makes cases runs of one case (see `evaluate`); recorded in the results file. */
   readonly groupBy?: GroupBy;
-  /** Which cases keep their alignment in the file: the failed ones (default) or all. */
-  readonly details?: "failed" | "all";
+  /**
+   * Which cases keep their alignment (details) in the file: none (default), the failed ones, or
+   * all. A case whose JSONL line can be read again, scored by deterministic metrics, keeps its
+   * score and reason; reports compute its alignment again from the line. Other cases keep all.
+   */
+  readonly details?: "none" | "failed" | "all";
   /** Worker threads for batched JSONL runs; default 2 for files of 16 MiB or more on 2+ cores. */
   readonly workers?: number;
   /** Cases in flight at once (runs that are not batched). Default 8. */
@@ -281,12 +285,12 @@ export async function evaluateToFile<TCase extends object = object>(
       : options.signal === undefined
         ? bailing.signal
         : AbortSignal.any([options.signal, bailing.signal]);
-  const details: unknown = options.details ?? "failed";
-  if (details !== "failed" && details !== "all") {
+  const details: unknown = options.details ?? "none";
+  if (details !== "none" && details !== "failed" && details !== "all") {
     throw new InvalidOptionError({
       option: "details",
       value: details,
-      message: 'details must be "failed" or "all"',
+      message: 'details must be "none", "failed" or "all"',
     });
   }
   const out = options.out === undefined ? undefined : path.resolve(options.out);
@@ -507,6 +511,7 @@ export async function evaluateToFile<TCase extends object = object>(
           metrics: configs,
           normalizeNames,
           passingWithoutDetails: [...passingWithoutDetails],
+          failedWithoutDetails: details === "none",
           ...(groupBy === undefined ? {} : { groupBy }),
         },
         workers,
@@ -545,7 +550,12 @@ export async function evaluateToFile<TCase extends object = object>(
             const extra = contents.get(result.index);
             contents.delete(result.index);
             const content = options.recordContent?.(result) ?? extra?.content;
-            writer.write(toCaseRecord(result, content, extra?.source, { passingWithoutDetails }));
+            writer.write(
+              toCaseRecord(result, content, extra?.source, {
+                passingWithoutDetails,
+                failedWithoutDetails: details === "none",
+              }),
+            );
             builder.add(result);
             ran++;
             if (previous?.has(result.index) === true) replaced++;
