@@ -53,27 +53,35 @@ export type SyncMetric<TCase = TestCase, TDetails = unknown> = Metric<TCase, TDe
 };
 
 /**
- * Internal, not exported from the package: how a deterministic metric scores a case for a caller
- * that keeps the details of failed results at most (`toolscore eval` writing a
- * dataset it can read again). A passing result may then come with `details: null`, which saves
- * building them; a failed one has them as `measureSync` gives them.
+ * Which results' details a caller keeps: none, or the failed ones' (`toolscore eval --details`,
+ * writing a dataset it can read again: reports compute the others' again from the case).
  */
-export const measureWithoutPassingDetails: unique symbol = Symbol(
-  "toolscore.measureWithoutPassingDetails",
-);
+export type KeptDetails = "none" | "failed";
 
-/** A metric that can leave a passing result's details out (see the symbol). */
-export interface LeavesPassingDetailsOut<TCase> {
-  [measureWithoutPassingDetails](testCase: TCase): MetricResult;
+/** Whether `keep` keeps the details of `result`. */
+export function keepsDetails(result: { readonly success: boolean }, keep: KeptDetails): boolean {
+  return keep === "failed" && !result.success;
 }
 
-/** Whether `metric` can leave a passing result's details out. */
-export function leavesPassingDetailsOut<TCase>(
+/**
+ * Internal, not exported from the package: how a deterministic metric scores a case for a caller
+ * that keeps only some results' details (see {@link KeptDetails}). A result whose details are
+ * not kept may come with `details: null`, which saves building them; the rest is as
+ * `measureSync` gives it.
+ */
+export const measureKeepingDetails: unique symbol = Symbol("toolscore.measureKeepingDetails");
+
+/** A metric that can leave out the details a caller does not keep (see the symbol). */
+export interface MeasuresKeepingDetails<TCase> {
+  [measureKeepingDetails](testCase: TCase, keep: KeptDetails): MetricResult;
+}
+
+/** Whether `metric` can leave out the details a caller does not keep. */
+export function measuresKeepingDetails<TCase>(
   metric: object,
-): metric is LeavesPassingDetailsOut<TCase> {
+): metric is MeasuresKeepingDetails<TCase> {
   return (
-    typeof (metric as Partial<LeavesPassingDetailsOut<TCase>>)[measureWithoutPassingDetails] ===
-    "function"
+    typeof (metric as Partial<MeasuresKeepingDetails<TCase>>)[measureKeepingDetails] === "function"
   );
 }
 

@@ -1,8 +1,8 @@
 import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../core/errors.js";
 import type { ToolCallMatchDetails } from "../core/explanation.js";
 import type { JsonObject } from "../core/json.js";
-import { measureBySync } from "../core/metric.js";
-import type { Metric } from "../core/metric.js";
+import { keepsDetails, measureBySync, measureKeepingDetails } from "../core/metric.js";
+import type { KeptDetails, MeasuresKeepingDetails, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -68,12 +68,15 @@ function syncMetric<TResolved>(input: {
   options: JsonObject;
   defaultName: string;
   resolve: (options: JsonObject) => TResolved;
+  /** The case's numbers and reason; `explain` gives its details, which may cost more. */
   score: (
     testCase: TestCase,
     resolved: TResolved,
     name: string,
-  ) => Omit<MetricResult<ToolCallMatchDetails> & { status: "scored" }, "status" | "metric">;
-}): Metric<TestCase, ToolCallMatchDetails> {
+  ) => Omit<MetricResult & { status: "scored" }, "status" | "metric" | "details"> & {
+    readonly explain: () => ToolCallMatchDetails;
+  };
+}): Metric<TestCase, ToolCallMatchDetails> & MeasuresKeepingDetails<TestCase> {
   const { id, options, defaultName } = input;
   const given = optionsObject(id, options);
   const name = typeof given.name === "string" ? given.name : defaultName;
@@ -86,23 +89,46 @@ function syncMetric<TResolved>(input: {
   }
   const { name: _name, ...rest } = given as JsonObject;
   const resolved = input.resolve(rest);
-  const measureSync = (testCase: TestCase): MetricResult<ToolCallMatchDetails> => {
+  /** The result, with its details unless `keep` leaves them out. */
+  const measureKeeping = (
+    testCase: TestCase,
+    keep: KeptDetails | "all",
+  ): MetricResult<ToolCallMatchDetails | null> => {
     try {
-      return { status: "scored", metric: name, ...input.score(testCase, resolved, name) };
+      const scored = input.score(testCase, resolved, name);
+      const result: {
+        -readonly [K in keyof ScoredResult]: ScoredResult[K];
+      } = {
+        status: "scored",
+        metric: name,
+        score: scored.score,
+        threshold: scored.threshold,
+        success: scored.success,
+        details: null,
+      };
+      if (scored.reason !== undefined) result.reason = scored.reason;
+      // Set last, so that the details stay the last key, as they always were.
+      if (keep === "all" || keepsDetails(scored, keep)) result.details = scored.explain();
+      return result;
     } catch (error) {
       return toErroredResult(name, error);
     }
   };
+  const measureSync = (testCase: TestCase) =>
+    measureKeeping(testCase, "all") as MetricResult<ToolCallMatchDetails>;
   return {
     id,
     name,
     measure: measureBySync(measureSync),
     measureSync,
+    [measureKeepingDetails]: measureKeeping,
     withOptions(overrides: JsonObject) {
       return syncMetric({ ...input, options: { ...options, ...camelKeys(overrides) } });
     },
   };
 }
+
+type ScoredResult = MetricResult<ToolCallMatchDetails | null> & { status: "scored" };
 
 const deepevalOptionNames = [
   "name",
@@ -167,7 +193,8 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
             threshold: final.threshold,
             success: final.success,
             ...(result.reason === undefined ? {} : { reason: result.reason }),
-            details: result.details,
+            // A quick score builds its details only when they are read.
+            explain: () => result.details,
           };
         },
       });
@@ -194,7 +221,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
             threshold: resolved.threshold,
             success: result.score >= resolved.threshold,
             reason: result.explanation,
-            details: result.details,
+            explain: () => result.details,
           };
         },
       });

@@ -1,6 +1,6 @@
 import { InvalidInputError, MissingParamsError } from "../core/errors.js";
-import { measureBySync, measureWithoutPassingDetails } from "../core/metric.js";
-import type { LeavesPassingDetailsOut, SyncMetric } from "../core/metric.js";
+import { keepsDetails, measureBySync, measureKeepingDetails } from "../core/metric.js";
+import type { KeptDetails, MeasuresKeepingDetails, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
@@ -102,7 +102,7 @@ export function toolCallAccuracy(
   };
   // The lean scoring is the run engine's, found through the symbol; not in the published type.
   const metric: SyncMetric<ToolCallAccuracyCase, MatchResult> &
-    LeavesPassingDetailsOut<ToolCallAccuracyCase> = {
+    MeasuresKeepingDetails<ToolCallAccuracyCase> = {
     id: "tool-call-accuracy",
     name,
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
@@ -110,9 +110,9 @@ export function toolCallAccuracy(
       toolCallAccuracy({ ...options, ...(camelKeys(overrides) as ToolCallAccuracyOptions) }),
     measure: measureBySync(measureSync),
     measureSync,
-    // For a caller that keeps failures' details only: an exact match is scored the quick way,
-    // its reason written from the numbers, and its details left out.
-    [measureWithoutPassingDetails](testCase: ToolCallAccuracyCase): MetricResult {
+    // For a caller that keeps some details only: an exact match is scored the quick way, its
+    // reason written from the numbers; any other case needs its alignment for its reason.
+    [measureKeepingDetails](testCase: ToolCallAccuracyCase, keep: KeptDetails): MetricResult {
       try {
         const exact = exactMatchSummary(
           withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
@@ -125,7 +125,10 @@ export function toolCallAccuracy(
       } catch {
         // measureSync gives the error result, with the same error.
       }
-      return measureSync(testCase);
+      const full = measureSync(testCase);
+      return full.status !== "scored" || keepsDetails(full, keep)
+        ? full
+        : scored(full, full.reason ?? "", null);
     },
   };
   return metric;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, InvalidOptionError } from "../core/errors.js";
-import { leavesPassingDetailsOut, measureWithoutPassingDetails } from "../core/metric.js";
+import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
 import { deterministicMetrics } from "../metrics/registry.js";
@@ -94,22 +94,36 @@ describe("createMetric", () => {
   });
 });
 
-describe("createMetric: tool-call-accuracy", () => {
-  it("can leave a passing result's details out, itself and derived with other options", () => {
-    const base = createMetric({ metric: "tool-call-accuracy" });
-    const derived = base.withOptions?.({ order: "strict" });
-    const testCase = {
-      input: "",
-      toolsCalled: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
-      expectedTools: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
-    };
-    for (const metric of [base, derived]) {
-      if (metric === undefined || !leavesPassingDetailsOut<typeof testCase>(metric)) {
-        throw new Error("expected a metric that can leave details out");
+describe("createMetric: details a caller does not keep", () => {
+  const passing = {
+    input: "",
+    toolsCalled: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
+    expectedTools: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
+  };
+  const failing = { ...passing, toolsCalled: [toToolCall({ name: "b", inputParameters: {} })] };
+
+  it.each(["tool-call-accuracy", "deepeval-tool-correctness", "axion-tool-correctness"])(
+    "%s leaves them out, itself and derived with other options; the rest as measureSync",
+    (id) => {
+      const base = createMetric({ metric: id });
+      const derived = base.withOptions?.({ threshold: 0.9 });
+      for (const metric of [base, derived]) {
+        if (metric === undefined || !measuresKeepingDetails<typeof passing>(metric)) {
+          throw new Error("expected a metric that can leave details out");
+        }
+        for (const testCase of [passing, failing]) {
+          const full = metric.measureSync?.(testCase);
+          expect(full).toMatchObject({ status: "scored", details: expect.any(Object) });
+          expect(metric[measureKeepingDetails](testCase, "none")).toEqual({
+            ...full,
+            details: null,
+          });
+          // Under "failed", a failed result keeps them.
+          expect(metric[measureKeepingDetails](testCase, "failed")).toEqual(
+            testCase === failing ? full : { ...full, details: null },
+          );
+        }
       }
-      const lean = metric[measureWithoutPassingDetails](testCase);
-      const full = metric.measureSync?.(testCase);
-      expect(lean).toEqual({ ...full, details: null });
-    }
-  });
+    },
+  );
 });

@@ -22,14 +22,12 @@ const result = (results: MetricResult[]): CaseResult => ({
   durationMs: 1,
 });
 
-describe("toCaseRecord: details of passing cases", () => {
+describe("toCaseRecord: details that can be computed again", () => {
   const source = { offset: 10, bytes: 20 };
   const both = result([scored("A", 1), scored("B", 1), scored("A2", 0.2)]);
 
-  it("leaves out the details of passing results of the metrics named, when the line can be read again", () => {
-    const record = toCaseRecord(both, undefined, source, {
-      passingWithoutDetails: new Set(["A", "A2"]),
-    });
+  it("leaves out the details of the metrics named, when the line can be read again", () => {
+    const record = toCaseRecord(both, undefined, source, { recomputable: new Set(["A", "A2"]) });
     expect(record.metrics.A).toEqual({
       status: "scored",
       score: 1,
@@ -37,14 +35,42 @@ describe("toCaseRecord: details of passing cases", () => {
       success: true,
       reason: "A 1",
     });
-    // Not named (a judged metric): kept. Failed: kept, without the repeated score.
+    expect(record.metrics.A2).toEqual({
+      status: "scored",
+      score: 0.2,
+      threshold: 0.5,
+      success: false,
+      reason: "A2 0.2",
+    });
+    // Not named (a judged metric): kept.
     expect(record.metrics.B).toMatchObject({ details: { pairs: [] } });
+  });
+
+  it("keeps the failed ones' when asked, without the repeated score", () => {
+    const record = toCaseRecord(both, undefined, source, {
+      recomputable: new Set(["A", "A2"]),
+      keep: "failed",
+    });
+    expect(record.metrics.A).not.toHaveProperty("details");
     expect(record.metrics.A2).toMatchObject({ success: false, details: { pairs: [] } });
     expect(record.metrics.A2).not.toHaveProperty("details.score");
   });
 
+  it("never reads the details it leaves out", () => {
+    const lazy = scored("A", 1);
+    Object.defineProperty(lazy, "details", {
+      get: () => {
+        throw new Error("read");
+      },
+    });
+    const record = toCaseRecord(result([lazy]), undefined, source, {
+      recomputable: new Set(["A"]),
+    });
+    expect(record.metrics.A).not.toHaveProperty("details");
+  });
+
   it("keeps every detail without a source to read the case from, or without options", () => {
-    const inline = toCaseRecord(both, {}, undefined, { passingWithoutDetails: new Set(["A"]) });
+    const inline = toCaseRecord(both, {}, undefined, { recomputable: new Set(["A"]) });
     expect(inline.metrics.A).toHaveProperty("details");
     const plain = toCaseRecord(both, undefined, source);
     expect(plain.metrics.A).toHaveProperty("details");

@@ -3,6 +3,8 @@ import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import { numberSpellings } from "../core/number-spellings.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import { keepsDetails } from "../core/metric.js";
+import type { KeptDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { Content, TestCase } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -108,7 +110,7 @@ function leanDetails(details: unknown, result: MetricResult & { status: "scored"
 function entryOf(
   result: MetricResult,
   leaveOut: ReadonlySet<string> | undefined,
-  failedToo: boolean,
+  keep: KeptDetails,
 ): MetricEntry {
   switch (result.status) {
     case "scored": {
@@ -122,12 +124,12 @@ function entryOf(
       };
       // Long values are cut (with their length and a hash), so that a line stays readable.
       if (result.reason !== undefined) entry.reason = cutText(result.reason, MAX_REASON);
-      if (
-        result.details !== undefined &&
-        result.details !== null &&
-        !((result.success || failedToo) && leaveOut?.has(result.metric) === true)
-      ) {
-        entry.details = boundValue(leanDetails(result.details, result));
+      // Details left out are never read: a metric may build them only when they are.
+      if (leaveOut?.has(result.metric) !== true || keepsDetails(result, keep)) {
+        const details = result.details;
+        if (details !== undefined && details !== null) {
+          entry.details = boundValue(leanDetails(details, result));
+        }
       }
       return entry;
     }
@@ -140,18 +142,18 @@ function entryOf(
 
 /** One metric result as a record stores it, with all its details. */
 export function metricEntryOf(result: MetricResult): MetricEntry {
-  return entryOf(result, undefined, false);
+  return entryOf(result, undefined, "none");
 }
 
 export interface CaseRecordOptions {
   /**
-   * Metrics whose details a passing result leaves out of the record: deterministic metrics of a
-   * case that can be read again from its `source`, whose details can be computed again exactly
-   * (reports do).
+   * Metrics whose details can be computed again exactly from the case's `source` (deterministic
+   * metrics of a case that can be read again; reports do): their results leave details out of
+   * the record, but for those `keep` keeps.
    */
-  readonly passingWithoutDetails?: ReadonlySet<string>;
-  /** Failed results of those metrics leave them out too (`details: "none"`). Default false. */
-  readonly failedWithoutDetails?: boolean;
+  readonly recomputable?: ReadonlySet<string>;
+  /** Which results of those metrics keep their details all the same. Default "none". */
+  readonly keep?: KeptDetails;
 }
 
 /**
@@ -164,12 +166,10 @@ export function toCaseRecord(
   source?: { readonly offset: number; readonly bytes: number },
   options?: CaseRecordOptions,
 ): CaseRecord {
-  const leaveOut = source === undefined ? undefined : options?.passingWithoutDetails;
+  const leaveOut = source === undefined ? undefined : options?.recomputable;
+  const keep = options?.keep ?? "none";
   const metrics: Record<string, MetricEntry> = {};
-  const failedToo = options?.failedWithoutDetails === true;
-  for (const metric of result.results) {
-    metrics[metric.metric] = entryOf(metric, leaveOut, failedToo);
-  }
+  for (const metric of result.results) metrics[metric.metric] = entryOf(metric, leaveOut, keep);
   // durationMs is set last, so that it stays the last key of every line.
   const record: Mutable<Omit<CaseRecord, "durationMs">> & { durationMs?: number } =
     result.line === undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { measureWithoutPassingDetails } from "../core/metric.js";
+import { measureKeepingDetails } from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { CaseResult } from "../core/case-result.js";
@@ -21,18 +21,29 @@ function metric(name: string, canLeaveOut: boolean): Metric<object> {
     measureSync: () => scored("measureSync"),
   };
   return canLeaveOut
-    ? Object.assign(made, { [measureWithoutPassingDetails]: () => scored("lean") })
+    ? Object.assign(made, {
+        [measureKeepingDetails]: (_testCase: object, keep: string) => scored(`lean ${keep}`),
+      })
     : made;
 }
 
-describe("createCaseScorer: details of passing results", () => {
+describe("createCaseScorer: details the caller does not keep", () => {
   const metrics = [metric("A", true), metric("B", true), metric("C", false)];
   const detailsOf = (result: CaseResult | Promise<CaseResult>): unknown[] =>
     (result as CaseResult).results.map((r) => (r.status === "scored" ? r.details : undefined));
 
-  it("lets the metrics named leave them out, when they can", () => {
-    const scorer = createCaseScorer({ metrics, withoutPassingDetails: new Set(["A", "C"]) });
-    expect(detailsOf(scorer.score({}, 0))).toEqual(["lean", "measureSync", "measureSync"]);
+  it("lets the metrics named leave them out, when they can, saying what is kept", () => {
+    for (const keep of ["none", "failed"] as const) {
+      const scorer = createCaseScorer({
+        metrics,
+        leanDetails: { metrics: new Set(["A", "C"]), keep },
+      });
+      expect(detailsOf(scorer.score({}, 0))).toEqual([
+        `lean ${keep}`,
+        "measureSync",
+        "measureSync",
+      ]);
+    }
   });
 
   it("asks for every detail otherwise", () => {

@@ -2,10 +2,10 @@ import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js
 import type { JsonObject } from "../core/json.js";
 import {
   checkedMetricResult,
-  leavesPassingDetailsOut,
-  measureWithoutPassingDetails,
+  measureKeepingDetails,
+  measuresKeepingDetails,
 } from "../core/metric.js";
-import type { Metric } from "../core/metric.js";
+import type { KeptDetails, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
@@ -106,19 +106,21 @@ export function createCaseScorer<TCase extends object>(input: {
   describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
   signal?: AbortSignal;
   /**
-   * Metrics (by the run's names) whose passing results' details the caller does not keep: those
-   * that can leave them out (`details: null`) do.
+   * Metrics (by the run's names) some of whose results' details the caller does not keep, and
+   * which it keeps: those that can leave the others out (`details: null`) do.
    */
-  withoutPassingDetails?: ReadonlySet<string>;
+  leanDetails?: { readonly metrics: ReadonlySet<string>; readonly keep: KeptDetails };
   /** What makes cases runs of one case (see `groupKeyOf`); results carry their `group`. */
   groupBy?: GroupBy;
 }): CaseScorer<TCase> {
   const { metrics, signal } = input;
-  const lean = input.withoutPassingDetails;
+  const lean = input.leanDetails;
   /** Scores a case synchronously with the metric at `at` (the run's, or one derived from it). */
   const measureNow = (metric: Metric<TCase>, at: number, item: TCase): MetricResult =>
-    lean?.has(metrics[at].name) === true && leavesPassingDetailsOut<TCase>(metric)
-      ? metric[measureWithoutPassingDetails](item)
+    lean !== undefined &&
+    lean.metrics.has(metrics[at].name) &&
+    measuresKeepingDetails<TCase>(metric)
+      ? metric[measureKeepingDetails](item, lean.keep)
       : checkedMetricResult(
           metric.name,
           (metric.measureSync as (item: TCase) => MetricResult)(item),

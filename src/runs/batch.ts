@@ -14,6 +14,7 @@ import { toCaseRecord } from "../runner/record.js";
 import type { RunMetricConfig } from "./run-metrics.js";
 import { createRunMetrics } from "./run-metrics.js";
 import type { GroupBy } from "../core/repeats.js";
+import type { KeptDetails } from "../core/metric.js";
 
 /** What the main thread gives every worker. */
 export interface WorkerSetup {
@@ -21,10 +22,10 @@ export interface WorkerSetup {
   readonly metrics: readonly RunMetricConfig[];
   readonly threshold?: number;
   readonly normalizeNames: boolean;
-  /** Metrics whose passing results keep no details (see `toCaseRecord`). */
-  readonly passingWithoutDetails: readonly string[];
-  /** Failed results of those metrics keep none either (see `toCaseRecord`). */
-  readonly failedWithoutDetails: boolean;
+  /** Metrics whose details reports can compute again from the line (see `toCaseRecord`). */
+  readonly recomputable: readonly string[];
+  /** Which results of those metrics keep their details all the same. */
+  readonly keep: KeptDetails;
   /** What makes cases runs of one case, when the run groups them. */
   readonly groupBy?: GroupBy;
 }
@@ -125,16 +126,13 @@ export function createBatchScorer(
   });
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
-  const recordOptions = {
-    passingWithoutDetails: new Set(setup.passingWithoutDetails),
-    failedWithoutDetails: setup.failedWithoutDetails,
-  };
-  // Every scored case here has a line to be read again from: records of passing cases of these
-  // metrics keep no details, so the metrics need not build them.
+  const recordOptions = { recomputable: new Set(setup.recomputable), keep: setup.keep };
+  // Every scored case here has a line to be read again from: records of these metrics keep only
+  // the details asked for, so the metrics need not build the others.
   const scorer = createCaseScorer<object>({
     metrics,
     describe: describeEntry,
-    withoutPassingDetails: recordOptions.passingWithoutDetails,
+    leanDetails: { metrics: recordOptions.recomputable, keep: setup.keep },
     ...(setup.groupBy === undefined ? {} : { groupBy: setup.groupBy }),
   });
 

@@ -371,8 +371,8 @@ export async function evaluateToFile<TCase extends object = object>(
     }
   }
 
-  // Passing cases of these metrics keep no details when their line can be read again.
-  const passingWithoutDetails = new Set(
+  // Cases of these metrics keep only the details asked for when their line can be read again.
+  const recomputable = new Set(
     details === "all" || format !== "jsonl"
       ? []
       : names.filter((_, at) => configs[at] !== undefined && !asksJudge(configs[at], judgeGiven)),
@@ -510,8 +510,8 @@ export async function evaluateToFile<TCase extends object = object>(
           dataset: file as string,
           metrics: configs,
           normalizeNames,
-          passingWithoutDetails: [...passingWithoutDetails],
-          failedWithoutDetails: details === "none",
+          recomputable: [...recomputable],
+          keep: details === "failed" ? "failed" : "none",
           ...(groupBy === undefined ? {} : { groupBy }),
         },
         workers,
@@ -552,8 +552,8 @@ export async function evaluateToFile<TCase extends object = object>(
             const content = options.recordContent?.(result) ?? extra?.content;
             writer.write(
               toCaseRecord(result, content, extra?.source, {
-                passingWithoutDetails,
-                failedWithoutDetails: details === "none",
+                recomputable,
+                keep: details === "failed" ? "failed" : "none",
               }),
             );
             builder.add(result);
