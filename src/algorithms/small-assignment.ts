@@ -6,6 +6,44 @@ export const smallAssignmentSide = 4;
 /** Totals closer than this are a tie: the caller's exact method then makes its own choice. */
 const tieMargin = 1e-9;
 
+// Scratch for the search (it calls nothing out, so nothing re-enters it): the weights, the
+// choice being tried and the best one, and the best totals so far. Allocating them per call
+// cost more than the search on the small groups most cases have.
+const weight = new Array<number>(smallAssignmentSide * smallAssignmentSide).fill(0);
+const pick = new Array<number>(smallAssignmentSide).fill(0);
+const bestPick = new Array<number>(smallAssignmentSide).fill(0);
+let small = 0;
+let large = 0;
+let width = 0;
+let byRow = true;
+let best = -1;
+let bestMask = -1;
+let runnerUp = -1;
+
+/** Tries every choice of members `i..` of the smaller side, with `total` and `mask` so far. */
+function search(i: number, used: number, total: number, mask: number): void {
+  if (i === small) {
+    // The same positive pairs from another assignment (differing in 0 pairs): the same result.
+    if (mask === bestMask) return;
+    if (total > best) {
+      runnerUp = best;
+      best = total;
+      bestMask = mask;
+      for (let k = 0; k < small; k++) bestPick[k] = pick[k];
+    } else if (total > runnerUp) runnerUp = total;
+    return;
+  }
+  for (let j = 0; j < large; j++) {
+    if ((used & (1 << j)) !== 0) continue;
+    pick[i] = j;
+    const cell = byRow ? i * width + j : j * width + i;
+    const w = weight[cell];
+    // Positive pairs are added in member order, as a total over the members would be.
+    if (w > 0) search(i + 1, used | (1 << j), total + w, mask | (1 << cell));
+    else search(i + 1, used | (1 << j), total, mask);
+  }
+}
+
 /**
  * The maximum-weight matching of a small matrix (both sides at most {@link smallAssignmentSide};
  * scores ≥ 0, a 0 meaning "no pair"), found by trying every assignment of the smaller side, when
@@ -18,51 +56,18 @@ export function clearBestAssignment(matrix: ScoreMatrix): Pair[] | undefined {
   const { rows, cols } = matrix;
   if (rows > smallAssignmentSide || cols > smallAssignmentSide) return undefined;
   if (rows === 0 || cols === 0) return [];
-  const weight = new Array<number>(rows * cols);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) weight[r * cols + c] = Math.max(0, matrix.score(r, c));
   }
   // The smaller side picks distinct members of the other; `pick[i]` is member i's choice.
-  const byRow = rows <= cols;
-  const small = byRow ? rows : cols;
-  const large = byRow ? cols : rows;
-  const pick = new Array<number>(small).fill(0);
-  let best = -1;
-  let bestMask = -1;
-  let bestPick: number[] = [];
-  let runnerUp = -1;
-
-  const consider = () => {
-    let total = 0;
-    let mask = 0;
-    for (let i = 0; i < small; i++) {
-      const cell = byRow ? i * cols + pick[i] : pick[i] * cols + i;
-      if (weight[cell] > 0) {
-        total += weight[cell];
-        mask |= 1 << cell;
-      }
-    }
-    // The same positive pairs from another assignment (differing in 0 pairs): the same result.
-    if (mask === bestMask) return;
-    if (total > best) {
-      runnerUp = best;
-      best = total;
-      bestMask = mask;
-      bestPick = pick.slice();
-    } else if (total > runnerUp) runnerUp = total;
-  };
-  const place = (i: number, used: number) => {
-    if (i === small) {
-      consider();
-      return;
-    }
-    for (let j = 0; j < large; j++) {
-      if ((used & (1 << j)) !== 0) continue;
-      pick[i] = j;
-      place(i + 1, used | (1 << j));
-    }
-  };
-  place(0, 0);
+  byRow = rows <= cols;
+  small = byRow ? rows : cols;
+  large = byRow ? cols : rows;
+  width = cols;
+  best = -1;
+  bestMask = -1;
+  runnerUp = -1;
+  search(0, 0, 0, 0);
   if (runnerUp > best - tieMargin) return undefined;
 
   const pairs: Pair[] = [];
@@ -72,11 +77,10 @@ export function clearBestAssignment(matrix: ScoreMatrix): Pair[] | undefined {
       if (score > 0) pairs.push({ row: r, col: bestPick[r], score });
     }
   } else {
-    const colOf = new Array<number>(rows).fill(-1);
-    for (let c = 0; c < cols; c++) colOf[bestPick[c]] = c;
     for (let r = 0; r < rows; r++) {
-      const c = colOf[r];
-      if (c >= 0 && weight[r * cols + c] > 0)
+      let c = 0;
+      while (c < cols && bestPick[c] !== r) c++;
+      if (c < cols && weight[r * cols + c] > 0)
         pairs.push({ row: r, col: c, score: weight[r * cols + c] });
     }
   }

@@ -185,13 +185,37 @@ export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | un
   return calls;
 }
 
-/** Validates expected calls and works out their partial order, naming the field of any problem. */
-export function toExpectedCalls(input: unknown, field = "expected"): ExpectedCalls {
+/**
+ * Validates expected calls and works out their partial order, naming the field of any problem. A
+ * reference transcript's steps are read only when `withSteps` (`order: "steps"` needs them).
+ */
+export function toExpectedCalls(
+  input: unknown,
+  field = "expected",
+  withSteps = true,
+): ExpectedCalls {
   if (isJsonObject(input) && Array.isArray(input.calls)) {
     // A parsed reference transcript: its calls, in order, and its steps when it has them.
     const read = toExpectedCalls(input.calls, `${field}.calls`);
-    const steps = stepsOf(input.steps, read.calls.length);
+    const steps = withSteps ? stepsOf(input.steps, read.calls.length) : undefined;
     return steps === undefined ? read : { ...read, steps };
+  }
+  const plain = plainExpectedToolCalls(input);
+  if (plain !== undefined) {
+    // Calls validated before and unchanged: each is the expected call it reads as.
+    const calls = new Array<ExpectedCall>(plain.length);
+    for (let i = 0; i < plain.length; i++) {
+      const call = plain[i];
+      calls[i] = {
+        name: call.name,
+        type: "FUNCTION",
+        arguments: call.inputParameters,
+        output: call.output,
+        id: call.id,
+        predecessors: [],
+      };
+    }
+    return { calls, partial: false };
   }
   if (!Array.isArray(input)) {
     throw new InvalidInputError({

@@ -54,7 +54,8 @@ interface ActualInput {
   readonly steps?: readonly number[] | undefined;
 }
 
-function readActual(actual: unknown, field: string): ActualInput {
+/** The calls made, validated; a transcript's steps only when `withSteps` (`order: "steps"`). */
+function readActual(actual: unknown, field: string, withSteps: boolean): ActualInput {
   if (
     !Array.isArray(actual) &&
     isJsonObject(actual) &&
@@ -66,7 +67,7 @@ function readActual(actual: unknown, field: string): ActualInput {
     return {
       calls,
       tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, `${field}.tools`),
-      steps: stepsOf(trajectory.steps, calls.length),
+      steps: withSteps ? stepsOf(trajectory.steps, calls.length) : undefined,
     };
   }
   return { calls: toToolCallsKnown(actual, { field }), tools: [] };
@@ -181,10 +182,11 @@ function align(
   caseTools: readonly ToolSpec[],
   fields: { readonly actual: string; readonly expected: string },
 ): Alignment {
-  const read = readActual(actual, fields.actual);
+  const withSteps = resolved.order === "steps";
+  const read = readActual(actual, fields.actual, withSteps);
   const trajectoryTools = read.tools;
   toolList(caseTools, "availableTools");
-  const given = toExpectedCalls(expected, fields.expected);
+  const given = toExpectedCalls(expected, fields.expected, withSteps);
   const normalize = resolved.normalizeName;
   const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
   // Failures reported only as text are tool errors; calls of tools out of scope leave both sides.
@@ -592,7 +594,7 @@ function smallCase(
   ) {
     return undefined;
   }
-  const { calls, tools } = readActual(actual, fields.actual);
+  const { calls, tools } = readActual(actual, fields.actual, false);
   if (tools.length > 0) return undefined;
   const rules = resolved.defaults.arguments;
   const limits = resolved.limits;
@@ -604,7 +606,7 @@ function smallCase(
     named = plain;
     argumentsAt = (row) => plain[row].inputParameters;
   } else {
-    const parsed = toExpectedCalls(expected, fields.expected);
+    const parsed = toExpectedCalls(expected, fields.expected, false);
     if (parsed.partial) return undefined;
     named = parsed.calls;
     argumentsAt = (row) => parsed.calls[row].arguments;
