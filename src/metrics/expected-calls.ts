@@ -66,11 +66,15 @@ export interface ExpectedCalls {
    * or a reference transcript's own steps. For `order: "steps"`.
    */
   readonly steps?: readonly number[];
+  /** Whether every call's arguments and output are plain JSON, without matchers. */
+  readonly plain?: boolean;
 }
 
 interface ReadCall {
   readonly call: ExpectedCall & { predecessors: number[] };
   readonly after: readonly string[] | undefined;
+  /** Whether its arguments and output are plain JSON, without matchers. */
+  readonly plain: boolean;
 }
 
 /** `parent[index]` or `parent[group][index]`: built only for error messages. */
@@ -88,6 +92,7 @@ function readCall(
   const where = () => fieldName(parent, group, index);
   const { record, argumentsKey: key } = readCallFields(value, "expected", where);
   let args: ExpectedValue = {};
+  let plain = true;
   let raw = key === undefined ? undefined : record[key];
   if (typeof raw === "string" && key === "arguments") {
     // JSON text, as OpenAI writes arguments.
@@ -114,16 +119,19 @@ function readCall(
       });
     }
     args = parsed;
+    plain = false;
   }
   let output: ExpectedValue | undefined;
   if (Object.hasOwn(record, "output")) {
     const rawOutput = record.output;
-    output =
-      typeof rawOutput === "string" || rawOutput === null
-        ? rawOutput
-        : (toExpectedValue(rawOutput, {
-            field: childPath(fieldName(parent, group, index), "output"),
-          }) ?? null);
+    if (typeof rawOutput === "string" || rawOutput === null) output = rawOutput;
+    else {
+      output =
+        toExpectedValue(rawOutput, {
+          field: childPath(fieldName(parent, group, index), "output"),
+        }) ?? null;
+      if (output !== rawOutput) plain = false;
+    }
   }
   const id = record.id;
   if (id !== undefined && typeof id !== "string") {
@@ -151,6 +159,7 @@ function readCall(
       predecessors,
     },
     after: after,
+    plain,
   };
 }
 
@@ -200,12 +209,12 @@ export function toExpectedCalls(
     const steps = withSteps ? stepsOf(input.steps, read.calls.length) : undefined;
     return steps === undefined ? read : { ...read, steps };
   }
-  const plain = plainExpectedToolCalls(input);
-  if (plain !== undefined) {
+  const validated = plainExpectedToolCalls(input);
+  if (validated !== undefined) {
     // Calls validated before and unchanged: each is the expected call it reads as.
-    const calls = new Array<ExpectedCall>(plain.length);
-    for (let i = 0; i < plain.length; i++) {
-      const call = plain[i];
+    const calls = new Array<ExpectedCall>(validated.length);
+    for (let i = 0; i < validated.length; i++) {
+      const call = validated[i];
       calls[i] = {
         name: call.name,
         type: "FUNCTION",
@@ -215,7 +224,7 @@ export function toExpectedCalls(
         predecessors: [],
       };
     }
-    return { calls, partial: false };
+    return { calls, partial: false, plain: true };
   }
   if (!Array.isArray(input)) {
     throw new InvalidInputError({
@@ -258,7 +267,10 @@ export function toExpectedCalls(
     linkIds(read, field);
     rejectCycles(calls, field);
   }
-  return grouped ? { calls, partial: true, steps: groupOf } : { calls, partial: hasAfter };
+  const plain = read.every((item) => item.plain);
+  return grouped
+    ? { calls, partial: true, steps: groupOf, plain }
+    : { calls, partial: hasAfter, plain };
 }
 
 /**

@@ -11,8 +11,7 @@ import { compareArguments } from "../matchers/compare-arguments.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { expectedJson, isValueMatcher } from "../matchers/value-matchers.js";
-import type { ExpectedValue } from "../matchers/value-matchers.js";
-import { plainExpectedToolCalls, toExpectedCalls } from "./expected-calls.js";
+import { toExpectedCalls } from "./expected-calls.js";
 import type { ExpectedCall, ExpectedCalls, ExpectedCallsInput } from "./expected-calls.js";
 import { stepsOf } from "./expected-calls.js";
 import { checkConstraints, hasConstraints, retriedCalls } from "./match-constraints.js";
@@ -174,19 +173,34 @@ interface AlignmentScores {
   readonly failedByViolation: boolean;
 }
 
-/** Validates both lists, scores the candidate pairs and aligns them by the order mode. */
-function align(
+/** A case's two lists, read and validated once, whichever way the case is then scored. */
+interface CaseCalls {
+  readonly read: ActualInput;
+  readonly given: ExpectedCalls;
+  readonly caseTools: readonly ToolSpec[];
+}
+
+/**
+ * Validates the calls made, the case's tool definitions and the expected calls, in that order
+ * (the first problem is the one reported).
+ */
+function readCaseCalls(
   actual: unknown,
   expected: unknown,
   resolved: ResolvedMatchOptions,
   caseTools: readonly ToolSpec[],
   fields: { readonly actual: string; readonly expected: string },
-): Alignment {
+): CaseCalls {
   const withSteps = resolved.order === "steps";
   const read = readActual(actual, fields.actual, withSteps);
-  const trajectoryTools = read.tools;
   toolList(caseTools, "availableTools");
-  const given = toExpectedCalls(expected, fields.expected, withSteps);
+  return { read, given: toExpectedCalls(expected, fields.expected, withSteps), caseTools };
+}
+
+/** Scores the candidate pairs of a case's lists and aligns them by the order mode. */
+function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
+  const { read, given, caseTools } = input;
+  const trajectoryTools = read.tools;
   const normalize = resolved.normalizeName;
   const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
   // Failures reported only as text are tool errors; calls of tools out of scope leave both sides.
@@ -403,7 +417,14 @@ export function matchWithResolvedOptions(
   caseTools: readonly ToolSpec[] = [],
   fields: { readonly actual: string; readonly expected: string } = defaultFields,
 ): MatchResult {
-  const alignment = align(actual, expected, resolved, caseTools, fields);
+  return explain(
+    align(readCaseCalls(actual, expected, resolved, caseTools, fields), resolved),
+    resolved,
+  );
+}
+
+/** The full result of an alignment: pairs and verdicts, unpaired calls, numbers, reason. */
+function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchResult {
   const { calls, expectedCalls, matrix, pairs, sum, retried, nameOf, rulesFor, compareCall } =
     alignment;
   const explainPair = (e: ExpectedCall, call: ToolCall): PairExplanation => {
@@ -529,29 +550,35 @@ export function scoreToolCalls(
   options: MatchOptions = {},
 ): ToolCallScore {
   const resolved = resolveMatchOptions(options);
+  const calls = readCaseCalls(actual, expected, resolved, [], defaultFields);
   return (
-    smallCase(actual, expected, resolved, defaultFields)?.numbers ??
-    scoreAlignment(align(actual, expected, resolved, [], defaultFields), resolved).numbers
+    smallCase(calls, resolved)?.numbers ?? scoreAlignment(align(calls, resolved), resolved).numbers
   );
 }
 
 /**
- * The numbers and reason of a case whose calls match exactly, found the quick way (`smallCase`),
- * for a metric asked to explain failures only; undefined for any other case (not exact, not
- * small, options beyond argument rules, tool definitions in the case), which
- * `matchWithResolvedOptions` explains. Both give the same numbers and reason (property-tested).
+ * For a caller that needs an exact match's numbers and reason only, and everything else
+ * explained: an exact match found the quick way (`smallCase`), with its reason, or the full
+ * result (`matchWithResolvedOptions`), the lists read once either way. Both ways give the same
+ * numbers and reason (property-tested).
  */
-export function exactMatchSummary(
+export function matchUnlessExact(
   actual: unknown,
   expected: unknown,
   resolved: ResolvedMatchOptions,
   caseTools: readonly ToolSpec[],
   fields: { readonly actual: string; readonly expected: string },
-): { readonly numbers: ToolCallScore; readonly reason: string } | undefined {
-  if (caseTools.length > 0) return undefined;
-  const quick = smallCase(actual, expected, resolved, fields);
-  if (quick === undefined || !quick.numbers.exact) return undefined;
-  return { numbers: quick.numbers, reason: exactReason(quick.numbers, quick.expectedCount) };
+):
+  | { readonly exact: { readonly numbers: ToolCallScore; readonly reason: string } }
+  | { readonly exact?: undefined; readonly result: MatchResult } {
+  const calls = readCaseCalls(actual, expected, resolved, caseTools, fields);
+  const quick = caseTools.length === 0 ? smallCase(calls, resolved) : undefined;
+  if (quick !== undefined && quick.numbers.exact) {
+    return {
+      exact: { numbers: quick.numbers, reason: exactReason(quick.numbers, quick.expectedCount) },
+    };
+  }
+  return { result: explain(align(calls, resolved), resolved) };
 }
 
 /**
@@ -580,10 +607,8 @@ function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
  * scores it. A property test holds the two ways to the same numbers.
  */
 function smallCase(
-  actual: unknown,
-  expected: unknown,
+  input: CaseCalls,
   resolved: ResolvedMatchOptions,
-  fields: { readonly actual: string; readonly expected: string },
 ): { readonly numbers: ToolCallScore; readonly expectedCount: number } | undefined {
   const order = resolved.order ?? "any";
   if (
@@ -594,23 +619,13 @@ function smallCase(
   ) {
     return undefined;
   }
-  const { calls, tools } = readActual(actual, fields.actual, false);
-  if (tools.length > 0) return undefined;
+  const { calls, tools } = input.read;
+  const parsed = input.given;
+  if (tools.length > 0 || parsed.partial) return undefined;
   const rules = resolved.defaults.arguments;
   const limits = resolved.limits;
-  // A parsed reference transcript's calls serve as they are; anything else is read first.
-  const plain = plainExpectedToolCalls(expected);
-  let named: readonly { readonly name: string }[];
-  let argumentsAt: (row: number) => ExpectedValue;
-  if (plain) {
-    named = plain;
-    argumentsAt = (row) => plain[row].inputParameters;
-  } else {
-    const parsed = toExpectedCalls(expected, fields.expected, false);
-    if (parsed.partial) return undefined;
-    named = parsed.calls;
-    argumentsAt = (row) => parsed.calls[row].arguments;
-  }
+  const named = parsed.calls;
+  const argumentsAt = (row: number) => named[row].arguments;
   const n = named.length;
   const total = smallCaseTotal({
     expected: named,
@@ -621,7 +636,7 @@ function smallCase(
     maxPairEvaluations: limits.maxPairEvaluations,
     maxAssignmentWork: limits.maxAssignmentWork,
     // Plain JSON compared without path rules: no matcher that could throw.
-    pairsMaySkip: plain !== undefined && rules.paths.length === 0,
+    pairsMaySkip: parsed.plain === true && rules.paths.length === 0,
   });
   if (total === undefined) return undefined;
   const m = calls.length;

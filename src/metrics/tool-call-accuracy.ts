@@ -10,7 +10,7 @@ import { resolveMatchOptions } from "./match-options.js";
 import { camelKeys } from "./options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
-import { exactMatchSummary, matchWithResolvedOptions } from "./match-tool-calls.js";
+import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
 
 /** What errors call the case's two lists. */
 const fields = { actual: "toolsCalled", expected: "expectedTools" };
@@ -113,22 +113,32 @@ export function toolCallAccuracy(
     // For a caller that keeps some details only: an exact match is scored the quick way, its
     // reason written from the numbers; any other case needs its alignment for its reason.
     [measureKeepingDetails](testCase: ToolCallAccuracyCase, keep: KeptDetails): MetricResult {
+      if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
+        return measureSync(testCase);
+      }
+      let outcome: ReturnType<typeof matchUnlessExact>;
       try {
-        const exact = exactMatchSummary(
+        outcome = matchUnlessExact(
           withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
           withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order),
           resolved,
           testCase.availableTools ?? [],
           fields,
         );
-        if (exact?.numbers.success === true) return scored(exact.numbers, exact.reason, null);
       } catch {
         // measureSync gives the error result, with the same error.
+        return measureSync(testCase);
       }
-      const full = measureSync(testCase);
-      return full.status !== "scored" || keepsDetails(full, keep)
-        ? full
-        : scored(full, full.reason ?? "", null);
+      if (outcome.exact !== undefined) {
+        const { numbers, reason } = outcome.exact;
+        // An exact match that fails (a threshold above 1) keeps its details when asked.
+        if (!numbers.success && keep === "failed") return measureSync(testCase);
+        return scored(numbers, reason, null);
+      }
+      const { result } = outcome;
+      return keepsDetails(result, keep)
+        ? scored(result, result.reason, result)
+        : scored(result, result.reason, null);
     },
   };
   return metric;

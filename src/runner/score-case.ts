@@ -129,6 +129,8 @@ export function createCaseScorer<TCase extends object>(input: {
   const derived = new DerivedMetrics<TCase>();
   const measureOptions = signal === undefined ? {} : { signal };
   const { groupBy } = input;
+  // Most runs: every metric scores synchronously, and most cases bring no options of their own.
+  const allSync = metrics.every((metric) => metric.measureSync !== undefined);
   return {
     score(item, position, onStart) {
       const where = describe(item, position);
@@ -178,6 +180,18 @@ export function createCaseScorer<TCase extends object>(input: {
       }
       const overrides = caseOverrides(item, metrics);
       if (!Array.isArray(overrides)) return failed(overrides);
+      if (allSync && overrides.length === 0) {
+        // The run's own metrics, in this thread: no per-metric choice to make.
+        const results = new Array<MetricResult>(metrics.length);
+        for (let at = 0; at < metrics.length; at++) {
+          try {
+            results[at] = measureNow(metrics[at], at, item);
+          } catch (error) {
+            results[at] = toErroredResult(metrics[at].name, error);
+          }
+        }
+        return result(caseStatusOf(results), results);
+      }
       const chosen: (Metric<TCase> | ErroredChoice)[] = metrics.map((metric, at) => {
         const own = overrides[at];
         if (own === undefined) return metric;
