@@ -150,8 +150,8 @@ for (const [label, options] of [
 }
 
 /** A long trajectory for matchToolCalls: every tenth expected call skipped, a few arguments off. */
-function longMatchCase(length) {
-  const { toolsCalled, expectedTools } = longCase(length, 20);
+function longMatchCase(length, tools = 20) {
+  const { toolsCalled, expectedTools } = longCase(length, tools);
   return {
     actual: toolsCalled.map((c, i) =>
       i % 7 === 0 ? { ...c, inputParameters: { ...c.inputParameters, p0: "x" } } : c,
@@ -182,6 +182,17 @@ for (const length of [1_000, 10_000]) {
     const repeats = length >= 10_000 ? 1 : 5;
     return timeCases(`matchToolCalls partial order, ${length} calls per side`, repeats, () => {
       for (let r = 0; r < repeats; r++) matchToolCalls(actual, groups);
+    });
+  };
+}
+
+// Every call of one tool, most made as expected: optimal pairing over one large group.
+for (const length of [1_000, 3_000, 10_000]) {
+  workloads[`match-one-tool-${length}-any`] = () => {
+    const { actual, expected } = longMatchCase(length, 1);
+    const repeats = length >= 3_000 ? 1 : 5;
+    return timeCases(`matchToolCalls any, ${length} calls of one tool`, repeats, () => {
+      for (let r = 0; r < repeats; r++) matchToolCalls(actual, expected);
     });
   };
 }

@@ -269,12 +269,15 @@ function explainDeepevalScore(
   const { mode, useParameters, useOutput } = quick;
   // Only calls of the same tool reach the score (the matrix groups them), as in the quick path.
   const score = (e: ToolCall, c: ToolCall): number => deepevalPairScore(e, c, quick);
+  const classKey = (call: ToolCall) =>
+    `${useParameters ? JSON.stringify(call.inputParameters) : ""}\u0000${useOutput ? JSON.stringify(call.output) : ""}`;
   const matrix = toolCallMatrix({
     expected,
     called,
     score,
-    classKey: (call) =>
-      `${useParameters ? JSON.stringify(call.inputParameters) : ""}\u0000${useOutput ? JSON.stringify(call.output) : ""}`,
+    classKey,
+    // Calls alike in what is compared score 1: large optimal assignments pair them first.
+    perfectKeys: { expected: classKey, called: classKey },
     maxPairEvaluations: options.limits.maxPairEvaluations,
   });
   const algorithm = algorithmOf(quick, options);

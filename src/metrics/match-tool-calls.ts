@@ -281,6 +281,11 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
         return `\u0000matcher${id}`;
       }),
     calledKey: (call) => JSON.stringify([call.inputParameters, call.output, call.isError === true]),
+    // Calls with the arguments expected most often score 1: large assignments pair them first.
+    perfectKeys: {
+      expected: (e) => JSON.stringify(e.arguments),
+      called: (call) => JSON.stringify(call.inputParameters),
+    },
     maxPairEvaluations: resolved.limits.maxPairEvaluations,
   });
 

@@ -3,6 +3,7 @@ import { LimitExceededError } from "../core/errors.js";
 import { toToolCall } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { deepevalCompareParams } from "../matchers/deepeval-compare-params.js";
+import { maxWeightFlow } from "../algorithms/optimal-assignment.js";
 import { defaultMatchLimits } from "./limits.js";
 import { pairToolCalls } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
@@ -74,11 +75,55 @@ describe("pairToolCalls", () => {
     ]);
   });
 
-  it("refuses an optimal assignment too large to solve, naming the tool", () => {
-    const e = Array.from({ length: 3000 }, (_, i) => call("search", { q: i }));
-    expect(() => pairToolCalls(matrixOf(e, e), "optimal-assignment", defaultMatchLimits)).toThrow(
-      /'search' calls \(3000 × 3000 distinct\)/,
+  it("assigns thousands of different calls of one tool, pairing identical ones first", () => {
+    // 3,000 different calls, every tenth made with another argument: 2,700 identical pairs, and
+    // 300 searched for, each pairing its call with the one that differs (score 0.5).
+    const e = Array.from({ length: 3000 }, (_, i) => call("search", { q: i, page: i % 7 }));
+    const c = e.map((item, i) =>
+      i % 10 === 3 ? call("search", { q: i, page: 99 }) : call("search", item.inputParameters),
     );
+    const matrix = toolCallMatrix({
+      expected: e,
+      called: c,
+      score: (x, y) => deepevalCompareParams(x.inputParameters, y.inputParameters),
+      classKey: (item) => JSON.stringify(item.inputParameters),
+      perfectKeys: {
+        expected: (item) => JSON.stringify(item.inputParameters),
+        called: (item) => JSON.stringify(item.inputParameters),
+      },
+      maxPairEvaluations: defaultMatchLimits.maxPairEvaluations,
+    });
+    const { pairs, total } = pairToolCalls(matrix, "optimal-assignment", defaultMatchLimits);
+    expect(total).toBe(2700 + 300 * 0.5);
+    expect(pairs.every((pair) => pair.row === pair.col)).toBe(true);
+  });
+
+  it("reaches the total the b-matching gives on a large group", () => {
+    // 120 calls of one tool over a few distinct arguments: classes with capacities, and many
+    // pairs that score alike.
+    const args = (i: number) => ({ a: i % 5, b: i % 3, c: i % 4 === 0 ? "x" : "y" });
+    const e = Array.from({ length: 120 }, (_, i) => call("t", args(i)));
+    const c = Array.from({ length: 110 }, (_, i) => call("t", args(i * 7 + 1)));
+    const { total } = pairToolCalls(matrixOf(e, c), "optimal-assignment", defaultMatchLimits);
+    const exact = maxWeightFlow({
+      rows: e.length,
+      cols: c.length,
+      score: (row, col) => deepevalCompareParams(e[row].inputParameters, c[col].inputParameters),
+    });
+    expect(total).toBeCloseTo(
+      exact.reduce((sum, flow) => sum + flow.score, 0),
+      9,
+    );
+  });
+
+  it("refuses an optimal assignment that takes more work than allowed, naming the tool", () => {
+    const e = Array.from({ length: 300 }, (_, i) => call("search", { q: i }));
+    expect(() =>
+      pairToolCalls(matrixOf(e, e), "optimal-assignment", {
+        ...defaultMatchLimits,
+        maxAssignmentWork: 1e5,
+      }),
+    ).toThrow(/'search' calls \(300 × 300 distinct\) takes more than 1\.0e\+5 steps/);
   });
 
   it("refuses an ordered alignment over the cell limit", () => {

@@ -1,5 +1,10 @@
 import { axionFirstFitPairs, deepevalGreedyPairs } from "../algorithms/greedy.js";
+import {
+  AssignmentWorkError,
+  capacitatedAssignment,
+} from "../algorithms/capacitated-assignment.js";
 import { assignmentWork, maxWeightFlow } from "../algorithms/optimal-assignment.js";
+import type { Flow } from "../algorithms/optimal-assignment.js";
 import { positionalPairs } from "../algorithms/positional.js";
 import { clearBestAssignment } from "../algorithms/small-assignment.js";
 import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
@@ -44,22 +49,29 @@ function bestSingle(matrix: ScoreMatrix, group: ToolGroup): Pair[] {
   return best === undefined ? [] : [best];
 }
 
+/** Above this many pairs of calls, a group is assigned over classes, searching only as needed. */
+const largeGroupCells = 4096;
+
 /**
  * Optimal assignment within one tool's calls, over classes of identical calls: a b-matching whose
  * flows are then spread over the calls so that identical calls pair in list order.
  */
-function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatchLimits): Pair[] {
+function assignGroup(
+  matrix: ToolCallMatrix,
+  group: ToolGroup,
+  groupIndex: number,
+  limits: ResolvedMatchLimits,
+): Pair[] {
   if (group.rows.length === 0 || group.cols.length === 0) return [];
+  const large = group.rows.length * group.cols.length > largeGroupCells;
   const work = assignmentWork(group.rowClassCount, group.colClassCount);
-  if (work > limits.maxAssignmentWork) {
-    throw new LimitExceededError({
-      limit: "maxAssignmentWork",
-      maximum: limits.maxAssignmentWork,
-      message: `optimal pairing of ${group.rows.length} expected and ${group.cols.length} called '${group.name}' calls (${group.rowClassCount} × ${group.colClassCount} distinct) needs about ${work.toExponential(1)} steps, over limits.maxAssignmentWork (${limits.maxAssignmentWork.toExponential(1)}); raise it or use greedy matching`,
-    });
-  }
+  if (!large && work > limits.maxAssignmentWork) throw assignmentLimit(group, work, limits);
   if (group.rows.length === 1 || group.cols.length === 1) return bestSingle(matrix, group);
-  if (group.rowClassCount === group.rows.length && group.colClassCount === group.cols.length) {
+  if (
+    !large &&
+    group.rowClassCount === group.rows.length &&
+    group.colClassCount === group.cols.length
+  ) {
     // Every call is its own class: a plain assignment within the group.
     const { rows, cols } = group;
     const within: ScoreMatrix = {
@@ -82,15 +94,33 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
   const colMembers: number[][] = Array.from({ length: group.colClassCount }, () => []);
   group.cols.forEach((col, position) => colMembers[group.colClasses[position]].push(col));
 
-  const classMatrix: ScoreMatrix = {
-    rows: group.rowClassCount,
-    cols: group.colClassCount,
-    score: (r, c) => matrix.score(rowMembers[r][0], colMembers[c][0]),
-  };
-  const flows = maxWeightFlow(classMatrix, {
-    rowCapacity: rowMembers.map((members) => members.length),
-    colCapacity: colMembers.map((members) => members.length),
-  });
+  const classScore = (r: number, c: number) => matrix.score(rowMembers[r][0], colMembers[c][0]);
+  const rowCapacity = rowMembers.map((members) => members.length);
+  const colCapacity = colMembers.map((members) => members.length);
+  let flows: Flow[];
+  if (!large) {
+    flows = maxWeightFlow(
+      { rows: group.rowClassCount, cols: group.colClassCount, score: classScore },
+      { rowCapacity, colCapacity },
+    );
+  } else {
+    // Many calls of one tool: identical ones paired first, the search reaching only what is
+    // left, its work counted as it goes.
+    try {
+      flows = capacitatedAssignment({
+        rows: group.rowClassCount,
+        cols: group.colClassCount,
+        rowCapacity,
+        colCapacity,
+        score: classScore,
+        likelyPerfect: matrix.likelyPerfect?.(groupIndex) ?? [],
+        maxWork: limits.maxAssignmentWork,
+      });
+    } catch (error) {
+      if (error instanceof AssignmentWorkError) throw assignmentLimit(group, undefined, limits);
+      throw error;
+    }
+  }
 
   // Each row class hands its members, in order, to its column classes in the order they first
   // occur; each column class then pairs the rows it received with its own members, in order.
@@ -98,7 +128,7 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
     { length: group.colClassCount },
     () => [],
   );
-  const byRowClass = new Map<number, typeof flows>();
+  const byRowClass = new Map<number, Flow[]>();
   for (const flow of flows) {
     const list = byRowClass.get(flow.row) ?? [];
     list.push(flow);
@@ -124,6 +154,23 @@ function assignGroup(matrix: ScoreMatrix, group: ToolGroup, limits: ResolvedMatc
     rows.forEach(({ row, score }, k) => pairs.push({ row, col: members[k], score }));
   });
   return pairs;
+}
+
+/** The limit error of a group whose optimal pairing takes more work than allowed. */
+function assignmentLimit(
+  group: ToolGroup,
+  estimate: number | undefined,
+  limits: ResolvedMatchLimits,
+): LimitExceededError {
+  const steps =
+    estimate === undefined
+      ? `takes more than ${limits.maxAssignmentWork.toExponential(1)} steps`
+      : `needs about ${estimate.toExponential(1)} steps`;
+  return new LimitExceededError({
+    limit: "maxAssignmentWork",
+    maximum: limits.maxAssignmentWork,
+    message: `optimal pairing of ${group.rows.length} expected and ${group.cols.length} called '${group.name}' calls (${group.rowClassCount} × ${group.colClassCount} distinct) ${steps}, over limits.maxAssignmentWork (${limits.maxAssignmentWork.toExponential(1)}); raise it or use greedy matching`,
+  });
 }
 
 /**
@@ -182,9 +229,9 @@ export function pairToolCalls(
     case "optimal-assignment": {
       // Gathered by row rather than sorted: pairs come out in row order.
       const byRow = new Array<Pair | undefined>(matrix.rows);
-      for (const group of matrix.groups) {
-        for (const pair of assignGroup(matrix, group, limits)) byRow[pair.row] = pair;
-      }
+      matrix.groups.forEach((group, groupIndex) => {
+        for (const pair of assignGroup(matrix, group, groupIndex, limits)) byRow[pair.row] = pair;
+      });
       const pairs: Pair[] = [];
       for (const pair of byRow) if (pair !== undefined) pairs.push(pair);
       return { pairs, total: sumInRowOrder(pairs) };

@@ -39,6 +39,11 @@ export interface ToolCallMatrix extends ScoreMatrix {
   /** The comparison budget this matrix enforces. */
   readonly maxPairEvaluations: number;
   fillRow(row: number, target: Numbers): void;
+  /**
+   * Pairs of a row class and a column class of group `group` likely to score 1 (by
+   * `perfectKeys`): a warm start for large assignments. Empty without the option.
+   */
+  likelyPerfect?(group: number): (readonly [row: number, col: number])[];
 }
 
 /** What the matrix needs of a call: its tool's name and type. */
@@ -70,6 +75,11 @@ export interface ToolCallMatrixOptions<
   groupKey?: (call: E | C) => string;
   /** Pair scores computed at most before a `LimitExceededError`. */
   maxPairEvaluations: number;
+  /**
+   * Keys such that an expected call and a call with equal keys likely score 1 (identical
+   * arguments): only a hint for `likelyPerfect`, whose pairs are scored before they are used.
+   */
+  perfectKeys?: { readonly expected: (call: E) => string; readonly called: (call: C) => string };
 }
 
 // Below this many cells, deduplicating calls by key costs more than it saves; a flat cache of
@@ -202,7 +212,7 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
     const size = group.rowClassCount * group.colClassCount;
     return size > 0 && size <= MAX_CACHE_ENTRIES ? new Float64Array(size).fill(Number.NaN) : null;
   });
-  return new ClassMatrix(
+  const matrix = new ClassMatrix(
     rows,
     cols,
     groups,
@@ -214,6 +224,42 @@ export function toolCallMatrix<E extends NamedCall = ToolCall, C extends NamedCa
     rowPosition,
     colPosition,
   );
+  const keys = options.perfectKeys;
+  if (keys !== undefined) {
+    matrix.likelyPerfect = (g) => likelyPerfectPairs(groups[g], expected, called, keys);
+  }
+  return matrix;
+}
+
+/** The class pairs of a group whose first members have equal keys (see `likelyPerfect`). */
+function likelyPerfectPairs<E, C>(
+  group: ToolGroup,
+  expected: readonly E[],
+  called: readonly C[],
+  keys: { readonly expected: (call: E) => string; readonly called: (call: C) => string },
+): (readonly [number, number])[] {
+  const rowClassesByKey = new Map<string, number[]>();
+  const seenRow = new Uint8Array(group.rowClassCount);
+  group.rows.forEach((row, position) => {
+    const rowClass = group.rowClasses[position];
+    if (seenRow[rowClass] === 1) return;
+    seenRow[rowClass] = 1;
+    const key = keys.expected(expected[row]);
+    const list = rowClassesByKey.get(key);
+    if (list === undefined) rowClassesByKey.set(key, [rowClass]);
+    else list.push(rowClass);
+  });
+  const pairs: (readonly [number, number])[] = [];
+  const seenCol = new Uint8Array(group.colClassCount);
+  group.cols.forEach((col, position) => {
+    const colClass = group.colClasses[position];
+    if (seenCol[colClass] === 1) return;
+    seenCol[colClass] = 1;
+    for (const rowClass of rowClassesByKey.get(keys.called(called[col])) ?? []) {
+      pairs.push([rowClass, colClass]);
+    }
+  });
+  return pairs;
 }
 
 /** What both matrix shapes share: groups, the evaluation budget, and the derived views. */
@@ -303,6 +349,8 @@ class SmallMatrix extends BaseMatrix {
  * even that would be too big), so 10,000 copies of a call cost one comparison.
  */
 class ClassMatrix extends BaseMatrix {
+  likelyPerfect?: (group: number) => (readonly [number, number])[];
+
   constructor(
     rows: number,
     cols: number,

@@ -1,0 +1,257 @@
+import type { Flow } from "./optimal-assignment.js";
+
+/** Thrown when an assignment needs more steps than its budget allows. */
+export class AssignmentWorkError extends RangeError {
+  constructor(readonly maximum: number) {
+    super(`the optimal assignment needs more than ${maximum} steps`);
+    this.name = "AssignmentWorkError";
+  }
+}
+
+export interface CapacitatedAssignmentInput {
+  /** Row classes and column classes, each standing for `capacity` identical members. */
+  readonly rows: number;
+  readonly cols: number;
+  readonly rowCapacity: readonly number[];
+  readonly colCapacity: readonly number[];
+  /**
+   * The score of a row class with a column class, in [0, 1]; 0 means they cannot pair. Asked
+   * lazily, only for the classes a search reaches, and at most once per pair.
+   */
+  readonly score: (row: number, col: number) => number;
+  /**
+   * Pairs likely to score 1, the best a pair can: those that do are paired before the search
+   * starts (identical calls, in most cases with many calls). Any list is correct; a good one is
+   * fast.
+   */
+  readonly likelyPerfect?: readonly (readonly [row: number, col: number])[];
+  /** Steps (scores read, nodes scanned) allowed before an {@link AssignmentWorkError}. */
+  readonly maxWork: number;
+}
+
+/** Reduced costs a rounding error below 0 count as 0. */
+const tolerance = 1e-12;
+
+/**
+ * Maximum-weight b-matching of row classes with column classes (scores in [0, 1], a class pairing
+ * up to its capacity), for large groups of calls of one tool. It is the Hungarian algorithm on
+ * the members, run on the classes: every member of the side with fewer members is assigned
+ * (pairs scoring 0 are dropped at the end), one shortest augmenting path at a time from one class,
+ * searching only as far as the nearest class with room. Pairs that score 1 are made first: with
+ * potentials 0 on that side and -1 on the other, they are tight and every other pair's reduced
+ * cost is 1 - score ≥ 0, so the search starts from an optimal partial assignment and only the
+ * members left over cost a search. The total is optimal; among equal totals the choice is
+ * deterministic. Flows come in row order.
+ */
+export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[] {
+  const { rows, cols } = input;
+  if (rows === 0 || cols === 0) return [];
+  let rowUnits = 0;
+  let colUnits = 0;
+  for (const capacity of input.rowCapacity) rowUnits += capacity;
+  for (const capacity of input.colCapacity) colUnits += capacity;
+  // Side A is assigned whole; side B has room for it.
+  const byRow = rowUnits <= colUnits;
+  const sizeA = byRow ? rows : cols;
+  const sizeB = byRow ? cols : rows;
+  const excess = Int32Array.from(byRow ? input.rowCapacity : input.colCapacity);
+  const room = Int32Array.from(byRow ? input.colCapacity : input.rowCapacity);
+  const maxWork = input.maxWork;
+  let work = 0;
+  const spend = (steps: number): void => {
+    work += steps;
+    if (work > maxWork) throw new AssignmentWorkError(maxWork);
+  };
+
+  // Scores of each A class against every B class, filled the first time a search reaches it.
+  const scores: (Float64Array | undefined)[] = new Array<Float64Array | undefined>(sizeA);
+  const scoresOf = (a: number): Float64Array => {
+    let row = scores[a];
+    if (row === undefined) {
+      spend(sizeB);
+      row = new Float64Array(sizeB);
+      for (let b = 0; b < sizeB; b++) {
+        const value = byRow ? input.score(a, b) : input.score(b, a);
+        row[b] = value > 0 ? value : 0;
+      }
+      scores[a] = row;
+    }
+    return row;
+  };
+  const scoreOf = (a: number, b: number): number => {
+    const row = scores[a];
+    if (row !== undefined) return row[b];
+    const value = byRow ? input.score(a, b) : input.score(b, a);
+    return value > 0 ? value : 0;
+  };
+
+  // Units paired, both ways: per A class the B classes and counts; per B class the A classes.
+  const flowsOfA: number[][] = Array.from({ length: sizeA }, () => []);
+  const flowsOfB: number[][] = Array.from({ length: sizeB }, () => []);
+  const addFlow = (a: number, b: number, amount: number): void => {
+    const listA = flowsOfA[a];
+    let at = 0;
+    while (at < listA.length && listA[at] !== b) at += 2;
+    if (at === listA.length) listA.push(b, 0);
+    listA[at + 1] += amount;
+    const listB = flowsOfB[b];
+    let back = 0;
+    while (back < listB.length && listB[back] !== a) back += 2;
+    if (back === listB.length) listB.push(a, 0);
+    listB[back + 1] += amount;
+    if (listA[at + 1] === 0) {
+      listA.splice(at, 2);
+      listB.splice(back, 2);
+    }
+    excess[a] -= amount;
+    room[b] -= amount;
+  };
+
+  // Potentials: reduced cost of A→B is -score + pA - pB, of B→A (undoing a pair) score + pB - pA.
+  const potentialA = new Float64Array(sizeA);
+  const potentialB = new Float64Array(sizeB).fill(-1);
+  for (const [row, col] of input.likelyPerfect ?? []) {
+    const a = byRow ? row : col;
+    const b = byRow ? col : row;
+    if (excess[a] === 0 || room[b] === 0) continue;
+    spend(1);
+    if (scoreOf(a, b) >= 1) addFlow(a, b, Math.min(excess[a], room[b]));
+  }
+
+  const distanceA = new Float64Array(sizeA);
+  const distanceB = new Float64Array(sizeB);
+  const settledA = new Uint8Array(sizeA);
+  const settledB = new Uint8Array(sizeB);
+  const previousA = new Int32Array(sizeA);
+  const previousB = new Int32Array(sizeB);
+  const settledAList: number[] = [];
+  const settledBList: number[] = [];
+
+  for (let start = 0; start < sizeA; start++) {
+    while (excess[start] > 0) {
+      distanceA.fill(Infinity);
+      distanceB.fill(Infinity);
+      spend(sizeA + sizeB);
+      for (const a of settledAList) settledA[a] = 0;
+      for (const b of settledBList) settledB[b] = 0;
+      settledAList.length = 0;
+      settledBList.length = 0;
+      distanceA[start] = 0;
+      let target = -1;
+      for (;;) {
+        // The nearest unsettled class; on a tie a B class with room, then any B class, so that
+        // room found at the distance searched ends the search (scores are multiples of 2^-32:
+        // distances add up exactly, and ties are real).
+        let nearestA = -1;
+        let nearestB = -1;
+        let best = Infinity;
+        for (let b = 0; b < sizeB; b++) {
+          if (settledB[b] !== 0) continue;
+          const distance = distanceB[b];
+          if (
+            distance < best ||
+            (distance === best && distance !== Infinity && room[b] > 0 && room[nearestB] === 0)
+          ) {
+            best = distance;
+            nearestB = b;
+          }
+        }
+        for (let a = 0; a < sizeA; a++) {
+          if (settledA[a] === 0 && distanceA[a] < best) {
+            best = distanceA[a];
+            nearestA = a;
+            nearestB = -1;
+          }
+        }
+        spend(sizeA + sizeB);
+        if (nearestA < 0 && nearestB < 0) break;
+        if (nearestB >= 0) {
+          const b = nearestB;
+          settledB[b] = 1;
+          settledBList.push(b);
+          if (room[b] > 0) {
+            target = b;
+            break;
+          }
+          // Undo a pair: back to each A class paired with b.
+          const list = flowsOfB[b];
+          for (let at = 0; at < list.length; at += 2) {
+            const a = list[at];
+            if (settledA[a] === 1) continue;
+            const reduced = scoreOf(a, b) + potentialB[b] - potentialA[a];
+            const candidate = distanceB[b] + (reduced > tolerance ? reduced : 0);
+            if (candidate < distanceA[a]) {
+              distanceA[a] = candidate;
+              previousA[a] = b;
+            }
+          }
+          spend(list.length);
+          continue;
+        }
+        const a = nearestA;
+        settledA[a] = 1;
+        settledAList.push(a);
+        const row = scoresOf(a);
+        const base = distanceA[a];
+        const potential = potentialA[a];
+        for (let b = 0; b < sizeB; b++) {
+          if (settledB[b] === 1) continue;
+          const reduced = -row[b] + potential - potentialB[b];
+          const candidate = base + (reduced > tolerance ? reduced : 0);
+          if (candidate < distanceB[b]) {
+            distanceB[b] = candidate;
+            previousB[b] = a;
+          }
+        }
+        spend(sizeB);
+      }
+      // Side B always has room for every A member, so a search always ends at some.
+      if (target < 0) throw new Error("capacitatedAssignment: no room left");
+      const reach = distanceB[target];
+      for (const a of settledAList) potentialA[a] += distanceA[a] - reach;
+      for (const b of settledBList) potentialB[b] += distanceB[b] - reach;
+      // As many units as the path carries: the start's excess, the target's room, the pairs undone.
+      let amount = Math.min(excess[start], room[target]);
+      for (let b = target; ;) {
+        const a = previousB[b];
+        if (a === start) break;
+        const undone = previousA[a];
+        const list = flowsOfA[a];
+        let at = 0;
+        while (list[at] !== undone) at += 2;
+        amount = Math.min(amount, list[at + 1]);
+        b = undone;
+      }
+      for (let b = target; ;) {
+        const a = previousB[b];
+        if (a === start) {
+          addFlow(a, b, amount);
+          break;
+        }
+        const undone = previousA[a];
+        // Along the way a class pairs anew and undoes a pair: its excess, and the room of the
+        // class it leaves, come out even.
+        addFlow(a, b, amount);
+        addFlow(a, undone, -amount);
+        b = undone;
+      }
+    }
+  }
+
+  const flows: Flow[] = [];
+  for (let a = 0; a < sizeA; a++) {
+    const list = flowsOfA[a];
+    for (let at = 0; at < list.length; at += 2) {
+      const b = list[at];
+      const score = scoreOf(a, b);
+      if (score <= 0) continue;
+      flows.push(
+        byRow
+          ? { row: a, col: b, count: list[at + 1], score }
+          : { row: b, col: a, count: list[at + 1], score },
+      );
+    }
+  }
+  flows.sort((x, y) => x.row - y.row || x.col - y.col);
+  return flows;
+}
