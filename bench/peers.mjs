@@ -118,15 +118,32 @@ function deepevalSmall(read = "score") {
   };
 }
 
+/**
+ * Workload (b): one long case, measured several times: a fresh copy for every measure on both
+ * sides (built untimed), and toolscore's reason read, as deepeval builds its reason in every
+ * measure.
+ */
 function deepevalLong(length, mode) {
   const testCase = longCase(length, 20);
   const options = { evaluationParams: ["inputParameters"], ...mode };
   const repeats = length >= 1_000 ? 3 : 30;
+  const measureAll = async (metric, copies) => {
+    const scores = new Float64Array(copies.length);
+    let chars = 0;
+    for (let at = 0; at < copies.length; at++) {
+      scores[at] = await metric.measure(copies[at]);
+      chars += metric.reason?.length ?? 0;
+    }
+    if (chars === 0) throw new Error("no reason was read");
+    return scores;
+  };
   return {
     cases: repeats,
     toolscore: () => {
       const metric = new ToolCorrectnessMetric(options);
-      return () => scoreAll([metric], Array(repeats).fill(testCase));
+      return Object.assign((copies) => measureAll(metric, copies), {
+        prepare: () => Array.from({ length: repeats }, () => fresh(testCase)),
+      });
     },
     peer: async () => {
       const deepeval = await loadDeepeval();
@@ -134,8 +151,9 @@ function deepevalLong(length, mode) {
         ...options,
         showIndicator: false,
       });
-      const theirs = peerCase(deepeval, testCase);
-      return () => scoreAll([metric], Array(repeats).fill(theirs));
+      return Object.assign((copies) => measureAll(metric, copies), {
+        prepare: () => Array.from({ length: repeats }, () => peerCase(deepeval, fresh(testCase))),
+      });
     },
   };
 }
@@ -370,7 +388,7 @@ export const comparisons = {
       ].map(([label, mode]) => [
         `b-long-${length}-${label}`,
         {
-          label: `(b) ${length} calls per side, ${label}`,
+          label: `(b) ${length} calls a side, ${label}, fresh, reason`,
           peer: "deepeval ToolCorrectnessMetric",
           make: () => deepevalLong(length, mode),
         },
@@ -414,7 +432,7 @@ export async function runSide(name, side) {
     const scores = [];
     for (const which of ["toolscore", "peer"]) {
       const run = await workload[which]();
-      scores.push(await run());
+      scores.push(await run(await run.prepare?.()));
       await run.close?.();
     }
     return agreement(scores[0], scores[1], comparison.label);

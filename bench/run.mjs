@@ -348,16 +348,15 @@ for (const [label, asynchronous] of [
 }
 
 /**
- * A 1,000,000-case JSONL dataset of a travel agent (two or three calls a case, some wrong), in
- * the temp folder; written once and reused (its content is deterministic).
+ * A 1,000,000-case JSONL dataset of a travel agent (two or three calls a case), half of whose
+ * cases fail: one case in two calls another tool first and last, and gets an argument of the call
+ * between wrong (every metric fails it at its default threshold). In the temp folder; written once
+ * and reused (its content is deterministic).
  */
-function millionCaseDataset(failing = "some") {
-  const half = failing === "half";
-  const file = path.join(os.tmpdir(), `toolscore-bench-1m-${half ? "half-v2" : "v1"}.jsonl`);
+function millionCaseDataset() {
+  const file = path.join(os.tmpdir(), "toolscore-bench-1m-half-v2.jsonl");
   if (existsSync(file) && statSync(file).size > 300_000_000) return file;
   const fd = openSync(`${file}.tmp`, "w");
-  const next = random(7);
-  const wrong = (i) => (half ? i % 2 === 1 : next() < 0.15);
   let lines = [];
   for (let i = 0; i < 1_000_000; i++) {
     const city = words[i % words.length];
@@ -368,16 +367,13 @@ function millionCaseDataset(failing = "some") {
     ];
     if (i % 3 === 0)
       expected.push({ name: "send_email", inputParameters: { to: "ada@example.com" } });
-    // Half failing: one case in two calls another tool first and last, and gets an argument of
-    // the call between wrong (every metric fails it at its default threshold).
     const called = expected.map((item, at) =>
-      !wrong(i)
+      i % 2 === 0
         ? item
-        : half && (at === 0 || at === expected.length - 1)
+        : at === 0 || at === expected.length - 1
           ? { ...item, name: `${item.name}_v2` }
           : { ...item, inputParameters: { ...item.inputParameters, to: "BER" } },
     );
-    if (!half && next() < 0.1) called.reverse();
     lines.push(
       JSON.stringify({
         id: `run-${i}`,
@@ -396,16 +392,9 @@ function millionCaseDataset(failing = "some") {
   return file;
 }
 
-/** The baseline of the eval target: read the file's lines and JSON.parse each, nothing else. */
-for (const [name, failing] of [
-  ["eval-1m-bare", "some"],
-  ["eval-1m-half-bare", "half"],
-]) {
-  workloads[name] = () => bareLoop(failing);
-}
-
-async function bareLoop(failing) {
-  const file = millionCaseDataset(failing);
+/** The peer of the eval rows: read the file's lines and JSON.parse each, nothing else. */
+workloads["eval-1m-half-bare"] = async () => {
+  const file = millionCaseDataset();
   const start = process.hrtime.bigint();
   let cases = 0;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
@@ -415,15 +404,15 @@ async function bareLoop(failing) {
     cases++;
   }
   return {
-    workload: `1M-case JSONL${failing === "half" ? ", half failing" : ""}: bare readline + JSON.parse`,
+    workload: "1M-case JSONL, half failing: bare readline + JSON.parse",
     cases,
     seconds: Number(process.hrtime.bigint() - start) / 1e9,
   };
-}
+};
 
 /** toolscore eval on a 1M-case dataset, as the CLI runs it, with the extra flags given. */
-async function evalMillion(failing, flags) {
-  const file = millionCaseDataset(failing);
+async function evalMillion(flags) {
+  const file = millionCaseDataset();
   const { runCli } = await import("../dist/cli/main.js");
   const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
   const start = process.hrtime.bigint();
@@ -448,39 +437,42 @@ for (const metric of [
   workloads[`eval-1m-half-${metric}`] = async () => ({
     workload: `1M-case JSONL, half failing: toolscore eval -m ${metric}`,
     cases: 1_000_000,
-    seconds: await evalMillion("half", ["-m", metric]),
+    seconds: await evalMillion(["-m", metric]),
   });
 }
 
-// As users run it (worker threads by the machine's cores), and on the main thread alone.
-for (const workers of ["default", "0"]) {
-  workloads[`eval-1m-cli-${workers}`] = async () => {
-    const file = millionCaseDataset();
-    const { runCli } = await import("../dist/cli/main.js");
-    const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
-    const start = process.hrtime.bigint();
-    const code = await runCli(
-      ["eval", file, "--out", out, "--overwrite", ...(workers === "0" ? ["--workers", "0"] : [])],
-      {
-        stdout: { write: () => true },
-        stderr: { write: () => true },
-        cwd: os.tmpdir(),
-        env: {},
+// On the main thread alone: what the worker threads add.
+workloads["eval-1m-half-tool-call-accuracy-main-thread"] = async () => ({
+  workload: "1M-case JSONL, half failing: toolscore eval --workers 0",
+  cases: 1_000_000,
+  seconds: await evalMillion(["--workers", "0"]),
+});
+
+/**
+ * (d): toolscore eval against the bare read + JSON.parse loop on the same 1M-case dataset, each
+ * in its own process, as `comparePeers` alternates them. Half the cases fail, so failed cases'
+ * records and reasons are half of what is written.
+ */
+const evalComparisons = Object.fromEntries(
+  [
+    ["tool-call-accuracy", "default settings (tool-call-accuracy)", 0.75],
+    ["tool-call-accuracy-main-thread", "--workers 0 (main thread only)", undefined],
+    ["deepeval-tool-correctness", "-m deepeval-tool-correctness", undefined],
+    ["axion-tool-correctness", "-m axion-tool-correctness", undefined],
+  ].map(([metric, label, target]) => [
+    `d-eval-${metric}`,
+    {
+      label: `(d) 1M JSONL, half failing: eval ${label}`,
+      peer: "bare readline + JSON.parse loop",
+      target,
+      memoryMiB: 200,
+      sides: {
+        toolscore: ["--only", `eval-1m-half-${metric}`],
+        peer: ["--only", "eval-1m-half-bare"],
       },
-    );
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    rmSync(out, { force: true });
-    if (code !== 0 && code !== 1) throw new Error(`toolscore eval exited ${code}`);
-    return {
-      workload:
-        workers === "0"
-          ? "1M-case JSONL: toolscore eval --workers 0 (main thread)"
-          : `1M-case JSONL: toolscore eval (default: ${os.availableParallelism()} cores)`,
-      cases: 1_000_000,
-      seconds,
-    };
-  };
-}
+    },
+  ]),
+);
 
 const argv = process.argv;
 const only = argv.indexOf("--only");
@@ -519,13 +511,10 @@ if (only >= 0) {
     console.log(
       `${"workload".padEnd(58)} ${"cases/s".padStart(10)} ${"per case".padStart(11)} ${"peak RSS".padStart(9)}`,
     );
-    for (const name of Object.keys(workloads)) {
+    // The 1M-case half-failing runs are measured side by side with the bare loop below.
+    for (const name of Object.keys(workloads).filter((key) => !key.startsWith("eval-1m-half"))) {
       const result = inChild(["--only", name]);
       own[name] = result;
-      if (name.startsWith("eval-1m-cli") && own["eval-1m-bare"] !== undefined) {
-        const ratio = own["eval-1m-bare"].seconds / result.seconds;
-        result.note = `${ratio.toFixed(2)} x the bare loop's speed (target >= 0.5); memory target < 200 MiB`;
-      }
       const perSecond = result.cases / result.seconds;
       const ms = 1000 / perSecond;
       const perCase = ms < 0.1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(1)} ms`;
@@ -534,75 +523,95 @@ if (only >= 0) {
       );
     }
   }
-  await comparePeers(own);
+  const rounds = argv.includes("--rounds") ? Number(argv[argv.indexOf("--rounds") + 1]) : 5;
+  const chosen = argv.includes("--comparison") ? argv[argv.indexOf("--comparison") + 1] : undefined;
+  await comparePeers(rounds, chosen);
 }
 
 /**
- * toolscore and each peer on the same inputs, in alternating processes (toolscore, peer,
- * toolscore, peer; the faster of each side's two runs), then a third process for agreement.
+ * toolscore and each peer on the same inputs, in alternating processes (toolscore, peer, toolscore,
+ * peer, ... `rounds` of each): the ratio is the peer's time over toolscore's, round by round (above
+ * 1, toolscore is faster), given as the median and the range; the rates are the sides' median
+ * times. Then a process more for the agreement of the two sides' scores.
  */
-async function comparePeers(own) {
+async function comparePeers(rounds, chosen) {
   const { comparisons } = await import("./peers.mjs");
-  console.log("\ntoolscore against its peers (same inputs, alternating processes)\n");
+  const all = { ...comparisons, ...evalComparisons };
+  const names = Object.keys(all).filter((name) => chosen === undefined || name === chosen);
+  if (names.length === 0)
+    throw new Error(`unknown comparison ${chosen}; known: ${Object.keys(all).join(", ")}`);
+  console.log(
+    `\ntoolscore against its peers: same inputs, ${rounds} rounds of alternating processes; ratio = peer time / toolscore time, median [range]\n`,
+  );
   const header = [
-    "workload".padEnd(44),
-    "peer".padEnd(40),
+    "workload".padEnd(48),
+    "peer".padEnd(36),
     "toolscore/s".padStart(12),
     "peer/s".padStart(10),
     "ratio".padStart(8),
+    "range".padStart(13),
     "target".padStart(7),
     "ts RSS".padStart(8),
     "peer RSS".padStart(9),
     "agree".padStart(7),
   ];
   console.log(header.join(" "));
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
   const rows = [];
-  for (const [name, comparison] of Object.entries(comparisons)) {
+  for (const name of names) {
+    const comparison = all[name];
+    const sideArgs = comparison.sides ?? {
+      toolscore: ["--peer", name, "toolscore"],
+      peer: ["--peer", name, "peer"],
+    };
     const sides = { toolscore: [], peer: [] };
-    for (let round = 0; round < 2; round++)
-      for (const side of ["toolscore", "peer"]) sides[side].push(inChild(["--peer", name, side]));
-    const best = (runs) => ({
-      seconds: Math.min(...runs.map((run) => run.seconds)),
+    for (let round = 0; round < rounds; round++)
+      for (const side of ["toolscore", "peer"]) sides[side].push(inChild(sideArgs[side]));
+    const ratios = sides.toolscore.map((ours, round) => sides.peer[round].seconds / ours.seconds);
+    const summary = (runs) => ({
+      seconds: median(runs.map((run) => run.seconds)),
       cases: runs[0].cases,
       ideal: runs[0].ideal,
       peakMiB: Math.max(...runs.map((run) => run.peakMiB)),
     });
-    const ours = best(sides.toolscore);
-    const theirs = best(sides.peer);
-    const agree = inChild(["--peer", name, "agree"]);
-    const ratio = theirs.seconds / ours.seconds;
-    rows.push({ name, comparison, ours, theirs, agree, ratio });
+    const ours = summary(sides.toolscore);
+    const theirs = summary(sides.peer);
+    const agree = comparison.sides === undefined ? inChild(["--peer", name, "agree"]) : undefined;
+    const ratio = median(ratios);
+    rows.push({ name, comparison, ours, theirs, agree, ratio, ratios });
+    const target = comparison.target === undefined ? "" : `>=${comparison.target}x`;
     console.log(
       [
-        comparison.label.padEnd(44),
-        comparison.peer.padEnd(40),
+        comparison.label.padEnd(48),
+        comparison.peer.padEnd(36),
         rateOf(ours.cases / ours.seconds).padStart(12),
         rateOf(theirs.cases / theirs.seconds).padStart(10),
-        `${ratio.toFixed(1)}x`.padStart(8),
-        (comparison.target === undefined ? "" : `>=${comparison.target}x`).padStart(7),
+        `${ratio.toFixed(2)}x`.padStart(8),
+        `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`.padStart(13),
+        target.padStart(7),
         `${ours.peakMiB.toFixed(0)} MiB`.padStart(8),
         `${theirs.peakMiB.toFixed(0)} MiB`.padStart(9),
-        `${(agree.agreement * 100).toFixed(1)}%`.padStart(7),
+        (agree === undefined ? "" : `${(agree.agreement * 100).toFixed(1)}%`).padStart(7),
       ].join(" "),
     );
+    if (comparison.memoryMiB !== undefined && ours.peakMiB > comparison.memoryMiB) {
+      console.log(`${"".padEnd(48)} peak RSS over the ${comparison.memoryMiB} MiB target`);
+    }
     if (ours.ideal !== undefined) {
       const over = (ours.seconds / ours.ideal - 1) * 100;
       console.log(
-        `${"".padEnd(44)} toolscore ${ours.seconds.toFixed(2)} s against an ideal of ${ours.ideal.toFixed(2)} s: ${over.toFixed(1)}% over (target <= 15%)`,
+        `${"".padEnd(48)} toolscore ${ours.seconds.toFixed(2)} s against an ideal of ${ours.ideal.toFixed(2)} s: ${over.toFixed(1)}% over (target <= 15%)`,
       );
     }
-    if (agree.agreement < 1) {
+    if (agree !== undefined && agree.agreement < 1) {
       console.log(
-        `${"".padEnd(44)} disagreements: ${comparison.explain || "see the first ones"}; first: ${JSON.stringify(agree.differing.slice(0, 2))}`,
+        `${"".padEnd(48)} disagreements: ${comparison.explain || "see the first ones"}; first: ${JSON.stringify(agree.differing.slice(0, 2))}`,
       );
     }
-  }
-  const bare = own["eval-1m-bare"];
-  const cli = own["eval-1m-cli-default"];
-  if (bare !== undefined && cli !== undefined) {
-    console.log(
-      `${"(d) 1M-case JSONL, toolscore eval".padEnd(44)} ${"bare readline + JSON.parse".padEnd(40)} ${rateOf(cli.cases / cli.seconds).padStart(12)} ${rateOf(bare.cases / bare.seconds).padStart(10)} ${`${(bare.seconds / cli.seconds).toFixed(2)}x`.padStart(8)} ${">=0.5x".padStart(7)} ${`${cli.peakMiB.toFixed(0)} MiB`.padStart(8)} ${`${bare.peakMiB.toFixed(0)} MiB`.padStart(9)}`,
-    );
   }
   return rows;
 }

@@ -182,13 +182,16 @@ function buildReason(
   called: readonly ToolCall[],
   details: ReasonView,
 ): string {
-  const lists = `expected ${namesOf(expected)}, called ${namesOf(called)}`;
-  if (mode === "exact") return `${score === 1 ? "Exact match" : "Not an exact match"}: ${lists}.`;
+  // Both lists, for the reasons that name them (a full score's names the expected ones only).
+  const lists = () => `expected ${namesOf(expected)}, called ${namesOf(called)}`;
+  if (mode === "exact") return `${score === 1 ? "Exact match" : "Not an exact match"}: ${lists()}.`;
+  if (score === 1) {
+    return mode === "ordering"
+      ? `Correct ordering: all expected tools ${namesOf(expected)} were called in the correct order.`
+      : `All expected tools ${namesOf(expected)} were called (order not considered).`;
+  }
   const partial = details.pairs.filter((pair) => pair.score < 1);
   if (mode === "ordering") {
-    if (score === 1) {
-      return `Correct ordering: all expected tools ${namesOf(expected)} were called in the correct order.`;
-    }
     const parts: string[] = [];
     const { missing, mismatched } = typeMismatches(details.missing, expected, called, details);
     if (missing.length > 0) parts.push(`missing tools ${namesOf(missing)}`);
@@ -197,10 +200,7 @@ function buildReason(
       parts.push(`out-of-order tools ${namesOf(details.outOfOrder)}`);
     if (partial.length > 0) parts.push(`partially matching tools ${namesOf(partial)}`);
     if (expected.length === 0) parts.push(`unexpected tools ${namesOf(called)}`);
-    return `Incorrect tool usage: ${parts.join(" and ")}; ${lists}.`;
-  }
-  if (score === 1) {
-    return `All expected tools ${namesOf(expected)} were called (order not considered).`;
+    return `Incorrect tool usage: ${parts.join(" and ")}; ${lists()}.`;
   }
   const extra = [
     ...(partial.length > 0 ? [`partially matching tools ${namesOf(partial)}`] : []),
@@ -217,7 +217,7 @@ function buildReason(
     ...(missing.length > 0 || mismatched.length === 0 ? [`missing tools ${namesOf(missing)}`] : []),
     ...(mismatched.length > 0 ? [`tool type mismatches ${mismatched.join(", ")}`] : []),
   ];
-  return `Incomplete tool usage: ${head.join("; ")}${extra.map((part) => `; ${part}`).join("")}; ${lists}.`;
+  return `Incomplete tool usage: ${head.join("; ")}${extra.map((part) => `; ${part}`).join("")}; ${lists()}.`;
 }
 
 const reasonKinds: Record<DeepevalMode, [DeepevalReasonKind, DeepevalReasonKind]> = {
