@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { JsonlCursor } from "../core/jsonl-lines.js";
 import { NotARegularFileError } from "./regular-file.js";
@@ -402,6 +401,8 @@ async function* yamlRecords(file: string, context: Context): AsyncGenerator<Data
   // A byte-order mark is accepted, as in JSON and JSONL datasets.
   const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
   context.options.onProgress?.(Buffer.byteLength(text));
+  // Loaded here: JSONL runs (and their worker threads) never need it.
+  const { isMap, isSeq, LineCounter, parseDocument } = await import("yaml");
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: true });
   if (document.errors.length > 0) {

@@ -13,9 +13,14 @@ parentPort?.on("message", (batch: WorkerBatch) => {
     (result) => {
       parentPort?.postMessage(
         result,
-        [result.lines, result.statuses, result.kinds, result.scores, result.successes].map(
-          (array) => array.buffer as ArrayBuffer,
-        ),
+        [
+          result.lines,
+          result.spent,
+          result.statuses,
+          result.kinds,
+          result.scores,
+          result.successes,
+        ].map((array) => array.buffer as ArrayBuffer),
       );
     },
     (error: unknown) => {
