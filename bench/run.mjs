@@ -4,12 +4,12 @@
  * run it; each workload runs in its own process so that its peak RSS is its own.
  * Run: `npm run bench` (or `npm run bench -- --only small-deepeval`).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   closeSync,
-  createReadStream,
   existsSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -17,8 +17,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { matchToolCalls, parseTrajectory } from "toolscore";
 import { startLlmServer } from "../test/support/llm-server.mjs";
 import { ToolCorrectness } from "toolscore/axion";
@@ -37,6 +36,8 @@ import {
 async function timeCases(workload, cases, run) {
   return { workload, cases, seconds: await medianSeconds(run) };
 }
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
 const workloads = {
   "small-deepeval": () => {
@@ -392,40 +393,54 @@ function millionCaseDataset() {
   return file;
 }
 
-/** The peer of the eval rows: read the file's lines and JSON.parse each, nothing else. */
-workloads["eval-1m-half-bare"] = async () => {
-  const file = millionCaseDataset();
+/**
+ * A command run whole in a process of its own, as users run it: its wall time (start-up
+ * included) and its peak memory, which bench/usage.mjs reports from inside it.
+ */
+function wholeProcess(args) {
+  const usage = path.join(os.tmpdir(), `toolscore-bench-usage-${process.pid}.json`);
+  rmSync(usage, { force: true });
   const start = process.hrtime.bigint();
-  let cases = 0;
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (line === "") continue;
-    JSON.parse(line);
-    cases++;
+  const run = spawnSync(
+    process.execPath,
+    ["--import", pathToFileURL(path.join(benchDir, "usage.mjs")).href, ...args],
+    { env: { ...process.env, TOOLSCORE_BENCH_USAGE: usage }, encoding: "utf8", maxBuffer: 1 << 24 },
+  );
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (run.status !== 0 && run.status !== 1) {
+    throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stderr.slice(-500)}`);
   }
+  const { peakMiB } = JSON.parse(readFileSync(usage, "utf8"));
+  rmSync(usage, { force: true });
+  return { seconds, peakMiB, stdout: run.stdout };
+}
+
+/** The peer of the eval rows: read the file's lines and JSON.parse each, nothing else. */
+workloads["eval-1m-half-bare"] = () => {
+  const run = wholeProcess([path.join(benchDir, "bare-loop.mjs"), millionCaseDataset()]);
   return {
     workload: "1M-case JSONL, half failing: bare readline + JSON.parse",
-    cases,
-    seconds: Number(process.hrtime.bigint() - start) / 1e9,
+    cases: Number(run.stdout.trim()),
+    seconds: run.seconds,
+    peakMiB: run.peakMiB,
   };
 };
 
-/** toolscore eval on a 1M-case dataset, as the CLI runs it, with the extra flags given. */
-async function evalMillion(flags) {
-  const file = millionCaseDataset();
-  const { runCli } = await import("../dist/cli/main.js");
+/** toolscore eval on the 1M-case dataset, the CLI as users run it, with the extra flags given. */
+function evalMillion(flags) {
   const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
-  const start = process.hrtime.bigint();
-  const code = await runCli(["eval", file, "--out", out, "--overwrite", ...flags], {
-    stdout: { write: () => true },
-    stderr: { write: () => true },
-    cwd: os.tmpdir(),
-    env: {},
-  });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const run = wholeProcess([
+    path.join(benchDir, "..", "dist", "cli", "bin.js"),
+    "eval",
+    millionCaseDataset(),
+    "--out",
+    out,
+    "--overwrite",
+    "--quiet",
+    ...flags,
+  ]);
   rmSync(out, { force: true });
-  if (code !== 0 && code !== 1) throw new Error(`toolscore eval exited ${code}`);
-  return seconds;
+  return { seconds: run.seconds, peakMiB: run.peakMiB };
 }
 
 // Half the cases failing, default settings, each deterministic metric of the CLI.
@@ -434,18 +449,18 @@ for (const metric of [
   "deepeval-tool-correctness",
   "axion-tool-correctness",
 ]) {
-  workloads[`eval-1m-half-${metric}`] = async () => ({
+  workloads[`eval-1m-half-${metric}`] = () => ({
     workload: `1M-case JSONL, half failing: toolscore eval -m ${metric}`,
     cases: 1_000_000,
-    seconds: await evalMillion(["-m", metric]),
+    ...evalMillion(["-m", metric]),
   });
 }
 
 // On the main thread alone: what the worker threads add.
-workloads["eval-1m-half-tool-call-accuracy-main-thread"] = async () => ({
+workloads["eval-1m-half-tool-call-accuracy-main-thread"] = () => ({
   workload: "1M-case JSONL, half failing: toolscore eval --workers 0",
   cases: 1_000_000,
-  seconds: await evalMillion(["--workers", "0"]),
+  ...evalMillion(["--workers", "0"]),
 });
 
 /**
@@ -496,7 +511,8 @@ if (only >= 0) {
   if (!workload)
     throw new Error(`unknown workload ${name}; known: ${Object.keys(workloads).join(", ")}`);
   const measurement = await workload();
-  console.log(JSON.stringify({ ...measurement, peakMiB: peak() }));
+  // A workload run in a process of its own reports that process's peak.
+  console.log(JSON.stringify({ peakMiB: peak(), ...measurement }));
 } else if (peerSide >= 0) {
   const { runSide } = await import("./peers.mjs");
   const result = await runSide(argv[peerSide + 1], argv[peerSide + 2]);

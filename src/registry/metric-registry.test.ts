@@ -4,6 +4,7 @@ import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
 import { deterministicMetrics } from "../metrics/registry.js";
+import { createDeterministicMetric } from "./deterministic-metric.js";
 import { createMetric } from "./metric-registry.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
@@ -126,4 +127,34 @@ describe("createMetric: details a caller does not keep", () => {
       }
     },
   );
+});
+
+describe("createDeterministicMetric: what worker threads make", () => {
+  const testCase = {
+    input: "",
+    toolsCalled: [toToolCall({ name: "a", inputParameters: { x: 1 } })],
+    expectedTools: [
+      toToolCall({ name: "a", inputParameters: { x: 2 } }),
+      toToolCall({ name: "b", inputParameters: {} }),
+    ],
+    expectedOutputContains: ["hi"],
+    actualOutput: "hi there",
+  };
+
+  it.each(deterministicMetrics.map((definition) => definition.id))(
+    "makes %s as createMetric does, with the same name, id and results",
+    (id) => {
+      const options = { threshold: 0.4 };
+      const lean = createDeterministicMetric(id, options);
+      const full = createMetric({ metric: id, ...options });
+      expect(lean?.id).toBe(id);
+      expect(lean?.name).toBe(full.name);
+      expect(lean?.measureSync?.(testCase)).toEqual(full.measureSync?.(testCase));
+    },
+  );
+
+  it("makes no other metric: those come from the whole registry", () => {
+    expect(createDeterministicMetric("tool-selection", {})).toBeUndefined();
+    expect(createDeterministicMetric("deepeval-trajectory-tool-correctness", {})).toBeUndefined();
+  });
 });

@@ -22,6 +22,7 @@ import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
 import { camelKeys, rejectUnknownOptions } from "../metrics/options.js";
 import { deterministicMetrics } from "../metrics/registry.js";
+import { createDeterministicMetric } from "./deterministic-metric.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
 
@@ -295,7 +296,7 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     id: definition.id,
     description: definition.description,
     judged: false,
-    create: (options) => definition.create(options),
+    create: (options) => createDeterministicMetric(definition.id, options) as Metric,
   })),
   {
     id: "deepeval-multimodal-tool-correctness",

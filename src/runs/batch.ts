@@ -11,8 +11,10 @@ import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
 import { toCaseRecord } from "../runner/record.js";
-import type { RunMetricConfig } from "./run-metrics.js";
-import { createRunMetrics } from "./run-metrics.js";
+import type { Metric } from "../core/metric.js";
+import { createDeterministicMetric } from "../registry/deterministic-metric.js";
+import { withThreshold } from "./run-metric-config.js";
+import type { RunMetricConfig } from "./run-metric-config.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { KeptDetails } from "../core/metric.js";
 
@@ -42,21 +44,13 @@ export interface WorkerBatch {
   /** Where each line starts in the file, and its length with its newline. */
   readonly offsets: Float64Array;
   readonly sizes: Int32Array;
-  /**
-   * A buffer of an earlier result's records, written out already, to write this batch's into:
-   * buffers go back and forth instead of being allocated per batch (each dead one waited for a
-   * collection, and their memory for the allocator to give it back).
-   */
-  readonly spare?: Uint8Array;
 }
 
 /** A scored batch: the records as JSON lines, and flat figures for the summary. */
 export interface WorkerResult {
   readonly id: number;
-  /** The records as JSON lines, UTF-8 (a view of its own buffer, so that it can be transferred). */
+  /** The records as JSON lines, UTF-8 (its own buffer, so that it can be transferred). */
   readonly lines: Uint8Array;
-  /** The batch's bytes, read: their buffer goes back to be filled again. */
-  readonly spent: Uint8Array;
   readonly count: number;
   /** Per case: 0 passed, 1 failed, 2 error. */
   readonly statuses: Uint8Array;
@@ -123,15 +117,29 @@ function errorSummary(result: CaseResult): RunError {
 }
 
 /**
+ * The run's metrics, as `createRunMetrics` makes them: toolscore's own deterministic ones without
+ * loading the registry's judged metrics (a worker thread's memory is mostly the code it loads).
+ */
+async function batchMetrics(setup: WorkerSetup): Promise<Metric[]> {
+  const own = setup.metrics.map((config) => {
+    const { metric, options } = withThreshold(config, setup.threshold);
+    return createDeterministicMetric(metric, options);
+  });
+  if (own.every((metric) => metric !== undefined)) return own;
+  const { createRunMetrics } = await import("./run-metrics.js");
+  return createRunMetrics(setup.metrics, {
+    ...(setup.threshold === undefined ? {} : { threshold: setup.threshold }),
+  });
+}
+
+/**
  * Scores batches of dataset lines with the run's deterministic metrics: what a worker thread
  * does, and what the main thread does itself when it runs without workers.
  */
-export function createBatchScorer(
+export async function createBatchScorer(
   setup: WorkerSetup,
-): (batch: WorkerBatch) => Promise<WorkerResult> {
-  const metrics = createRunMetrics(setup.metrics, {
-    ...(setup.threshold === undefined ? {} : { threshold: setup.threshold }),
-  });
+): Promise<(batch: WorkerBatch) => Promise<WorkerResult>> {
+  const metrics = await batchMetrics(setup);
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
   const recordOptions = { recomputable: new Set(setup.recomputable), keep: setup.keep };
@@ -157,11 +165,8 @@ export function createBatchScorer(
     const notes: string[] = [];
     // Each record is written out as UTF-8 at once, so that its text dies young (a batch's text
     // kept as one string outlived the young generation and was copied twice).
-    const spare = batch.spare;
-    let out =
-      spare !== undefined && spare.byteLength >= 4096
-        ? Buffer.from(spare.buffer, spare.byteOffset, spare.byteLength)
-        : Buffer.allocUnsafeSlow(Math.max(4096, batch.bytes.byteLength));
+    // A new buffer a batch: recycling them through the workers kept the process larger.
+    let out = Buffer.allocUnsafeSlow(Math.max(4096, batch.bytes.byteLength));
     let written = 0;
     for (let at = 0; at < size; at++) {
       const line = batch.lines[at];
@@ -216,7 +221,6 @@ export function createBatchScorer(
     return {
       id: batch.id,
       lines: out.subarray(0, written),
-      spent: batch.bytes,
       count: size,
       statuses,
       kinds,

@@ -57,15 +57,14 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   const { signal } = input;
   // Opened first: a dataset that cannot be read leaves no worker behind.
   const handle = await open(input.setup.dataset, "r");
-  const buffers = createBufferPool();
-  const tally = createTally(input, buffers);
+  const tally = createTally(input);
   const scorer =
     input.workers === 0
       ? inlineScorer(input.setup)
       : createWorkerPool(input.setup, input.workers, signal);
   // A stop or a failure ends the run; the limit only ends the reading.
   const stopped = () => signal?.aborted === true || scorer.failure() !== undefined;
-  const batches = createBatchFiller(input.batchLines ?? defaultBatchLines, buffers);
+  const batches = createBatchFiller(input.batchLines ?? defaultBatchLines);
   const submit = async () => {
     const batch = batches.take();
     if (batch !== undefined) await scorer.submit(batch, stopped, tally.take);
@@ -95,43 +94,13 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   return tally.counts;
 }
 
-/**
- * Buffers that go back and forth between this thread and the workers: a batch's bytes come back
- * with its result to be filled again, and a result's records, once written, go out with the next
- * batch to be written into. A run so allocates a few buffers, not two a batch (each dead one
- * waited for a collection, and its memory for the allocator to give it back).
- */
-function createBufferPool() {
-  const most = 16;
-  const bytes: Uint8Array[] = [];
-  const records: Uint8Array[] = [];
-  return {
-    /** A buffer for a batch's bytes, at least `size` long, when one came back. */
-    bytes: (size: number): Uint8Array | undefined => {
-      const found = bytes.pop();
-      return found !== undefined && found.byteLength >= size ? found : undefined;
-    },
-    /** A buffer to write a batch's records into, when one came back. */
-    records: (): Uint8Array | undefined => records.pop(),
-    /** Takes back what a scored batch held, once its records are written. */
-    recycle(result: WorkerResult): void {
-      if (bytes.length < most) bytes.push(new Uint8Array(result.spent.buffer));
-      if (records.length < most) records.push(new Uint8Array(result.lines.buffer));
-    },
-  };
-}
-
-type BufferPool = ReturnType<typeof createBufferPool>;
-
 /** What the run counts, and what it does with a scored batch: write, summarize, report. */
-function createTally(input: ParallelRunInput, buffers: BufferPool) {
+function createTally(input: ParallelRunInput) {
   const { writer, builder, progress } = input;
   const metricCount = input.setup.metrics.length;
   const counts = { ran: 0, replaced: 0 };
   const take = (result: WorkerResult, indices: Int32Array) => {
-    // Written at once (nothing of the buffer is kept), so it can be written into again.
     writer.writeLines(result.lines);
-    buffers.recycle(result);
     for (let at = 0; at < result.count; at++) {
       const status = statuses[result.statuses[at]];
       const group = result.groups?.[at];
@@ -225,9 +194,9 @@ async function readLines(
 }
 
 /** The batch being filled: each line's bytes are copied in as it is read. */
-function createBatchFiller(batchLines: number, buffers: BufferPool) {
+function createBatchFiller(batchLines: number) {
   let nextId = 0;
-  let bytes = buffers.bytes(batchRoom) ?? new Uint8Array(batchRoom);
+  let bytes = new Uint8Array(batchRoom);
   let filled = 0;
   let starts: number[] = [];
   let ends: number[] = [];
@@ -262,7 +231,6 @@ function createBatchFiller(batchLines: number, buffers: BufferPool) {
     /** The batch filled so far (undefined when empty), and a new one started. */
     take(): WorkerBatch | undefined {
       if (starts.length === 0) return undefined;
-      const spare = buffers.records();
       const batch: WorkerBatch = {
         id: nextId++,
         bytes: bytes.subarray(0, filled),
@@ -272,9 +240,8 @@ function createBatchFiller(batchLines: number, buffers: BufferPool) {
         lines: Int32Array.from(lines),
         offsets: Float64Array.from(offsets),
         sizes: Int32Array.from(sizes),
-        ...(spare === undefined ? {} : { spare }),
       };
-      bytes = buffers.bytes(batchRoom) ?? new Uint8Array(batchRoom);
+      bytes = new Uint8Array(batchRoom);
       filled = 0;
       starts = [];
       ends = [];
@@ -309,9 +276,12 @@ interface BatchScorer {
 
 /** Scores each batch in this thread as it is submitted. */
 function inlineScorer(setup: WorkerSetup): BatchScorer {
-  const score = createBatchScorer(setup);
+  const ready = createBatchScorer(setup);
+  // A failure to make the metrics is the first batch's, thrown when it is submitted.
+  ready.catch(() => undefined);
   return {
     async submit(batch, _stopped, take) {
+      const score = await ready;
       take(await score(batch), batch.indices);
     },
     failure: () => undefined,
@@ -376,12 +346,7 @@ function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSigna
           resolve();
         });
       });
-      worker.postMessage(
-        batch,
-        batch.spare === undefined
-          ? [batch.bytes.buffer as ArrayBuffer]
-          : [batch.bytes.buffer as ArrayBuffer, batch.spare.buffer as ArrayBuffer],
-      );
+      worker.postMessage(batch, [batch.bytes.buffer as ArrayBuffer]);
       inFlight.add(done);
       void done.then(() => inFlight.delete(done));
     },

@@ -1,13 +1,11 @@
 import type { JudgeModel } from "../core/judge.js";
-import type { JsonObject } from "../core/json.js";
 import type { Metric } from "../core/metric.js";
 import { createMetric, metricDefinition } from "../registry/metric-registry.js";
+import { withThreshold } from "./run-metric-config.js";
+import type { RunMetricConfig } from "./run-metric-config.js";
 
-/** A metric of a run as a config names it: its registry id and its options. */
-export interface RunMetricConfig {
-  readonly metric: string;
-  readonly options: JsonObject;
-}
+export type { RunMetricConfig } from "./run-metric-config.js";
+export { withThreshold } from "./run-metric-config.js";
 
 /** Whether a configured metric asks a judge. */
 export function isJudged(config: RunMetricConfig): boolean {
@@ -18,13 +16,6 @@ export function isJudged(config: RunMetricConfig): boolean {
 export function asksJudge(config: RunMetricConfig, judgeGiven: boolean): boolean {
   const definition = metricDefinition(config.metric);
   return definition.judged || (judgeGiven && definition.judgeWhenGiven === true);
-}
-
-/** A config's options with the run's threshold filled in where the metric sets none. */
-export function withThreshold(config: RunMetricConfig, threshold?: number): RunMetricConfig {
-  return threshold === undefined || "threshold" in config.options
-    ? config
-    : { metric: config.metric, options: { ...config.options, threshold } };
 }
 
 /**

@@ -6,28 +6,28 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerSetup } from "./batch.js";
 
-const run = createBatchScorer(workerData as WorkerSetup);
+// Batches that arrive before the metrics are made wait for them, in order.
+const ready = createBatchScorer(workerData as WorkerSetup);
+// A failure to make them is each batch's failure, reported with it.
+ready.catch(() => undefined);
 
 parentPort?.on("message", (batch: WorkerBatch) => {
-  run(batch).then(
-    (result) => {
-      parentPort?.postMessage(
-        result,
-        [
-          result.lines,
-          result.spent,
-          result.statuses,
-          result.kinds,
-          result.scores,
-          result.successes,
-        ].map((array) => array.buffer as ArrayBuffer),
-      );
-    },
-    (error: unknown) => {
-      parentPort?.postMessage({
-        id: batch.id,
-        failure: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-    },
-  );
+  ready
+    .then((run) => run(batch))
+    .then(
+      (result) => {
+        parentPort?.postMessage(
+          result,
+          [result.lines, result.statuses, result.kinds, result.scores, result.successes].map(
+            (array) => array.buffer as ArrayBuffer,
+          ),
+        );
+      },
+      (error: unknown) => {
+        parentPort?.postMessage({
+          id: batch.id,
+          failure: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      },
+    );
 });
