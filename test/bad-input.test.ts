@@ -192,17 +192,36 @@ describe("10,000 calls on each side", () => {
     }
   });
 
-  it("refuses, with a typed error, what no pairing could finish in time", async () => {
+  it("pairs different calls of one tool optimally when each was made as expected", async () => {
     const distinct = Array.from({ length: n }, (_, i) => ({
       name: "search",
       inputParameters: { q: i },
     }));
-    const reversed = [...distinct].reverse();
+    const metric = new ToolCorrectnessMetric({ evaluationParams, matching: "optimal" });
+    expect(
+      await metric.measure({
+        input: "q",
+        toolsCalled: [...distinct].reverse(),
+        expectedTools: distinct,
+      }),
+    ).toBe(1);
+  });
+
+  it("refuses, with a typed error, what no pairing could finish in time", async () => {
+    // Every call differs from every expected one: each is a search against all the others.
+    const expected = Array.from({ length: n }, (_, i) => ({
+      name: "search",
+      inputParameters: { q: i, page: 1 },
+    }));
+    const made = expected.map((call) => ({
+      ...call,
+      inputParameters: { ...call.inputParameters, page: 2 },
+    }));
     for (const options of [{ matching: "optimal" as const }, { shouldConsiderOrdering: true }]) {
       const measured = new ToolCorrectnessMetric({ evaluationParams, ...options }).measure({
         input: "q",
-        toolsCalled: reversed,
-        expectedTools: distinct,
+        toolsCalled: made.reverse(),
+        expectedTools: expected,
       });
       await expect(measured).rejects.toSatisfy(
         (error) =>
