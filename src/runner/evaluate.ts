@@ -5,7 +5,7 @@ import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
 import type { CaseResult } from "../core/case-result.js";
-import { createCaseScorer, defaultDescribe } from "./score-case.js";
+import { createCaseScorer, defaultDescribe, elapsedMs } from "./score-case.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { CasePosition } from "./score-case.js";
@@ -208,7 +208,7 @@ export async function evaluate<TCase extends object>(
         ...base,
         status: caseStatusOf(results),
         results,
-        durationMs: performance.now() - begin,
+        durationMs: elapsedMs(begin),
       };
     } catch (error) {
       if (signal?.aborted === true) throw error;
@@ -220,7 +220,7 @@ export async function evaluate<TCase extends object>(
           code: ToolscoreError.isInstance(error) ? error.code : ErrorCode.CALLBACK_FAILED,
           message: error instanceof Error ? error.message : String(error),
         },
-        durationMs: performance.now() - begin,
+        durationMs: elapsedMs(begin),
       };
     }
   };

@@ -54,3 +54,14 @@ describe("createCaseScorer: details the caller does not keep", () => {
     ]);
   });
 });
+
+describe("createCaseScorer: durations", () => {
+  it("gives each case's duration in milliseconds, to the microsecond", () => {
+    const scorer = createCaseScorer({ metrics: [metric("A", false)] });
+    for (let i = 0; i < 20; i++) {
+      const { durationMs } = scorer.score({}, i) as CaseResult;
+      expect(durationMs).toBeGreaterThanOrEqual(0);
+      expect(Math.abs(durationMs * 1000 - Math.round(durationMs * 1000))).toBeLessThan(1e-6);
+    }
+  });
+});

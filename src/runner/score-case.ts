@@ -13,6 +13,14 @@ import { groupKeyOf } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { CaseError, CaseResult } from "../core/case-result.js";
 
+/**
+ * Milliseconds since `begin` (a `performance.now()`), to the microsecond: finer is noise, and
+ * records of millions of cases write it every time.
+ */
+export function elapsedMs(begin: number): number {
+  return Math.round((performance.now() - begin) * 1000) / 1000;
+}
+
 /** Where a case sits in its dataset, for results and reports. */
 export interface CasePosition {
   readonly index: number;
@@ -165,7 +173,7 @@ export function createCaseScorer<TCase extends object>(input: {
         if (typeof run === "number") built.run = run;
         if (group !== undefined) built.group = group;
         if (error !== undefined) built.error = error;
-        built.durationMs = performance.now() - begin;
+        built.durationMs = elapsedMs(begin);
         return built;
       };
       const failed = (error: CaseError): CaseResult => result("error", [], error);
