@@ -63,6 +63,11 @@ export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[]
     if (work > maxWork) throw new AssignmentWorkError(maxWork);
   };
 
+  /** The score of A class `a` with B class `b`, asked of the caller; below 0 is 0. */
+  const asked = (a: number, b: number): number => {
+    const value = byRow ? input.score(a, b) : input.score(b, a);
+    return value > 0 ? value : 0;
+  };
   // Scores of each A class against every B class, filled the first time a search reaches it.
   const scores: (Float64Array | undefined)[] = new Array<Float64Array | undefined>(sizeA);
   const scoresOf = (a: number): Float64Array => {
@@ -70,20 +75,12 @@ export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[]
     if (row === undefined) {
       spend(sizeB);
       row = new Float64Array(sizeB);
-      for (let b = 0; b < sizeB; b++) {
-        const value = byRow ? input.score(a, b) : input.score(b, a);
-        row[b] = value > 0 ? value : 0;
-      }
+      for (let b = 0; b < sizeB; b++) row[b] = asked(a, b);
       scores[a] = row;
     }
     return row;
   };
-  const scoreOf = (a: number, b: number): number => {
-    const row = scores[a];
-    if (row !== undefined) return row[b];
-    const value = byRow ? input.score(a, b) : input.score(b, a);
-    return value > 0 ? value : 0;
-  };
+  const scoreOf = (a: number, b: number): number => scores[a]?.[b] ?? asked(a, b);
 
   // Units paired, both ways: per A class the B classes and counts; per B class the A classes.
   const flowsOfA: number[][] = Array.from({ length: sizeA }, () => []);

@@ -7,6 +7,8 @@ import { didYouMean } from "../core/suggest.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
+import { isDetailsChoice } from "../runs/evaluate-to-file.js";
+import type { DetailsChoice } from "../runs/evaluate-to-file.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 
 /** One metric of a run as configured: a registry id, and its options. */
@@ -44,7 +46,7 @@ export interface EvalConfig {
   /** Most cases the HTML report shows (failures first). Default 2000. */
   readonly reportMaxCases?: number;
   /** Which cases keep their alignment in the results file. Default "none". */
-  readonly details?: "none" | "failed" | "all";
+  readonly details?: DetailsChoice;
   /** What makes cases runs of one case: `id` or `metadata.<key>`. */
   readonly groupBy?: GroupBy;
 }
@@ -219,12 +221,7 @@ export function readConfigFile(file: string): EvalConfig {
   if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
     throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
   }
-  if (
-    given.details !== undefined &&
-    given.details !== "none" &&
-    given.details !== "failed" &&
-    given.details !== "all"
-  ) {
+  if (given.details !== undefined && !isDetailsChoice(given.details)) {
     throw configError(file, 'details must be "none", "failed" or "all"', given.details);
   }
   let groupBy: GroupBy | undefined;

@@ -14,7 +14,8 @@ import type { RunComparison } from "../core/comparison.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
-import { evaluateToFile } from "../runs/evaluate-to-file.js";
+import { evaluateToFile, isDetailsChoice } from "../runs/evaluate-to-file.js";
+import type { DetailsChoice } from "../runs/evaluate-to-file.js";
 import type { RunError } from "../runs/evaluate-to-file.js";
 import { describeEntry } from "../runs/batch.js";
 import { createRunMetrics } from "../runs/run-metrics.js";
@@ -193,7 +194,7 @@ interface EvalPlan {
   readonly workers: number | undefined;
   readonly normalizeNames: boolean;
   readonly shard: { index: number; count: number } | undefined;
-  readonly details: "none" | "failed" | "all";
+  readonly details: DetailsChoice;
   readonly out: string;
   readonly reports: { report?: string; junit?: string; markdown?: string };
   readonly resume: boolean;
@@ -253,7 +254,7 @@ async function planEval(
   }
   const shard = shardOf(values.shard);
   const details = values.details ?? config.details ?? "none";
-  if (details !== "none" && details !== "failed" && details !== "all") {
+  if (!isDetailsChoice(details)) {
     throw usageError(
       `--details takes none, failed or all, got ${JSON.stringify(details)}`,
       "--details",

@@ -64,8 +64,11 @@ function assignGroup(
 ): Pair[] {
   if (group.rows.length === 0 || group.cols.length === 0) return [];
   const large = group.rows.length * group.cols.length > largeGroupCells;
-  const work = assignmentWork(group.rowClassCount, group.colClassCount);
-  if (!large && work > limits.maxAssignmentWork) throw assignmentLimit(group, work, limits);
+  // Small groups are refused up front on an estimate; large ones count their work as they go.
+  if (!large) {
+    const work = assignmentWork(group.rowClassCount, group.colClassCount);
+    if (work > limits.maxAssignmentWork) throw assignmentLimit(group, work, limits);
+  }
   if (group.rows.length === 1 || group.cols.length === 1) return bestSingle(matrix, group);
   if (
     !large &&

@@ -132,7 +132,7 @@ export function toolCallAccuracy(
       if (outcome.exact !== undefined) {
         const { numbers, reason } = outcome.exact;
         // An exact match that fails (a threshold above 1) keeps its details when asked.
-        if (!numbers.success && keep === "failed") return measureSync(testCase);
+        if (keepsDetails(numbers, keep)) return measureSync(testCase);
         return scored(numbers, reason, null);
       }
       const { result } = outcome;

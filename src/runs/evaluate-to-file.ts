@@ -51,6 +51,16 @@ export type RunMetric =
 
 export type { RunError } from "./batch.js";
 
+/** What `details` may be: which cases keep their alignment in the results file. */
+export const detailsChoices = ["none", "failed", "all"] as const;
+
+export type DetailsChoice = (typeof detailsChoices)[number];
+
+/** Whether `value` is one of {@link detailsChoices}. */
+export function isDetailsChoice(value: unknown): value is DetailsChoice {
+  return (detailsChoices as readonly unknown[]).includes(value);
+}
+
 export interface EvaluateToFileOptions<TCase extends object = object> {
   /**
    * A dataset file: JSONL (streamed; with deterministic metrics given as configs, scored in
@@ -97,7 +107,7 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
    * all. A case whose JSONL line can be read again, scored by deterministic metrics, keeps its
    * score and reason; reports compute its alignment again from the line. Other cases keep all.
    */
-  readonly details?: "none" | "failed" | "all";
+  readonly details?: DetailsChoice;
   /** Worker threads for batched JSONL runs; default 2 for files of 16 MiB or more on 2+ cores. */
   readonly workers?: number;
   /** Cases in flight at once (runs that are not batched). Default 8. */
@@ -286,7 +296,7 @@ export async function evaluateToFile<TCase extends object = object>(
         ? bailing.signal
         : AbortSignal.any([options.signal, bailing.signal]);
   const details: unknown = options.details ?? "none";
-  if (details !== "none" && details !== "failed" && details !== "all") {
+  if (!isDetailsChoice(details)) {
     throw new InvalidOptionError({
       option: "details",
       value: details,
@@ -372,6 +382,7 @@ export async function evaluateToFile<TCase extends object = object>(
   }
 
   // Cases of these metrics keep only the details asked for when their line can be read again.
+  const keep = details === "failed" ? "failed" : "none";
   const recomputable = new Set(
     details === "all" || format !== "jsonl"
       ? []
@@ -511,7 +522,7 @@ export async function evaluateToFile<TCase extends object = object>(
           metrics: configs,
           normalizeNames,
           recomputable: [...recomputable],
-          keep: details === "failed" ? "failed" : "none",
+          keep,
           ...(groupBy === undefined ? {} : { groupBy }),
         },
         workers,
@@ -553,7 +564,7 @@ export async function evaluateToFile<TCase extends object = object>(
             writer.write(
               toCaseRecord(result, content, extra?.source, {
                 recomputable,
-                keep: details === "failed" ? "failed" : "none",
+                keep,
               }),
             );
             builder.add(result);
