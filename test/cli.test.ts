@@ -237,8 +237,10 @@ describe("toolscore CLI: commands and help", () => {
       (await runCliProcess(["eval", "runs.jsonl", "--resume", "--limit", "5"], { cwd })).code,
     ).toBe(1);
     expect(count()).toBe(10);
-    // An unfinished file is not replaced by accident.
+    // An unfinished file is not replaced by accident; worker threads started for the run end
+    // with the refusal (the process would wait on them forever).
     expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(2);
+    expect((await runCliProcess(["eval", "runs.jsonl", "--workers", "2"], { cwd })).code).toBe(2);
     for (const workers of ["0", "1"]) {
       const bail = await runCliProcess(
         ["eval", "runs.jsonl", "--overwrite", "--bail", "3", "--workers", workers],

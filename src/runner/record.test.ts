@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { MetricResult } from "../core/metric-result.js";
+
+type ScoredResult = MetricResult & { status: "scored" };
 import type { CaseResult } from "../core/case-result.js";
-import { metricEntryOf, toCaseRecord } from "./record.js";
+import fc from "fast-check";
+import { ErrorCode } from "../core/errors.js";
+import { caseRecordLine, metricEntryOf, toCaseRecord } from "./record.js";
 
 const scored = (metric: string, score: number): MetricResult => ({
   status: "scored",
@@ -75,5 +79,89 @@ describe("toCaseRecord: details that can be computed again", () => {
     const plain = toCaseRecord(both, undefined, source);
     expect(plain.metrics.A).toHaveProperty("details");
     expect(plain.metrics.A).toEqual(metricEntryOf(scored("A", 1)));
+  });
+});
+
+describe("caseRecordLine: the record's JSON, written directly", () => {
+  const name = fc.oneof(
+    fc.constantFrom("Tool Call Accuracy", "A", "__proto__", "0", "12", "toString", 'quo"te'),
+    fc.string({ maxLength: 6 }),
+  );
+  const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, NaN, Infinity, 1e21));
+  const details = fc.option(
+    fc.oneof(fc.constant(null), fc.dictionary(fc.string(), fc.jsonValue())),
+    {
+      nil: undefined,
+    },
+  );
+  const metricResult: fc.Arbitrary<MetricResult> = fc.oneof(
+    fc.record(
+      {
+        status: fc.constant("scored" as const),
+        metric: name,
+        score: number,
+        threshold: number,
+        success: fc.boolean(),
+        reason: fc.option(fc.oneof(fc.string(), fc.constant("x".repeat(17_000))), {
+          nil: undefined,
+        }),
+        details,
+      },
+      { requiredKeys: ["status", "metric", "score", "threshold", "success", "details"] },
+    ),
+    fc.record({
+      status: fc.constant("error" as const),
+      metric: name,
+      error: fc.record({ code: fc.constant(ErrorCode.METRIC_FAILED), message: fc.string() }),
+    }),
+    fc.record({ status: fc.constant("skipped" as const), metric: name, reason: fc.string() }),
+  );
+  const caseResult: fc.Arbitrary<CaseResult> = fc.record(
+    {
+      index: fc.nat(),
+      id: fc.string(),
+      line: fc.nat(),
+      run: fc.nat(),
+      group: fc.string(),
+      status: fc.constantFrom("passed" as const, "failed" as const, "error" as const),
+      results: fc.array(metricResult, { maxLength: 3 }),
+      error: fc.record({ code: fc.constant(ErrorCode.DATASET_PARSE), message: fc.string() }),
+      durationMs: number,
+    },
+    { requiredKeys: ["index", "id", "status", "results", "durationMs"] },
+  );
+
+  it("is JSON.stringify of toCaseRecord's record, whatever the result holds", () => {
+    fc.assert(
+      fc.property(
+        caseResult,
+        fc.option(fc.record({ input: fc.string() }), { nil: undefined }),
+        fc.option(fc.record({ offset: fc.nat(), bytes: fc.nat() }), { nil: undefined }),
+        fc.option(
+          fc.record({
+            recomputable: fc.array(name).map((names) => new Set(names)),
+            keep: fc.constantFrom("none" as const, "failed" as const),
+          }),
+          { nil: undefined },
+        ),
+        (result, content, source, options) => {
+          expect(caseRecordLine(result, content, source, options)).toBe(
+            JSON.stringify(toCaseRecord(result, content, source, options)),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("writes the common record directly, its reason cut as toCaseRecord cuts it", () => {
+    const lean = result([{ ...(scored("A", 0.25) as ScoredResult), reason: "r".repeat(20_000) }]);
+    const options = { recomputable: new Set(["A"]) };
+    const line = caseRecordLine(lean, undefined, { offset: 1, bytes: 2 }, options);
+    expect(line).toBe(
+      JSON.stringify(toCaseRecord(lean, undefined, { offset: 1, bytes: 2 }, options)),
+    );
+    expect(line).toContain("[cut: 20000 characters in all");
+    expect(line).not.toContain('"details"');
   });
 });

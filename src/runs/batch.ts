@@ -10,7 +10,7 @@ import type { DatasetEntry } from "../node/dataset.js";
 import type { CaseResult } from "../core/case-result.js";
 import { createCaseScorer } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
-import { toCaseRecord } from "../runner/record.js";
+import { caseRecordLine } from "../runner/record.js";
 import type { Metric } from "../core/metric.js";
 import { createDeterministicMetric } from "../registry/deterministic-metric.js";
 import { withThreshold } from "./run-metric-config.js";
@@ -183,15 +183,13 @@ export async function createBatchScorer(
       }
       const scored = scorer.score(entry, place.index);
       const result = scored instanceof Promise ? await scored : scored;
-      const json = `${JSON.stringify(
-        toCaseRecord(
-          result,
-          undefined,
-          DatasetParseError.isInstance(entry)
-            ? undefined
-            : { offset: place.offset, bytes: place.bytes },
-          recordOptions,
-        ),
+      const json = `${caseRecordLine(
+        result,
+        undefined,
+        DatasetParseError.isInstance(entry)
+          ? undefined
+          : { offset: place.offset, bytes: place.bytes },
+        recordOptions,
       )}\n`;
       // Up to three bytes a UTF-16 unit.
       if (written + 3 * json.length > out.length) {

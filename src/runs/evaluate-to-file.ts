@@ -30,8 +30,9 @@ import type { CasePosition } from "../runner/score-case.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { describeEntry, keepError } from "./batch.js";
-import type { RunError } from "./batch.js";
-import { runInWorkers } from "./parallel.js";
+import type { RunError, WorkerSetup } from "./batch.js";
+import { runInWorkers, startScoring } from "./parallel.js";
+import type { Scoring } from "./parallel.js";
 import { createCasePlacer } from "./shard.js";
 import { asksJudge, withThreshold } from "./run-metrics.js";
 import type { RunMetricConfig } from "./run-metrics.js";
@@ -237,6 +238,19 @@ export function configHash(input: {
 export async function evaluateToFile<TCase extends object = object>(
   options: EvaluateToFileOptions<TCase>,
 ): Promise<FileEvaluation> {
+  // The run's worker threads start early (see below): whatever ends it, they end with it.
+  const owned: { scoring?: Scoring } = {};
+  try {
+    return await evaluateToFileWith(options, owned);
+  } finally {
+    await owned.scoring?.close();
+  }
+}
+
+async function evaluateToFileWith<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  owned: { scoring?: Scoring },
+): Promise<FileEvaluation> {
   if (typeof options !== "object" || (options as unknown) === null) {
     throw new InvalidOptionError({
       option: "options",
@@ -388,6 +402,23 @@ export async function evaluateToFile<TCase extends object = object>(
       ? []
       : names.filter((_, at) => configs[at] !== undefined && !asksJudge(configs[at], judgeGiven)),
   );
+  const workers = !batchable
+    ? 0
+    : (workersGiven ??
+      (statSync(file as string).size >= parallelFromBytes && availableParallelism() >= 2 ? 2 : 0));
+  const setup: WorkerSetup | undefined = batchable
+    ? {
+        dataset: file as string,
+        metrics: configs,
+        normalizeNames,
+        recomputable: [...recomputable],
+        keep,
+        ...(groupBy === undefined ? {} : { groupBy }),
+      }
+    : undefined;
+  // Started first: worker threads load while the dataset's fingerprint is read.
+  const scoring = setup === undefined ? undefined : startScoring(setup, workers, signal);
+  owned.scoring = scoring;
   const fingerprint =
     options.fingerprint ??
     (file !== undefined
@@ -512,20 +543,10 @@ export async function evaluateToFile<TCase extends object = object>(
   const started = performance.now();
   let failure: unknown;
   try {
-    if (batchable) {
-      const workers =
-        workersGiven ??
-        (statSync(file as string).size >= parallelFromBytes && availableParallelism() >= 2 ? 2 : 0);
+    if (setup !== undefined && scoring !== undefined) {
       const outcome = await runInWorkers({
-        setup: {
-          dataset: file as string,
-          metrics: configs,
-          normalizeNames,
-          recomputable: [...recomputable],
-          keep,
-          ...(groupBy === undefined ? {} : { groupBy }),
-        },
-        workers,
+        setup,
+        scoring,
         writer,
         builder,
         progress,

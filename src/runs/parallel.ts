@@ -15,7 +15,8 @@ const statuses = ["passed", "failed", "error"] as const;
 
 export interface ParallelRunInput {
   readonly setup: WorkerSetup;
-  readonly workers: number;
+  /** Where batches are scored (see `startScoring`); the run closes it when it ends. */
+  readonly scoring: Scoring;
   readonly writer: ResultsWriter;
   readonly builder: SummaryBuilder;
   readonly progress: RunProgress;
@@ -54,14 +55,16 @@ const readBytes = 1 << 20;
  * worker is in flight, and reading waits for them, which keeps the workers' heaps small.
  */
 export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
-  const { signal } = input;
-  // Opened first: a dataset that cannot be read leaves no worker behind.
-  const handle = await open(input.setup.dataset, "r");
+  const { signal, scoring: scorer } = input;
+  let handle: FileHandle;
+  try {
+    handle = await open(input.setup.dataset, "r");
+  } catch (error) {
+    // A dataset that cannot be read leaves no worker behind.
+    await scorer.close();
+    throw error;
+  }
   const tally = createTally(input);
-  const scorer =
-    input.workers === 0
-      ? inlineScorer(input.setup)
-      : createWorkerPool(input.setup, input.workers, signal);
   // A stop or a failure ends the run; the limit only ends the reading.
   const stopped = () => signal?.aborted === true || scorer.failure() !== undefined;
   const batches = createBatchFiller(input.batchLines ?? defaultBatchLines);
@@ -256,8 +259,17 @@ function createBatchFiller(batchLines: number) {
 
 type BatchFiller = ReturnType<typeof createBatchFiller>;
 
+/**
+ * Where a run's batches are scored: `workers` worker threads, or this thread with 0. Started
+ * before the run reads its dataset's fingerprint, so that the workers load while it is read; its
+ * owner closes it (closing twice is harmless).
+ */
+export function startScoring(setup: WorkerSetup, workers: number, signal?: AbortSignal): Scoring {
+  return workers === 0 ? inlineScorer(setup) : createWorkerPool(setup, workers, signal);
+}
+
 /** Where batches are scored: worker threads, or this thread. */
-interface BatchScorer {
+export interface Scoring {
   /**
    * Hands a batch over, waiting for a free worker; `take` gets its result when it comes back.
    * A batch is dropped (left for --resume) when the run stops while it waits.
@@ -275,7 +287,7 @@ interface BatchScorer {
 }
 
 /** Scores each batch in this thread as it is submitted. */
-function inlineScorer(setup: WorkerSetup): BatchScorer {
+function inlineScorer(setup: WorkerSetup): Scoring {
   const ready = createBatchScorer(setup);
   // A failure to make the metrics is the first batch's, thrown when it is submitted.
   ready.catch(() => undefined);
@@ -291,7 +303,7 @@ function inlineScorer(setup: WorkerSetup): BatchScorer {
 }
 
 /** Worker threads, one batch in flight each; a stop wakes a batch waiting for a worker. */
-function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSignal): BatchScorer {
+function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSignal): Scoring {
   const pool = Array.from(
     { length: count },
     () =>
@@ -301,10 +313,13 @@ function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSigna
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       }),
   );
-  const idle = [...pool];
+  // Two batches in flight a worker: the next one waits in its queue while the main thread writes
+  // the last one's records, so that no worker idles between batches.
+  const idle = [...pool, ...pool];
   const waiting = new Map<number, (result: WorkerResult | undefined) => void>();
   const inFlight = new Set<Promise<void>>();
   let failure: Error | undefined;
+  let closed: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
     const resolve = wakeUp;
@@ -357,9 +372,10 @@ function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSigna
         ? all
         : Promise.race([all, delay(graceMs, undefined, { ref: false })]));
     },
-    async close() {
+    close() {
       signal?.removeEventListener("abort", wake);
-      await Promise.all(pool.map((worker) => worker.terminate()));
+      closed ??= Promise.all(pool.map((worker) => worker.terminate())).then(() => undefined);
+      return closed;
     },
   };
 }
