@@ -136,7 +136,14 @@ describe("caseRecordLine: the record's JSON, written directly", () => {
       fc.property(
         caseResult,
         fc.option(fc.record({ input: fc.string() }), { nil: undefined }),
-        fc.option(fc.record({ offset: fc.nat(), bytes: fc.nat() }), { nil: undefined }),
+        fc.option(
+          fc.oneof(
+            fc.record({ offset: fc.nat(), bytes: fc.nat() }),
+            fc.record({ bytes: fc.nat(), offset: fc.nat() }),
+            fc.record({ offset: fc.nat(), bytes: fc.nat(), more: fc.string() }),
+          ),
+          { nil: undefined },
+        ),
         fc.option(
           fc.record({
             recomputable: fc.array(name).map((names) => new Set(names)),

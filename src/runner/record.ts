@@ -193,9 +193,25 @@ function member(key: string, value: unknown): string {
   return text === undefined ? "" : `,"${key}":${text}`;
 }
 
+/** Each metric name's key as a record writes it, up to its score; undefined for a name an object would reorder or drop. */
+const entryHeads = new Map<string, string | undefined>();
+
+function entryHead(metric: string): string | undefined {
+  let head = entryHeads.get(metric);
+  if (head === undefined && !entryHeads.has(metric)) {
+    // Array-index names come first among an object's keys, and __proto__ is no key at all.
+    head =
+      metric === "__proto__" || /^(?:0|[1-9]\d*)$/.test(metric)
+        ? undefined
+        : `${JSON.stringify(metric)}:{"status":"scored","score":`;
+    if (entryHeads.size < 1024) entryHeads.set(metric, head);
+  }
+  return head;
+}
+
 /**
  * The record's metrics as JSON, written directly when every result is scored and keeps no
- * details; else undefined. Names must be distinct and plain, as object keys keep them.
+ * details, under distinct names; else undefined.
  */
 function leanMetricsJson(
   results: readonly MetricResult[],
@@ -215,18 +231,30 @@ function leanMetricsJson(
       // Details the record keeps go the general way (read only then: a metric may build them lazily).
       ((leaveOut?.has(result.metric) !== true || keepsDetails(result, keep)) &&
         result.details !== undefined &&
-        result.details !== null) ||
-      result.metric === "__proto__" ||
-      /^(?:0|[1-9]\d*)$/.test(result.metric)
+        result.details !== null)
     ) {
       return undefined;
     }
+    const head = entryHead(result.metric);
+    if (head === undefined) return undefined;
     for (let before = 0; before < at; before++) {
       if (results[before].metric === result.metric) return undefined;
     }
-    json += `${at === 0 ? "" : ","}${JSON.stringify(result.metric)}:{"status":"scored","score":${jsonNumber(result.score)},"threshold":${jsonNumber(result.threshold)},"success":${result.success}${result.reason === undefined ? "" : `,"reason":${JSON.stringify(cutText(result.reason, MAX_REASON))}`}}`;
+    const reason =
+      result.reason === undefined
+        ? ""
+        : `,"reason":${JSON.stringify(cutText(result.reason, MAX_REASON))}`;
+    json += `${at === 0 ? "" : ","}${head}${jsonNumber(result.score)},"threshold":${jsonNumber(result.threshold)},"success":${result.success}${reason}}`;
   }
   return json;
+}
+
+const plainStatuses = new Set(["passed", "failed", "error"]);
+
+/** A source of just `offset` then `bytes`, as a run makes it. */
+function isPlaceOnly(source: object): boolean {
+  const keys = Object.keys(source);
+  return keys.length === 2 && keys[0] === "offset";
 }
 
 /**
@@ -244,19 +272,28 @@ export function caseRecordLine(
   const metrics =
     typeof result.index === "number" &&
     typeof result.id === "string" &&
+    plainStatuses.has(result.status) &&
     typeof result.durationMs === "number"
       ? leanMetricsJson(result.results, leaveOut, options?.keep ?? "none")
       : undefined;
   if (metrics === undefined) return JSON.stringify(toCaseRecord(result, content, source, options));
+  const where =
+    source === undefined
+      ? ""
+      : typeof source.offset === "number" && typeof source.bytes === "number" && isPlaceOnly(source)
+        ? `,"source":{"offset":${jsonNumber(source.offset)},"bytes":${jsonNumber(source.bytes)}}`
+        : member("source", source);
   return `{"index":${jsonNumber(result.index)},"id":${JSON.stringify(result.id)}${
-    result.line === undefined ? "" : member("line", result.line)
-  }${member("status", result.status)},"metrics":{${metrics}}${
+    result.line === undefined
+      ? ""
+      : typeof result.line === "number"
+        ? `,"line":${jsonNumber(result.line)}`
+        : member("line", result.line)
+  },"status":"${result.status}","metrics":{${metrics}}${
     result.run === undefined ? "" : member("run", result.run)
   }${result.group === undefined ? "" : member("group", result.group)}${
     result.error === undefined ? "" : member("error", result.error)
-  }${content === undefined ? "" : member("case", content)}${
-    source === undefined ? "" : member("source", source)
-  },"durationMs":${jsonNumber(result.durationMs)}}`;
+  }${content === undefined ? "" : member("case", content)}${where},"durationMs":${jsonNumber(result.durationMs)}}`;
 }
 
 /** What a summary needs of a record read back: its id, group, status and metric results. */
