@@ -310,7 +310,7 @@ function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSigna
       new Worker(workerFile(), {
         workerData: setup,
         // A small young generation keeps each worker's memory down at little cost in speed.
-        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+        resourceLimits: { maxYoungGenerationSizeMb: 3 },
       }),
   );
   // Two batches in flight a worker: the next one waits in its queue while the main thread writes
