@@ -80,14 +80,10 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
       stopped: () => stopped() || input.placer.limited(),
       progress: input.progress,
     });
-    if (signal?.aborted === true) {
-      // Asked to stop: batches still in a worker get a moment, then are left to --resume; what
-      // came back is written already.
-      await scorer.drain(stopGraceMs);
-    } else {
-      await submit();
-      await scorer.drain();
-    }
+    if (signal?.aborted !== true) await submit();
+    // Asked to stop, now or while the last batches are scored: those still in a worker get a
+    // moment, then are left to --resume; what came back is written already.
+    await scorer.drain(stopGraceMs);
   } finally {
     await handle.close();
     await scorer.close();
@@ -281,8 +277,11 @@ export interface Scoring {
   ): Promise<void>;
   /** What ended the run: a worker that failed, or a results file that could not be written. */
   failure(): Error | undefined;
-  /** Waits for the batches in flight, at most `graceMs` when given. */
-  drain(graceMs?: number): Promise<void>;
+  /**
+   * Waits for the batches in flight; once the run is asked to stop (before or while it waits),
+   * at most `graceMs` more.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -367,10 +366,23 @@ function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSigna
     },
     failure: () => failure,
     async drain(graceMs) {
-      const all = Promise.all(inFlight);
-      await (graceMs === undefined
-        ? all
-        : Promise.race([all, delay(graceMs, undefined, { ref: false })]));
+      const all = Promise.all(inFlight).then(() => undefined);
+      if (signal === undefined) return all;
+      let stop: (() => void) | undefined;
+      const stopped = signal.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            stop = () => {
+              resolve();
+            };
+            signal.addEventListener("abort", stop, { once: true });
+          });
+      try {
+        await Promise.race([all, stopped]);
+        if (signal.aborted) await Promise.race([all, delay(graceMs, undefined, { ref: false })]);
+      } finally {
+        if (stop !== undefined) signal.removeEventListener("abort", stop);
+      }
     },
     close() {
       signal?.removeEventListener("abort", wake);
