@@ -107,6 +107,21 @@ function leanDetails(details: unknown, result: MetricResult & { status: "scored"
   return lean;
 }
 
+/**
+ * The details a record keeps of a scored result: none for a metric left out (but for those
+ * `keep` keeps), nor null ones. Details left out are never read: a metric may build them only
+ * when they are.
+ */
+function keptDetails(
+  result: MetricResult & { status: "scored" },
+  leaveOut: ReadonlySet<string> | undefined,
+  keep: KeptDetails,
+): unknown {
+  if (leaveOut?.has(result.metric) === true && !keepsDetails(result, keep)) return undefined;
+  const details = result.details;
+  return details === null ? undefined : details;
+}
+
 function entryOf(
   result: MetricResult,
   leaveOut: ReadonlySet<string> | undefined,
@@ -124,13 +139,8 @@ function entryOf(
       };
       // Long values are cut (with their length and a hash), so that a line stays readable.
       if (result.reason !== undefined) entry.reason = cutText(result.reason, MAX_REASON);
-      // Details left out are never read: a metric may build them only when they are.
-      if (leaveOut?.has(result.metric) !== true || keepsDetails(result, keep)) {
-        const details = result.details;
-        if (details !== undefined && details !== null) {
-          entry.details = boundValue(leanDetails(details, result));
-        }
-      }
+      const details = keptDetails(result, leaveOut, keep);
+      if (details !== undefined) entry.details = boundValue(leanDetails(details, result));
       return entry;
     }
     case "error":
@@ -228,10 +238,8 @@ function leanMetricsJson(
       typeof result.threshold !== "number" ||
       typeof result.success !== "boolean" ||
       (result.reason !== undefined && typeof result.reason !== "string") ||
-      // Details the record keeps go the general way (read only then: a metric may build them lazily).
-      ((leaveOut?.has(result.metric) !== true || keepsDetails(result, keep)) &&
-        result.details !== undefined &&
-        result.details !== null)
+      // Details the record keeps go the general way.
+      keptDetails(result, leaveOut, keep) !== undefined
     ) {
       return undefined;
     }

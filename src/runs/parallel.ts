@@ -51,8 +51,8 @@ const readBytes = 1 << 20;
  * Scores a JSONL dataset with deterministic metrics in batches, in worker threads (or in this
  * thread with `workers: 0`): this thread splits the file into batches of lines (counting
  * positions and lines exactly as `readDataset` does), workers parse and score them, and each
- * batch's records are appended to the results file the moment it comes back. One batch per
- * worker is in flight, and reading waits for them, which keeps the workers' heaps small.
+ * batch's records are appended to the results file the moment it comes back. Two batches per
+ * worker are in flight at most, and reading waits for them, which keeps the heaps small.
  */
 export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRunOutcome> {
   const { signal, scoring: scorer } = input;
@@ -301,7 +301,7 @@ function inlineScorer(setup: WorkerSetup): Scoring {
   };
 }
 
-/** Worker threads, one batch in flight each; a stop wakes a batch waiting for a worker. */
+/** Worker threads, two batches in flight each; a stop wakes a batch waiting for a worker. */
 function createWorkerPool(setup: WorkerSetup, count: number, signal?: AbortSignal): Scoring {
   const pool = Array.from(
     { length: count },
