@@ -653,8 +653,13 @@ describe("toolscore eval", () => {
     });
     const first = await runCliProcess(["eval", "runs.jsonl"], { cwd });
     expect(first.code).toBe(0);
-    // A finished run is simply replaced by the next one.
+    // A finished run is simply replaced by the next one, told finished by its first and last
+    // lines alone (a damaged line between them is not read).
+    const finished = path.join(cwd, "toolscore-results.jsonl");
+    const lines = readFileSync(finished, "utf8").split("\n");
+    writeFileSync(finished, [lines[0], "{damaged", ...lines.slice(2)].join("\n"));
     expect((await runCliProcess(["eval", "runs.jsonl"], { cwd })).code).toBe(0);
+    expect(readFileSync(finished, "utf8")).not.toContain("{damaged");
     const notes = await runCliProcess(["eval", "runs.jsonl", "--out", "notes.jsonl"], { cwd });
     expect(notes.code).toBe(2);
     expect(notes.stderr).toContain("not a usable results file");

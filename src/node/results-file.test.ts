@@ -7,6 +7,7 @@ import type { CaseRecord } from "../core/case-record.js";
 import {
   createResultsWriter,
   firstFailures,
+  holdsFinishedRun,
   mergeResults,
   readRecords,
   scanResults,
@@ -186,5 +187,56 @@ describe("results files", () => {
     await expect(
       mergeResults({ inputs: [file], out: path.join(directory, "m2.jsonl") }),
     ).rejects.toThrow(/unfinished .*--resume/);
+  });
+});
+
+describe("holdsFinishedRun: a finished run told from the first and last lines", () => {
+  const written = (name: string, complete: boolean | undefined, cases = 3): string => {
+    const file = path.join(directory, name);
+    const writer = createResultsWriter(file, header());
+    for (let index = 0; index < cases; index++) writer.write(record(index));
+    if (complete !== undefined) {
+      writer.close({ complete, cases, datasetCases: cases, durationMs: 1 });
+    } else {
+      writer.close({ complete: true, cases, datasetCases: cases, durationMs: 1 });
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.slice(0, text.lastIndexOf('{"toolscore":"end"')));
+    }
+    return file;
+  };
+
+  it("is true for a complete end line after a results header, whatever lies between", async () => {
+    const file = written("finished.jsonl", true);
+    expect(await holdsFinishedRun(file)).toBe(true);
+    // The lines between are not read: a damaged one does not change the answer.
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = "{not json";
+    writeFileSync(file, lines.join("\n"));
+    expect(await holdsFinishedRun(file)).toBe(true);
+    // Nor do records past the first 64 KiB.
+    expect(await holdsFinishedRun(written("long.jsonl", true, 2_000))).toBe(true);
+  });
+
+  it("is false for an unfinished run, a torn or missing end, or a file that is not results", async () => {
+    expect(await holdsFinishedRun(written("stopped.jsonl", false))).toBe(false);
+    expect(await holdsFinishedRun(written("cut.jsonl", undefined))).toBe(false);
+    const torn = written("torn.jsonl", true);
+    writeFileSync(torn, readFileSync(torn, "utf8").trimEnd());
+    expect(await holdsFinishedRun(torn)).toBe(false);
+    const notes = path.join(directory, "notes.jsonl");
+    writeFileSync(notes, '{"mine":true}\n{"toolscore":"end","complete":true}\n');
+    expect(await holdsFinishedRun(notes)).toBe(false);
+    const only = path.join(directory, "only-end.jsonl");
+    writeFileSync(only, '{"toolscore":"end","complete":true}\n');
+    expect(await holdsFinishedRun(only)).toBe(false);
+    expect(await holdsFinishedRun(path.join(directory, "absent.jsonl"))).toBe(false);
+    // An end line longer than the tail read: left to the whole scan.
+    const long = written("long-end.jsonl", true);
+    const text = readFileSync(long, "utf8");
+    writeFileSync(
+      long,
+      text.replace('"complete":true', `"note":"${"x".repeat(70_000)}","complete":true`),
+    );
+    expect(await holdsFinishedRun(long)).toBe(false);
   });
 });

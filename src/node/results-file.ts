@@ -145,6 +145,41 @@ function isRecord(value: unknown): value is CaseRecord {
   );
 }
 
+/** The most of a file's head and tail read for its header and end lines. */
+const EDGE_BYTES = 1 << 16;
+
+/**
+ * Whether a results file holds a finished run, told from its first and last lines only: a results
+ * header, and an end line saying the run was complete. False when that cannot be told so (a long
+ * line, a torn or missing end, a file that is not results): `scanResults` then reads it whole.
+ */
+export async function holdsFinishedRun(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const size = (await handle.stat()).size;
+      const head = Buffer.alloc(Math.min(size, EDGE_BYTES));
+      await handle.read(head, 0, head.length, 0);
+      const headEnd = head.indexOf(10);
+      const tailStart = Math.max(0, size - EDGE_BYTES);
+      const tail = Buffer.alloc(size - tailStart);
+      await handle.read(tail, 0, tail.length, tailStart);
+      // The end line, whole: after a newline, and ending with its own.
+      const lastStart = tail.lastIndexOf(10, tail.length - 2) + 1;
+      if (headEnd < 0 || tail.at(-1) !== 10 || (lastStart === 0 && tailStart > 0)) return false;
+      if (tailStart + lastStart <= headEnd) return false;
+      const header = JSON.parse(head.toString("utf8", 0, headEnd)) as unknown;
+      const end = JSON.parse(tail.toString("utf8", lastStart, tail.length - 1)) as unknown;
+      // A file may say anything: only a true `complete` is one.
+      return isHeader(header) && isEnd(end) && (end.complete as unknown) === true;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads a results file's header and indexes its records. A torn last line (the process was
  * killed mid-write) is noted, not an error; any other bad line is.

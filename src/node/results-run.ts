@@ -4,7 +4,7 @@ import type { JudgeRunSummary } from "../core/judge.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary, SummaryBuilder } from "../core/summary.js";
-import { createResultsWriter, readRecords, scanResults } from "./results-file.js";
+import { createResultsWriter, holdsFinishedRun, readRecords, scanResults } from "./results-file.js";
 import { lockResultsFile } from "./results-lock.js";
 import type { ResultsHeader, ResultsScan, ResultsWriter } from "./results-file.js";
 
@@ -81,7 +81,10 @@ async function openLocked(
 ): Promise<ResultsRun> {
   const { file, header, wording } = input;
   let previous: ResultsScan | undefined;
-  if (existsSync(file) && input.overwrite !== true) {
+  // A finished run is replaced: its first and last lines tell so, without reading it all.
+  const replaced =
+    input.resume !== true && input.overwrite !== true && (await holdsFinishedRun(file));
+  if (existsSync(file) && input.overwrite !== true && !replaced) {
     let scan: ResultsScan;
     try {
       scan = await scanResults(file);
