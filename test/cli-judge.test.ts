@@ -158,6 +158,57 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0 });
   });
 
+  it("reruns only the errored cases with --resume --retry-errors, and counts each case once", async () => {
+    writeFileSync(
+      path.join(cwd, "retry.jsonl"),
+      ["alpha", "bravo", "charlie"]
+        .map((id) =>
+          JSON.stringify({
+            id,
+            input: `Book me a flight (${id})`,
+            availableTools: [{ name: "book" }],
+            toolsCalled: [{ name: "book", arguments: {} }],
+          }),
+        )
+        .join("\n"),
+    );
+    const good = { reason: "fine", overSelected: [], underSelected: [], misSelected: [], score: 1 };
+    // The judge's answer for bravo does not fit the schema: that case ends in an error.
+    server().answer = ({ prompt }) => (prompt.includes("(bravo)") ? { nonsense: true } : good);
+    const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
+    const args = ["eval", "retry.jsonl", "-m", "tool-selection", "--judge", "openai/gpt-4o-mini"];
+    const out = ["--out", "retry-results.jsonl", "--no-cache"];
+    const first = await runCliProcess([...args, ...out], { cwd, env });
+    expect(first.code).toBe(3);
+    const errored = lines("retry-results.jsonl").filter((line) => line.status === "error");
+    expect(errored.map((line) => line.id)).toEqual(["bravo"]);
+
+    // Resumed without --retry-errors: nothing is left to run, the error stays.
+    const calls = server().modelCalls.length;
+    const resumed = await runCliProcess([...args, ...out, "--resume"], { cwd, env });
+    expect(resumed.code).toBe(3);
+    expect(server().modelCalls).toHaveLength(calls);
+
+    // With --retry-errors the judge is asked again for bravo alone, and now answers well.
+    server().answer = () => good;
+    const retried = await runCliProcess([...args, ...out, "--resume", "--retry-errors"], {
+      cwd,
+      env,
+    });
+    expect(retried.stderr).toBe("");
+    expect(retried.code).toBe(0);
+    const asked = server().modelCalls.slice(calls);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((call) => JSON.stringify(call.body).includes("(bravo)"))).toBe(true);
+    // Three cases, each counted once: the earlier error line is kept, the later record wins.
+    expect(retried.stdout).toMatch(/3 cases: 3 passed, 0 failed, 0 errors/);
+    const records = lines("retry-results.jsonl").filter((line) => line.id === "bravo");
+    expect(records.map((line) => line.status)).toEqual(["error", "passed"]);
+    const report = await runCliProcess(["report", "retry-results.jsonl"], { cwd });
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/3 cases: 3 passed, 0 failed, 0 errors/);
+  });
+
   it("asks for a judge when a judged metric has none, and for a key when the provider needs one", async () => {
     writeFileSync(path.join(cwd, "one.jsonl"), '{"id":"a","tools_called":[]}\n');
     const noJudge = await runCliProcess(["eval", "one.jsonl", "--metric", "tool-selection"], {
