@@ -26,6 +26,11 @@ export interface ResultsRun {
   readonly done: (index: number) => boolean;
   /** The earlier run's records of the cases `done` skips, in case order. */
   carried(): AsyncGenerator<CaseRecord>;
+  /**
+   * True when the records `onScanned` was given are exactly those `carried()` yields (no case
+   * twice, none to retry), so that a caller summing them up need not read them again.
+   */
+  readonly scannedAreCarried: boolean;
   /** Writes the end line and closes the file (see {@link concludeRun}); releases the lock. */
   close(ending: RunEnding): void;
   /** Releases the file's lock without writing (a run that wrote nothing); idempotent. */
@@ -63,6 +68,8 @@ export async function openResultsRun(input: {
   overwrite?: boolean;
   retryErrors?: boolean;
   wording: ResultsRunWording;
+  /** Each record of a resumed file as it is checked, in file order (duplicates included). */
+  onScanned?: (record: CaseRecord) => void;
 }): Promise<ResultsRun> {
   const { file, wording } = input;
   // One run writes a results file at a time: a second one would interleave its lines.
@@ -81,13 +88,24 @@ async function openLocked(
 ): Promise<ResultsRun> {
   const { file, header, wording } = input;
   let previous: ResultsScan | undefined;
+  let scanned = 0;
+  let scannedErrors = 0;
   // A finished run is replaced: its first and last lines tell so, without reading it all.
   const replaced =
     input.resume !== true && input.overwrite !== true && (await holdsFinishedRun(file));
   if (existsSync(file) && input.overwrite !== true && !replaced) {
     let scan: ResultsScan;
     try {
-      scan = await scanResults(file);
+      scan = await scanResults(
+        file,
+        input.resume === true
+          ? (record) => {
+              scanned++;
+              if (record.status === "error") scannedErrors++;
+              input.onScanned?.(record);
+            }
+          : undefined,
+      );
     } catch (error) {
       throw new ResultsFileError({
         file,
@@ -124,6 +142,8 @@ async function openLocked(
     }
   }
   const retry = input.retryErrors === true;
+  const scannedAreCarried =
+    previous === undefined || (scanned === previous.cases && !(retry && scannedErrors > 0));
   const done = (index: number) =>
     previous !== undefined &&
     previous.has(index) &&
@@ -135,6 +155,7 @@ async function openLocked(
     writer,
     ...(previous === undefined ? {} : { previous }),
     done,
+    scannedAreCarried,
     close(ending) {
       const { judge } = ending;
       try {

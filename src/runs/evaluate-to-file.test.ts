@@ -85,6 +85,8 @@ describe("evaluateToFile", () => {
     const again = await evaluateToFile({ testCases, metrics, out, resume: true });
     expect(again).toMatchObject({ carried: 2, ran: 0 });
     expect(again.summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
+    // Summed up from the records as the file was checked: every figure as the first run's.
+    expect({ ...again.summary, durationMs: 0 }).toEqual({ ...first.summary, durationMs: 0 });
     // Other cases: resuming is refused.
     await expect(
       evaluateToFile({ testCases: testCases.slice(0, 1), metrics, out, resume: true }),

@@ -24,7 +24,7 @@ import type { CaseResult } from "../core/case-result.js";
 import { evaluate } from "../runner/evaluate.js";
 import type { RunEvent, ScoreCaseContext } from "../runner/evaluate.js";
 import { caseContentOf, summaryInput, toCaseRecord } from "../runner/record.js";
-import type { CaseContent } from "../core/case-record.js";
+import type { CaseContent, CaseRecord } from "../core/case-record.js";
 import { defaultDescribe } from "../runner/score-case.js";
 import type { CasePosition } from "../runner/score-case.js";
 import { createSummaryBuilder } from "../core/summary.js";
@@ -452,6 +452,13 @@ async function evaluateToFileWith<TCase extends object>(
     overwrite: "overwrite: true",
     out: "out",
   };
+  const newBuilder = () => createSummaryBuilder(names, groupBy === undefined ? {} : { groupBy });
+  let builder = newBuilder();
+  let carried = 0;
+  const carry = (record: CaseRecord) => {
+    builder.add(summaryInput(record));
+    carried++;
+  };
   const run =
     out === undefined
       ? undefined
@@ -462,6 +469,8 @@ async function evaluateToFileWith<TCase extends object>(
           ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
           ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
           wording: { ...wording, file: options.out as string },
+          // The earlier run's records are summed up as the file is checked, in one read.
+          onScanned: carry,
         });
   if (run === undefined && (options.resume === true || options.retryErrors === true)) {
     throw new InvalidOptionError({
@@ -473,13 +482,11 @@ async function evaluateToFileWith<TCase extends object>(
   const previous = run?.previous;
   const done = run?.done ?? (() => false);
   const writer = run?.writer ?? discard;
-  const builder = createSummaryBuilder(names, groupBy === undefined ? {} : { groupBy });
-  let carried = 0;
-  if (run !== undefined) {
-    for await (const record of run.carried()) {
-      builder.add(summaryInput(record));
-      carried++;
-    }
+  if (run !== undefined && !run.scannedAreCarried) {
+    // A case the file holds twice, or one to retry: summed up again from the carried records.
+    builder = newBuilder();
+    carried = 0;
+    for await (const record of run.carried()) carry(record);
   }
 
   const progress = bailAfter(options.progress ?? noProgress, bail, bailing);
