@@ -166,6 +166,14 @@ export interface CaseRecordOptions {
   readonly keep?: KeptDetails;
 }
 
+/** The metrics whose details a record leaves out: only where its line can be read again. */
+function leftOut(
+  source: { readonly offset: number; readonly bytes: number } | undefined,
+  options: CaseRecordOptions | undefined,
+): ReadonlySet<string> | undefined {
+  return source === undefined ? undefined : options?.recomputable;
+}
+
 /**
  * A case result as a results-file record, with the case's content, or where to read it again.
  * Details that repeat the result's score, threshold, success or reason keep them once.
@@ -176,7 +184,7 @@ export function toCaseRecord(
   source?: { readonly offset: number; readonly bytes: number },
   options?: CaseRecordOptions,
 ): CaseRecord {
-  const leaveOut = source === undefined ? undefined : options?.recomputable;
+  const leaveOut = leftOut(source, options);
   const keep = options?.keep ?? "none";
   const metrics: Record<string, MetricEntry> = {};
   for (const metric of result.results) metrics[metric.metric] = entryOf(metric, leaveOut, keep);
@@ -276,7 +284,7 @@ export function caseRecordLine(
   source?: { readonly offset: number; readonly bytes: number },
   options?: CaseRecordOptions,
 ): string {
-  const leaveOut = source === undefined ? undefined : options?.recomputable;
+  const leaveOut = leftOut(source, options);
   const metrics =
     typeof result.index === "number" &&
     typeof result.id === "string" &&
