@@ -81,7 +81,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       "0.6",
     ];
     const run = await runCliProcess(args, { cwd, env });
-    expect(run.stderr).toBe("");
+    expect(run.stderr).toBe(`toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`);
     // The flight case scores 0.5 on tool selection, under the 0.6 threshold.
     expect(run.code).toBe(1);
     const records = lines("toolscore-results.jsonl");
@@ -195,7 +195,9 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       cwd,
       env,
     });
-    expect(retried.stderr).toBe("");
+    expect(retried.stderr).toBe(
+      `toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`,
+    );
     expect(retried.code).toBe(0);
     const asked = server().modelCalls.slice(calls);
     expect(asked.length).toBeGreaterThan(0);

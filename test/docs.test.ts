@@ -369,3 +369,33 @@ describe("docs: the results-file reference", () => {
     }
   });
 });
+
+describe("docs: what a case may set", () => {
+  it("lists, for every metric, the options the registry lets a case's metricOptions set", () => {
+    const page = pages.find((file) => file.endsWith(path.join("guides", "cli.md"))) ?? "";
+    const lines = (text.get(page) ?? "").split("\n");
+    const start = lines.indexOf("### What a case may set");
+    const rows = lines
+      .slice(start)
+      .filter((line) => line.startsWith("| `") || line.startsWith("| the judged"));
+    const listed = new Map<string, string[]>();
+    let previous: string[] = [];
+    for (const row of rows) {
+      const [metrics, options] = row
+        .split("|")
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      const names = [...options.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+      // "the same, and x": the row above's, and x.
+      const allowed = options.startsWith("the same") ? [...previous, ...names] : names;
+      previous = allowed;
+      const ids = metrics.startsWith("the judged")
+        ? metricDefinitions.filter((definition) => definition.judged).map((entry) => entry.id)
+        : [...metrics.matchAll(/`([\w-]+)`/g)].map((match) => match[1]);
+      for (const id of ids) listed.set(id, allowed);
+    }
+    for (const definition of metricDefinitions) {
+      expect(listed.get(definition.id), definition.id).toEqual(definition.caseOptions);
+    }
+  });
+});

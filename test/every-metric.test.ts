@@ -188,7 +188,10 @@ describe("createMetric makes every metric of the registry", () => {
   it.each(
     metricDefinitions.map(
       (definition) =>
-        [definition.id, definition.judged || definition.judgeWhenGiven === true] as const,
+        [
+          definition.id,
+          definition.judged || definition.mayAskJudge?.asks({}, true) === true,
+        ] as const,
     ),
   )("%s (judged: %s), carrying its id", async (id, judged) => {
     const metric = createMetric(

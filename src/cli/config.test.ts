@@ -86,6 +86,17 @@ describe("applySetting", () => {
     expect(() => applySetting(metrics, "order=strict")).toThrow(/metric\.option=value/);
     expect(() => applySetting(metrics, "axion.strict_order=true")).toThrow(/not in this run/);
   });
+
+  it("never reaches a prototype (issue 34, item 10)", () => {
+    for (const setting of [
+      "tool-call-accuracy.__proto__.polluted=1",
+      "tool-call-accuracy.constructor.prototype.polluted=1",
+      "tool-call-accuracy.limits..x=1",
+    ]) {
+      expect(() => applySetting(metrics, setting), setting).toThrow(/is not an option name/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe("configHash", () => {

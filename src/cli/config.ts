@@ -24,7 +24,10 @@ export interface JudgeConfig {
   readonly baseURL?: string;
   readonly concurrency?: number;
   readonly requestsPerMinute?: number;
-  /** Each call's deadline in milliseconds (default 60,000), and the SDK's retries (default 3). */
+  /**
+   * Each try's deadline in milliseconds, the answer's read included (default 60,000), and the
+   * SDK's retries (default 3): a call ends within `timeoutMs × (maxRetries + 1)`.
+   */
   readonly timeoutMs?: number;
   readonly maxRetries?: number;
   /** The judge cache folder; false for none. Default `.toolscore/judge-cache`. */
@@ -261,6 +264,9 @@ export function findConfigFile(directory: string): string | undefined {
   return undefined;
 }
 
+/** Names that are no option, and that would reach an object's prototype if set as one. */
+const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);
+
 /** `--set metric.option.path=value`: the value read as JSON when it is JSON, else as text. */
 export function applySetting(metrics: MetricConfig[], setting: string): MetricConfig[] {
   const equals = setting.indexOf("=");
@@ -275,6 +281,15 @@ export function applySetting(metrics: MetricConfig[], setting: string): MetricCo
   }
   const metric = target.slice(0, dot);
   const keys = target.slice(dot + 1).split(".");
+  const reserved = keys.find((key) => key === "" || forbiddenKeys.has(key));
+  if (reserved !== undefined) {
+    // Each key is an own property of a plain object: these would reach Object.prototype.
+    throw new InvalidOptionError({
+      option: "--set",
+      value: setting,
+      message: `--set ${target}: ${reserved === "" ? "an empty option name" : JSON.stringify(reserved)} is not an option name`,
+    });
+  }
   const raw = setting.slice(equals + 1);
   let value: JsonValue;
   try {

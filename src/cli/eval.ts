@@ -51,7 +51,8 @@ Metrics and options
   -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
       --threshold <0..1>    passing score of every metric that sets none
       --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
-      --judge-timeout <ms>  each judge call's deadline (default 60000)
+      --judge-timeout <ms>  each try of a judge call, the answer's read included (default
+                            60000); a call with its retries ends within (retries + 1) times it
       --no-cache            ask the judge again: judge answers are neither read from nor
                             written to the cache (toolscore cache clear empties it)
       --normalize-names     strip random suffixes from tool names read from transcripts
@@ -94,8 +95,25 @@ Results and reports
 Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runtime error
 (a case could not be read or scored), 130/143 interrupted (finished cases are kept).
 
-Metrics: ${cliMetrics.map((metric) => metric.id).join(", ")}
+Metrics (a judged metric sends the case's text, images and tools to the --judge's endpoint,
+with its API key; the run prints the judge and the endpoint before it asks)
+${metricLines()}
 `;
+
+/** One line a metric for --help: its id, and whether and when it asks the judge. */
+function metricLines(): string {
+  const width = Math.max(...cliMetrics.map((metric) => metric.id.length)) + 2;
+  return cliMetrics
+    .map((metric) => {
+      const judge = metric.judged
+        ? "judged: needs --judge"
+        : metric.mayAskJudge === undefined
+          ? "deterministic: never asks a judge"
+          : `asks the judge ${metric.mayAskJudge.when}`;
+      return `  ${metric.id.padEnd(width)}${judge}`;
+    })
+    .join("\n");
+}
 
 function shardOf(value: string | undefined): { index: number; count: number } | undefined {
   if (value === undefined) return undefined;
@@ -460,33 +478,62 @@ function workersOf(
   return workers;
 }
 
-/** The run's judge session, made when a judged metric first asks for its model. */
+/**
+ * The run's judge session, made when a judged metric first asks for its model; no model when
+ * the run names no judge (a metric that needs one is then refused when it is made).
+ */
 function judgeOnDemand(plan: EvalPlan, io: CliIo) {
   const settings = plan.config.judge;
+  const name = plan.judge.model;
   let session: JudgeSession | undefined;
   return {
-    model: (): JudgeModel => {
-      if (session === undefined) {
-        const { timeoutMs } = plan.judge;
-        const model = resolveJudgeModel(plan.judge.model ?? "", {
-          env: io.env,
-          ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
-          ...(timeoutMs === undefined ? {} : { timeoutMs }),
-          ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
-        });
-        const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io.cwd);
-        session = createJudgeSession(model, {
-          ...(settings?.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
-          ...(settings?.requestsPerMinute === undefined
-            ? {}
-            : { requestsPerMinute: settings.requestsPerMinute }),
-          ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
-        });
-      }
-      return session.model;
-    },
+    model:
+      name === undefined
+        ? undefined
+        : (): JudgeModel => {
+            if (session === undefined) {
+              const { timeoutMs } = plan.judge;
+              const model = resolveJudgeModel(name, {
+                env: io.env,
+                ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+                ...(timeoutMs === undefined ? {} : { timeoutMs }),
+                ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+              });
+              const cacheDirectory = plan.noCache
+                ? undefined
+                : judgeCacheDirectory(plan.config, io.cwd);
+              // A run that asks a judge says which, and where its calls (and the key) go.
+              io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
+              session = createJudgeSession(model, {
+                ...(settings?.concurrency === undefined
+                  ? {}
+                  : { concurrency: settings.concurrency }),
+                ...(settings?.requestsPerMinute === undefined
+                  ? {}
+                  : { requestsPerMinute: settings.requestsPerMinute }),
+                ...(cacheDirectory === undefined
+                  ? {}
+                  : { cache: createFileJudgeCache(cacheDirectory) }),
+              });
+            }
+            return session.model;
+          },
     summary: () => session?.summary(),
   };
+}
+
+/** A judge as a run names it: its model, and the endpoint its calls go to (no credentials). */
+function judgeShown(model: JudgeModel): string {
+  let where = "an endpoint its provider chooses";
+  if (model.endpoint !== undefined) {
+    try {
+      const url = new URL(model.endpoint);
+      where = `${url.protocol}//${url.host}${url.pathname}`;
+    } catch {
+      where = printable(model.endpoint);
+    }
+  }
+  return `judge ${printable(`${model.provider}/${model.modelId}`)} at ${where}`;
 }
 
 /**
@@ -500,7 +547,7 @@ async function dryRun(
 ): Promise<number> {
   const metrics = createRunMetrics(plan.metrics, {
     ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
-    judge: judge.model,
+    ...(judge.model === undefined ? {} : { judge: judge.model }),
     baseDirectory: path.dirname(plan.dataset),
   });
   const onNote = plan.quiet ? () => undefined : cappedNotes(io);
@@ -559,7 +606,7 @@ async function runPlan(
       ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
       ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
       normalizeNames: plan.normalizeNames,
-      judge: judge.model,
+      ...(judge.model === undefined ? {} : { judge: judge.model }),
       judgeSummary: judge.summary,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       ...(plan.limit === undefined ? {} : { limit: plan.limit }),

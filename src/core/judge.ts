@@ -18,6 +18,17 @@ export interface JudgeModel {
   readonly modelId: string;
   /** Whether messages may carry images. */
   readonly supportsImages: boolean;
+  /**
+   * Where calls go, when known: the API's base URL (`https://api.openai.com/v1`). A run prints
+   * it, and a judge cache keeps answers apart by it.
+   */
+  readonly endpoint?: string;
+  /**
+   * A fingerprint of the credentials calls are made with (a hash, never the key itself), when
+   * known: a judge cache keeps answers apart by it, so answers written under another account (or
+   * committed to a repository by someone without the key) are never read as this one's.
+   */
+  readonly account?: string;
   /** Asks one question. Rejects with a `ProviderCallError` when the call fails for good. */
   generate(request: JudgeRequest, options?: JudgeCallOptions): Promise<JudgeResponse>;
   /** The provider's batch API, when it has one. */

@@ -207,6 +207,13 @@ const knownOptions = [
   "threshold",
   "limits",
 ];
+/**
+ * What a case's `metricOptions` may set of these: matching rules and the threshold; a name
+ * normalizer is code, and the limits are the run's (a dataset may come from a stranger).
+ */
+export const matchCaseOptions: readonly string[] = knownOptions.filter(
+  (name) => name !== "normalizeName" && name !== "limits",
+);
 
 function mode(option: string, value: unknown): ArgumentMode {
   if (value === "exact" || value === "subset" || value === "superset" || value === "ignore")

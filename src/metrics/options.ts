@@ -104,6 +104,58 @@ export function modelOption(option: string, value: unknown): string | object | u
   return value;
 }
 
+/**
+ * Where an option that data may not set comes from instead, by name: the run decides the judge,
+ * its endpoint and cost, and every file, network and resource policy (a dataset may come from a
+ * stranger's pull request).
+ */
+const setByTheRun: Readonly<Record<string, string>> = {
+  model: "the judge comes from the run: --judge, or judge: in the config",
+  modelSettings: "the judge's settings come from the run: judge: in the config",
+  modelCredentials: "the judge's key comes from the run's environment",
+  modelConfig: "the judge's settings come from the run: judge: in the config",
+  llm: "the judge comes from the run: --judge, or judge: in the config",
+  imageLoading: "image policies come from the run: images are read from the dataset's folder",
+  availableTools:
+    "the tools to judge selection against are the run's (the config's metric options), or the case's own availableTools field",
+  limits: "limits are the run's: the config's metric options, or --set <metric>.limits...",
+  batchStatusCheckInterval: "batch settings are the run's: the config's metric options",
+  batchMaxIterations: "batch settings are the run's: the config's metric options",
+  name: "a metric's name is the run's: the config's metric options",
+};
+
+/**
+ * The options a case brings for one metric (`metricOptions`), checked against what data may set:
+ * matching rules and thresholds, never a judge, endpoint, key, file or network policy, limit or
+ * anything else that is the run's to decide. Keys may be camelCase or snake_case; the result is
+ * camelCase. Throws an `InvalidOptionError` naming the key and where it belongs.
+ */
+export function caseOptions(
+  metric: string,
+  overrides: unknown,
+  allowed: readonly string[],
+): JsonObject {
+  const given = optionsObject(`metricOptions.${metric}`, overrides);
+  const out: JsonObject = {};
+  for (const key of Object.keys(given)) {
+    const name = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    if (!allowed.includes(name)) {
+      const option = `metricOptions.${metric}.${key}`;
+      const runs = setByTheRun[name] as string | undefined;
+      throw new InvalidOptionError({
+        option,
+        value: runs === undefined ? given[key] : "(not shown)",
+        message:
+          runs === undefined
+            ? `${option}: a case may not set ${JSON.stringify(key)}${didYouMean(name, allowed)}; a case may set ${allowed.join(", ")}, the rest is the run's (the config's metric options, or --set ${metric}.${name}=...)`
+            : `${option}: a case may not set ${JSON.stringify(key)}: ${runs}`,
+      });
+    }
+    Object.defineProperty(out, name, { value: given[key], enumerable: true, writable: true });
+  }
+  return out;
+}
+
 /** snake_case option names (as in the Python tools' configs) read as camelCase. */
 export function camelKeys(options: JsonObject): JsonObject {
   const out: JsonObject = {};

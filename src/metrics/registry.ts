@@ -17,9 +17,9 @@ import {
   resolveDeepevalToolCorrectnessOptions,
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
-import { camelKeys, optionsObject, rejectUnknownOptions } from "./options.js";
-import { responseContains } from "./response-contains.js";
-import { toolCallAccuracy } from "./tool-call-accuracy.js";
+import { camelKeys, caseOptions, optionsObject, rejectUnknownOptions } from "./options.js";
+import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
+import { toolCallAccuracy, toolCallAccuracyCaseOptions } from "./tool-call-accuracy.js";
 
 /**
  * A deterministic metric by id: what it scores, and how to make it from JSON options. The one
@@ -34,6 +34,8 @@ export interface MetricDefinition {
   readonly description: string;
   /** Whether the metric asks an LLM judge. */
   readonly judged: boolean;
+  /** The options a case's `metricOptions` may set (see `caseOptions`). */
+  readonly caseOptions: readonly string[];
   /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
   create(options: JsonObject): Metric;
 }
@@ -68,6 +70,8 @@ function syncMetric<TResolved>(input: {
   options: JsonObject;
   defaultName: string;
   resolve: (options: JsonObject) => TResolved;
+  /** What a case's `metricOptions` may set (see `caseOptions`). */
+  caseOptions: readonly string[];
   /** The case's numbers and reason; `explain` gives its details, which may cost more. */
   score: (
     testCase: TestCase,
@@ -123,15 +127,18 @@ function syncMetric<TResolved>(input: {
     measureSync,
     [measureKeepingDetails]: measureKeeping,
     withOptions(overrides: JsonObject) {
-      return syncMetric({ ...input, options: { ...options, ...camelKeys(overrides) } });
+      return syncMetric({
+        ...input,
+        options: { ...options, ...caseOptions(id, overrides, input.caseOptions) },
+      });
     },
   };
 }
 
 type ScoredResult = MetricResult<ToolCallMatchDetails | null> & { status: "scored" };
 
-const deepevalOptionNames = [
-  "name",
+/** What a case may set of deepeval's options: matching rules and the threshold. */
+export const deepevalCaseOptions = [
   "threshold",
   "evaluationParams",
   "includeReason",
@@ -139,19 +146,20 @@ const deepevalOptionNames = [
   "shouldConsiderOrdering",
   "shouldExactMatch",
   "matching",
-  "limits",
 ];
+/** The run also names the metric and sets its limits. */
+const deepevalOptionNames = [...deepevalCaseOptions, "name", "limits"];
 
-const axionOptionNames = [
-  "name",
+/** What a case may set of axion's options: matching rules and the threshold. */
+const axionCaseOptions = [
   "threshold",
   "checkParameters",
   "strictOrder",
   "parameterMatchingStrategy",
   "fuzzyThreshold",
   "scoring",
-  "limits",
 ];
+const axionOptionNames = [...axionCaseOptions, "name", "limits"];
 
 /** The deterministic metrics, by id. */
 export const deterministicMetrics: readonly MetricDefinition[] = [
@@ -161,6 +169,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     description:
       "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
     judged: false,
+    caseOptions: toolCallAccuracyCaseOptions,
     create(options) {
       return toolCallAccuracy(
         camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject),
@@ -172,11 +181,13 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     defaultName: "Tool Correctness",
     description: "deepeval's ToolCorrectnessMetric (names, input parameters, output; order modes)",
     judged: false,
+    caseOptions: deepevalCaseOptions,
     create(options) {
       return syncMetric({
         id: "deepeval-tool-correctness",
         options: camelKeys(optionsObject("deepeval-tool-correctness", options) as JsonObject),
         defaultName: "Tool Correctness",
+        caseOptions: deepevalCaseOptions,
         resolve: (given) => {
           rejectUnknownOptions("deepeval-tool-correctness", given, deepevalOptionNames);
           return resolveDeepevalToolCorrectnessOptions(given);
@@ -205,11 +216,13 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     defaultName: "Tool Correctness (axion)",
     description: "axion's ToolCorrectness (exact, subset or fuzzy arguments; strict order)",
     judged: false,
+    caseOptions: axionCaseOptions,
     create(options) {
       return syncMetric({
         id: "axion-tool-correctness",
         options: camelKeys(optionsObject("axion-tool-correctness", options) as JsonObject),
         defaultName: "Tool Correctness (axion)",
+        caseOptions: axionCaseOptions,
         resolve: (given) => {
           rejectUnknownOptions("axion-tool-correctness", given, axionOptionNames);
           return resolveAxionToolCorrectnessOptions(given);
@@ -232,6 +245,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     defaultName: "Response Contains",
     description: "every string of the case's expectedOutputContains appears in the agent's replies",
     judged: false,
+    caseOptions: responseContainsCaseOptions,
     create(options) {
       return responseContains(options);
     },

@@ -8,7 +8,13 @@ import type { Content } from "../core/test-case.js";
 import { describeTextOptions, textNormalizer } from "../matchers/value-matchers.js";
 import type { TextOptions } from "../matchers/value-matchers.js";
 import { textOptionsOf } from "./match-options.js";
-import { camelKeys, numberOption, optionsObject, rejectUnknownOptions } from "./options.js";
+import {
+  camelKeys,
+  caseOptions,
+  numberOption,
+  optionsObject,
+  rejectUnknownOptions,
+} from "./options.js";
 
 /** What `responseContains` reads from a case. */
 export interface ResponseContainsCase {
@@ -42,6 +48,8 @@ export interface ResponseContainsDetails {
 }
 
 const optionNames = ["name", "threshold", "values", "strings"];
+/** What a case's `metricOptions` may set: the name is the run's. */
+export const responseContainsCaseOptions: readonly string[] = ["threshold", "values", "strings"];
 
 /** The text of content: a string, or its text parts (images have none). */
 function contentText(content: Content): string {
@@ -145,7 +153,14 @@ export function responseContains(
     id: "response-contains",
     name,
     withOptions: (overrides: JsonObject) =>
-      responseContains({ ...options, ...(camelKeys(overrides) as ResponseContainsOptions) }),
+      responseContains({
+        ...options,
+        ...(caseOptions(
+          "response-contains",
+          overrides,
+          responseContainsCaseOptions,
+        ) as ResponseContainsOptions),
+      }),
     measure: measureBySync(measureSync),
     measureSync,
   };

@@ -6,8 +6,8 @@ import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
-import { resolveMatchOptions } from "./match-options.js";
-import { camelKeys } from "./options.js";
+import { matchCaseOptions, resolveMatchOptions } from "./match-options.js";
+import { caseOptions } from "./options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
@@ -38,6 +38,9 @@ function withSteps(
     ? { calls: list, steps }
     : list;
 }
+
+/** What a case's `metricOptions` may set: matching rules and the threshold, never the name. */
+export const toolCallAccuracyCaseOptions = matchCaseOptions;
 
 export interface ToolCallAccuracyOptions extends MatchOptions {
   /** The metric's name in results. Default "Tool Call Accuracy". */
@@ -107,7 +110,14 @@ export function toolCallAccuracy(
     name,
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
     withOptions: (overrides: JsonObject) =>
-      toolCallAccuracy({ ...options, ...(camelKeys(overrides) as ToolCallAccuracyOptions) }),
+      toolCallAccuracy({
+        ...options,
+        ...(caseOptions(
+          "tool-call-accuracy",
+          overrides,
+          toolCallAccuracyCaseOptions,
+        ) as ToolCallAccuracyOptions),
+      }),
     measure: measureBySync(measureSync),
     measureSync,
     // For a caller that keeps some details only: an exact match is scored the quick way, its

@@ -18,6 +18,8 @@ import type {
   JudgeResponse,
 } from "../core/judge.js";
 import { toProviderImage } from "./images.js";
+import { boundedFetch } from "./bounded-fetch.js";
+import { callTarget } from "./call-target.js";
 import { calling, parseJsonAnswer } from "./provider-errors.js";
 import { sdkPackage } from "./sdk-packages.js";
 
@@ -35,7 +37,10 @@ export interface AnthropicJudgeOptions {
   apiKey?: string;
   /** A proxy or gateway; the SDK appends `/v1/messages`. */
   baseURL?: string;
-  /** Per-call timeout in milliseconds. Default 60,000. */
+  /**
+   * Each try's deadline in milliseconds, the read of its whole answer included. A call, with its
+   * retries and the waits between them, ends within `timeoutMs × (maxRetries + 1)`. Default 60,000.
+   */
   timeoutMs?: number;
   /** Retries of 408/409/429/5xx, resets and timeouts, by the SDK (backoff, jitter, Retry-After). Default 3. */
   maxRetries?: number;
@@ -144,6 +149,14 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
       message: `${provider}: no API key; set ANTHROPIC_API_KEY or pass apiKey`,
     });
   }
+  const timeout = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 3;
+  // A client of the caller's own keeps its own deadlines; ours end by the stated total.
+  const totalMs = options.client === undefined ? timeout * (maxRetries + 1) : undefined;
+  const call = <T>(
+    signal: AbortSignal | undefined,
+    run: (signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> => calling(provider, signal, run, totalMs);
   let loaded: Promise<Anthropic> | undefined;
   const sdk = (): Promise<Anthropic> => {
     loaded ??= loadSdk().then(
@@ -153,8 +166,9 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
         new module.Anthropic({
           apiKey,
           ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-          timeout: options.timeoutMs ?? 60_000,
-          maxRetries: options.maxRetries ?? 3,
+          timeout,
+          maxRetries,
+          fetch: boundedFetch({ provider, maxWaitMs: timeout }),
           ...(options.headers ? { defaultHeaders: options.headers } : {}),
         }),
     );
@@ -187,7 +201,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
 
   const batch: JudgeBatchApi = {
     async submit(requests: readonly JudgeBatchRequest[], callOptions: JudgeCallOptions = {}) {
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const client = await sdk();
         const created = await client.messages.batches.create(
           {
@@ -196,17 +210,17 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
               params: params(entry.request),
             })),
           },
-          { signal: callOptions.signal },
+          { signal },
         );
         return created.id;
       });
     },
 
     async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const client = await sdk();
         const current = await client.messages.batches.retrieve(batchId, undefined, {
-          signal: callOptions.signal,
+          signal,
         });
         const counts = current.request_counts;
         return {
@@ -230,11 +244,11 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
       batchId: string,
       callOptions: JudgeCallOptions = {},
     ): Promise<JudgeBatchResult[]> {
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const results: JudgeBatchResult[] = [];
         const client = await sdk();
         const decoder = await client.messages.batches.results(batchId, undefined, {
-          signal: callOptions.signal,
+          signal,
         });
         for await (const entry of decoder) {
           const result = entry.result;
@@ -276,10 +290,16 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
     provider,
     modelId: options.model,
     supportsImages: options.supportsImages ?? true,
+    ...callTarget({
+      client: options.client,
+      endpoint: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com",
+      credentials: [apiKey],
+      headers: options.headers,
+    }),
     async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
-      const message: Message = await calling(provider, callOptions.signal, async () => {
+      const message: Message = await call(callOptions.signal, async (signal) => {
         const client = await sdk();
-        return client.messages.create(params(request), { signal: callOptions.signal });
+        return client.messages.create(params(request), { signal });
       });
       if (!Array.isArray(message.content)) {
         throw new ProviderCallError({

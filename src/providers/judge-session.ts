@@ -183,6 +183,8 @@ export function createJudgeSession(
       provider: model.provider,
       modelId: model.modelId,
       supportsImages: model.supportsImages,
+      ...(model.endpoint === undefined ? {} : { endpoint: model.endpoint }),
+      ...(model.account === undefined ? {} : { account: model.account }),
       generate,
       ...(model.batch === undefined ? {} : { batch: model.batch }),
     },

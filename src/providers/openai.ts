@@ -18,6 +18,8 @@ import type {
   JudgeRequest,
   JudgeResponse,
 } from "../core/judge.js";
+import { boundedFetch } from "./bounded-fetch.js";
+import { callTarget } from "./call-target.js";
 import { calling, isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
 import { sdkPackage } from "./sdk-packages.js";
@@ -41,7 +43,10 @@ export interface OpenAIJudgeOptions {
   project?: string;
   /** Azure OpenAI: the resource endpoint and API version; `model` is then the deployment. */
   azure?: { endpoint: string; apiVersion: string };
-  /** Per-call timeout in milliseconds. Default 60,000. */
+  /**
+   * Each try's deadline in milliseconds, the read of its whole answer included. A call, with its
+   * retries and the waits between them, ends within `timeoutMs × (maxRetries + 1)`. Default 60,000.
+   */
   timeoutMs?: number;
   /** Retries of 408/409/429/5xx, resets and timeouts, by the SDK (backoff, jitter, Retry-After). Default 3. */
   maxRetries?: number;
@@ -128,9 +133,11 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   const provider = options.provider ?? (options.azure ? "azure" : "openai");
   const structured = options.structuredOutput ?? "json-schema";
   const timeout = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 3;
   const common = {
     timeout,
-    maxRetries: options.maxRetries ?? 3,
+    maxRetries,
+    fetch: boundedFetch({ provider, maxWaitMs: timeout }),
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   };
   // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
@@ -144,6 +151,12 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
       message: `${provider}: no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`,
     });
   }
+  // A client of the caller's own keeps its own deadlines; ours end by the stated total.
+  const totalMs = options.client === undefined ? timeout * (maxRetries + 1) : undefined;
+  const call = <T>(
+    signal: AbortSignal | undefined,
+    run: (signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> => calling(provider, signal, run, totalMs);
   let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
   const sdk = () => {
     loaded ??= loadSdk().then((module) => ({
@@ -211,14 +224,14 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
           body: body(entry.request),
         }),
       );
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const { client, toFile } = await sdk();
         const file = await client.files.create(
           {
             file: await toFile(Buffer.from(`${lines.join("\n")}\n`), "toolscore-batch.jsonl"),
             purpose: "batch",
           },
-          { signal: callOptions.signal },
+          { signal },
         );
         const created = await client.batches.create(
           {
@@ -227,16 +240,16 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
             completion_window: "24h",
             metadata: { source: "toolscore" },
           },
-          { signal: callOptions.signal },
+          { signal },
         );
         return created.id;
       });
     },
 
     async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const { client } = await sdk();
-        const current = await client.batches.retrieve(batchId, { signal: callOptions.signal });
+        const current = await client.batches.retrieve(batchId, { signal });
         const counts = {
           total: current.request_counts?.total ?? 0,
           succeeded: current.request_counts?.completed ?? 0,
@@ -265,15 +278,13 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
       batchId: string,
       callOptions: JudgeCallOptions = {},
     ): Promise<JudgeBatchResult[]> {
-      return calling(provider, callOptions.signal, async () => {
+      return call(callOptions.signal, async (signal) => {
         const { client } = await sdk();
-        const current = await client.batches.retrieve(batchId, { signal: callOptions.signal });
+        const current = await client.batches.retrieve(batchId, { signal });
         const results: JudgeBatchResult[] = [];
         for (const fileId of [current.output_file_id, current.error_file_id]) {
           if (fileId == null) continue;
-          const text = await (
-            await client.files.content(fileId, { signal: callOptions.signal })
-          ).text();
+          const text = await (await client.files.content(fileId, { signal })).text();
           for (const line of text.split("\n")) {
             if (line.trim() === "") continue;
             results.push(readBatchLine(JSON.parse(line) as BatchLine));
@@ -289,10 +300,20 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     provider,
     modelId: options.model,
     supportsImages: options.supportsImages ?? true,
+    ...callTarget({
+      client: options.client,
+      endpoint:
+        options.azure?.endpoint ??
+        options.baseURL ??
+        env("OPENAI_BASE_URL") ??
+        "https://api.openai.com/v1",
+      credentials: [apiKey, options.organization, options.project],
+      headers: options.headers,
+    }),
     async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
-      const completion: ChatCompletion = await calling(provider, callOptions.signal, async () => {
+      const completion: ChatCompletion = await call(callOptions.signal, async (signal) => {
         const { client } = await sdk();
-        return client.chat.completions.create(body(request), { signal: callOptions.signal });
+        return client.chat.completions.create(body(request), { signal });
       });
       if (!Array.isArray(completion.choices)) {
         throw new ProviderCallError({

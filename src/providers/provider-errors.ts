@@ -55,15 +55,46 @@ export function parseJsonAnswer(text: string): unknown {
   }
 }
 
-/** Runs one call to a provider's SDK, turning its errors into toolscore's. */
+/**
+ * Runs one call to a provider's SDK, turning its errors into toolscore's. With `totalMs`, the
+ * call, every try and every wait between tries included, ends by then: `run` is given a signal
+ * that aborts at the deadline, and the call fails as timed out (retryable) whatever the SDK is
+ * still waiting for.
+ */
 export async function calling<T>(
   provider: string,
   signal: AbortSignal | undefined,
-  run: () => Promise<T>,
+  run: (signal: AbortSignal | undefined) => Promise<T>,
+  totalMs?: number,
 ): Promise<T> {
+  if (totalMs === undefined) {
+    try {
+      return await run(signal);
+    } catch (error) {
+      throw toProviderCallError(provider, error, signal);
+    }
+  }
+  const deadline = new AbortController();
+  const combined =
+    signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ProviderCallError({
+        provider,
+        retryable: true,
+        message: `${provider}: the model API gave no answer within ${totalMs} ms (the call's total: every try, the read of its answer and the waits between tries)`,
+      });
+      deadline.abort(error);
+      reject(error);
+    }, totalMs);
+  });
   try {
-    return await run();
+    return await Promise.race([run(combined), expired]);
   } catch (error) {
+    if (deadline.signal.aborted && signal?.aborted !== true) throw deadline.signal.reason;
     throw toProviderCallError(provider, error, signal);
+  } finally {
+    clearTimeout(timer);
   }
 }

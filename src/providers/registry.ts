@@ -9,7 +9,10 @@ import type { OpenAIStructuredOutput } from "./openai.js";
 export interface JudgeModelSettings {
   apiKey?: string;
   baseURL?: string;
-  /** Per-call timeout in milliseconds. Default 60,000. */
+  /**
+   * Each try's deadline in milliseconds, the answer's read included; a call with its retries ends
+   * within `timeoutMs × (maxRetries + 1)`. Default 60,000.
+   */
   timeoutMs?: number;
   /** HTTP retries by the SDK. Default 3. */
   maxRetries?: number;

@@ -20,8 +20,8 @@ import { didYouMean } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
-import { camelKeys, rejectUnknownOptions } from "../metrics/options.js";
-import { deterministicMetrics } from "../metrics/registry.js";
+import { camelKeys, caseOptions, rejectUnknownOptions } from "../metrics/options.js";
+import { deepevalCaseOptions, deterministicMetrics } from "../metrics/registry.js";
 import { createDeterministicMetric } from "./deterministic-metric.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
@@ -53,8 +53,20 @@ export interface MetricDefinition {
   readonly description: string;
   /** Whether the metric asks an LLM judge (and so needs `context.judge`). */
   readonly judged: boolean;
-  /** Whether the metric asks the judge for some cases when one is given (else it needs none). */
-  readonly judgeWhenGiven?: boolean;
+  /**
+   * The options a case's `metricOptions` may set: matching rules and thresholds, never a judge,
+   * endpoint, key, policy or limit (a dataset may come from a stranger's pull request).
+   */
+  readonly caseOptions: readonly string[];
+  /**
+   * For a metric that is not `judged` but may ask the judge all the same: whether it will, made
+   * from `options` in a run with a judge or without (without one, a metric that will needs one),
+   * and when, in words for `--help` and the docs.
+   */
+  readonly mayAskJudge?: {
+    readonly when: string;
+    asks(options: JsonObject, judgeGiven: boolean): boolean;
+  };
   /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
   create(options: JsonObject, context: ResolvedMetricContext): Metric;
 }
@@ -95,6 +107,7 @@ const toolSelection: MetricDefinition = {
   id: "tool-selection",
   description: "an LLM judge of the tools chosen against the case's availableTools",
   judged: true,
+  caseOptions: [],
   create(options, context) {
     rejectUnknownOptions("tool-selection", options, ["name", "threshold"]);
     const name = nameOf("tool-selection", options, "Tool Selection");
@@ -153,6 +166,7 @@ const gradedFaithfulness: MetricDefinition = {
   description:
     "a vision-LLM judge of each claim of the answer against the case's text and image contexts (graded)",
   judged: true,
+  caseOptions: [],
   create(options, context) {
     rejectUnknownOptions("multimodal-faithfulness", options, ["name", "threshold"]);
     const name = nameOf("multimodal-faithfulness", options, "Multimodal Faithfulness");
@@ -192,6 +206,7 @@ function ragasMetric(
     id,
     description,
     judged: true,
+    caseOptions: [],
     create(options, context) {
       rejectUnknownOptions(id, options, ["name"]);
       const metric = make({ llm: context.judge(), imageLoading: imageLoading(context) })[
@@ -210,14 +225,38 @@ function ragasMetric(
   };
 }
 
+/** Options of deepeval's classes that a run sets instead: its judge and where images are read. */
+const runSettings = ["model", "modelSettings", "modelCredentials", "modelConfig", "imageLoading"];
+
+/** Refuses the options a run sets itself (see `runSettings`), naming where they belong. */
+function refuseRunSettings(id: string, options: JsonObject): void {
+  const given = runSettings.find((key) => key in options);
+  if (given === undefined) return;
+  throw new InvalidOptionError({
+    option: `${id}.${given}`,
+    value: "(not shown)",
+    message: `${id} takes the run's judge (--judge, judge: in the config, or createMetric's context) and reads images from the dataset's folder (the context's baseDirectory); leave ${given} out`,
+  });
+}
+
+/** Whether options list tools whose selection a judge weighs. */
+function listsTools(options: JsonObject): boolean {
+  return Array.isArray(options.availableTools) && options.availableTools.length > 0;
+}
+
 /**
  * deepeval's multimodal metric by id: the class validates its options (deepeval's names, in
- * camelCase or snake_case) and scores as its own `measure` does.
+ * camelCase or snake_case) and scores as its own `measure` does. With `availableTools`, tool
+ * selection is judged by the run's judge, images read as the run's other judged metrics read them.
  */
-function multimodalToolCorrectness(options: JsonObject): Metric {
+function multimodalToolCorrectness(options: JsonObject, context: ResolvedMetricContext): Metric {
   const id = "deepeval-multimodal-tool-correctness";
   const { name, ...rest } = camelKeys(options);
-  const metric = new MultimodalToolCorrectnessMetric(rest)[toMetric]();
+  refuseRunSettings(id, rest);
+  const metric = new MultimodalToolCorrectnessMetric({
+    ...rest,
+    ...(listsTools(rest) ? { model: context.judge(), imageLoading: imageLoading(context) } : {}),
+  })[toMetric]();
   const shown = nameOf(id, { name: name ?? metric.name }, metric.name);
   const renamed = (result: MetricResult): MetricResult =>
     result.metric === shown ? result : { ...result, metric: shown };
@@ -226,7 +265,11 @@ function multimodalToolCorrectness(options: JsonObject): Metric {
     name: shown,
     measure: async (testCase, measureOptions) =>
       renamed(await metric.measure(testCase, measureOptions)),
-    withOptions: (overrides) => multimodalToolCorrectness({ ...options, ...overrides }),
+    withOptions: (overrides) =>
+      multimodalToolCorrectness(
+        { ...options, ...caseOptions(id, overrides, deepevalCaseOptions) },
+        context,
+      ),
   };
   if (metric.measureSync === undefined) return made;
   return {
@@ -234,6 +277,9 @@ function multimodalToolCorrectness(options: JsonObject): Metric {
     measureSync: (testCase) => renamed(metric.measureSync?.(testCase) as MetricResult),
   };
 }
+
+/** What a case may set of the trajectory metric's options: deepeval's, and name normalization. */
+const trajectoryCaseOptions = [...deepevalCaseOptions, "normalizeNames"];
 
 /**
  * deepeval's trajectory metric (`DeepEvalToolCorrectnessMetric`) by id, on dataset cases: the
@@ -244,16 +290,11 @@ function multimodalToolCorrectness(options: JsonObject): Metric {
 function trajectoryToolCorrectness(options: JsonObject, context: ResolvedMetricContext): Metric {
   const id = "deepeval-trajectory-tool-correctness";
   const { name, ...rest } = camelKeys(options);
-  if ("model" in rest || "modelCredentials" in rest || "modelConfig" in rest) {
-    throw new InvalidOptionError({
-      option: `${id}.model`,
-      value: "(hidden)",
-      message: `${id} takes the run's judge (--judge, or createMetric's context), not a model option`,
-    });
-  }
+  refuseRunSettings(id, rest);
   const metric = new DeepEvalToolCorrectnessMetric({
     ...(rest as DeepEvalToolCorrectnessMetricOptions),
-    ...(context.hasJudge ? { model: context.judge() } : {}),
+    // Tools listed in the options are judged for every case: that needs the run's judge.
+    ...(context.hasJudge || listsTools(rest) ? { model: context.judge() } : {}),
   })[toMetric]();
   const shown = nameOf(id, { name: name ?? metric.name }, metric.name);
   return {
@@ -286,7 +327,11 @@ function trajectoryToolCorrectness(options: JsonObject, context: ResolvedMetricC
       const result = await metric.measure(input, measureOptions);
       return result.metric === shown ? result : { ...result, metric: shown };
     },
-    withOptions: (overrides) => trajectoryToolCorrectness({ ...options, ...overrides }, context),
+    withOptions: (overrides) =>
+      trajectoryToolCorrectness(
+        { ...options, ...caseOptions(id, overrides, trajectoryCaseOptions) },
+        context,
+      ),
   };
 }
 
@@ -296,6 +341,7 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     id: definition.id,
     description: definition.description,
     judged: false,
+    caseOptions: definition.caseOptions,
     create: (options) => createDeterministicMetric(definition.id, options) as Metric,
   })),
   {
@@ -303,16 +349,23 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     description:
       "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",
     judged: false,
-    create(options) {
-      return multimodalToolCorrectness(options);
+    caseOptions: deepevalCaseOptions,
+    mayAskJudge: {
+      when: "when its availableTools option is set (of every case's tool selection)",
+      asks: (options) => listsTools(camelKeys(options)),
     },
+    create: (options, context) => multimodalToolCorrectness(options, context),
   },
   {
     id: "deepeval-trajectory-tool-correctness",
     description:
       "deepeval's DeepEvalToolCorrectnessMetric: names, input parameters and output, names normalized; a judge of selection for cases with availableTools",
     judged: false,
-    judgeWhenGiven: true,
+    caseOptions: trajectoryCaseOptions,
+    mayAskJudge: {
+      when: "for cases with availableTools, given --judge (every case: its availableTools option)",
+      asks: (options, judgeGiven) => judgeGiven || listsTools(camelKeys(options)),
+    },
     create: (options, context) => trajectoryToolCorrectness(options, context),
   },
   toolSelection,

@@ -7,15 +7,15 @@ import type { RunMetricConfig } from "./run-metric-config.js";
 export type { RunMetricConfig } from "./run-metric-config.js";
 export { withThreshold } from "./run-metric-config.js";
 
-/** Whether a configured metric asks a judge. */
+/** Whether a configured metric needs a judge: it asks one even in a run without. */
 export function isJudged(config: RunMetricConfig): boolean {
-  return metricDefinition(config.metric).judged;
+  return asksJudge(config, false);
 }
 
-/** Whether a configured metric asks the judge when the run has one (for some cases, say). */
+/** Whether a configured metric asks the judge in a run with one, or without. */
 export function asksJudge(config: RunMetricConfig, judgeGiven: boolean): boolean {
   const definition = metricDefinition(config.metric);
-  return definition.judged || (judgeGiven && definition.judgeWhenGiven === true);
+  return definition.judged || definition.mayAskJudge?.asks(config.options, judgeGiven) === true;
 }
 
 /**

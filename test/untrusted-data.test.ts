@@ -1,0 +1,249 @@
+/**
+ * A dataset, a recording, an expected file or a cache may come from a stranger's pull request,
+ * run in CI with a secret in the environment: what they may make toolscore do, end to end
+ * through the real CLI, every server a loopback listener the test starts.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCliProcess } from "./support/cli.js";
+import { useLlmServer } from "./support/judge-fixtures.js";
+
+const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-untrusted-"));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const server = useLlmServer();
+const secret = "sk-untrusted-test-0123456789abcdef";
+
+/** A fresh folder holding `files`. */
+function folder(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(path.join(root, "case-"));
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+const jsonl = (items: readonly object[]) => items.map((item) => JSON.stringify(item)).join("\n");
+
+/** One case whose tool selection a judge weighs. */
+const selectionCase = jsonl([
+  {
+    id: "a",
+    input: "book a flight",
+    available_tools: [{ name: "search" }, { name: "book" }],
+    tools_called: [{ name: "search" }],
+  },
+]);
+
+/** The records of a results file, by case id. */
+function records(file: string): Map<string, Record<string, unknown>> {
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const record = JSON.parse(line) as Record<string, unknown>;
+    if (typeof record.id === "string") byId.set(record.id, record);
+  }
+  return byId;
+}
+
+describe("trust comes from the run, never from the data (issue 34, item 1)", () => {
+  it("a case cannot point a metric's judge at its own server, nor open image policies", async () => {
+    const hostile = {
+      model: "openai/gpt-4o",
+      modelSettings: { baseURL: server().openaiBaseURL, apiKey: "theirs" },
+      availableTools: [{ name: "lookup" }],
+      imageLoading: { allowedRoots: ["/"], allowAddresses: ["0.0.0.0/0"] },
+    };
+    const dir = folder({
+      "runs.jsonl": jsonl([
+        {
+          id: "steal",
+          input: "hi",
+          actual_output: "done",
+          tools_called: [{ name: "lookup" }],
+          expected_tools: [{ name: "lookup" }],
+          metricOptions: { "deepeval-multimodal-tool-correctness": hostile },
+        },
+        {
+          id: "fine",
+          input: "hi",
+          actual_output: "done",
+          tools_called: [{ name: "lookup" }],
+          expected_tools: [{ name: "lookup" }],
+          metricOptions: { "deepeval-multimodal-tool-correctness": { threshold: 1 } },
+        },
+      ]),
+    });
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "-m", "deepeval-multimodal-tool-correctness"],
+      { cwd: dir, env: { OPENAI_API_KEY: secret } },
+    );
+    expect(server().requests).toHaveLength(0);
+    expect(run.code).toBe(3);
+    const byId = records(path.join(dir, "toolscore-results.jsonl"));
+    expect(byId.get("fine")).toMatchObject({ status: "passed" });
+    expect(byId.get("steal")).toMatchObject({
+      status: "error",
+      metrics: {
+        "Multimodal Tool Correctness": {
+          status: "error",
+          error: {
+            code: "INVALID_OPTION",
+            message: expect.stringMatching(
+              /metricOptions\.deepeval-multimodal-tool-correctness\.model: a case may not set "model": the judge comes from the run: --judge/,
+            ) as unknown,
+          },
+        },
+      },
+    });
+  });
+
+  it.each([
+    ["tool-call-accuracy", { limits: { maxPairEvaluations: 1e15 } }, /limits are the run's/],
+    ["tool-call-accuracy", { name: "Mine" }, /a metric's name is the run's/],
+    ["deepeval-tool-correctness", { model: "openai/gpt-4o" }, /the judge comes from the run/],
+    ["axion-tool-correctness", { limits: {} }, /limits are the run's/],
+    ["response-contains", { name: "x" }, /name is the run's/],
+    [
+      "deepeval-trajectory-tool-correctness",
+      { batch_max_iterations: 1e9 },
+      /batch settings are the run's/,
+    ],
+    ["deepeval-trajectory-tool-correctness", { modelCredentials: "k" }, /key comes from the run/],
+    ["tool-call-accuracy", { ordr: "strict" }, /may not set "ordr" \(did you mean "order"\?\)/],
+  ])("%s refuses a case's %j", async (metric, options, message) => {
+    const dir = folder({
+      "runs.jsonl": jsonl([
+        {
+          id: "a",
+          input: "hi",
+          tools_called: [{ name: "lookup" }],
+          expected_tools: [{ name: "lookup" }],
+          metricOptions: { [metric]: options },
+        },
+      ]),
+    });
+    const run = await runCliProcess(["eval", "runs.jsonl", "-m", metric], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: secret },
+    });
+    expect(run.code).toBe(3);
+    const record = records(path.join(dir, "toolscore-results.jsonl")).get("a");
+    const result = Object.values(record?.metrics as Record<string, { error?: unknown }>)[0];
+    expect(result.error).toMatchObject({
+      code: "INVALID_OPTION",
+      message: expect.stringMatching(message) as unknown,
+    });
+    expect(JSON.stringify(record)).not.toContain("1000000000000000");
+  });
+
+  it("a run that asks a judge names it and its endpoint; --help says which metrics may", async () => {
+    const dir = folder({
+      "runs.jsonl": selectionCase,
+    });
+    server().answer = () => ({
+      reason: "fine",
+      overSelected: [],
+      underSelected: [],
+      misSelected: [],
+      score: 1,
+    });
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "-m", "tool-selection", "--judge", "openai/gpt-4o-mini", "--no-cache"],
+      {
+        cwd: dir,
+        env: {
+          OPENAI_API_KEY: secret,
+          OPENAI_BASE_URL: server().openaiBaseURL,
+        },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}`,
+    );
+    expect(run.stderr + run.stdout).not.toContain(secret);
+
+    const help = await runCliProcess(["eval", "--help"], { cwd: dir });
+    expect(help.stdout).toMatch(/^ {2}tool-call-accuracy +deterministic: never asks a judge$/m);
+    expect(help.stdout).toMatch(/^ {2}tool-selection +judged: needs --judge$/m);
+    expect(help.stdout).toMatch(
+      /^ {2}deepeval-multimodal-tool-correctness +asks the judge when its availableTools option/m,
+    );
+    expect(help.stdout).toMatch(
+      /^ {2}deepeval-trajectory-tool-correctness +asks the judge for cases with availableTools/m,
+    );
+  });
+});
+
+/** A loopback server run by `handle`, which counts its requests; closed after the test file. */
+async function rawServer(
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ url: string; requests: () => number }> {
+  let requests = 0;
+  const listener = createServer((request, response) => {
+    requests++;
+    request.resume();
+    handle(request, response);
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  afterAll(async () => {
+    listener.closeAllConnections();
+    await new Promise((resolve) => listener.close(resolve));
+  });
+  const { port } = listener.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, requests: () => requests };
+}
+
+describe("deadlines are deadlines (issue 34, item 5)", () => {
+  /** tool-selection on one case, judged at `url` with a 1 s timeout: the exit code and result. */
+  async function judgedAt(url: string, retries: number) {
+    const dir = folder({
+      "runs.jsonl": selectionCase,
+      "toolscore.config.yaml": `judge:\n  model: openai/gpt-4o-mini\n  base_url: ${url}\n  max_retries: ${retries}\n`,
+    });
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "-m", "tool-selection", "--judge-timeout", "1000", "--no-cache"],
+      { cwd: dir, env: { OPENAI_API_KEY: secret } },
+    );
+    const record = records(path.join(dir, "toolscore-results.jsonl")).get("a");
+    return { run, result: Object.values(record?.metrics as Record<string, unknown>)[0] };
+  }
+
+  it("bounds each try by --judge-timeout, the read of a trickled answer included", async () => {
+    // Headers at once, then the answer a byte at a time, for as long as the client listens.
+    const trickle = await rawServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => {
+        response.write(" ");
+      }, 100);
+      response.on("close", () => {
+        clearInterval(timer);
+      });
+    });
+    const { run, result } = await judgedAt(trickle.url, 1);
+    expect(run.code, run.stderr).toBe(3);
+    // One try and one retry, each cut at the deadline: never a pass.
+    expect(trickle.requests()).toBe(2);
+    expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
+  }, 60_000);
+
+  it("ends a call with its retries within (retries + 1) × timeout, whatever Retry-After asks", async () => {
+    const busy = await rawServer((_request, response) => {
+      response.writeHead(429, { "content-type": "application/json", "retry-after": "3600" });
+      response.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit" } }));
+    });
+    const { run, result } = await judgedAt(busy.url, 2);
+    expect(run.code, run.stderr).toBe(3);
+    expect(busy.requests()).toBeGreaterThanOrEqual(1);
+    expect(busy.requests()).toBeLessThanOrEqual(3);
+    expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
+  }, 60_000);
+});
