@@ -3,7 +3,15 @@
  * run in CI with a secret in the environment: what they may make toolscore do, end to end
  * through the real CLI, every server a loopback listener the test starts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -246,4 +254,105 @@ describe("deadlines are deadlines (issue 34, item 5)", () => {
     expect(busy.requests()).toBeLessThanOrEqual(3);
     expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
   }, 60_000);
+});
+
+describe("no crash from shape or size (issue 34, item 3)", () => {
+  const plain = (id: string) => ({
+    id,
+    toolsCalled: [{ name: "a" }],
+    expectedTools: [{ name: "a" }],
+  });
+  const deep = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+  const deepCase = `{"id":"deep","toolsCalled":[],"expectedTools":[],"metadata":${deep}}`;
+
+  it.each([
+    ["runs.json", `[${deepCase},${JSON.stringify(plain("ok"))}]`],
+    ["runs.jsonl", `${deepCase}\n${JSON.stringify(plain("ok"))}\n`],
+  ])(
+    "5,000 levels of nesting in %s are that case's error; the run and its report go on",
+    async (name, text) => {
+      const dir = folder({ [name]: text });
+      const run = await runCliProcess(["eval", name, "--report", "report.html"], { cwd: dir });
+      expect(run.stderr).not.toMatch(/RangeError|Maximum call stack/);
+      expect(run.code).toBe(3);
+      const byId = records(path.join(dir, "toolscore-results.jsonl"));
+      expect(byId.get("ok")).toMatchObject({ status: "passed" });
+      expect(byId.get("deep")).toMatchObject({
+        status: "error",
+        error: {
+          code: "DATASET_PARSE",
+          message: expect.stringContaining(
+            "metadata is nested more than 1000 levels deep",
+          ) as unknown,
+        },
+      });
+      expect(readFileSync(path.join(dir, "report.html"), "utf8")).toContain("<html");
+    },
+  );
+
+  it("a results file nested too deep is refused by name, never a crash of the report", async () => {
+    const dir = folder({ "runs.jsonl": `${JSON.stringify(plain("ok"))}\n` });
+    expect((await runCliProcess(["eval", "runs.jsonl"], { cwd: dir })).code).toBe(0);
+    const file = path.join(dir, "toolscore-results.jsonl");
+    const [header, record, end] = readFileSync(file, "utf8").trimEnd().split("\n");
+    const crafted = record.replace('"reason":', `"details":${deep},"reason":`);
+    writeFileSync(file, `${header}\n${crafted}\n${end}\n`);
+    const run = await runCliProcess(["report", file, "--report", "again.html"], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("RESULTS_FILE");
+    expect(run.stderr).toContain("line 2 is nested more than 1000 levels deep");
+    expect(run.stderr).not.toMatch(/RangeError/);
+  });
+
+  it.each([0, 1])(
+    "a line over 256 MiB is its case's error, decided from its length (workers %i)",
+    async (workers) => {
+      const dir = folder({});
+      const file = path.join(dir, "runs.jsonl");
+      writeFileSync(file, `${JSON.stringify(plain("first"))}\n`);
+      // Sparse 300 MiB lines (no disk), never held in memory by either reader: one in the
+      // middle, one at the end without a newline.
+      const long = 300 * 1024 * 1024;
+      truncateSync(file, statSync(file).size + long);
+      appendFileSync(file, `\n\n${JSON.stringify(plain("last"))}\n`);
+      truncateSync(file, statSync(file).size + long);
+      const run = await runCliProcess(["eval", "runs.jsonl", "--workers", String(workers)], {
+        cwd: dir,
+      });
+      expect(run.stderr).not.toMatch(/RangeError|Cannot create a string|Assertion/);
+      expect(run.code).toBe(3);
+      const byId = records(path.join(dir, "toolscore-results.jsonl"));
+      expect(byId.get("first")).toMatchObject({ status: "passed", index: 0, line: 1 });
+      expect(byId.get("last")).toMatchObject({ status: "passed", index: 2, line: 4 });
+      const overlong = (line: number, bytes: number) => ({
+        status: "error",
+        line,
+        error: {
+          code: "DATASET_PARSE",
+          message: expect.stringContaining(
+            `line ${line}: ${bytes} bytes, over the 268435456-byte limit of a dataset line`,
+          ) as unknown,
+        },
+      });
+      expect(byId.get("case-2")).toMatchObject({ index: 1, ...overlong(2, long + 1) });
+      expect(byId.get("case-4")).toMatchObject({ index: 3, ...overlong(5, long) });
+      // Where the last case's line sits, as reports read it again.
+      const lastSource = byId.get("last")?.source as { offset: number };
+      expect(lastSource.offset).toBe(
+        statSync(file).size - long - JSON.stringify(plain("last")).length - 1,
+      );
+    },
+    60_000,
+  );
+
+  it("a JSON dataset too large to read whole is refused by its size, with the way out", async () => {
+    const dir = folder({});
+    const file = path.join(dir, "runs.json");
+    writeFileSync(file, "[");
+    truncateSync(file, 300 * 1024 * 1024);
+    const run = await runCliProcess(["eval", "runs.json"], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("over the 268435456-byte limit of a JSON dataset");
+    expect(run.stderr).toContain("write it as JSONL");
+  });
 });

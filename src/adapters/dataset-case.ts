@@ -1,4 +1,5 @@
 import { DatasetParseError, ToolscoreError } from "../core/errors.js";
+import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -165,6 +166,19 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       continue;
     }
     if (value === undefined || value === null) continue;
+    // The call lists are held to the depth limit by the call reader; the rest here, before
+    // anything recursive (a record's writer, a report, a hash) meets them.
+    if (
+      typeof value === "object" &&
+      field !== "toolsCalled" &&
+      field !== "expectedTools" &&
+      nestsDeeperThan(value, DEFAULT_MAX_DEPTH)
+    ) {
+      fail(
+        `${key} is nested more than ${DEFAULT_MAX_DEPTH} levels deep (see docs/reference/limits.md)`,
+        field,
+      );
+    }
     const earlier = givenAs[field];
     if (earlier !== undefined) {
       fail(

@@ -14,6 +14,24 @@ export type JsonType = "null" | "boolean" | "number" | "string" | "array" | "obj
  */
 export const DEFAULT_MAX_DEPTH = 1000;
 
+/**
+ * Whether `value` nests objects or arrays more than `maxDepth` levels deep (a scalar is 0 deep,
+ * `{}` 1). Walks at most `maxDepth` levels, so it never exceeds the stack itself; for data read
+ * from outside (a dataset's metadata, a results line) before anything recursive touches it.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (maxDepth <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, maxDepth - 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (nestsDeeperThan((value as Record<string, unknown>)[key], maxDepth - 1)) return true;
+  }
+  return false;
+}
+
 /** The JSON type of a value: arrays and `null` get their own names. */
 export function jsonTypeOf(value: JsonValue): JsonType {
   if (value === null) return "null";

@@ -7,6 +7,12 @@
  * never skipped.
  */
 export class JsonlCursor {
+  /**
+   * The longest line read, in bytes: a longer one is an error for its line, told from its length
+   * alone (its bytes are never held: a 1 GiB line would not fit in a string).
+   */
+  static readonly maxLineBytes = 256 * 1024 * 1024;
+
   /** The 1-based number of the last line taken. */
   line: number;
   /** Where the last line's content starts and ends in the buffer it was taken from. */
@@ -46,6 +52,19 @@ export class JsonlCursor {
     }
     return false;
   }
+
+  /** Counts a line over `maxLineBytes`, whose bytes were not kept: never blank. */
+  skip(): void {
+    this.line++;
+    this.atFileStart = false;
+    this.begin = 0;
+    this.stop = 0;
+  }
+}
+
+/** Whether a line of `bytes` bytes (its newline included) is longer than any line read. */
+export function isOverlongLine(bytes: number): boolean {
+  return bytes > JsonlCursor.maxLineBytes;
 }
 
 /** The non-blank lines of a JSONL text held in memory, by the same rule, with their numbers. */

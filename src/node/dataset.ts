@@ -3,12 +3,15 @@ import { createReadStream } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import { JsonlCursor } from "../core/jsonl-lines.js";
+import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
 import { NotARegularFileError } from "./regular-file.js";
 import { readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
+
+/** The largest JSON or YAML dataset read (whole, so a few times its size in memory). */
+export const maxDocumentBytes = 256 * 1024 * 1024;
 
 /** The dataset formats, by the file extensions that select them. */
 export type DatasetFormat = "jsonl" | "json" | "yaml";
@@ -282,39 +285,96 @@ export interface JsonlLine {
 /**
  * The lines of a JSONL file, in constant memory whatever its size: blank lines are skipped, a
  * byte-order mark and `\r\n` endings are accepted. `from` starts at a byte offset (a line start).
+ * A line over `JsonlCursor.maxLineBytes` is yielded with no text and its true `bytes`, never
+ * held: its reader makes it that line's error.
  */
 export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlLine> {
   const stream = createReadStream(file, { highWaterMark: 1 << 20, start: from });
-  let rest: Buffer | undefined;
+  /** The start of a line not ended yet, chunk by chunk (joined once, when it ends). */
+  let rest: Buffer[] = [];
+  let restBytes = 0;
   let base = from;
+  /** Bytes of an over-long line passed over so far, while there is one. */
+  let skipped: number | undefined;
   const cursor = new JsonlCursor({ startsFile: from === 0 });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const buffer = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
     let start = 0;
-    let newline = buffer.indexOf(10, start);
+    let newline = chunk.indexOf(10);
+    if (newline === -1) {
+      if (skipped !== undefined) skipped += chunk.length;
+      else {
+        rest.push(chunk);
+        restBytes += chunk.length;
+        if (isOverlongLine(restBytes)) {
+          skipped = restBytes;
+          rest = [];
+          restBytes = 0;
+        }
+      }
+      continue;
+    }
+    if (skipped !== undefined) {
+      cursor.skip();
+      yield { text: "", line: cursor.line, offset: base, bytes: skipped + newline + 1 };
+      // From here the chunk is read on its own; it starts where the skipped bytes end.
+      base += skipped;
+      skipped = undefined;
+      start = newline + 1;
+      newline = chunk.indexOf(10, start);
+    }
+    let buffer = chunk;
+    if (restBytes > 0) {
+      buffer = Buffer.concat([...rest, chunk]);
+      newline += restBytes;
+      rest = [];
+      restBytes = 0;
+    }
     while (newline !== -1) {
-      if (cursor.take(buffer, start, newline)) {
+      const bytes = newline + 1 - start;
+      if (isOverlongLine(bytes)) {
+        cursor.skip();
+        yield { text: "", line: cursor.line, offset: base + start, bytes };
+      } else if (cursor.take(buffer, start, newline)) {
         yield {
           text: buffer.toString("utf8", cursor.begin, cursor.stop),
           line: cursor.line,
           offset: base + start,
-          bytes: newline + 1 - start,
+          bytes,
         };
       }
       start = newline + 1;
       newline = buffer.indexOf(10, start);
     }
-    rest = start < buffer.length ? buffer.subarray(start) : undefined;
     base += start;
+    if (start < buffer.length) {
+      rest = [buffer.subarray(start)];
+      restBytes = buffer.length - start;
+    }
   }
-  if (rest !== undefined && cursor.take(rest, 0, rest.length)) {
-    yield {
-      text: rest.toString("utf8", cursor.begin, cursor.stop),
-      line: cursor.line,
-      offset: base,
-      bytes: rest.length,
-    };
+  if (skipped !== undefined) {
+    cursor.skip();
+    yield { text: "", line: cursor.line, offset: base, bytes: skipped };
+  } else if (restBytes > 0) {
+    const last = Buffer.concat(rest);
+    if (cursor.take(last, 0, last.length)) {
+      yield {
+        text: last.toString("utf8", cursor.begin, cursor.stop),
+        line: cursor.line,
+        offset: base,
+        bytes: last.length,
+      };
+    }
   }
+}
+
+/** A line over the longest read, as the error of its case. */
+function overlongLine(place: Place & { line: number; bytes: number }, context: Context) {
+  return new DatasetParseError({
+    message: `line ${place.line}: ${place.bytes} bytes, over the ${JsonlCursor.maxLineBytes}-byte limit of a dataset line (see docs/reference/limits.md); not read`,
+    source: context.source,
+    item: place.index,
+    line: place.line,
+  });
 }
 
 /** A case from one JSONL line; a promise only when the line names transcript files. */
@@ -323,6 +383,7 @@ function lineEntry(
   place: Required<Place>,
   context: Context,
 ): DatasetEntry | Promise<DatasetEntry> {
+  if (isOverlongLine(place.bytes)) return overlongLine(place, context);
   const record = parseLine(text, place.index, place.line, context);
   if (DatasetParseError.isInstance(record)) return record;
   return hasFileField(record)
@@ -342,7 +403,12 @@ async function* jsonlRecords(file: string, context: Context): AsyncGenerator<Dat
   for await (const { text, line, offset, bytes } of jsonlLines(file)) {
     context.options.onProgress?.(offset + bytes);
     const place = { index, line, offset, bytes };
-    yield { value: parseLine(text, index, line, context), place };
+    yield {
+      value: isOverlongLine(bytes)
+        ? overlongLine(place, context)
+        : parseLine(text, index, line, context),
+      place,
+    };
     index++;
   }
 }
@@ -484,12 +550,20 @@ export async function* readDatasetRecords(
 async function* records(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   const format = context.options.format ?? datasetFormatOf(file);
   const absolute = path.resolve(file);
+  let size: number;
   try {
     const info = await stat(absolute);
     if (!info.isFile()) throw new Error("not a file");
+    size = info.size;
   } catch {
     throw new DatasetParseError({
       message: `cannot read the dataset ${file}: no such file`,
+      source: file,
+    });
+  }
+  if (format !== "jsonl" && size > maxDocumentBytes) {
+    throw new DatasetParseError({
+      message: `${file} is ${size} bytes, over the ${maxDocumentBytes}-byte limit of a ${format.toUpperCase()} dataset, which is read whole; write it as JSONL (one case a line, read line by line at any size; see docs/reference/limits.md)`,
       source: file,
     });
   }
@@ -508,6 +582,10 @@ export async function readDatasetLine(
   place: { index: number; line?: number; offset: number; bytes: number },
   options: ReadDatasetOptions = {},
 ): Promise<DatasetEntry> {
+  // The place comes from a results file, which may come from anywhere.
+  if (!Number.isSafeInteger(place.bytes) || place.bytes < 0 || isOverlongLine(place.bytes)) {
+    return overlongLine({ ...place, line: place.line ?? 0 }, contextOf(file, options));
+  }
   const absolute = path.resolve(file);
   const handle = await open(absolute, "r");
   const buffer = Buffer.alloc(place.bytes);

@@ -24,13 +24,36 @@ function kindOf(stats: {
   return "not a regular file";
 }
 
+/** A file named in data that is larger than its reader takes. */
+export class FileTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`is ${size} bytes, over the ${maxBytes}-byte limit`);
+    this.name = "FileTooLargeError";
+  }
+}
+
+export interface RegularFileOptions {
+  /** Refuse a symlink rather than follow it (`ELOOP`). Default false. */
+  readonly noFollow?: boolean;
+}
+
 /**
  * Opens a file named in data for reading, only if it is a regular file: a FIFO, a device or a
  * socket would block a read for good. Opened without blocking and checked on the open handle,
  * so a file swapped after a check cannot slip through. Throws `NotARegularFileError` otherwise.
  */
-export async function openRegularFile(file: string): Promise<{ handle: FileHandle; size: number }> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function openRegularFile(
+  file: string,
+  options: RegularFileOptions = {},
+): Promise<{ handle: FileHandle; size: number }> {
+  const flags =
+    constants.O_RDONLY |
+    constants.O_NONBLOCK |
+    (options.noFollow === true ? constants.O_NOFOLLOW : 0);
+  const handle = await open(file, flags);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new NotARegularFileError(kindOf(stats));
@@ -41,11 +64,23 @@ export async function openRegularFile(file: string): Promise<{ handle: FileHandl
   }
 }
 
-/** The whole content of a regular file named in data (see `openRegularFile`). */
-export async function readRegularFile(file: string): Promise<Buffer> {
-  const { handle } = await openRegularFile(file);
+/**
+ * The whole content of a regular file named in data (see `openRegularFile`), of at most
+ * `maxBytes`: a larger one is a `FileTooLargeError`, decided from its size before it is read.
+ */
+export async function readRegularFile(
+  file: string,
+  options: RegularFileOptions & { readonly maxBytes: number },
+): Promise<Buffer> {
+  const { handle, size } = await openRegularFile(file, options);
   try {
-    return await handle.readFile();
+    if (size > options.maxBytes) throw new FileTooLargeError(size, options.maxBytes);
+    const content = await handle.readFile();
+    // Grown since it was opened: the limit holds all the same.
+    if (content.length > options.maxBytes) {
+      throw new FileTooLargeError(content.length, options.maxBytes);
+    }
+    return content;
   } finally {
     await handle.close();
   }

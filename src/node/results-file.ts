@@ -12,7 +12,7 @@ import path from "node:path";
 import { open } from "node:fs/promises";
 import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
-import { isJsonObject } from "../core/json.js";
+import { DEFAULT_MAX_DEPTH, isJsonObject, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
@@ -234,6 +234,13 @@ export async function scanResults(
         cause: error,
       });
       continue;
+    }
+    // Nothing toolscore writes nests so deep; what does would overflow a report's recursion.
+    if (nestsDeeperThan(value, DEFAULT_MAX_DEPTH)) {
+      throw new ResultsFileError({
+        file,
+        message: `${file} line ${line} is nested more than ${DEFAULT_MAX_DEPTH} levels deep: not a line toolscore writes (see docs/reference/limits.md)`,
+      });
     }
     if (header === undefined) {
       if (!isHeader(value)) {

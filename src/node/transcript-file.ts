@@ -1,6 +1,9 @@
 import { decodeTranscript } from "../adapters/parse-trajectory.js";
 import { readRegularFile } from "./regular-file.js";
 
+/** The largest transcript file read (JSON is parsed whole: a few times its size in memory). */
+export const maxTranscriptBytes = 256 * 1024 * 1024;
+
 /** Whether a transcript file is JSON Lines by its name (`.jsonl`, `.ndjson`). */
 export function isJsonLinesFile(file: string): boolean {
   return /\.(jsonl|ndjson)$/i.test(file);
@@ -14,6 +17,6 @@ export function isJsonLinesFile(file: string): boolean {
  * `InvalidInputError` naming the line that is not JSON.
  */
 export async function readTranscriptFile(file: string): Promise<unknown> {
-  const text = (await readRegularFile(file)).toString("utf8");
+  const text = (await readRegularFile(file, { maxBytes: maxTranscriptBytes })).toString("utf8");
   return decodeTranscript(text, { lines: isJsonLinesFile(file) });
 }

@@ -43,7 +43,7 @@ export interface WorkerBatch {
   readonly lines: Int32Array;
   /** Where each line starts in the file, and its length with its newline. */
   readonly offsets: Float64Array;
-  readonly sizes: Int32Array;
+  readonly sizes: Float64Array;
 }
 
 /** A scored batch: the records as JSON lines, and flat figures for the summary. */

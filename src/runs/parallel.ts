@@ -7,7 +7,7 @@ import type { ResultsWriter } from "../node/results-file.js";
 import type { RunProgress } from "./run-progress.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
-import { JsonlCursor } from "../core/jsonl-lines.js";
+import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
 import { workerFile } from "./worker-file.js";
 import type { CasePlacer } from "./shard.js";
 
@@ -125,16 +125,18 @@ function createTally(input: ParallelRunInput) {
 /**
  * Which lines become cases of this run: not blank (the JSONL line rule, one cursor for every
  * reader), and placed to run (see `createCasePlacer`). Returns the line handler for `readLines`:
- * true when the batch is full.
+ * true when the batch is full. A line over the longest read goes in with no bytes and its true
+ * size, which makes it its case's error where the batch is read.
  */
 function selectLines(input: ParallelRunInput, batches: BatchFiller): LineHandler {
   const cursor = new JsonlCursor();
   let index = 0;
-  return (buffer, start, newline, base) => {
-    if (!cursor.take(buffer, start, newline)) return false;
+  return (buffer, start, newline, base, overlong) => {
+    const size = overlong ?? (newline < buffer.length ? newline + 1 : newline) - start;
+    if (isOverlongLine(size)) cursor.skip();
+    else if (!cursor.take(buffer, start, newline)) return false;
     const position = index++;
     if (input.placer.place(position) !== "run") return false;
-    const size = (newline < buffer.length ? newline + 1 : newline) - start;
     return batches.add(buffer, cursor.begin, cursor.stop, {
       index: position,
       line: cursor.line,
@@ -144,12 +146,22 @@ function selectLines(input: ParallelRunInput, batches: BatchFiller): LineHandler
   };
 }
 
-/** Takes one line of `buffer` (`newline` is its end); `base` is where the buffer sits in the file. */
-type LineHandler = (buffer: Buffer, start: number, newline: number, base: number) => boolean;
+/**
+ * Takes one line of `buffer` (`newline` is its end); `base` is where the buffer sits in the file.
+ * A line over the longest read comes with its size (`overlong`) and none of its bytes.
+ */
+type LineHandler = (
+  buffer: Buffer,
+  start: number,
+  newline: number,
+  base: number,
+  overlong?: number,
+) => boolean;
 
 /**
- * Reads a file's lines through one reused buffer, grown for a longer line: each is handed to
- * `onLine` as a view of the buffer, and `flush` runs whenever `onLine` says so.
+ * Reads a file's lines through one reused buffer, grown for a longer line (up to the longest
+ * read: the rest of a longer one is passed over, counted): each is handed to `onLine` as a view
+ * of the buffer, and `flush` runs whenever `onLine` says so.
  */
 async function readLines(
   handle: FileHandle,
@@ -165,6 +177,9 @@ async function readLines(
   let kept = 0;
   /** Where `buffer[0]` is in the file. */
   let base = 0;
+  /** Bytes of an over-long line passed over so far, while there is one. */
+  let skipped: number | undefined;
+  const empty = Buffer.alloc(0);
   for (;;) {
     if (input.stopped()) return;
     if (kept === buffer.length) {
@@ -178,18 +193,42 @@ async function readLines(
     const view = buffer.subarray(0, kept + bytesRead);
     let start = 0;
     let newline = view.indexOf(10, start);
+    if (skipped !== undefined) {
+      if (newline === -1) {
+        skipped += view.length;
+        base += view.length;
+        kept = 0;
+        continue;
+      }
+      const line = skipped + newline + 1;
+      if (input.onLine(empty, 0, 0, base - skipped, line)) await input.flush();
+      skipped = undefined;
+      start = newline + 1;
+      newline = view.indexOf(10, start);
+    }
     while (newline !== -1) {
       if (input.onLine(view, start, newline, base)) await input.flush();
       start = newline + 1;
       newline = view.indexOf(10, start);
     }
     kept = view.length - start;
+    if (isOverlongLine(kept)) {
+      // Its bytes are never held: the line is counted until it ends.
+      skipped = kept;
+      base += view.length;
+      kept = 0;
+      buffer = Buffer.allocUnsafeSlow(readBytes);
+      input.progress.bytes(base);
+      continue;
+    }
     if (kept > 0) view.copy(buffer, 0, start, view.length);
     base += start;
     input.progress.bytes(base);
   }
   // The last line, without a newline.
-  if (kept > 0 && !input.stopped()) input.onLine(buffer.subarray(0, kept), 0, kept, base);
+  if (input.stopped()) return;
+  if (skipped !== undefined) input.onLine(empty, 0, 0, base - skipped, skipped);
+  else if (kept > 0) input.onLine(buffer.subarray(0, kept), 0, kept, base);
 }
 
 /** The batch being filled: each line's bytes are copied in as it is read. */
@@ -238,7 +277,7 @@ function createBatchFiller(batchLines: number) {
         indices: Int32Array.from(indices),
         lines: Int32Array.from(lines),
         offsets: Float64Array.from(offsets),
-        sizes: Int32Array.from(sizes),
+        sizes: Float64Array.from(sizes),
       };
       bytes = new Uint8Array(batchRoom);
       filled = 0;
