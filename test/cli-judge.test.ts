@@ -67,6 +67,8 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     const env = {
       OPENAI_API_KEY: "test-key",
       OPENAI_BASE_URL: server().openaiBaseURL,
+      // The user's cache folder, where the judge cache lives by default.
+      XDG_CACHE_HOME: path.join(cwd, "user-cache"),
     };
     const args = [
       "eval",
@@ -107,7 +109,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(records.at(-1)).toMatchObject({ toolscore: "end", judge: { calls: 2, cacheHits: 0 } });
     expect(run.stdout).toMatch(/judge: 2 calls, 0 cached/);
 
-    // The same run again is answered from the judge cache in .toolscore/judge-cache.
+    // The same run again is answered from the judge cache in $XDG_CACHE_HOME/toolscore.
     const again = await runCliProcess(args, { cwd, env });
     expect(again.code).toBe(1);
     expect(server().modelCalls).toHaveLength(2);
@@ -125,7 +127,9 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     // toolscore cache clear empties it: the next run asks again.
     const cleared = await runCliProcess(["cache", "clear"], { cwd, env });
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toBe("removed 2 cached judge answers from .toolscore/judge-cache\n");
+    expect(cleared.stdout).toBe(
+      "removed 2 cached judge answers from user-cache/toolscore/judge-cache\n",
+    );
     expect((await runCliProcess(args, { cwd, env })).code).toBe(1);
     expect(server().modelCalls).toHaveLength(6);
     expect((await runCliProcess(["cache", "purge"], { cwd, env })).code).toBe(2);

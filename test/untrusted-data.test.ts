@@ -3,9 +3,13 @@
  * run in CI with a secret in the environment: what they may make toolscore do, end to end
  * through the real CLI, every server a loopback listener the test starts.
  */
+import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -354,5 +358,67 @@ describe("no crash from shape or size (issue 34, item 3)", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("over the 268435456-byte limit of a JSON dataset");
     expect(run.stderr).toContain("write it as JSONL");
+  });
+});
+
+describe("the judge cache is not a back door (issue 34, item 2)", () => {
+  const selection = (score: number) => () => ({
+    reason: score === 1 ? "fine" : "book was needed",
+    overSelected: [],
+    underSelected: score === 1 ? [] : ["book"],
+    misSelected: [],
+    score,
+  });
+  const judgeRun = (dir: string, env: Record<string, string>) =>
+    runCliProcess(["eval", "runs.jsonl", "-m", "tool-selection", "--judge", "openai/gpt-4o-mini"], {
+      cwd: dir,
+      env: { OPENAI_BASE_URL: server().openaiBaseURL, ...env },
+    });
+
+  it("answers written under another account are never read as this one's", async () => {
+    const dir = folder({ "runs.jsonl": selectionCase });
+    const userCache = path.join(dir, "user-cache");
+    // A stranger's run, with their own key, fills the cache with passing answers.
+    server().answer = selection(1);
+    const theirs = await judgeRun(dir, {
+      OPENAI_API_KEY: "sk-stranger",
+      XDG_CACHE_HOME: userCache,
+    });
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(server().modelCalls).toHaveLength(1);
+    // The CI's run with its own key asks its judge, which fails the case.
+    server().answer = selection(0);
+    const ours = await judgeRun(dir, { OPENAI_API_KEY: secret, XDG_CACHE_HOME: userCache });
+    expect(server().modelCalls).toHaveLength(2);
+    expect(ours.code).toBe(1);
+    // Nothing of the run's cache sits in the checkout.
+    expect(existsSync(path.join(dir, ".toolscore"))).toBe(false);
+    expect(readdirSync(path.join(userCache, "toolscore", "judge-cache")).length).toBeGreaterThan(0);
+  });
+
+  it("a cache whose entries git tracks is refused before any case runs", async () => {
+    const dir = folder({
+      "runs.jsonl": selectionCase,
+      "toolscore.config.yaml": "judge:\n  model: openai/gpt-4o-mini\n  cache: .judge-cache\n",
+    });
+    mkdirSync(path.join(dir, ".judge-cache", "ab"), { recursive: true });
+    writeFileSync(path.join(dir, ".judge-cache", "ab", `${"ab".repeat(32)}.json`), "{}");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    execFileSync("git", ["add", ".judge-cache"], { cwd: dir });
+    const run = await runCliProcess(["eval", "runs.jsonl", "-m", "tool-selection"], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: secret, OPENAI_BASE_URL: server().openaiBaseURL },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("holds files tracked by git");
+    expect(server().requests).toHaveLength(0);
+    // Untracked, the same folder is the run's to use.
+    execFileSync("git", ["rm", "-r", "-q", "--cached", ".judge-cache"], { cwd: dir });
+    server().answer = selection(1);
+    const again = await runCliProcess(["eval", "runs.jsonl", "-m", "tool-selection"], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: secret, OPENAI_BASE_URL: server().openaiBaseURL },
+    });
+    expect(again.code, again.stderr).toBe(0);
   });
 });

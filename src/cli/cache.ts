@@ -1,4 +1,8 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
+import { InvalidOptionError } from "../core/errors.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { configFor, judgeCacheDirectory } from "./config.js";
 import { ExitCode, shownPath, usageError } from "./io.js";
@@ -7,8 +11,8 @@ import type { CliIo } from "./io.js";
 export const cacheHelp = `Usage: toolscore cache clear [options]
 
 Empties the judge cache: every answer cached in the folder the config names (judge.cache), else
-in .toolscore/judge-cache. Nothing else in that folder is touched. eval --no-cache runs without
-the cache instead.
+in toolscore/judge-cache in your cache folder ($XDG_CACHE_HOME, else ~/.cache). Nothing else in
+that folder is touched. eval --no-cache runs without the cache instead.
 
 Options
   -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
@@ -33,7 +37,7 @@ export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<
   if (positionals.length !== 1 || positionals[0] !== "clear") {
     throw usageError("cache takes one action: toolscore cache clear (see toolscore cache --help)");
   }
-  const directory = judgeCacheDirectory(configFor(values.config, io), io.cwd);
+  const directory = judgeCacheDirectory(configFor(values.config, io), io);
   if (directory === undefined) {
     io.stdout.write(
       "the config turns the judge cache off (judge.cache: false); nothing to clear\n",
@@ -42,7 +46,40 @@ export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const deleted = await createFileJudgeCache(directory).clear();
   io.stdout.write(
-    `removed ${deleted} cached judge answer${deleted === 1 ? "" : "s"} from ${shownPath(directory, io)}\n`,
+    `removed ${deleted} cached judge answer${deleted === 1 ? "" : "s"} from ${shownCache(directory, io)}\n`,
   );
   return ExitCode.OK;
+}
+
+/** A cache folder as the console shows it: relative when under the current folder. */
+export function shownCache(directory: string, io: Pick<CliIo, "cwd">): string {
+  const shown = shownPath(directory, io);
+  return shown.startsWith("..") ? directory : shown;
+}
+
+/**
+ * Refuses a judge cache whose entries git tracks: answers committed to a repository may come
+ * from a pull request, and would stand for the judge's. Folders outside a git checkout, and
+ * machines without git, pass.
+ */
+export function refuseTrackedCache(directory: string): void {
+  let where = directory;
+  while (!existsSync(where) && path.dirname(where) !== where) where = path.dirname(where);
+  let tracked: string;
+  try {
+    tracked = execFileSync("git", ["ls-files", "-z", "--", directory], {
+      cwd: where,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    });
+  } catch {
+    return; // no git, or not in a checkout
+  }
+  if (tracked === "") return;
+  throw new InvalidOptionError({
+    option: "judge.cache",
+    value: directory,
+    message: `the judge cache ${directory} holds files tracked by git; cached answers stand for the judge's, and a repository's may come from a pull request: keep the cache out of the repository (the default is in ~/.cache), or untrack it (git rm -r --cached ${path.basename(directory)})`,
+  });
 }

@@ -1,6 +1,7 @@
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
@@ -30,7 +31,7 @@ export interface JudgeConfig {
    */
   readonly timeoutMs?: number;
   readonly maxRetries?: number;
-  /** The judge cache folder; false for none. Default `.toolscore/judge-cache`. */
+  /** The judge cache folder; false for none. Default: `toolscore/judge-cache` in the user's cache folder. */
   readonly cache?: string | false;
 }
 
@@ -316,10 +317,28 @@ export function applySetting(metrics: MetricConfig[], setting: string): MetricCo
   return metrics.map((item, index) => (index === at ? { ...item, options } : item));
 }
 
-/** The judge cache folder of a run: the config's (`judge.cache`), else `.toolscore/judge-cache`; undefined when turned off. */
-export function judgeCacheDirectory(config: EvalConfig, cwd: string): string | undefined {
+/**
+ * The judge cache folder of a run: the config's (`judge.cache`, relative to the current folder),
+ * else `toolscore/judge-cache` in the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`;
+ * `%LOCALAPPDATA%` on Windows), outside any checkout: a cache answers for the judge, and one
+ * in a repository may come from a pull request. Undefined when turned off.
+ */
+export function judgeCacheDirectory(
+  config: EvalConfig,
+  io: Pick<CliIo, "cwd" | "env">,
+): string | undefined {
   const cache = config.judge?.cache;
-  return cache === false ? undefined : path.resolve(cwd, cache ?? ".toolscore/judge-cache");
+  if (cache === false) return undefined;
+  if (cache !== undefined) return path.resolve(io.cwd, cache);
+  const { env } = io;
+  const home = env.HOME ?? env.USERPROFILE ?? homedir();
+  const base =
+    env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : process.platform === "win32" && env.LOCALAPPDATA !== undefined
+        ? env.LOCALAPPDATA
+        : path.join(home, ".cache");
+  return path.join(base, "toolscore", "judge-cache");
 }
 
 /** The config file named by --config, else the one in the folder, else none. */

@@ -27,6 +27,7 @@ import { applySetting, configFor, findConfigFile, judgeCacheDirectory } from "./
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
 import { compareResults, readRun, writeReports } from "./reports.js";
@@ -501,7 +502,8 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
               });
               const cacheDirectory = plan.noCache
                 ? undefined
-                : judgeCacheDirectory(plan.config, io.cwd);
+                : judgeCacheDirectory(plan.config, io);
+              if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
               // A run that asks a judge says which, and where its calls (and the key) go.
               io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
               session = createJudgeSession(model, {

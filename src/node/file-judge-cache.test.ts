@@ -1,12 +1,21 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JudgeResponse } from "../core/judge.js";
 import { createFileBatchStore } from "./file-batch-store.js";
-import { createFileJudgeCache } from "./file-judge-cache.js";
+import { createFileJudgeCache, maxCacheEntryBytes } from "./file-judge-cache.js";
 
 const run = promisify(execFile);
 const directories: string[] = [];
@@ -81,6 +90,33 @@ describe("createFileJudgeCache", () => {
       readFileSync(path.join(directory, "ef", `${other}.json`)),
     );
     expect(await cache.get(key)).toBeUndefined();
+  });
+
+  it("reads an entry only as a regular file of its own, of at most 1 MiB (issue 34, item 2)", async () => {
+    const directory = scratch();
+    const cache = createFileJudgeCache(directory);
+    await cache.set(key, answer);
+    const entry = path.join(directory, "ab", `${key}.json`);
+    // A symlink to a good answer elsewhere, to a device, or an endless file: all misses.
+    const elsewhere = path.join(directory, "elsewhere.json");
+    writeFileSync(elsewhere, readFileSync(entry));
+    for (const target of [elsewhere, "/dev/zero"]) {
+      rmSync(entry);
+      symlinkSync(target, entry);
+      expect(await cache.get(key), target).toBeUndefined();
+    }
+    rmSync(entry);
+    const padded = JSON.stringify({
+      format: "toolscore-judge-cache/1",
+      key,
+      response: { ...answer, text: "x".repeat(maxCacheEntryBytes) },
+    });
+    writeFileSync(entry, padded);
+    expect(await cache.get(key)).toBeUndefined();
+    // Written again, the entry is the cache's own file, and read.
+    await cache.set(key, answer);
+    expect(lstatSync(entry).isSymbolicLink()).toBe(false);
+    expect(await cache.get(key)).toEqual(answer);
   });
 
   it("refuses keys that are not digests (no path tricks)", async () => {

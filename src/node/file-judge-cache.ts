@@ -1,11 +1,15 @@
 import type { Dirent } from "node:fs";
-import { readFile, readdir, rm, rmdir } from "node:fs/promises";
+import { readdir, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import type { JudgeCache, JudgeResponse } from "../core/judge.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { FileTooLargeError, NotARegularFileError, readRegularFile } from "./regular-file.js";
 
 const format = "toolscore-judge-cache/1";
+
+/** The largest entry read: an answer is a few KB (a symlink to /dev/zero would be endless). */
+export const maxCacheEntryBytes = 1024 * 1024;
 
 /** A judge cache on disk, with where it lives. */
 export interface FileJudgeCache extends JudgeCache {
@@ -60,8 +64,9 @@ function isResponse(value: unknown): value is JudgeResponse {
 /**
  * Judge answers kept on disk, one small JSON file per answer under `directory` (content-addressed
  * by the call's key, in 256 subfolders). Writes are atomic, so a crash mid-write or two processes
- * sharing the folder never leave a torn entry; an unreadable entry counts as a miss and is
- * written again.
+ * sharing the folder never leave a torn entry; an unreadable entry (not JSON, not a regular file
+ * of its own, over `maxCacheEntryBytes`) counts as a miss and is written again. A cache is
+ * trusted input: its answers stand for the judge's, so keep it where only your runs write.
  *
  * @example
  * const session = createJudgeSession(model, { cache: createFileJudgeCache(".toolscore/cache") });
@@ -88,9 +93,20 @@ export function createFileJudgeCache(directory: string): FileJudgeCache {
     async get(key) {
       let text: string;
       try {
-        text = await readFile(fileOf(key), "utf8");
+        // A regular file of its own only: a symlink, a device or an oversized entry is no
+        // answer (a miss, written again), whatever it points to.
+        const bytes = await readRegularFile(fileOf(key), {
+          noFollow: true,
+          maxBytes: maxCacheEntryBytes,
+        });
+        text = bytes.toString("utf8");
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        if (error instanceof NotARegularFileError || error instanceof FileTooLargeError) {
+          return undefined;
+        }
+        // Absent, or a symlink (refused by O_NOFOLLOW).
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ELOOP" || code === "EMLINK") return undefined;
         throw error;
       }
       try {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +15,22 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/**
+ * The user cache folder the CLI gets in tests ($XDG_CACHE_HOME): the judge cache lives there by
+ * default, and a test must neither read nor leave answers in the real one.
+ */
+let cacheHome: string | undefined;
+function testCacheHome(): string {
+  if (cacheHome === undefined) {
+    const made = mkdtempSync(path.join(os.tmpdir(), "toolscore-cache-home-"));
+    cacheHome = made;
+    process.once("exit", () => {
+      rmSync(made, { recursive: true, force: true });
+    });
+  }
+  return cacheHome;
+}
+
 /** Starts the built CLI (`npm test` builds before the tests run). */
 export function startCli(
   args: readonly string[],
@@ -22,7 +39,12 @@ export function startCli(
   if (!existsSync(binPath)) throw new Error(`${binPath} is missing: run npm run build first`);
   const child = spawn(process.execPath, [binPath, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CACHE_HOME: testCacheHome(),
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
