@@ -422,3 +422,68 @@ describe("the judge cache is not a back door (issue 34, item 2)", () => {
     expect(again.code, again.stderr).toBe(0);
   });
 });
+
+describe("CI logs cannot be steered (issue 34, item 4)", () => {
+  /** Lines a GitHub Actions runner would take for a workflow command, and raw control bytes. */
+  // eslint-disable-next-line no-control-regex -- raw control bytes are what is looked for
+  const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+  function commandsIn(text: string): string[] {
+    return text
+      .split("\n")
+      .filter((line) => /^\s*::/.test(line) || line.includes("##[") || controls.test(line));
+  }
+
+  it("ids, tool names and file names reach the console, Markdown and JUnit escaped", async () => {
+    const hostile = "x\n::add-mask::secret\n  ::stop-commands::t ##[error]y \u001b]0;title\u0007";
+    const dir = folder({
+      "runs.jsonl": jsonl([
+        { id: hostile, toolsCalled: [{ name: "b" }], expectedTools: [{ name: `a\n::error::z` }] },
+        { id: "unread\n::warning::w", toolsCalled: "not a list", expectedTools: [] },
+      ]),
+    });
+    const summary = path.join(dir, "summary.md");
+    writeFileSync(summary, "");
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "--markdown", "m.md", "--junit", "j.xml"],
+      { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(run.code).toBe(3);
+    expect(commandsIn(run.stdout)).toEqual([]);
+    expect(commandsIn(run.stderr)).toEqual([]);
+    expect(run.stdout).toContain("x\\x0a::add-mask::secret\\x0a  ::stop-commands");
+    for (const file of ["m.md", "summary.md", "j.xml"]) {
+      expect(readFileSync(path.join(dir, file), "utf8"), file).not.toMatch(controls);
+    }
+    expect(readFileSync(summary, "utf8")).not.toMatch(/^\s*::/m);
+
+    // The same from a report of those results, and a comparison with them.
+    const report = await runCliProcess(["report", "toolscore-results.jsonl"], { cwd: dir });
+    const compared = await runCliProcess(
+      ["compare", "toolscore-results.jsonl", "toolscore-results.jsonl"],
+      { cwd: dir },
+    );
+    for (const output of [report.stdout, report.stderr, compared.stdout, compared.stderr]) {
+      expect(commandsIn(output)).toEqual([]);
+    }
+  });
+
+  it("toolscore dataset prints recordings' file names escaped", async () => {
+    const dir = folder({});
+    mkdirSync(path.join(dir, "runs"));
+    const call = [
+      { role: "user", content: "hi" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
+    ];
+    writeFileSync(path.join(dir, "runs", "a\u001b]0;owned\u0007.json"), JSON.stringify(call));
+    writeFileSync(path.join(dir, "runs", "b\n::add-mask::z.json"), "not json {");
+    const run = await runCliProcess(["dataset", "runs", "-o", "runs/cases.jsonl"], { cwd: dir });
+    expect(run.code).toBe(3);
+    expect(commandsIn(run.stdout)).toEqual([]);
+    expect(commandsIn(run.stderr)).toEqual([]);
+    expect(run.stderr).toContain("error: runs/b\\x0a::add-mask::z.json: ");
+  });
+});

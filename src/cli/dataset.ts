@@ -6,6 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
 import { buildRecordingsDataset } from "../node/recordings.js";
 import type { RecordingsDataset } from "../node/recordings.js";
+import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 
@@ -128,7 +129,9 @@ export async function datasetFromRecordings(
   io.stderr.write(
     `dataset from ${plural(built.transcripts, "recording")}: ${plural(built.lines.length, "case")} in ${shownPath(file, io)}\n`,
   );
-  for (const warning of recordingsWarnings(built)) io.stderr.write(`warning: ${warning}\n`);
+  for (const warning of recordingsWarnings(built)) {
+    io.stderr.write(`warning: ${printable(warning)}\n`);
+  }
   return file;
 }
 
@@ -203,9 +206,11 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
   io.stdout.write(
     `wrote ${plural(built.lines.length, "case")} from ${plural(built.transcripts, "recording")} to ${shownPath(out, io)}${expected}\n`,
   );
-  for (const warning of recordingsWarnings(built)) io.stderr.write(`warning: ${warning}\n`);
+  for (const warning of recordingsWarnings(built)) {
+    io.stderr.write(`warning: ${printable(warning)}\n`);
+  }
   for (const problem of built.unreadable.slice(0, maxListed)) {
-    io.stderr.write(`error: ${problem}\n`);
+    io.stderr.write(`error: ${printable(problem)}\n`);
   }
   if (built.unreadable.length > maxListed) {
     io.stderr.write(`error: and ${built.unreadable.length - maxListed} more that cannot be read\n`);

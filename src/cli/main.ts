@@ -1,4 +1,4 @@
-import { printable } from "../reporters/printable.js";
+import { guardConsole, printable, printableLines } from "../reporters/printable.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -193,13 +193,14 @@ async function parseCommand(argv: readonly string[], io: CliIo): Promise<number>
       call.output === null
         ? ""
         : ` → ${formatToolCall({ name: "", arguments: call.output }).slice(1, -1)}`;
-    io.stdout.write(
-      `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}\n`,
-    );
+    const shown = `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}`;
+    io.stdout.write(`${printable(shown)}\n`);
   });
   for (const mapping of trajectory.nameMapping)
-    io.stdout.write(`renamed: ${mapping.original} → ${mapping.normalized}\n`);
-  for (const warning of trajectory.warnings) io.stderr.write(`warning: ${warning.message}\n`);
+    io.stdout.write(`renamed: ${printable(mapping.original)} → ${printable(mapping.normalized)}\n`);
+  for (const warning of trajectory.warnings) {
+    io.stderr.write(`warning: ${printable(warning.message)}\n`);
+  }
   return ExitCode.OK;
 }
 
@@ -283,7 +284,7 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
   } catch (error) {
     // Shards that do not fit together are a failed run, not a bad command line.
     if (ToolscoreError.isInstance(error) && error.code === "RESULTS_FILE") {
-      io.stderr.write(`toolscore merge: ${error.message}\n`);
+      io.stderr.write(`toolscore merge: ${printableLines(error.message)}\n`);
       return ExitCode.RUNTIME;
     }
     throw error;
@@ -333,7 +334,13 @@ function flagProblem(error: TypeError, help: string): string {
  * The toolscore command line, callable in-process (tests) or from `bin`: runs one command and
  * resolves to its exit code; errors are printed, never thrown.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  // Values from data reach the console: none may become a CI log's workflow command.
+  const io: CliIo = {
+    ...given,
+    stdout: guardConsole(given.stdout),
+    stderr: guardConsole(given.stderr),
+  };
   const name = argv.at(0);
   const rest = argv.slice(1);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -371,7 +378,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     const prefix = ToolscoreError.isInstance(error) ? `${error.code}: ` : "";
-    io.stderr.write(`toolscore ${name}: ${prefix}${printable(message)}\n`);
+    io.stderr.write(`toolscore ${name}: ${prefix}${printableLines(message)}\n`);
     if (!ToolscoreError.isInstance(error) && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`);
     }

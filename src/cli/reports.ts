@@ -1,3 +1,4 @@
+import { printable } from "../reporters/printable.js";
 import { createWriteStream, existsSync } from "node:fs";
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -138,7 +139,7 @@ async function withCaseContent(
   }
   if (fingerprint !== header.fingerprint) {
     io.stderr.write(
-      `toolscore: ${header.dataset} is ${fingerprint === undefined ? "not at hand" : "not the dataset of this run any more"}; the report shows results without the cases' calls\n`,
+      `toolscore: ${printable(header.dataset)} is ${fingerprint === undefined ? "not at hand" : "not the dataset of this run any more"}; the report shows results without the cases' calls\n`,
     );
     return [...records];
   }
@@ -251,7 +252,7 @@ export async function writeReports(input: {
     }
     if (notEmbedded.length > 0) {
       io.stderr.write(
-        `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${notEmbedded[0]}${notEmbedded.length > 1 ? "; ..." : ""})\n`,
+        `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${printable(notEmbedded[0])}${notEmbedded.length > 1 ? "; ..." : ""})\n`,
       );
     }
     await ensureFolder(reports.report);

@@ -1,4 +1,5 @@
 import type { RepeatSummary } from "../core/repeats.js";
+import { printable } from "./printable.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { RunComparison } from "../core/comparison.js";
@@ -17,9 +18,12 @@ export interface MarkdownSummaryOptions {
   readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
 }
 
-/** Text that cannot break a Markdown table or start markup: pipes, backticks, brackets, HTML. */
+/**
+ * Text that cannot break a Markdown table or start markup: pipes, backticks, brackets, HTML; and
+ * whose control characters (a terminal's escape sequences) show as `\x1b`-style escapes.
+ */
 function cell(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = printable(text.replace(/\s+/g, " ").trim());
   const clipped = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   return clipped.replace(/[\\`*_[\]<>|#&]/g, (character) =>
     character === "<"

@@ -3,15 +3,39 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliProcess } from "../../test/support/cli.js";
-import { printable } from "./printable.js";
+import { guardConsole, printable, printableLines } from "./printable.js";
 
 /** Issue 22, item 9: escape sequences from data never reach the terminal raw. */
 
 describe("printable", () => {
-  it("shows control characters and bidi overrides as escapes, keeping the rest", () => {
-    expect(printable("a\u001b[2Jb\u0007c\u009bd\u202ee\tf\ng é 😀")).toBe(
-      "a\\x1b[2Jb\\x07c\\x9bd\\u202ee\tf\ng é 😀",
+  it("shows control characters, line breaks and bidi overrides as escapes, keeping the rest", () => {
+    expect(printable("a\u001b[2Jb\u0007c\u009bd\u202ee\tf\ng é 😀\r")).toBe(
+      "a\\x1b[2Jb\\x07c\\x9bd\\u202ee\tf\\x0ag é 😀\\x0d",
     );
+  });
+
+  it("escapes the workflow commands a CI log obeys (issue 34, item 4)", () => {
+    expect(printable("::add-mask::x")).toBe("\\x3a:add-mask::x");
+    expect(printable("  ::error::x")).toBe("  \\x3a:error::x");
+    expect(printable("id\n::stop-commands::t")).toBe("id\\x0a::stop-commands::t");
+    expect(printable("see ##[error]x and ##vso[task.setvariable]y")).toBe(
+      "see \\x23#[error]x and \\x23#vso[task.setvariable]y",
+    );
+    expect(printableLines("ok\n  ::warning::x\r\n::x")).toBe("ok\n  \\x3a:warning::x\n\\x3a:x");
+  });
+
+  it("guards a console stream: line-starting commands and foreign control characters", () => {
+    const written: string[] = [];
+    const stream = guardConsole({ write: (text: string) => written.push(text), isTTY: true });
+    stream.write("a ::fine:: here\n");
+    stream.write("  ");
+    stream.write(
+      "::add-mask::x\n\u001b[31mred\u001b[0m\r\u001b[2Kbar ##[error]y \u001b]0;t\u0007\n",
+    );
+    expect(written.join("")).toBe(
+      "a ::fine:: here\n  \\x3a:add-mask::x\n\u001b[31mred\u001b[0m\r\u001b[2Kbar \\x23#[error]y \\x1b]0;t\\x07\n",
+    );
+    expect(stream.isTTY).toBe(true);
   });
 
   it("keeps a run's console output free of escapes from case ids and reasons", async () => {
