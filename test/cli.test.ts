@@ -700,7 +700,9 @@ describe("toolscore eval", () => {
     expect(statSync(dataset).size).toBe(Buffer.byteLength(original));
     const resumed = await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd });
     expect(resumed.code).toBe(2);
-    expect(resumed.stderr).toContain("the dataset has changed since");
+    expect(resumed.stderr).toContain(
+      "the dataset, or a transcript file its cases name, has changed since",
+    );
     // Put back, the run resumes.
     writeFileSync(dataset, original);
     expect((await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd })).code).toBe(0);

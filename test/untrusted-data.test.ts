@@ -487,3 +487,42 @@ describe("CI logs cannot be steered (issue 34, item 4)", () => {
     expect(run.stderr).toContain("error: runs/b\\x0a::add-mask::z.json: ");
   });
 });
+
+describe("--resume knows what it scored (issue 34, item 6)", () => {
+  const transcript = (name: string) =>
+    JSON.stringify([
+      { role: "user", content: "find it" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "1", type: "function", function: { name, arguments: "{}" } }],
+      },
+    ]);
+
+  it.each([
+    ["trajectoryFile", '"trajectoryFile"'],
+    ["a key spelled with an escape", '"trajectory\\u0046ile"'],
+  ])("refuses a run whose transcript files changed (%s)", async (_, key) => {
+    const line = (id: string) =>
+      `{"id":"${id}",${key}:"${id}.json","expectedTools":[{"name":"search"}]}`;
+    const dir = folder({
+      "runs.jsonl": `${line("a")}\n${line("b")}\n`,
+      "a.json": transcript("search"),
+      "b.json": transcript("search"),
+    });
+    const first = await runCliProcess(["eval", "runs.jsonl", "--limit", "1"], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    // Unchanged, the run goes on.
+    const unchanged = await runCliProcess(["eval", "runs.jsonl", "--resume", "--limit", "1"], {
+      cwd: dir,
+    });
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    // The scored case's transcript now holds another call: its verdict would be stale.
+    writeFileSync(path.join(dir, "a.json"), transcript("delete_everything"));
+    const resumed = await runCliProcess(["eval", "runs.jsonl", "--resume"], { cwd: dir });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(
+      "the dataset, or a transcript file its cases name, has changed since",
+    );
+  });
+});

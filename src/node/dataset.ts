@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
+import type { Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
-import { NotARegularFileError } from "./regular-file.js";
-import { readTranscriptFile } from "./transcript-file.js";
+import { NotARegularFileError, readRegularFile } from "./regular-file.js";
+import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
@@ -47,29 +48,100 @@ export function datasetFormatOf(file: string): DatasetFormat {
 }
 
 /**
- * A dataset file's fingerprint: a SHA-256 of all its bytes. A resumed run is refused when any
- * byte changed, wherever it is. The next chunk is read while the last one is hashed.
+ * A dataset's fingerprint: a SHA-256 of all its bytes and of every transcript file its cases
+ * name (`trajectoryFile`, `expectedTrajectoryFile`: their names and contents, read as the cases
+ * read them), so that a resumed run is refused when any byte the cases read changed, wherever it
+ * is. The next chunk is read while the last one is hashed; the cases are parsed for the files
+ * they name only when the bytes may name one.
  */
-export async function datasetFingerprint(file: string): Promise<string> {
+export async function datasetFingerprint(
+  file: string,
+  options: Pick<ReadDatasetOptions, "format" | "allowedRoots"> = {},
+): Promise<string> {
+  const hash = createHash("sha256");
+  const format = options.format ?? datasetFormatOf(file);
+  const mayNameFiles = await hashBytes(file, hash);
+  if (mayNameFiles || format === "yaml") {
+    const context = contextOf(file, options);
+    const digests = new Map<string, string>();
+    for await (const { value } of records(file, context)) {
+      if (!hasFileField(value)) continue;
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(fileFields)) {
+        if (!(key in record)) continue;
+        const name = record[key];
+        hash.update(`\u0000${key}\u0000${JSON.stringify(name)}\u0000`);
+        hash.update(await fileDigest(name, key, context, digests));
+      }
+    }
+  }
+  return `sha256:${hash.digest("hex")}`;
+}
+
+/**
+ * Whether bytes may name a transcript file: a file field's name, or a `\u` escape that could
+ * spell one (JSON keys may be written with escapes). Searched as bytes: most datasets name none.
+ */
+function mayNameFile(bytes: Buffer): boolean {
+  return (
+    bytes.includes("rajectoryFile") || bytes.includes("rajectory_file") || bytes.includes("\\u")
+  );
+}
+
+/** Hashes a file's bytes; whether they may name a transcript file (see `mayNameFile`). */
+async function hashBytes(file: string, hash: Hash): Promise<boolean> {
   const handle = await open(file, "r");
   try {
-    const hash = createHash("sha256");
     const chunk = 1 << 20;
     let spare = Buffer.allocUnsafe(chunk);
     let position = 0;
+    let mayName = false;
+    /** The end of the last chunk, where a name may have begun. */
+    let tail = Buffer.alloc(0);
     let reading = handle.read(Buffer.allocUnsafe(chunk), 0, chunk, position);
     for (;;) {
       const { bytesRead, buffer } = await reading;
       if (bytesRead === 0) break;
       position += bytesRead;
       reading = handle.read(spare, 0, chunk, position);
-      hash.update(buffer.subarray(0, bytesRead));
+      const bytes = buffer.subarray(0, bytesRead);
+      hash.update(bytes);
+      if (!mayName) {
+        mayName = mayNameFile(bytes) || mayNameFile(Buffer.concat([tail, bytes.subarray(0, 16)]));
+        tail = Buffer.from(bytes.subarray(-16));
+      }
       spare = buffer;
     }
-    return `sha256:${hash.digest("hex")}`;
+    return mayName;
   } finally {
     await handle.close();
   }
+}
+
+/** A transcript file's digest as a case names it, or why it cannot be read (hashed all the same). */
+async function fileDigest(
+  name: unknown,
+  field: string,
+  context: Context,
+  digests: Map<string, string>,
+): Promise<string> {
+  let real: string;
+  try {
+    real = await resolveNamedFile(name, field, context.directory, context.roots);
+  } catch (error) {
+    return `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const known = digests.get(real);
+  if (known !== undefined) return known;
+  let digest: string;
+  try {
+    const bytes = await readRegularFile(real, { maxBytes: maxTranscriptBytes });
+    digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  } catch (error) {
+    digest = `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  digests.set(real, digest);
+  return digest;
 }
 
 const fileFields = {
@@ -84,13 +156,13 @@ function within(root: string, target: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-/** A transcript file named by a case, inside the folders files may come from. */
-async function namedTranscript(
+/** Where a transcript file named by a case is, inside the folders files may come from. */
+async function resolveNamedFile(
   name: unknown,
   field: string,
   directory: string,
   roots: readonly string[],
-): Promise<unknown> {
+): Promise<string> {
   if (typeof name !== "string" || name === "") throw new Error(`${field} must be a file path`);
   const target = path.resolve(directory, name);
   if (!roots.some((root) => within(root, target))) {
@@ -106,6 +178,17 @@ async function namedTranscript(
   if (!realRoots.some((root) => within(root, real))) {
     throw new Error(`${field} ${JSON.stringify(name)} leads outside the dataset's folder`);
   }
+  return real;
+}
+
+/** A transcript file named by a case, inside the folders files may come from, read. */
+async function namedTranscript(
+  name: unknown,
+  field: string,
+  directory: string,
+  roots: readonly string[],
+): Promise<unknown> {
+  const real = await resolveNamedFile(name, field, directory, roots);
   try {
     return await readTranscriptFile(real);
   } catch (error) {

@@ -117,7 +117,7 @@ async function openLocked(
       const same = scan.header;
       const mismatch =
         same.fingerprint !== header.fingerprint
-          ? "the dataset has changed since"
+          ? "the dataset, or a transcript file its cases name, has changed since"
           : same.config !== header.config
             ? "the metrics or their options have changed since"
             : JSON.stringify(same.shard) !== JSON.stringify(header.shard)
