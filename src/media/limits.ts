@@ -8,8 +8,8 @@ export interface ImageLimits {
 
 /**
  * Most pixels an image may declare for toolscore to decode it (to convert a BMP or scale an image
- * down): a decoded pixel costs 4 bytes at least, so this bounds the memory of one decoding
- * (about 160 MB). Larger images are refused from their header, before any decoding.
+ * down): decoding costs about 10 bytes a pixel at its peak, so this bounds the memory of one
+ * decoding (some 400 MB). Larger images are refused from their header, before any decoding.
  */
 export const defaultMaxDecodePixels = 40_000_000;
 

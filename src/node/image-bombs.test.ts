@@ -105,6 +105,25 @@ describe("image bombs", () => {
     );
   });
 
+  it("refuses a 60-byte run-length BMP within the pixel limits before decoding (issue 34, item 7)", async () => {
+    const within = file("within.bmp", bmpBomb(6_000, 6_000));
+    expect(await refusal(within, { downscale: true })).toMatch(
+      /^too-large: .*declares 6000×6000 pixels in 60 bytes, more than the 256 a byte that a run-length encoded BMP can hold: refused before decoding/,
+    );
+    // And in a report, which decodes thumbnails of at most 16 million pixels.
+    const thumbnail = file("thumbnail.bmp", bmpBomb(3_000, 3_000));
+    expect(await refusal(thumbnail, { downscale: true, maxPixels: 16_000_000 })).toMatch(
+      /declares 3000×3000 pixels in 60 bytes, .*refused before decoding/,
+    );
+    // A small one is cheap to decode whatever its bytes: converted.
+    const small = file("small.bmp", bmpBomb(800, 600));
+    expect(await loadImage(small, { baseDirectory: folder })).toMatchObject({
+      changed: "bmp-to-png",
+      width: 800,
+      height: 600,
+    });
+  });
+
   it("refuses a BMP within the pixel limit that holds fewer bytes than it declares", async () => {
     const short = file("short.bmp", bmpBomb(4_000, 4_000, false));
     expect(await refusal(short, { downscale: true })).toMatch(

@@ -156,6 +156,38 @@ function bmpIncomplete(bytes: Uint8Array, width: number, height: number): string
 }
 
 /**
+ * The most pixels one byte can stand for, in the formats whose data is not checked row by row
+ * before decoding: a run-length BMP (a run of 255 pixels in two bytes; its skips and early end
+ * stand for any number, which is how a 60-byte BMP declares 36 million), GIF (LZW: a few thousand
+ * at best), JPEG (an 8×8 block of one colour in a few bits). A decoder allocates and fills every
+ * declared pixel, so this, with `maxPixels`, is what bounds the cost of decoding.
+ */
+export const maxPixelsPerByte = { bmp: 256, gif: 4096, jpeg: 1024 } as const;
+
+/** Images this small are decoded whatever their size in bytes: it costs little. */
+const smallImagePixels = 1_000_000;
+
+/**
+ * Why an image declares more pixels than its bytes can hold (see `maxPixelsPerByte`), decided
+ * from its header and size before anything is decoded; undefined when it may.
+ */
+export function implausibleImage(
+  bytes: Uint8Array,
+  sniffed: { readonly mediaType: string; readonly width: number; readonly height: number },
+): string | undefined {
+  const pixels = sniffed.width * sniffed.height;
+  if (pixels <= smallImagePixels) return undefined;
+  let kind: keyof typeof maxPixelsPerByte;
+  if (sniffed.mediaType === "image/gif") kind = "gif";
+  else if (sniffed.mediaType === "image/jpeg") kind = "jpeg";
+  else if (sniffed.mediaType === "image/bmp" && [1, 2].includes(u32le(bytes, 30))) kind = "bmp";
+  else return undefined; // PNG and plain BMP: their data is counted (see incompleteImage)
+  const most = maxPixelsPerByte[kind];
+  if (pixels <= bytes.length * most) return undefined;
+  return `declares ${sniffed.width}×${sniffed.height} pixels in ${bytes.length} bytes, more than the ${most} a byte that a ${kind === "bmp" ? "run-length encoded BMP" : kind.toUpperCase()} can hold: refused before decoding`;
+}
+
+/**
  * Why the image's pixel data is not all there, for the formats whose decoders would make up the
  * rest (PNG, BMP); JPEG and GIF are checked for their end markers when sniffed. Undefined when
  * it is complete.

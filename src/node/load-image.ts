@@ -4,6 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { InvalidOptionError, MediaLoadError } from "../core/errors.js";
 import type { MediaLoadReason } from "../core/errors.js";
@@ -13,7 +14,7 @@ import { defaultMaxDecodePixels, imageLimitsFor } from "../media/limits.js";
 import { sniffImage } from "../media/sniff-image.js";
 import type { ImageMediaType } from "../media/sniff-image.js";
 import { checkImageUrl } from "../media/url-policy.js";
-import { bmpToPng, downscale, incompleteImage } from "./image-codec.js";
+import { bmpToPng, downscale, implausibleImage, incompleteImage } from "./image-codec.js";
 import { NotARegularFileError, openRegularFile } from "./regular-file.js";
 
 export interface ImageLoadOptions {
@@ -373,39 +374,124 @@ export async function loadImage(
     else bytes = await fetchUrl(source.url, settings, signal);
   }
   if (options.signal?.aborted === true) throw options.signal.reason;
+  const outcome = await checkedOnce(bytes, settings, options);
+  if ("refused" in outcome) return fail(origin, outcome.refused.reason, outcome.refused.message);
+  return { ...outcome.image, origin };
+}
 
+/** An image checked and made acceptable, or why it is refused (whatever its origin). */
+type Checked =
+  | { readonly image: Omit<LoadedImage, "origin"> }
+  | { readonly refused: { readonly reason: MediaLoadReason; readonly message: string } };
+
+/**
+ * Images checked (and converted or scaled down) in this process, by their bytes' hash and the
+ * settings that decide the outcome: an image that 60 cases name is decoded once. Bounded by the
+ * bytes it holds, the oldest dropped first.
+ */
+const checkedImages = new Map<
+  string,
+  { readonly outcome: Promise<Checked>; readonly size: number }
+>();
+let checkedBytes = 0;
+const maxCheckedBytes = 64 * 1024 * 1024;
+
+function checkedOnce(
+  bytes: Uint8Array,
+  settings: Resolved,
+  options: ImageLoadOptions,
+): Promise<Checked> {
+  const key = [
+    createHash("sha256").update(bytes).digest("hex"),
+    settings.maxBytes,
+    settings.maxSide,
+    settings.maxPixels,
+    options.downscale === true,
+    options.provider ?? "",
+  ].join(":");
+  const known = checkedImages.get(key);
+  if (known !== undefined) {
+    // Used again: kept as the newest.
+    checkedImages.delete(key);
+    checkedImages.set(key, known);
+    return known.outcome;
+  }
+  const outcome = checkImage(bytes, settings, options);
+  const entry = { outcome, size: bytes.length };
+  checkedImages.set(key, entry);
+  checkedBytes += entry.size;
+  const forget = () => {
+    if (checkedImages.get(key) !== entry) return;
+    checkedImages.delete(key);
+    checkedBytes -= entry.size;
+  };
+  outcome.then(
+    (checked) => {
+      // What is kept is the result: its own size, once known.
+      if ("image" in checked && checkedImages.get(key) === entry) {
+        forget();
+        const kept = { outcome, size: checked.image.base64.length };
+        checkedImages.set(key, kept);
+        checkedBytes += kept.size;
+      }
+      for (const [old, { size }] of checkedImages) {
+        if (checkedBytes <= maxCheckedBytes) break;
+        checkedImages.delete(old);
+        checkedBytes -= size;
+      }
+    },
+    // A failure that is not the image's (a codec missing): asked again next time.
+    forget,
+  );
+  return outcome;
+}
+
+/** Refuses an image, for `checkImage`. */
+function refuse(reason: MediaLoadReason, message: string): Checked {
+  return { refused: { reason, message } };
+}
+
+/**
+ * Checks an image's bytes against the settings, from its header before anything is decoded,
+ * then converts a BMP and scales a large image down when asked. Never throws for the image.
+ */
+async function checkImage(
+  given: Uint8Array,
+  settings: Resolved,
+  options: ImageLoadOptions,
+): Promise<Checked> {
+  let bytes = given;
   const sniff = sniffImage(bytes);
-  if (!sniff.ok) return fail(origin, "not-an-image", sniff.reason);
+  if (!sniff.ok) return refuse("not-an-image", sniff.reason);
   let mediaType = sniff.mediaType;
   let { width, height } = sniff;
   let changed: LoadedImage["changed"];
   const overSide = Math.max(width, height) > settings.maxSide;
   // Refused from the header, before anything is decoded: a few bytes can declare gigapixels.
   if (overSide && options.downscale !== true) {
-    return fail(
-      origin,
+    return refuse(
       "too-large",
       `${width}×${height} pixels: over the limit of ${settings.maxSide} pixels a side${options.provider ? ` (${options.provider}'s included)` : ""}; shrink it, or pass downscale: true`,
     );
   }
   const decodes = mediaType === "image/bmp" || overSide || bytes.length > settings.maxBytes;
   if (decodes && width * height > settings.maxPixels) {
-    return fail(
-      origin,
+    return refuse(
       "too-large",
       `declares ${width}×${height} pixels, over the ${settings.maxPixels.toLocaleString("en-US")} that may be decoded (maxPixels); shrink it first`,
     );
   }
   if (decodes) {
+    const implausible = implausibleImage(bytes, sniff);
+    if (implausible !== undefined) return refuse("too-large", implausible);
     const missing = await incompleteImage(bytes, sniff);
-    if (missing !== undefined) return fail(origin, "not-an-image", missing);
+    if (missing !== undefined) return refuse("not-an-image", missing);
   }
   if (mediaType === "image/bmp") {
     try {
       bytes = await bmpToPng(bytes);
     } catch (error) {
-      return fail(
-        origin,
+      return refuse(
         "conversion",
         `is a BMP that could not be converted (${error instanceof Error ? error.message : String(error)})`,
       );
@@ -416,15 +502,13 @@ export async function loadImage(
   const tooBig = bytes.length > settings.maxBytes || Math.max(width, height) > settings.maxSide;
   if (tooBig) {
     if (options.downscale !== true) {
-      return fail(
-        origin,
+      return refuse(
         "too-large",
         `${bytes.length} bytes, ${width}×${height} pixels: over the limit of ${settings.maxBytes} bytes and ${settings.maxSide} pixels a side${options.provider ? ` (${options.provider}'s included)` : ""}; shrink it, or pass downscale: true`,
       );
     }
     if (mediaType === "image/webp") {
-      return fail(
-        origin,
+      return refuse(
         "too-large",
         "is a WebP over the limits, and WebP cannot be scaled down here; shrink it first",
       );
@@ -435,8 +519,7 @@ export async function loadImage(
       width = smaller.width;
       height = smaller.height;
     } catch (error) {
-      return fail(
-        origin,
+      return refuse(
         "conversion",
         `could not be scaled down (${error instanceof Error ? error.message : String(error)})`,
       );
@@ -445,12 +528,13 @@ export async function loadImage(
     changed = "downscaled";
   }
   return {
-    mediaType,
-    base64: Buffer.from(bytes).toString("base64"),
-    bytes: bytes.length,
-    width,
-    height,
-    origin,
-    ...(changed === undefined ? {} : { changed }),
+    image: {
+      mediaType,
+      base64: Buffer.from(bytes).toString("base64"),
+      bytes: bytes.length,
+      width,
+      height,
+      ...(changed === undefined ? {} : { changed }),
+    },
   };
 }
