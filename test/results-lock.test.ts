@@ -2,7 +2,15 @@
  * Issue 22, item 9: one run writes a results file at a time. A second run on the same file is
  * refused with a clear error, and the first one's file stays whole.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +39,26 @@ describe("the results file lock", () => {
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: 4_194_305, host: hostname() }));
     const again = lockResultsFile(file);
     again();
+  });
+
+  it("locks the file itself: a hard link is the same file, a symbolic link is refused (issue 34, item 8)", () => {
+    const file = path.join(cwd, "itself.jsonl");
+    writeFileSync(file, "");
+    const twin = path.join(cwd, "twin.jsonl");
+    linkSync(file, twin);
+    const release = lockResultsFile(file);
+    expect(() => lockResultsFile(twin)).toThrow(/the same file by another name/);
+    release();
+    lockResultsFile(twin)();
+    const pointer = path.join(cwd, "pointer.jsonl");
+    symlinkSync(file, pointer);
+    expect(() => lockResultsFile(pointer)).toThrow(/is a symbolic link/);
+    // A new file is created to be locked, and removed again when the run wrote nothing.
+    const fresh = path.join(cwd, "fresh.jsonl");
+    const held = lockResultsFile(fresh);
+    expect(existsSync(fresh)).toBe(true);
+    held();
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it("locks the file a merge writes, like a run's", async () => {

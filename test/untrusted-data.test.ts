@@ -13,6 +13,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -524,5 +525,35 @@ describe("--resume knows what it scored (issue 34, item 6)", () => {
     expect(resumed.stderr).toContain(
       "the dataset, or a transcript file its cases name, has changed since",
     );
+  });
+});
+
+describe("files are what they claim (issue 34, item 8)", () => {
+  it("writes no results, report, JUnit or Markdown through a symbolic link", async () => {
+    const outside = folder({ "precious.txt": "keep me", "target.jsonl": "keep me too" });
+    for (const [flag, name] of [
+      ["--report", "report.html"],
+      ["--junit", "junit.xml"],
+      ["--markdown", "summary.md"],
+      ["--out", "results.jsonl"],
+    ]) {
+      const dir = folder({
+        "runs.jsonl": jsonl([{ id: "a", toolsCalled: [], expectedTools: [] }]),
+      });
+      symlinkSync(path.join(outside, "precious.txt"), path.join(dir, name));
+      const run = await runCliProcess(["eval", "runs.jsonl", flag, name], { cwd: dir });
+      expect(run.code, flag).toBe(2);
+      expect(run.stderr).toContain(`${name}: it is a symbolic link`);
+    }
+    // A linked folder in the checkout on the way to the file: the same.
+    const dir = folder({ "runs.jsonl": jsonl([{ id: "a", toolsCalled: [], expectedTools: [] }]) });
+    symlinkSync(outside, path.join(dir, "reports"));
+    const linked = await runCliProcess(["eval", "runs.jsonl", "--report", "reports/r.html"], {
+      cwd: dir,
+    });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain("reports is a symbolic link");
+    expect(readFileSync(path.join(outside, "precious.txt"), "utf8")).toBe("keep me");
+    expect(readdirSync(outside).sort()).toEqual(["precious.txt", "target.jsonl"]);
   });
 });

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { isDynamicPattern } from "tinyglobby";
 import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
+import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
 import { buildRecordingsDataset } from "../node/recordings.js";
 import type { RecordingsDataset } from "../node/recordings.js";
 import { printable } from "../reporters/printable.js";
@@ -53,6 +54,11 @@ export function recordingsWarnings(built: RecordingsDataset): string[] {
   if (built.unmatchedExpected.length > 0) {
     warnings.push(
       `${plural(built.unmatchedExpected.length, "expected case")} that no recording has: ${listed(built.unmatchedExpected)}`,
+    );
+  }
+  if (built.links.length > 0) {
+    warnings.push(
+      `${plural(built.links.length, "symbolic link")} not followed (a link is a recording only when it leads to a file in the folder searched): ${listed(built.links)}`,
     );
   }
   if (built.repeatedExpected.length > 0) {
@@ -124,7 +130,8 @@ export async function datasetFromRecordings(
         options.resume ? "--resume" : "--out",
       );
     }
-    await writeFile(file, text);
+    refuseLinkedOutput(file, { option: "--out", within: io.cwd });
+    await writeFile(file, text, { flag: writeFlags.truncate });
   }
   io.stderr.write(
     `dataset from ${plural(built.transcripts, "recording")}: ${plural(built.lines.length, "case")} in ${shownPath(file, io)}\n`,
@@ -180,6 +187,7 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
     );
   }
   const out = path.resolve(io.cwd, values.out ?? "toolscore-dataset.jsonl");
+  refuseLinkedOutput(out, { option: "--out", within: io.cwd });
   const built = await buildRecordingsDataset({
     inputs: positionals,
     cwd: io.cwd,
@@ -190,7 +198,7 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
   });
   try {
     await writeFile(out, `${built.lines.join("\n")}\n`, {
-      flag: values.overwrite === true ? "w" : "wx",
+      flag: values.overwrite === true ? writeFlags.truncate : "wx",
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {

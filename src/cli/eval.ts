@@ -30,7 +30,8 @@ import type { CliIo } from "./io.js";
 import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
-import { compareResults, readRun, writeReports } from "./reports.js";
+import { compareResults, readRun, refuseLinkedReports, writeReports } from "./reports.js";
+import { refuseLinkedOutput } from "../node/output-path.js";
 import { globMatches } from "../matchers/glob.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
@@ -301,6 +302,9 @@ async function planEval(
     junit: values.junit === undefined ? config.junit : resolve(values.junit),
     markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
   };
+  // Refused before the run, not after it: nothing is written through a symbolic link.
+  refuseLinkedOutput(out, { option: "--out", within: io.cwd });
+  refuseLinkedReports(reports, io);
   const dataset = recordings
     ? await datasetFromRecordings(
         {

@@ -1,4 +1,5 @@
 import { guardConsole, printable, printableLines } from "../reporters/printable.js";
+import { refuseLinkedOutput } from "../node/output-path.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -276,6 +277,7 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
   const out = path.resolve(io.cwd, values.out);
+  refuseLinkedOutput(out, { option: "--out", within: io.cwd });
   const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "files" };
   const inputs = positionals.map((file) => namedFile(file, results, io));
   if (inputs.includes(out)) throw usageError("--out must not be one of the files merged", "--out");

@@ -1,6 +1,7 @@
 import { printable } from "../reporters/printable.js";
-import { createWriteStream, existsSync } from "node:fs";
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DatasetParseError } from "../core/errors.js";
 import { datasetFingerprint, readDatasetLine } from "../node/dataset.js";
@@ -32,6 +33,14 @@ export interface ReportTargets {
   readonly markdown?: string | undefined;
 }
 
+/** Refuses reports that would be written through a symbolic link (see `refuseLinkedOutput`). */
+export function refuseLinkedReports(reports: ReportTargets, io: Pick<CliIo, "cwd">): void {
+  for (const option of ["report", "junit", "markdown"] as const) {
+    const file = reports[option];
+    if (file !== undefined) refuseLinkedOutput(file, { option: `--${option}`, within: io.cwd });
+  }
+}
+
 async function writeJUnitFile(
   file: string,
   input: {
@@ -42,7 +51,7 @@ async function writeJUnitFile(
   },
 ) {
   const scan = await scanResults(input.out);
-  const stream = createWriteStream(file);
+  const stream = (await open(file, writeFlags.truncate)).createWriteStream();
   const finished = new Promise<void>((resolve, reject) => {
     stream.on("finish", resolve);
     stream.on("error", reject);
@@ -197,6 +206,7 @@ export async function writeReports(input: {
     reports.report !== undefined ||
     (markdownTarget !== undefined && markdownTarget !== "");
   if (!wanted) return;
+  refuseLinkedReports(reports, io);
   const scan = await scanResults(out);
   if (reports.junit !== undefined) {
     await ensureFolder(reports.junit);
@@ -221,7 +231,7 @@ export async function writeReports(input: {
     });
     if (reports.markdown !== undefined) {
       await ensureFolder(reports.markdown);
-      await writeFile(reports.markdown, text);
+      await writeFile(reports.markdown, text, { flag: writeFlags.truncate });
       io.stdout.write(`markdown: ${shownPath(reports.markdown, io)}\n`);
     }
     if (io.env.GITHUB_STEP_SUMMARY !== undefined && io.env.GITHUB_STEP_SUMMARY !== "") {
@@ -268,6 +278,7 @@ export async function writeReports(input: {
         generatedAt: new Date().toISOString(),
         ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
       }),
+      { flag: writeFlags.truncate },
     );
     io.stdout.write(`report: ${shownPath(reports.report, io)}\n`);
   }

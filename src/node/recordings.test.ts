@@ -183,4 +183,28 @@ describe("buildRecordingsDataset", () => {
     expect(built.unreadable).toHaveLength(1);
     expect(built.unreadable[0]).toMatch(/^runs\/torn\.json: .*line 1 is not valid JSON/);
   });
+
+  it("follows no link out of the folder, nor into a linked folder (issue 34, item 8)", async () => {
+    const cwd = folder({ "runs/good.json": openAiRun, "elsewhere/secret.json": openAiRun });
+    symlinkSync(path.join(cwd, "elsewhere/secret.json"), path.join(cwd, "runs/out.json"));
+    symlinkSync(path.join(cwd, "elsewhere"), path.join(cwd, "runs/folder"));
+    symlinkSync("/dev/zero", path.join(cwd, "runs/zero.json"));
+    const built = await buildRecordingsDataset({
+      inputs: ["runs"],
+      cwd,
+      dataset: "runs/set.jsonl",
+    });
+    expect(built.lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([
+      "runs/good.json",
+    ]);
+    expect(built.links).toEqual(["runs/folder", "runs/out.json", "runs/zero.json"]);
+    // A glob follows no link at all, and says so.
+    const globbed = await buildRecordingsDataset({
+      inputs: ["runs/*.json"],
+      cwd,
+      dataset: "runs/set.jsonl",
+    });
+    expect(globbed.lines).toHaveLength(1);
+    expect(globbed.links).toEqual(["runs/folder", "runs/out.json", "runs/zero.json"]);
+  });
 });

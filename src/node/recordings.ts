@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { escapePath, glob, isDynamicPattern } from "tinyglobby";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
@@ -15,6 +15,52 @@ function portable(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join("/");
 }
 
+/** The folder a glob searches from (the part before its first pattern), or the folder itself. */
+function staticBase(absolute: string, input: string): string {
+  if (!isDynamicPattern(input)) return absolute;
+  const parts = absolute.split(path.sep);
+  const first = parts.findIndex((part) => isDynamicPattern(part));
+  return parts.slice(0, first).join(path.sep) || path.sep;
+}
+
+/** Whether a link leads to a regular file inside `folder` (its real path, links resolved). */
+async function fileWithin(link: string, folder: string): Promise<boolean> {
+  if (!/\.(json|jsonl|ndjson)$/i.test(link)) return false;
+  try {
+    const [real, realFolder] = await Promise.all([realpath(link), realpath(folder)]);
+    const relative = path.relative(realFolder, real);
+    return !relative.startsWith("..") && !path.isAbsolute(relative) && (await stat(real)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The symbolic links under a folder that may be taken for recordings (a recording's name, or a
+ * folder), found without following any; hidden folders and `node_modules` left out, as the search
+ * leaves them.
+ */
+async function linksUnder(folder: string): Promise<string[]> {
+  const links: string[] = [];
+  const pending = [folder];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const entries = await readdir(next, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const full = path.join(next, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && entry.name !== "node_modules") pending.push(full);
+      } else if (entry.isSymbolicLink()) {
+        const folderLink = await stat(full).then(
+          (info) => info.isDirectory(),
+          () => false,
+        );
+        if (folderLink || /\.(json|jsonl|ndjson)$/i.test(entry.name)) links.push(full);
+      }
+    }
+  }
+  return links.sort();
+}
+
 /**
  * The transcript files that folders, globs and file names name: every `.json`, `.jsonl` and
  * `.ndjson` file under a folder (hidden ones and `node_modules` aside), what a glob matches, a file as named.  Sorted
@@ -25,6 +71,12 @@ export async function findTranscripts(options: {
   inputs: readonly string[];
   cwd: string;
   exclude?: readonly string[];
+  /**
+   * Told of each symbolic link met under a folder or a glob's folder that is not followed: a link
+   * in a checkout may lead anywhere, so only a link to a file in the folder searched is a
+   * recording (a glob follows none, nor does any search follow a link to a folder).
+   */
+  onLink?: (link: string) => void;
 }): Promise<string[]> {
   const found = new Set<string>();
   const exclude = new Set((options.exclude ?? []).map((file) => path.resolve(options.cwd, file)));
@@ -49,9 +101,18 @@ export async function findTranscripts(options: {
       cwd: options.cwd,
       absolute: true,
       onlyFiles: true,
+      // Links are not followed (nor listed): they are told apart below.
+      followSymbolicLinks: false,
       // A folder's packages are not its recordings.
       ignore: isDynamicPattern(input) ? [] : ["**/node_modules/**"],
     });
+    // A link is a recording when a folder holds it and it leads to a file in that folder; any
+    // other is told of, and never read.
+    const base = staticBase(absolute, input);
+    for (const link of await linksUnder(base)) {
+      if (!isDynamicPattern(input) && (await fileWithin(link, base))) matches.push(link);
+      else options.onLink?.(link);
+    }
     const kept = matches.map((file) => path.resolve(file)).filter((file) => !exclude.has(file));
     if (kept.length === 0) {
       throw new InvalidOptionError({
@@ -94,6 +155,8 @@ export interface RecordingsDataset {
   readonly unmatchedExpected: readonly string[];
   /** Expected ids given more than once (the first is used). */
   readonly repeatedExpected: readonly string[];
+  /** Symbolic links met in the folders searched, not followed (nor read). */
+  readonly links: readonly string[];
 }
 
 /** Fields of an expected case that say what the agent did: the recordings say that. */
@@ -199,9 +262,11 @@ export async function buildRecordingsDataset(
   const folder = path.dirname(dataset);
   const expectedFile =
     options.expected === undefined ? undefined : path.resolve(cwd, options.expected);
+  const links: string[] = [];
   const files = await findTranscripts({
     inputs: options.inputs,
     cwd,
+    onLink: (link) => links.push(portable(cwd, link)),
     exclude: [
       dataset,
       ...(expectedFile === undefined ? [] : [expectedFile]),
@@ -253,5 +318,6 @@ export async function buildRecordingsDataset(
     withoutExpected,
     unmatchedExpected,
     repeatedExpected: expected?.repeated ?? [],
+    links,
   };
 }

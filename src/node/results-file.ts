@@ -17,6 +17,7 @@ import type { JsonObject } from "../core/json.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
 import { jsonlLines } from "./dataset.js";
+import { writeFlags } from "./output-path.js";
 import { lockResultsFile } from "./results-lock.js";
 
 /** The first line of a results file: what was run, on what, with which configuration. */
@@ -416,17 +417,18 @@ export function createResultsWriter(
   /** The file, created or opened for appending on the first line written. */
   const open = (): number => {
     if (opened !== undefined) return opened;
+    // Never through a symbolic link at the file's name: its target is not the results file.
     if (options.append === undefined) {
       mkdirSync(path.dirname(file), { recursive: true });
-      opened = openSync(file, "w");
+      opened = openSync(file, writeFlags.truncate);
       writeSync(opened, `${JSON.stringify(header)}\n`);
     } else {
-      const fd = openSync(file, "r+");
+      const fd = openSync(file, writeFlags.update);
       // Drop a line torn by a kill, then write after the last whole line.
       if (fstatSync(fd).size !== options.append.validBytes)
         ftruncateSync(fd, options.append.validBytes);
       closeSync(fd);
-      opened = openSync(file, "a");
+      opened = openSync(file, writeFlags.append);
     }
     return opened;
   };

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { ResultsFileError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import type { CaseStatus } from "../core/case-result.js";
@@ -93,7 +93,9 @@ async function openLocked(
   // A finished run is replaced: its first and last lines tell so, without reading it all.
   const replaced =
     input.resume !== true && input.overwrite !== true && (await holdsFinishedRun(file));
-  if (existsSync(file) && input.overwrite !== true && !replaced) {
+  // An empty file holds no run (the lock creates one to lock it): nothing to keep or resume.
+  const holdsLines = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
+  if (holdsLines && input.overwrite !== true && !replaced) {
     let scan: ResultsScan;
     try {
       scan = await scanResults(
