@@ -557,3 +557,49 @@ describe("files are what they claim (issue 34, item 8)", () => {
     expect(readdirSync(outside).sort()).toEqual(["precious.txt", "target.jsonl"]);
   });
 });
+
+describe("secrets stay secret (issue 34, item 9)", () => {
+  it.each([
+    ["a vendor-shaped key", "sk-proj-Zq8tW3mN5vB7xC9kL2jH4gF6dS1aP0oI"],
+    ["a gateway's key of any shape", "gw-7f3a9c21d4e8b6a0"],
+  ])("a key a server echoes in its error is written nowhere (%s)", async (_, key) => {
+    const echo = await rawServer((request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: `Incorrect API key provided: ${String(request.headers.authorization)}`,
+            type: "invalid_request_error",
+          },
+        }),
+      );
+    });
+    const dir = folder({
+      "runs.jsonl": selectionCase,
+      "toolscore.config.yaml": `judge:\n  model: openai/gpt-4o-mini\n  base_url: ${echo.url}\n  max_retries: 0\n`,
+    });
+    const summary = path.join(dir, "summary.md");
+    writeFileSync(summary, "");
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "-m", "tool-selection", "--no-cache", "--report", "r.html"].concat([
+        "--junit",
+        "j.xml",
+        "--markdown",
+        "m.md",
+      ]),
+      { cwd: dir, env: { OPENAI_API_KEY: key, GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(echo.requests()).toBe(1);
+    expect(run.code).toBe(3);
+    const written = ["toolscore-results.jsonl", "r.html", "j.xml", "m.md", "summary.md"].map(
+      (file) => readFileSync(path.join(dir, file), "utf8"),
+    );
+    for (const text of [run.stdout, run.stderr, ...written]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.slice(0, 12));
+    }
+    expect(readFileSync(path.join(dir, "toolscore-results.jsonl"), "utf8")).toContain(
+      "Incorrect API key provided: Bearer [redacted]",
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { guardConsole, printable, printableLines } from "../reporters/printable.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
+import { createRedactor } from "../core/redact.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -332,16 +333,25 @@ function flagProblem(error: TypeError, help: string): string {
   return `unknown flag ${unknown}${didYouMean(unknown, flags)}`;
 }
 
+/** The values of the environment's variables that hold credentials, by their names. */
+function secretsOf(env: CliIo["env"]): string[] {
+  return Object.entries(env).flatMap(([name, value]) =>
+    value !== undefined && /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i.test(name) ? [value] : [],
+  );
+}
+
 /**
  * The toolscore command line, callable in-process (tests) or from `bin`: runs one command and
  * resolves to its exit code; errors are printed, never thrown.
  */
 export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
-  // Values from data reach the console: none may become a CI log's workflow command.
+  // Values from data reach the console: none may become a CI log's workflow command, and no key
+  // of the environment's (a server may echo the one it was sent) may show.
+  const redact = createRedactor(secretsOf(given.env));
   const io: CliIo = {
     ...given,
-    stdout: guardConsole(given.stdout),
-    stderr: guardConsole(given.stderr),
+    stdout: guardConsole(given.stdout, redact),
+    stderr: guardConsole(given.stderr, redact),
   };
   const name = argv.at(0);
   const rest = argv.slice(1);

@@ -1,4 +1,5 @@
 import { ProviderCallError } from "../core/errors.js";
+import { redactCredentials } from "../core/redact.js";
 
 /** HTTP statuses that a later attempt may get past. */
 export function isRetryableStatus(status: number | undefined): boolean {
@@ -9,17 +10,19 @@ export function isRetryableStatus(status: number | undefined): boolean {
 
 /**
  * A provider SDK's error as a `ProviderCallError`, or the abort reason when the call was
- * abandoned. The SDKs have already retried what they retry; the message says so.
+ * abandoned. The SDKs have already retried what they retry; the message says so. What the server
+ * said is `redact`ed (credentials, the call's own key): a server may echo the key it was sent.
  */
 export function toProviderCallError(
   provider: string,
   error: unknown,
   signal: AbortSignal | undefined,
+  redact: (text: string) => string = redactCredentials,
 ): unknown {
   if (signal?.aborted === true) return signal.reason;
   if (ProviderCallError.isInstance(error)) return error;
   const status = statusOf(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = redact(error instanceof Error ? error.message : String(error));
   const kind =
     status === undefined
       ? /timed? ?out/i.test(detail)
@@ -56,22 +59,23 @@ export function parseJsonAnswer(text: string): unknown {
 }
 
 /**
- * Runs one call to a provider's SDK, turning its errors into toolscore's. With `totalMs`, the
- * call, every try and every wait between tries included, ends by then: `run` is given a signal
- * that aborts at the deadline, and the call fails as timed out (retryable) whatever the SDK is
- * still waiting for.
+ * Runs one call to a provider's SDK, turning its errors into toolscore's, with what the server
+ * said `redact`ed. With `totalMs`, the call, every try and every wait between tries included,
+ * ends by then: `run` is given a signal that aborts at the deadline, and the call fails as timed
+ * out (retryable) whatever the SDK is still waiting for.
  */
 export async function calling<T>(
   provider: string,
   signal: AbortSignal | undefined,
   run: (signal: AbortSignal | undefined) => Promise<T>,
-  totalMs?: number,
+  options: { readonly totalMs?: number; readonly redact?: (text: string) => string } = {},
 ): Promise<T> {
+  const { totalMs, redact } = options;
   if (totalMs === undefined) {
     try {
       return await run(signal);
     } catch (error) {
-      throw toProviderCallError(provider, error, signal);
+      throw toProviderCallError(provider, error, signal, redact);
     }
   }
   const deadline = new AbortController();
@@ -93,7 +97,7 @@ export async function calling<T>(
     return await Promise.race([run(combined), expired]);
   } catch (error) {
     if (deadline.signal.aborted && signal?.aborted !== true) throw deadline.signal.reason;
-    throw toProviderCallError(provider, error, signal);
+    throw toProviderCallError(provider, error, signal, redact);
   } finally {
     clearTimeout(timer);
   }

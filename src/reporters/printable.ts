@@ -52,13 +52,19 @@ const ownOrUnsafe =
  * progress erase are escaped as `printable` escapes them, and so are CI workflow commands (a
  * line starting with `::` after spaces, `##[` anywhere). The CLI writes through it, so a case
  * id, a file name or a message cannot retitle a terminal, add a mask, stop commands or raise an
- * annotation in a GitHub Actions log.
+ * annotation in a GitHub Actions log; and what `redact` takes out (credentials, the run's keys)
+ * never reaches it.
  */
-export function guardConsole<T extends { write(text: string): unknown }>(stream: T): T {
+export function guardConsole<T extends { write(text: string): unknown }>(
+  stream: T,
+  redact: (text: string) => string = (text) => text,
+): T {
   let atLineStart = true;
   const guarded = Object.create(stream) as T;
   guarded.write = (text: string) => {
-    const safe = text.replace(ownOrUnsafe, (match) => (match.length > 1 ? match : escaped(match)));
+    const safe = redact(text).replace(ownOrUnsafe, (match) =>
+      match.length > 1 ? match : escaped(match),
+    );
     const out = neutralCommands(safe, atLineStart);
     if (text !== "") {
       atLineStart = /\n[ \t]*$/.test(text) || (atLineStart && /^[ \t]*$/.test(text));

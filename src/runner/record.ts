@@ -1,6 +1,7 @@
 import { boundValue, cutText } from "../core/bounded.js";
 import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import { numberSpellings } from "../core/number-spellings.js";
+import { redactCredentials } from "../core/redact.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { keepsDetails } from "../core/metric.js";
@@ -138,16 +139,27 @@ function entryOf(
         success: result.success,
       };
       // Long values are cut (with their length and a hash), so that a line stays readable.
-      if (result.reason !== undefined) entry.reason = cutText(result.reason, MAX_REASON);
+      if (result.reason !== undefined) entry.reason = shownReason(result.reason);
       const details = keptDetails(result, leaveOut, keep);
       if (details !== undefined) entry.details = boundValue(leanDetails(details, result));
       return entry;
     }
     case "error":
-      return { status: "error", error: result.error };
+      return { status: "error", error: withoutCredentials(result.error) };
     case "skipped":
-      return { status: "skipped", reason: result.reason };
+      return { status: "skipped", reason: redactCredentials(result.reason) };
   }
+}
+
+/** A reason as a record keeps it: credentials taken out, long values cut. */
+function shownReason(reason: string): string {
+  return cutText(redactCredentials(reason), MAX_REASON);
+}
+
+/** An error as a record keeps it: its message without credentials (a server may echo a key). */
+function withoutCredentials<T extends { readonly message: string }>(error: T): T {
+  const message = redactCredentials(error.message);
+  return message === error.message ? error : { ...error, message };
 }
 
 /** One metric result as a record stores it, with all its details. */
@@ -195,7 +207,7 @@ export function toCaseRecord(
       : { index: result.index, id: result.id, line: result.line, status: result.status, metrics };
   if (result.run !== undefined) record.run = result.run;
   if (result.group !== undefined) record.group = result.group;
-  if (result.error !== undefined) record.error = result.error;
+  if (result.error !== undefined) record.error = withoutCredentials(result.error);
   if (content !== undefined) record.case = content;
   if (source !== undefined) record.source = source;
   record.durationMs = result.durationMs;
@@ -257,9 +269,7 @@ function leanMetricsJson(
       if (results[before].metric === result.metric) return undefined;
     }
     const reason =
-      result.reason === undefined
-        ? ""
-        : `,"reason":${JSON.stringify(cutText(result.reason, MAX_REASON))}`;
+      result.reason === undefined ? "" : `,"reason":${JSON.stringify(shownReason(result.reason))}`;
     json += `${at === 0 ? "" : ","}${head}${jsonNumber(result.score)},"threshold":${jsonNumber(result.threshold)},"success":${result.success}${reason}}`;
   }
   return json;
@@ -308,7 +318,7 @@ export function caseRecordLine(
   },"status":"${result.status}","metrics":{${metrics}}${
     result.run === undefined ? "" : member("run", result.run)
   }${result.group === undefined ? "" : member("group", result.group)}${
-    result.error === undefined ? "" : member("error", result.error)
+    result.error === undefined ? "" : member("error", withoutCredentials(result.error))
   }${content === undefined ? "" : member("case", content)}${where},"durationMs":${jsonNumber(result.durationMs)}}`;
 }
 
