@@ -193,7 +193,9 @@ describe("evaluateObserved with an observed callback, through the runner", () =>
       }),
     ).rejects.toMatchObject({
       code: ErrorCode.RESULTS_FILE,
-      message: expect.stringContaining("the dataset has changed") as unknown,
+      message: expect.stringContaining(
+        "the dataset, or a transcript file its cases name, has changed",
+      ) as unknown,
     });
   });
 

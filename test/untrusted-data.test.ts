@@ -603,3 +603,120 @@ describe("secrets stay secret (issue 34, item 9)", () => {
     );
   });
 });
+
+describe("the small ones (issue 34, item 10)", () => {
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+  const call = (name: string) => `{"name":"lookup","arguments":{"name":"${name}"}}`;
+
+  it.each([0, 1])(
+    "a dataset line that is not UTF-8 is its case's error, never U+FFFD in silence (workers %i)",
+    async (workers) => {
+      const dir = folder({
+        "runs.jsonl": Buffer.concat([
+          latin1(
+            `{"id":"andre","toolsCalled":[${call("Andr\u00e9")}],"expectedTools":[${call("Andr\u00e8")}]}\n`,
+          ),
+          Buffer.from(
+            `{"id":"fine","toolsCalled":[${call("Zoë")}],"expectedTools":[${call("Zoë")}]}\n`,
+          ),
+        ]),
+      });
+      const run = await runCliProcess(["eval", "runs.jsonl", "--workers", String(workers)], {
+        cwd: dir,
+      });
+      expect(run.code).toBe(3);
+      const byId = records(path.join(dir, "toolscore-results.jsonl"));
+      expect(byId.get("fine")).toMatchObject({ status: "passed" });
+      expect(byId.get("case-1")).toMatchObject({
+        status: "error",
+        error: {
+          code: "DATASET_PARSE",
+          message: expect.stringContaining("line 1 is not UTF-8") as unknown,
+        },
+      });
+    },
+  );
+
+  it("JSON, YAML, UTF-16 and transcript files that are not UTF-8 are refused by name", async () => {
+    const dir = folder({
+      "runs.json": latin1('[{"id":"andr\u00e9","toolsCalled":[],"expectedTools":[]}]'),
+      "runs.yaml": latin1("- id: andr\u00e9\n  toolsCalled: []\n  expectedTools: []\n"),
+      "utf16.jsonl": Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('{"id":"a","toolsCalled":[],"expectedTools":[]}\n', "utf16le"),
+      ]),
+      "cases.jsonl": '{"id":"t","trajectoryFile":"t.json","expectedTools":[]}\n',
+      "t.json": latin1('[{"role":"user","content":"caf\u00e9"}]'),
+    });
+    for (const [file, message] of [
+      ["runs.json", "runs.json is not UTF-8"],
+      ["runs.yaml", "runs.yaml is not UTF-8"],
+      [
+        "utf16.jsonl",
+        "utf16.jsonl is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8",
+      ],
+    ]) {
+      const run = await runCliProcess(["eval", file], { cwd: dir });
+      expect(run.code, file).toBe(2);
+      expect(run.stderr, file).toContain(message);
+    }
+    const transcript = await runCliProcess(["eval", "cases.jsonl"], { cwd: dir });
+    expect(transcript.code).toBe(3);
+    expect(transcript.stdout).toContain("the transcript is not UTF-8");
+  });
+
+  it("--filter /regex/ runs the linear engine: no id can make it run for long", async () => {
+    const slow = `${"a".repeat(40)}!`;
+    const dir = folder({
+      "runs.jsonl": jsonl([
+        { id: slow, toolsCalled: [], expectedTools: [] },
+        { id: "aaaa", toolsCalled: [], expectedTools: [] },
+      ]),
+    });
+    // Exponential on a backtracking engine: 2^40 steps for the first id.
+    const run = await runCliProcess(["eval", "runs.jsonl", "--filter", "/^(a+)+$/"], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect([...records(path.join(dir, "toolscore-results.jsonl")).keys()]).toEqual(["aaaa"]);
+    const lookaround = await runCliProcess(["eval", "runs.jsonl", "--filter", "/a(?=b)/"], {
+      cwd: dir,
+    });
+    expect(lookaround.code).toBe(2);
+    expect(lookaround.stderr).toContain("linear-time engine");
+  }, 60_000);
+
+  it("a list holding null is that case's error, and response-contains reads plain strings", async () => {
+    const dir = folder({
+      "runs.jsonl": jsonl([
+        { id: "null", actualOutput: [null], expectedOutputContains: ["x"] },
+        {
+          id: "strings",
+          actualOutput: ["a refund of ", "30 EUR"],
+          expectedOutputContains: ["30 EUR"],
+        },
+      ]),
+    });
+    const run = await runCliProcess(["eval", "runs.jsonl", "-m", "response-contains"], {
+      cwd: dir,
+    });
+    expect(run.code).toBe(3);
+    const byId = records(path.join(dir, "toolscore-results.jsonl"));
+    expect(byId.get("strings")).toMatchObject({ status: "passed" });
+    expect(byId.get("null")).toMatchObject({
+      status: "error",
+      error: {
+        code: "DATASET_PARSE",
+        message: expect.stringContaining("actualOutput[0] must be text or a part") as unknown,
+      },
+    });
+  });
+
+  it.each(["runs (1).jsonl", "cases[1].jsonl", "what?.jsonl", "star*.jsonl"])(
+    "a dataset named %s is that file, not a glob",
+    async (name) => {
+      const dir = folder({ [name]: jsonl([{ id: "a", toolsCalled: [], expectedTools: [] }]) });
+      const run = await runCliProcess(["eval", name], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("1 cases: 1 passed");
+    },
+  );
+});

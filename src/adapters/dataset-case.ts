@@ -204,8 +204,23 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   const content = (field: "input" | "actualOutput" | "expectedOutput"): Content | undefined => {
     const value = values[field];
     if (value === undefined) return undefined;
-    if (typeof value === "string" || Array.isArray(value)) return value as Content;
-    return fail(`${givenAs[field] ?? field} must be text or a list of text and image parts`, field);
+    const name = givenAs[field] ?? field;
+    if (typeof value === "string") return value;
+    if (!Array.isArray(value))
+      return fail(`${name} must be text or a list of text and image parts`, field);
+    const bad = (value as unknown[]).findIndex(
+      (part) =>
+        typeof part !== "string" &&
+        (typeof part !== "object" || part === null || Array.isArray(part)),
+    );
+    if (bad !== -1) {
+      const part: unknown = value[bad];
+      return fail(
+        `${name}[${bad}] must be text or a part ({ "type": "text", "text": ... } or an image), got ${part === null ? "null" : Array.isArray(part) ? "a list" : typeof part}`,
+        field,
+      );
+    }
+    return value as Content;
   };
   const list = (field: Field): readonly unknown[] | undefined => {
     const value = values[field];

@@ -8,6 +8,20 @@ export class AssignmentWorkError extends RangeError {
   }
 }
 
+/**
+ * Thrown before any search when the members left over after the perfect pairs need more scores
+ * than allowed: each search reads every score of its class, so this is known from the sizes.
+ */
+export class AssignmentScoresError extends RangeError {
+  constructor(
+    readonly needed: number,
+    readonly maximum: number,
+  ) {
+    super(`the optimal assignment needs at least ${needed} scores, over ${maximum}`);
+    this.name = "AssignmentScoresError";
+  }
+}
+
 export interface CapacitatedAssignmentInput {
   /** Row classes and column classes, each standing for `capacity` identical members. */
   readonly rows: number;
@@ -27,6 +41,12 @@ export interface CapacitatedAssignmentInput {
   readonly likelyPerfect?: readonly (readonly [row: number, col: number])[];
   /** Steps (scores read, nodes scanned) allowed before an {@link AssignmentWorkError}. */
   readonly maxWork: number;
+  /**
+   * Scores that may still be asked: when the classes left over after the perfect pairs would need
+   * more (each search asks a class's score with every class of the other side), an
+   * {@link AssignmentScoresError} is thrown before searching, not when the budget runs out.
+   */
+  readonly maxScores?: number;
 }
 
 /** Reduced costs a rounding error below 0 count as 0. */
@@ -107,12 +127,22 @@ export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[]
   // Potentials: reduced cost of A→B is -score + pA - pB, of B→A (undoing a pair) score + pB - pA.
   const potentialA = new Float64Array(sizeA);
   const potentialB = new Float64Array(sizeB).fill(-1);
+  /** Scores of each A class asked for the perfect pairs (the caller keeps them). */
+  const tried = new Int32Array(sizeA);
   for (const [row, col] of input.likelyPerfect ?? []) {
     const a = byRow ? row : col;
     const b = byRow ? col : row;
     if (excess[a] === 0 || room[b] === 0) continue;
     spend(1);
+    tried[a]++;
     if (scoreOf(a, b) >= 1) addFlow(a, b, Math.min(excess[a], room[b]));
+  }
+  if (input.maxScores !== undefined) {
+    // A search starts from each class left with members, and asks its score with every class of
+    // the other side: at least those it was not asked yet.
+    let needed = 0;
+    for (let a = 0; a < sizeA; a++) if (excess[a] > 0) needed += Math.max(0, sizeB - tried[a]);
+    if (needed > input.maxScores) throw new AssignmentScoresError(needed, input.maxScores);
   }
 
   const distanceA = new Float64Array(sizeA);

@@ -69,16 +69,16 @@ export function recordingsWarnings(built: RecordingsDataset): string[] {
   return warnings;
 }
 
-/** Whether a command line names recordings (a folder, a glob, several files), not a dataset. */
+/**
+ * Whether a command line names recordings (a folder, a glob, several files), not a dataset. A
+ * name that exists is taken as it is, whatever it holds: `runs (1).jsonl` is a file, not a glob.
+ */
 export function namesRecordings(inputs: readonly string[], io: Pick<CliIo, "cwd">): boolean {
   if (inputs.length !== 1) return inputs.length > 1;
   const [input] = inputs;
-  if (isDynamicPattern(input)) return true;
-  try {
-    return statSync(path.resolve(io.cwd, input)).isDirectory();
-  } catch {
-    return false;
-  }
+  const info = statSync(path.resolve(io.cwd, input), { throwIfNoEntry: false });
+  if (info !== undefined) return info.isDirectory();
+  return isDynamicPattern(input);
 }
 
 /**
@@ -110,7 +110,11 @@ export async function datasetFromRecordings(
   });
   if (built.unreadable.length === built.transcripts) {
     // Nothing to score: most likely a folder holding a dataset file, not recordings.
-    const folder = options.inputs.length === 1 && !isDynamicPattern(options.inputs[0]);
+    const folder =
+      options.inputs.length === 1 &&
+      statSync(path.resolve(io.cwd, options.inputs[0]), {
+        throwIfNoEntry: false,
+      })?.isDirectory() === true;
     throw usageError(
       `${folder ? `${options.inputs[0]} is a directory, and` : `${options.inputs.join(" ")}:`} ${built.transcripts === 1 ? "its one file is not" : `none of its ${built.transcripts} files is`} a transcript that can be read (${built.unreadable[0]}); to score a dataset, give the dataset file in it (.jsonl, .json, .yaml or .yml)`,
       "dataset",

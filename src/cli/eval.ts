@@ -33,6 +33,8 @@ import { createProgress } from "./progress.js";
 import { compareResults, readRun, refuseLinkedReports, writeReports } from "./reports.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { globMatches } from "../matchers/glob.js";
+import { linearRegExp } from "../matchers/linear-regex.js";
+import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 
@@ -84,7 +86,8 @@ Results and reports
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
       --filter <pattern>    run only the cases whose id matches: a glob (tau-*, *-retry-?) or a
-                            /regular expression/ with flags
+                            /regular expression/ with flags i, m, s (RE2 syntax, run in
+                            linear time: no lookarounds or backreferences)
       --only-failed <results>
                             run only the cases that failed or errored in that results file
       --limit <n>           run at most n cases (of those not done yet), in dataset order; the
@@ -396,23 +399,23 @@ async function selectionOf(values: EvalFlags, io: CliIo): Promise<EvalPlan["sele
   return { accepts: (id) => tests.every((test) => test(id)), name: names.join(" and ") };
 }
 
-/** An id pattern: `/regex/flags`, or a glob (`*` any characters, `?` one). */
+/**
+ * An id pattern: `/regex/flags`, or a glob (`*` any characters, `?` one). A regular expression
+ * runs on the linear-time engine, as patterns from data do: the ids it tests come from the data.
+ */
 function idPattern(pattern: string): (id: string) => boolean {
   const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   if (regex === null) return (id) => globMatches(pattern, id);
-  let compiled: RegExp;
+  let compiled: LinearRegExp;
   try {
-    compiled = new RegExp(regex[1], regex[2]);
+    compiled = linearRegExp(regex[1], regex[2]);
   } catch (error) {
     throw usageError(
-      `--filter ${pattern} is not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
+      `--filter ${pattern} is not a regular expression toolscore runs: ${error instanceof Error ? error.message : String(error)}`,
       "--filter",
     );
   }
-  return (id) => {
-    compiled.lastIndex = 0;
-    return compiled.test(id);
-  };
+  return (id) => compiled.test(id);
 }
 
 /** A flag that counts cases: a whole number of at least 1. */

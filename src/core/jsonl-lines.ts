@@ -62,6 +62,32 @@ export class JsonlCursor {
   }
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Whether `text`, decoded from `bytes`, says what they say: a decoder turns bytes that are not
+ * UTF-8 (Latin-1's "é", say) into U+FFFD without a word, and "André" would then match "Andrè".
+ * Looked at only when the text holds a U+FFFD.
+ */
+export function decodedAsWritten(text: string, bytes: Uint8Array): boolean {
+  if (!text.includes("\ufffd")) return true;
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The message for text that is not UTF-8, naming what it is when a byte-order mark says so. */
+export function notUtf8(bytes: Uint8Array): string {
+  const utf16 =
+    (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  return utf16
+    ? "is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
+    : "is not UTF-8 (Latin-1 or another encoding?); save it as UTF-8";
+}
+
 /** Whether a line of `bytes` bytes (its newline included) is longer than any line read. */
 export function isOverlongLine(bytes: number): boolean {
   return bytes > JsonlCursor.maxLineBytes;

@@ -21,7 +21,7 @@ function escapeRegExp(text: string): string {
  * configured with), writing `[redacted]` instead.
  *
  * @example
- * const redact = createRedactor([process.env.OPENAI_API_KEY ?? ""]);
+ * const redact = createRedactor([apiKey]);
  * redact("401: Incorrect API key provided: sk-abc...xyz"); // "401: Incorrect API key provided: [redacted]"
  */
 export function createRedactor(secrets: readonly string[] = []): (text: string) => string {

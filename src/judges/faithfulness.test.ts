@@ -27,7 +27,7 @@ const failed: PreparedContext = {
 describe("contextParts", () => {
   it("numbers texts and images in order, each image after its label", () => {
     expect(contextParts([text, image])).toEqual([
-      { type: "text", text: "Context 1 (text): Teslas are electric." },
+      { type: "text", text: "Context 1 (text):\n```\nTeslas are electric.\n```" },
       { type: "text", text: "Context 2 (image):" },
       { type: "image", source: { kind: "base64", data: "/9j/AAAA", mimeType: "image/jpeg" } },
     ]);

@@ -4,6 +4,7 @@ import type { JudgeModel, JudgeRequest, JudgeSchema } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
 import type { ImagePart, TextPart } from "../core/test-case.js";
 import { askJudge } from "./ask-judge.js";
+import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
 import {
   claimsInstructions,
@@ -49,7 +50,7 @@ export function contextParts(contexts: readonly PreparedContext[]): (TextPart | 
   contexts.forEach((context, position) => {
     const number = position + 1;
     if (context.kind === "text") {
-      parts.push({ type: "text", text: `Context ${number} (text): ${context.text}` });
+      parts.push({ type: "text", text: `Context ${number} (text):\n${fenced(context.text)}` });
       return;
     }
     if (context.status !== "loaded") {
@@ -112,7 +113,7 @@ export function faithfulnessRequest(
   return request(
     faithfulnessInstructions,
     faithfulnessSchema,
-    ["## Response", response],
+    ["## Response", fenced(response)],
     contexts,
     "Can every claim of the response be inferred from these contexts?",
   );
@@ -128,7 +129,7 @@ export function relevanceRequest(
   return request(
     relevanceInstructions,
     relevanceSchema,
-    ["## Question", question, "## Response", response],
+    ["## Question", fenced(question), "## Response", fenced(response)],
     contexts,
     "Is the response relevant to the question, in line with these contexts?",
   );
@@ -143,7 +144,7 @@ export function claimsRequest(
   return request(
     claimsInstructions,
     claimsSchema,
-    ["## Response", response],
+    ["## Response", fenced(response)],
     contexts,
     "List the response's claims and judge each against the contexts.",
   );

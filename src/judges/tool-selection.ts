@@ -2,6 +2,7 @@ import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
 import { askJudge, unitScore } from "./ask-judge.js";
+import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
 import { toolSelectionInstructions, toolSelectionSchema } from "./prompts/tool-selection.js";
 
@@ -40,12 +41,18 @@ function describeTool(tool: ToolSpec): string {
 }
 
 function describeCalls(calls: readonly SelectedCall[]): string {
-  if (calls.length === 0) return "(no calls)";
   return calls
     .map(
       (call, index) => `${index + 1}. ${call.name}(${JSON.stringify(call.inputParameters ?? {})})`,
     )
     .join("\n");
+}
+
+/** Content from the case: each text part fenced (see `fenced`), images as they are. */
+function fencedParts(parts: readonly (TextPart | ImagePart)[]): (TextPart | ImagePart)[] {
+  return parts.map((part) =>
+    part.type === "text" ? { type: "text", text: fenced(part.text) } : part,
+  );
 }
 
 /**
@@ -67,7 +74,7 @@ export function toolSelectionRequest(
   }
   const content: (TextPart | ImagePart)[] = [
     { type: "text", text: "## The user's request" },
-    ...request,
+    ...fencedParts(request),
   ];
   if (hidden > 0) {
     content.push({
@@ -81,7 +88,7 @@ export function toolSelectionRequest(
       typeof input.output === "string" ? [{ type: "text", text: input.output }] : input.output;
     let unseen = 0;
     for (const part of answer) {
-      if (part.type === "text" || options.images) content.push(part);
+      if (part.type === "text" || options.images) content.push(...fencedParts([part]));
       else unseen++;
     }
     if (unseen > 0) {
@@ -97,9 +104,9 @@ export function toolSelectionRequest(
       "## Available tools",
       input.availableTools.length === 0
         ? "(none)"
-        : input.availableTools.map(describeTool).join("\n"),
+        : fenced(input.availableTools.map(describeTool).join("\n")),
       "## Calls the agent made, in order",
-      describeCalls(input.toolsCalled),
+      input.toolsCalled.length === 0 ? "(no calls)" : fenced(describeCalls(input.toolsCalled)),
     ].join("\n"),
   });
   return {

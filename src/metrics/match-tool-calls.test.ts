@@ -215,6 +215,30 @@ describe("matchToolCalls: order modes", () => {
       expect(matchToolCalls(calls, wide).score).toBeGreaterThan(0.6);
     });
 
+    it("refuses from the sizes what the pairing budget cannot reach, before comparing (issue 34, item 10)", () => {
+      // 5,000 calls of one tool, each unlike every expected one: 25 million comparisons.
+      const n = 5_000;
+      const expected = Array.from({ length: n }, (_, i) => want("search", { q: `e${i}` }));
+      const calls = Array.from({ length: n }, (_, i) => call("search", { q: `c${i}` }));
+      let compared = 0;
+      const compare = () => {
+        compared++;
+        return 0.5;
+      };
+      let error: unknown;
+      try {
+        matchToolCalls(calls, expected, { toolRules: { search: { compare } } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(LimitExceededError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /needs at least \d+ more pair comparisons, over limits\.maxPairEvaluations \(10000000\)/,
+      );
+      // Only the cheap first pass (a call against its likely twin) ran: not ten million.
+      expect(compared).toBeLessThan(2 * n);
+    });
+
     it("aligns a group of identical parallel calls without trying every way to choose them", () => {
       const group = [Array.from({ length: 30 }, () => want("fetch")), [want("done")]];
       const calls = [...Array.from({ length: 30 }, () => call("fetch")), call("done")];

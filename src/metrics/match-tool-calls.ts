@@ -687,6 +687,7 @@ function masked(
     groupOfCol: (col) => matrix.groupOfCol(col),
     candidates: (row) => matrix.candidates(row).filter((col) => allowed(row, col)),
     evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
+    evaluationsLeft: () => matrix.evaluationsLeft(),
     score: (row, col) => (allowed(row, col) ? matrix.score(row, col) : 0),
     fillRow(row, target) {
       matrix.fillRow(row, target);
@@ -918,6 +919,7 @@ function keptColumns(
         return at === undefined ? [] : [at];
       }),
     evaluationsToScoreAll: () => matrix.evaluationsToScoreAll(),
+    evaluationsLeft: () => matrix.evaluationsLeft(),
     score: (row, col) => matrix.score(row, columns[col]),
     fillRow(row, target) {
       matrix.fillRow(row, full);

@@ -1,5 +1,6 @@
 import { axionFirstFitPairs, deepevalGreedyPairs } from "../algorithms/greedy.js";
 import {
+  AssignmentScoresError,
   AssignmentWorkError,
   capacitatedAssignment,
 } from "../algorithms/capacitated-assignment.js";
@@ -118,9 +119,18 @@ function assignGroup(
         score: classScore,
         likelyPerfect: matrix.likelyPerfect?.(groupIndex) ?? [],
         maxWork: limits.maxAssignmentWork,
+        maxScores: matrix.evaluationsLeft(),
       });
     } catch (error) {
       if (error instanceof AssignmentWorkError) throw assignmentLimit(group, undefined, limits);
+      if (error instanceof AssignmentScoresError) {
+        // Decided from the sizes, before the comparisons: the same limit, without the wait.
+        throw new LimitExceededError({
+          limit: "maxPairEvaluations",
+          maximum: matrix.maxPairEvaluations,
+          message: `optimal pairing of ${group.rows.length} expected and ${group.cols.length} called '${group.name}' calls (${group.rowClassCount} × ${group.colClassCount} distinct, not all of them made as expected) needs at least ${error.needed} more pair comparisons, over limits.maxPairEvaluations (${matrix.maxPairEvaluations}); raise it or split the case`,
+        });
+      }
       throw error;
     }
   }

@@ -54,7 +54,16 @@ export const responseContainsCaseOptions: readonly string[] = ["threshold", "val
 /** The text of content: a string, or its text parts (images have none). */
 function contentText(content: Content): string {
   if (typeof content === "string") return content;
-  return content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  // Read as data may write it: a list may hold plain strings, and parts without text.
+  return (content as readonly unknown[])
+    .flatMap((part) => {
+      if (typeof part === "string") return [part];
+      const text = (part as { type?: unknown; text?: unknown } | null)?.text;
+      return (part as { type?: unknown } | null)?.type === "text" && typeof text === "string"
+        ? [text]
+        : [];
+    })
+    .join("\n");
 }
 
 function stringList(field: string, value: unknown, isOption: boolean): readonly string[] {

@@ -36,6 +36,8 @@ export interface ToolCallMatrix extends ScoreMatrix {
   candidates(row: number): readonly number[];
   /** How many pair comparisons scoring every pair would take (each distinct pair once, if cached). */
   evaluationsToScoreAll(): number;
+  /** Pair comparisons that may still be made before `maxPairEvaluations` is reached. */
+  evaluationsLeft(): number;
   /** The comparison budget this matrix enforces. */
   readonly maxPairEvaluations: number;
   fillRow(row: number, target: Numbers): void;
@@ -289,6 +291,10 @@ abstract class BaseMatrix implements ToolCallMatrix {
 
   abstract score(row: number, col: number): number;
   abstract evaluationsToScoreAll(): number;
+
+  evaluationsLeft(): number {
+    return this.maxPairEvaluations - this.evaluations;
+  }
 
   groupOfRow(row: number): number {
     return this.rowGroup[row];

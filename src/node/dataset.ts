@@ -4,7 +4,7 @@ import { createReadStream } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
+import { JsonlCursor, decodedAsWritten, isOverlongLine, notUtf8 } from "../core/jsonl-lines.js";
 import { NotARegularFileError, readRegularFile } from "./regular-file.js";
 import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
@@ -60,6 +60,8 @@ export async function datasetFingerprint(
 ): Promise<string> {
   const hash = createHash("sha256");
   const format = options.format ?? datasetFormatOf(file);
+  // Before any case is read, on every path that reads one (a batched run reads no other way).
+  if (format === "jsonl") await refuseUtf16(file, contextOf(file, options));
   const mayNameFiles = await hashBytes(file, hash);
   if (mayNameFiles || format === "yaml") {
     const context = contextOf(file, options);
@@ -243,7 +245,16 @@ export interface Place {
   readonly line?: number;
   readonly offset?: number;
   readonly bytes?: number;
+  /** True for a JSONL line whose bytes are not UTF-8 (its text is not read). */
+  readonly notUtf8?: boolean;
 }
+
+/** Where a JSONL line sits: every place but whether it is UTF-8, which only a bad line says. */
+export type LinePlace = Place & {
+  readonly line: number;
+  readonly offset: number;
+  readonly bytes: number;
+};
 
 /** The reader's options for one item, built key by key (this runs per line). */
 function readOptionsOf(place: Place, context: Context): ReadDatasetCaseOptions {
@@ -363,6 +374,8 @@ export interface JsonlLine {
   readonly offset: number;
   /** Bytes from `offset` to the end of the line, its newline included when it has one. */
   readonly bytes: number;
+  /** True when the line's bytes are not UTF-8: its `text` is empty, and it is that line's error. */
+  readonly notUtf8?: boolean;
 }
 
 /**
@@ -418,12 +431,7 @@ export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlL
         cursor.skip();
         yield { text: "", line: cursor.line, offset: base + start, bytes };
       } else if (cursor.take(buffer, start, newline)) {
-        yield {
-          text: buffer.toString("utf8", cursor.begin, cursor.stop),
-          line: cursor.line,
-          offset: base + start,
-          bytes,
-        };
+        yield lineOf(buffer, cursor, base + start, bytes);
       }
       start = newline + 1;
       newline = buffer.indexOf(10, start);
@@ -439,14 +447,42 @@ export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlL
     yield { text: "", line: cursor.line, offset: base, bytes: skipped };
   } else if (restBytes > 0) {
     const last = Buffer.concat(rest);
-    if (cursor.take(last, 0, last.length)) {
-      yield {
-        text: last.toString("utf8", cursor.begin, cursor.stop),
-        line: cursor.line,
-        offset: base,
-        bytes: last.length,
-      };
-    }
+    if (cursor.take(last, 0, last.length)) yield lineOf(last, cursor, base, last.length);
+  }
+}
+
+/** The line the cursor took from `buffer`, its text decoded, or marked when it is not UTF-8. */
+function lineOf(buffer: Buffer, cursor: JsonlCursor, offset: number, bytes: number): JsonlLine {
+  const text = buffer.toString("utf8", cursor.begin, cursor.stop);
+  return decodedAsWritten(text, buffer.subarray(cursor.begin, cursor.stop))
+    ? { text, line: cursor.line, offset, bytes }
+    : { text: "", line: cursor.line, offset, bytes, notUtf8: true };
+}
+
+/** A line that is not UTF-8, as the error of its case (a decoder would change it in silence). */
+function notUtf8Line(place: Place & { line: number }, context: Context): DatasetParseError {
+  return new DatasetParseError({
+    message: `line ${place.line} is not UTF-8 (Latin-1 or another encoding?); save the dataset as UTF-8`,
+    source: context.source,
+    item: place.index,
+    line: place.line,
+  });
+}
+
+/** Refuses a JSONL file that starts with a UTF-16 byte-order mark: every line would be wrong. */
+async function refuseUtf16(file: string, context: Context): Promise<void> {
+  const handle = await open(file, "r");
+  const head = Buffer.alloc(2);
+  try {
+    await handle.read(head, 0, 2, 0);
+  } finally {
+    await handle.close();
+  }
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
+    throw new DatasetParseError({
+      message: `${context.source} ${notUtf8(head)}`,
+      source: context.source,
+    });
   }
 }
 
@@ -463,10 +499,11 @@ function overlongLine(place: Place & { line: number; bytes: number }, context: C
 /** A case from one JSONL line; a promise only when the line names transcript files. */
 function lineEntry(
   text: string,
-  place: Required<Place>,
+  place: LinePlace,
   context: Context,
 ): DatasetEntry | Promise<DatasetEntry> {
   if (isOverlongLine(place.bytes)) return overlongLine(place, context);
+  if (place.notUtf8 === true) return notUtf8Line(place, context);
   const record = parseLine(text, place.index, place.line, context);
   if (DatasetParseError.isInstance(record)) return record;
   return hasFileField(record)
@@ -483,13 +520,15 @@ export interface DatasetRecord {
 
 async function* jsonlRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   let index = 0;
-  for await (const { text, line, offset, bytes } of jsonlLines(file)) {
+  for await (const { text, line, offset, bytes, notUtf8 } of jsonlLines(file)) {
     context.options.onProgress?.(offset + bytes);
     const place = { index, line, offset, bytes };
     yield {
       value: isOverlongLine(bytes)
         ? overlongLine(place, context)
-        : parseLine(text, index, line, context),
+        : notUtf8 === true
+          ? notUtf8Line(place, context)
+          : parseLine(text, index, line, context),
       place,
     };
     index++;
@@ -503,7 +542,7 @@ async function* jsonlRecords(file: string, context: Context): AsyncGenerator<Dat
 export function createLineReader(
   file: string,
   options: ReadDatasetOptions = {},
-): (text: string, place: Required<Place>) => DatasetEntry | Promise<DatasetEntry> {
+): (text: string, place: LinePlace) => DatasetEntry | Promise<DatasetEntry> {
   const context = contextOf(file, options);
   return (text, place) => lineEntry(text, place, context);
 }
@@ -523,8 +562,21 @@ function itemsOf(value: unknown, source: string): unknown[] {
   });
 }
 
+/** A dataset read whole as UTF-8 text; one that is not UTF-8 is refused by name. */
+async function documentText(file: string, context: Context): Promise<string> {
+  const bytes = await readFile(file);
+  const text = bytes.toString("utf8");
+  if (!decodedAsWritten(text, bytes)) {
+    throw new DatasetParseError({
+      message: `${context.source} ${notUtf8(bytes)}`,
+      source: context.source,
+    });
+  }
+  return text;
+}
+
 async function* jsonRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
-  const text = await readFile(file, "utf8");
+  const text = await documentText(file, context);
   context.options.onProgress?.(Buffer.byteLength(text));
   let value: unknown;
   try {
@@ -546,7 +598,7 @@ async function* jsonRecords(file: string, context: Context): AsyncGenerator<Data
 const yamlAliasLimit = 100;
 
 async function* yamlRecords(file: string, context: Context): AsyncGenerator<DatasetRecord> {
-  const read = await readFile(file, "utf8");
+  const read = await documentText(file, context);
   // A byte-order mark is accepted, as in JSON and JSONL datasets.
   const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
   context.options.onProgress?.(Buffer.byteLength(text));
@@ -650,8 +702,10 @@ async function* records(file: string, context: Context): AsyncGenerator<DatasetR
       source: file,
     });
   }
-  if (format === "jsonl") yield* jsonlRecords(absolute, context);
-  else if (format === "json") yield* jsonRecords(absolute, context);
+  if (format === "jsonl") {
+    await refuseUtf16(absolute, context);
+    yield* jsonlRecords(absolute, context);
+  } else if (format === "json") yield* jsonRecords(absolute, context);
   else yield* yamlRecords(absolute, context);
 }
 

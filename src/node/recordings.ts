@@ -83,19 +83,18 @@ export async function findTranscripts(options: {
   for (const input of options.inputs) {
     const absolute = path.resolve(options.cwd, input);
     let pattern: string | undefined;
-    if (isDynamicPattern(input)) pattern = input;
-    else {
-      const info = await stat(absolute).catch(() => undefined);
-      if (info === undefined) {
-        throw new InvalidOptionError({
-          option: "recordings",
-          value: input,
-          message: `${input}: no such file or folder`,
-        });
-      }
-      if (info.isDirectory()) pattern = `${escapePath(input)}/${transcriptFiles}`;
-      else found.add(absolute);
-    }
+    // A name that exists is taken as it is (`runs (1)/`, `a[1].json`); a glob otherwise.
+    const info = await stat(absolute).catch(() => undefined);
+    const globbed = info === undefined && isDynamicPattern(input);
+    if (globbed) pattern = input;
+    else if (info === undefined) {
+      throw new InvalidOptionError({
+        option: "recordings",
+        value: input,
+        message: `${input}: no such file or folder`,
+      });
+    } else if (info.isDirectory()) pattern = `${escapePath(input)}/${transcriptFiles}`;
+    else found.add(absolute);
     if (pattern === undefined) continue;
     const matches = await glob(pattern, {
       cwd: options.cwd,
@@ -104,13 +103,13 @@ export async function findTranscripts(options: {
       // Links are not followed (nor listed): they are told apart below.
       followSymbolicLinks: false,
       // A folder's packages are not its recordings.
-      ignore: isDynamicPattern(input) ? [] : ["**/node_modules/**"],
+      ignore: globbed ? [] : ["**/node_modules/**"],
     });
     // A link is a recording when a folder holds it and it leads to a file in that folder; any
     // other is told of, and never read.
-    const base = staticBase(absolute, input);
+    const base = globbed ? staticBase(absolute, input) : absolute;
     for (const link of await linksUnder(base)) {
-      if (!isDynamicPattern(input) && (await fileWithin(link, base))) matches.push(link);
+      if (!globbed && (await fileWithin(link, base))) matches.push(link);
       else options.onLink?.(link);
     }
     const kept = matches.map((file) => path.resolve(file)).filter((file) => !exclude.has(file));

@@ -1,4 +1,6 @@
 import { decodeTranscript } from "../adapters/parse-trajectory.js";
+import { InvalidInputError } from "../core/errors.js";
+import { decodedAsWritten, notUtf8 } from "../core/jsonl-lines.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** The largest transcript file read (JSON is parsed whole: a few times its size in memory). */
@@ -17,6 +19,14 @@ export function isJsonLinesFile(file: string): boolean {
  * `InvalidInputError` naming the line that is not JSON.
  */
 export async function readTranscriptFile(file: string): Promise<unknown> {
-  const text = (await readRegularFile(file, { maxBytes: maxTranscriptBytes })).toString("utf8");
+  const bytes = await readRegularFile(file, { maxBytes: maxTranscriptBytes });
+  const text = bytes.toString("utf8");
+  // A decoder would turn what is not UTF-8 into U+FFFD without a word.
+  if (!decodedAsWritten(text, bytes)) {
+    throw new InvalidInputError({
+      field: "transcript",
+      message: `the transcript ${notUtf8(bytes)}`,
+    });
+  }
   return decodeTranscript(text, { lines: isJsonLinesFile(file) });
 }

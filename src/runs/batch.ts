@@ -13,6 +13,7 @@ import type { CasePosition } from "../runner/score-case.js";
 import { caseRecordLine } from "../runner/record.js";
 import type { Metric } from "../core/metric.js";
 import { createDeterministicMetric } from "../registry/deterministic-metric.js";
+import { decodedAsWritten } from "../core/jsonl-lines.js";
 import { withThreshold } from "./run-metric-config.js";
 import type { RunMetricConfig } from "./run-metric-config.js";
 import type { GroupBy } from "../core/repeats.js";
@@ -176,7 +177,11 @@ export async function createBatchScorer(
         offset: batch.offsets[at],
         bytes: batch.sizes[at],
       };
-      const pending = read(bytes.toString("utf8", batch.starts[at], batch.ends[at]), place);
+      const lineBytes = bytes.subarray(batch.starts[at], batch.ends[at]);
+      const text = lineBytes.toString("utf8");
+      const pending = decodedAsWritten(text, lineBytes)
+        ? read(text, place)
+        : read("", { ...place, notUtf8: true });
       const entry = pending instanceof Promise ? await pending : pending;
       if (!DatasetParseError.isInstance(entry) && entry.notes !== undefined && notes.length < 20) {
         for (const note of entry.notes) notes.push(`line ${line}: ${note}`);

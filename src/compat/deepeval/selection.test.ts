@@ -166,7 +166,10 @@ describe("MultimodalToolCorrectnessMetric with availableTools", () => {
       (part: { text?: string }) => part.text === "## The agent's answer",
     );
     expect(answer).toBeGreaterThan(0);
-    expect(content[answer + 1]).toEqual({ type: "text", text: "Yes; here is the refund slip." });
+    expect(content[answer + 1]).toEqual({
+      type: "text",
+      text: "```\nYes; here is the refund slip.\n```",
+    });
     expect(content[answer + 2]).toEqual({
       type: "image_url",
       image_url: { url: `data:image/gif;base64,${gif.toString("base64")}` },

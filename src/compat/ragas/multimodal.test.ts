@@ -92,9 +92,9 @@ describe("MultiModalFaithfulness", () => {
         part.type === "text" ? part.text : part.image_url?.url.slice(0, 22),
     );
     expect(shape).toEqual([
-      "## Response\nThe Tesla Model X is an electric SUV.",
+      "## Response\n```\nThe Tesla Model X is an electric SUV.\n```",
       "## Contexts",
-      "Context 1 (text): Tesla manufactures electric vehicles.",
+      "Context 1 (text):\n```\nTesla manufactures electric vehicles.\n```",
       "Context 2 (image):",
       "data:image/png;base64,",
       "Context 3 (image):",
@@ -130,7 +130,7 @@ describe("MultiModalFaithfulness", () => {
       type: "image",
       source: { type: "base64", media_type: "image/jpeg", data: jpeg.toString("base64") },
     });
-    expect(content[4]).toEqual({ type: "text", text: "Context 2 (text): A text." });
+    expect(content[4]).toEqual({ type: "text", text: "Context 2 (text):\n```\nA text.\n```" });
   });
 
   it("sends AI SDK image parts through any AI SDK model", async () => {
@@ -216,7 +216,9 @@ describe("MultiModalRelevance", () => {
     });
     expect(result).toMatchObject({ value: 1, reason: "It answers the question." });
     const content = server().modelCalls.at(0)?.body.messages[1].content;
-    expect(content[0].text).toBe("## Question\nWhat car is this?\n## Response\nA Model X.");
+    expect(content[0].text).toBe(
+      "## Question\n```\nWhat car is this?\n```\n## Response\n```\nA Model X.\n```",
+    );
     await expect(metric.ascore({ response: "x", retrievedContexts: ["a"] })).rejects.toThrow(
       /userInput/,
     );

@@ -3,16 +3,19 @@
  * Changing them changes the cache keys, on purpose.
  */
 import type { JudgeSchema } from "../../core/judge.js";
+import { fencedTextRule } from "../fence.js";
 
-export const faithfulnessPromptVersion = "multimodal-faithfulness/1";
+export const faithfulnessPromptVersion = "multimodal-faithfulness/2";
 
 export const faithfulnessInstructions = `You check whether a response is faithful to the contexts it was given.
 The contexts are numbered; each is a text or an image. The response is faithful when every claim in it can be inferred from the contexts (what the images show, what the texts say), with nothing contradicting them and no facts they do not support.
-Give a short reason first, then faithful: true or false.`;
+Give a short reason first, then faithful: true or false.
+${fencedTextRule}`;
 
 export const relevanceInstructions = `You check whether a response is relevant to the user's question, given the contexts the answer was to draw on.
 The contexts are numbered; each is a text or an image. The response is relevant when it addresses the question and is in line with what the contexts show or say.
-Give a short reason first, then relevant: true or false.`;
+Give a short reason first, then relevant: true or false.
+${fencedTextRule}`;
 
 export const claimsInstructions = `You check a response, claim by claim, against the contexts it was given.
 The contexts are numbered; each is a text or an image.
@@ -20,7 +23,8 @@ List every factual claim the response makes, as short self-contained statements.
 - supported: the contexts show or say it;
 - contradicted: a context shows or says otherwise;
 - unsupported: no context bears on it.
-For supported and contradicted claims, give the numbers of the contexts that support or contradict them; for unsupported ones, give none. Add a one-sentence reason per claim. A response with no factual claims has an empty list.`;
+For supported and contradicted claims, give the numbers of the contexts that support or contradict them; for unsupported ones, give none. Add a one-sentence reason per claim. A response with no factual claims has an empty list.
+${fencedTextRule}`;
 
 export const faithfulnessSchema: JudgeSchema = {
   name: "faithfulness_verdict",

@@ -3,8 +3,9 @@
  * reviewed and versioned apart from code. Changing them changes the cache keys, on purpose.
  */
 import type { JudgeSchema } from "../../core/judge.js";
+import { fencedTextRule } from "../fence.js";
 
-export const toolSelectionPromptVersion = "tool-selection/1";
+export const toolSelectionPromptVersion = "tool-selection/2";
 
 export const toolSelectionInstructions = `You judge whether an AI agent chose the right tools for a user's request.
 You are shown the request, every tool the agent could call (name, description, parameters), and the calls it made, in order.
@@ -23,7 +24,8 @@ Score on this scale:
 0.25 - mostly wrong: the main need was not served by a suitable tool, though something useful was called.
 0 - wrong: no needed tool was called, or the calls have nothing to do with the request.
 
-First write the reason (one to three sentences naming the faults, or saying there are none), then list the faulty tools by name under each fault, then give the score.`;
+First write the reason (one to three sentences naming the faults, or saying there are none), then list the faulty tools by name under each fault, then give the score.
+${fencedTextRule}`;
 
 const names = (description: string) => ({
   type: "array",
