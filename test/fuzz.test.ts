@@ -1,5 +1,5 @@
 /**
- * The hostile-input attack of issue 22, kept: fast-check properties over the public functions,
+ * The hostile-input attacks of issues 22 and 34, kept: fast-check properties over the public functions,
  * fed values chosen to break them (Object.prototype keys, control characters, deep nesting,
  * numbers written oddly, matcher objects of every kind and none, transcripts of any shape, any
  * bytes as an image, any address). Each function either gives its documented result or throws a
@@ -16,7 +16,12 @@ import { readDatasetCase } from "../src/adapters/dataset-case.js";
 import { numberSpellings } from "../src/core/number-spellings.js";
 import { globMatches } from "../src/matchers/glob.js";
 import { toExpectedValue } from "../src/matchers/value-matchers.js";
-import { printable } from "../src/reporters/printable.js";
+import { guardConsole, printable } from "../src/reporters/printable.js";
+import { createRedactor } from "../src/core/redact.js";
+import { InvalidOptionError } from "../src/core/errors.js";
+import { nestsDeeperThan } from "../src/core/json.js";
+import { decodedAsWritten } from "../src/core/jsonl-lines.js";
+import { fenced } from "../src/judges/fence.js";
 import { createMetric, metricDefinitions } from "../src/registry/metric-registry.js";
 
 // `npm run fuzz` (this file under the "fuzz" script) runs many more than `npm test`.
@@ -366,6 +371,151 @@ describe(`fuzz (${runs} runs each, seed ${seed})`, () => {
             expect(typeof globMatches(glob, text)).toBe("boolean");
           },
         ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  // Issue 34: the untrusted-data attack, kept.
+  // eslint-disable-next-line no-control-regex -- toolscore's own colours and progress erase
+  const ownSequences = /\r\u001b\[2K|\u001b\[[0-9;]*m/g;
+  const commandLine = /^[ \t]*::|##\[|##vso\[/;
+  const consoleText = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(":", "#", "[", "\n", "\r", " ", "\t", "\u001b", "a", "v", "s", "o"),
+      fc.string({ unit: "binary", maxLength: 1 }),
+    ),
+    maxLength: 60,
+  });
+
+  it(
+    "console: no line a CI runner obeys, no foreign control character (issue 34, item 4)",
+    () => {
+      fc.assert(
+        fc.property(fc.array(consoleText, { maxLength: 5 }), (writes) => {
+          expect(printable(writes.join(""))).not.toMatch(commandLine);
+          expect(printable(writes.join(""))).not.toMatch(/[\n\r]/);
+          const written: string[] = [];
+          const stream = guardConsole({ write: (text: string) => written.push(text) });
+          for (const text of writes) stream.write(text);
+          for (const line of written.join("").split("\n")) {
+            expect(line).not.toMatch(commandLine);
+            // Only toolscore's own sequences keep their escape character.
+            expect(line.replace(ownSequences, "")).not.toMatch(controls);
+          }
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "a case's metricOptions: only matching rules and thresholds, else a typed error naming the key (item 1)",
+    () => {
+      const withCaseOptions = metricDefinitions.filter((definition) => !definition.judged);
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...withCaseOptions),
+          fc.dictionary(hostileKey, hostileValue, { minKeys: 1, maxKeys: 3 }),
+          (definition, given) => {
+            const metric = createMetric({ metric: definition.id });
+            const camel = (key: string) =>
+              key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+            const refused = Object.keys(given).filter(
+              (key) => !definition.caseOptions.includes(camel(key)),
+            );
+            let error: unknown;
+            try {
+              metric.withOptions?.(given as never);
+            } catch (caught) {
+              error = caught;
+            }
+            if (refused.length > 0) {
+              expect(InvalidOptionError.isInstance(error)).toBe(true);
+              expect((error as Error).message).toContain(`metricOptions.${definition.id}.`);
+            } else if (error !== undefined) {
+              // Allowed keys with bad values: typed too.
+              expect(ToolscoreError.isInstance(error)).toBe(true);
+            }
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "redact: a configured key never survives, wherever it sits in any text (item 9)",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.string({ minLength: 8, maxLength: 40 }).filter((key) => key.trim().length >= 8),
+          fc.string({ maxLength: 40 }),
+          fc.string({ maxLength: 40 }),
+          (key, before, after) => {
+            const redact = createRedactor([key]);
+            expect(redact(`${before}${key}${after}`)).not.toContain(key);
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "fenced: case text never closes its fence, however many backticks it holds (item 10)",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.string({ unit: fc.constantFrom("`", "\n", "#", " ", "a"), maxLength: 60 }),
+          (text) => {
+            const shown = fenced(text);
+            const fence = /^(`+)\n/.exec(shown)?.[1] ?? "";
+            expect(shown.startsWith(`${fence}\n`) && shown.endsWith(`\n${fence}`)).toBe(true);
+            expect(shown.slice(fence.length + 1, -(fence.length + 1))).toBe(text);
+            expect(text.includes(fence)).toBe(false);
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "nesting: a value's depth is told without overflowing, as a naive count tells it (item 3)",
+    () => {
+      const depthOf = (value: unknown): number =>
+        typeof value !== "object" || value === null
+          ? 0
+          : 1 + Math.max(0, ...Object.values(value).map(depthOf));
+      fc.assert(
+        fc.property(hostileValue, fc.integer({ min: 0, max: 6 }), (value, limit) => {
+          expect(nestsDeeperThan(value, limit)).toBe(depthOf(value) > limit);
+        }),
+        settings,
+      );
+      // 100,000 levels: told at once, no RangeError.
+      let deep: unknown = 1;
+      for (let level = 0; level < 100_000; level++) deep = { a: deep };
+      expect(nestsDeeperThan(deep)).toBe(true);
+    },
+    timeout,
+  );
+
+  it(
+    "dataset lines: bytes that are not UTF-8 are that case's error, never U+FFFD (item 10)",
+    () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 24 }), (bytes) => {
+          const text = Buffer.from(bytes).toString("utf8");
+          const valid = Buffer.from(text, "utf8").equals(Buffer.from(bytes));
+          expect(decodedAsWritten(text, bytes)).toBe(valid);
+        }),
         settings,
       );
     },

@@ -31,6 +31,11 @@ const line = fc.oneof(
   fc.constantFrom("", " ", "\t", " \t ", "\r"),
   // Not JSON whitespace: content, so an error line, never skipped in silence.
   fc.constantFrom("\f", "\v", "\u00a0", "\u2028", "\u3000", "\ufeff", "{", " \u00a0{}"),
+  // A byte that is not UTF-8 (Latin-1's "é", written where \ue000 stands): that line's error.
+  fc.constantFrom(
+    JSON.stringify({ id: "andr\ue000", toolsCalled: [], expectedTools: [] }),
+    "\ue000",
+  ),
   // Cases with Unicode around them.
   fc.constantFrom(
     ` ${JSON.stringify({ id: "日本語 🚀", toolsCalled: [], expectedTools: [] })}\t`,
@@ -60,7 +65,18 @@ describe("one JSONL line reader for every path", () => {
         const dataset = path.join(folder, "runs.jsonl");
         const text = textOf(input);
         mkdirSync(folder);
-        writeFileSync(dataset, text);
+        // Each \ue000 becomes the byte 0xE9, which no UTF-8 decoder may take in silence.
+        writeFileSync(
+          dataset,
+          Buffer.concat(
+            text
+              .split("\ue000")
+              .flatMap((part, at) => [
+                ...(at === 0 ? [] : [Buffer.from([0xe9])]),
+                Buffer.from(part),
+              ]),
+          ),
+        );
 
         const fromReader: { index: number; line: number; error: boolean }[] = [];
         for await (const entry of readDataset(dataset)) {

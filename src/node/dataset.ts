@@ -734,5 +734,8 @@ export async function readDatasetLine(
   const cursor = new JsonlCursor({ startsFile: place.offset === 0 });
   cursor.take(buffer, 0, buffer.at(-1) === 10 ? buffer.length - 1 : buffer.length);
   const text = buffer.toString("utf8", cursor.begin, cursor.stop);
-  return createLineReader(file, options)(text, { line: 0, ...place });
+  const read = createLineReader(file, options);
+  return decodedAsWritten(text, buffer.subarray(cursor.begin, cursor.stop))
+    ? read(text, { line: 0, ...place })
+    : read("", { line: 0, ...place, notUtf8: true });
 }

@@ -15,13 +15,13 @@ describe("printable", () => {
   });
 
   it("escapes the workflow commands a CI log obeys (issue 34, item 4)", () => {
-    expect(printable("::add-mask::x")).toBe("\\x3a:add-mask::x");
-    expect(printable("  ::error::x")).toBe("  \\x3a:error::x");
+    expect(printable("::add-mask::x")).toBe(":\\x3aadd-mask::x");
+    expect(printable("  ::error::x")).toBe("  :\\x3aerror::x");
     expect(printable("id\n::stop-commands::t")).toBe("id\\x0a::stop-commands::t");
     expect(printable("see ##[error]x and ##vso[task.setvariable]y")).toBe(
-      "see \\x23#[error]x and \\x23#vso[task.setvariable]y",
+      "see ##\\x5berror]x and ##vso\\x5btask.setvariable]y",
     );
-    expect(printableLines("ok\n  ::warning::x\r\n::x")).toBe("ok\n  \\x3a:warning::x\n\\x3a:x");
+    expect(printableLines("ok\n  ::warning::x\r\n::x")).toBe("ok\n  :\\x3awarning::x\n:\\x3ax");
   });
 
   it("guards a console stream: line-starting commands and foreign control characters", () => {
@@ -33,9 +33,13 @@ describe("printable", () => {
       "::add-mask::x\n\u001b[31mred\u001b[0m\r\u001b[2Kbar ##[error]y \u001b]0;t\u0007\n",
     );
     expect(written.join("")).toBe(
-      "a ::fine:: here\n  \\x3a:add-mask::x\n\u001b[31mred\u001b[0m\r\u001b[2Kbar \\x23#[error]y \\x1b]0;t\\x07\n",
+      "a ::fine:: here\n  :\\x3aadd-mask::x\n\u001b[31mred\u001b[0m\r\u001b[2Kbar ##\\x5berror]y \\x1b]0;t\\x07\n",
     );
     expect(stream.isTTY).toBe(true);
+    // A command split across writes is broken all the same.
+    written.length = 0;
+    for (const part of [":", ":stop-commands::t\n##", "[error]x\n"]) stream.write(part);
+    expect(written.join("")).toBe(":\\x3astop-commands::t\n##\\x5berror]x\n");
   });
 
   it("keeps a run's console output free of escapes from case ids and reasons", async () => {
