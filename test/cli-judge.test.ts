@@ -146,7 +146,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     });
     const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
     const run = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini"], { cwd, env });
-    expect(run.stderr).toBe("");
+    expect(run.stderr).toBe(`toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`);
     expect(run.code).toBe(0);
     expect(server().modelCalls).toHaveLength(50);
     expect(run.stdout).toContain(

@@ -532,7 +532,7 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
 }
 
 /** A judge as a run names it: its model, and the endpoint its calls go to (no credentials). */
-function judgeShown(model: JudgeModel): string {
+export function judgeShown(model: JudgeModel): string {
   let where = "an endpoint its provider chooses";
   if (model.endpoint !== undefined) {
     try {

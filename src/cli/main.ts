@@ -18,7 +18,7 @@ import { formatRate } from "../reporters/format.js";
 import { cacheCommand, cacheHelp } from "./cache.js";
 import { initCommand, initHelp } from "./init.js";
 import { compareCommand, compareHelp } from "./compare.js";
-import { evalCommand, evalHelp } from "./eval.js";
+import { evalCommand, evalHelp, judgeShown } from "./eval.js";
 import { datasetCommand, datasetHelp } from "./dataset.js";
 import { ExitCode, exitCodeOf, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -117,6 +117,7 @@ async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<num
     throw usageError("--concurrency must be a whole number of at least 1", "--concurrency");
   }
   const model = resolveJudgeModel(values.judge, { env: io.env });
+  io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
   const report = await calibrateToolSelectionJudge(model, {
     threshold,
     concurrency,
