@@ -19,7 +19,8 @@ import {
 } from "./deepeval-tool-correctness.js";
 import { camelKeys, caseOptions, optionsObject, rejectUnknownOptions } from "./options.js";
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
-import { toolCallAccuracy, toolCallAccuracyCaseOptions } from "./tool-call-accuracy.js";
+import { matchCaseOptions } from "./match-options.js";
+import { toolCallAccuracy } from "./tool-call-accuracy.js";
 
 /**
  * A deterministic metric by id: what it scores, and how to make it from JSON options. The one
@@ -169,7 +170,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     description:
       "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
     judged: false,
-    caseOptions: toolCallAccuracyCaseOptions,
+    caseOptions: matchCaseOptions,
     create(options) {
       return toolCallAccuracy(
         camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject),

@@ -39,9 +39,6 @@ function withSteps(
     : list;
 }
 
-/** What a case's `metricOptions` may set: matching rules and the threshold, never the name. */
-export const toolCallAccuracyCaseOptions = matchCaseOptions;
-
 export interface ToolCallAccuracyOptions extends MatchOptions {
   /** The metric's name in results. Default "Tool Call Accuracy". */
   name?: string;
@@ -115,7 +112,7 @@ export function toolCallAccuracy(
         ...(caseOptions(
           "tool-call-accuracy",
           overrides,
-          toolCallAccuracyCaseOptions,
+          matchCaseOptions,
         ) as ToolCallAccuracyOptions),
       }),
     measure: measureBySync(measureSync),

@@ -20,8 +20,7 @@ import type {
 } from "../core/judge.js";
 import { boundedFetch } from "./bounded-fetch.js";
 import { callTarget } from "./call-target.js";
-import { createRedactor } from "../core/redact.js";
-import { calling, isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
+import { isRetryableStatus, parseJsonAnswer, providerCalls } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
 import { sdkPackage } from "./sdk-packages.js";
 
@@ -152,19 +151,13 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
       message: `${provider}: no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`,
     });
   }
-  // What a server says back may hold the key it was sent: never written as it is.
-  const redact = createRedactor(
-    [apiKey, ...Object.values(options.headers ?? {})].filter(
-      (secret): secret is string => typeof secret === "string",
-    ),
-  );
-  // A client of the caller's own keeps its own deadlines; ours end by the stated total.
-  const totalMs = options.client === undefined ? timeout * (maxRetries + 1) : undefined;
-  const call = <T>(
-    signal: AbortSignal | undefined,
-    run: (signal: AbortSignal | undefined) => Promise<T>,
-  ): Promise<T> =>
-    calling(provider, signal, run, { ...(totalMs === undefined ? {} : { totalMs }), redact });
+  const call = providerCalls({
+    provider,
+    secrets: [apiKey, ...Object.values(options.headers ?? {})],
+    timeoutMs: timeout,
+    maxRetries,
+    ownClient: options.client !== undefined,
+  });
   let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
   const sdk = () => {
     loaded ??= loadSdk().then((module) => ({

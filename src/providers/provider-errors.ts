@@ -1,5 +1,5 @@
 import { ProviderCallError } from "../core/errors.js";
-import { redactCredentials } from "../core/redact.js";
+import { createRedactor, redactCredentials } from "../core/redact.js";
 
 /** HTTP statuses that a later attempt may get past. */
 export function isRetryableStatus(status: number | undefined): boolean {
@@ -101,4 +101,29 @@ export async function calling<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * How a provider built on an SDK client of toolscore's makes its calls (see `calling`): what the
+ * server says is redacted with the call's own secrets (its key and headers: a server may echo
+ * them), and a call ends within `timeoutMs × (maxRetries + 1)`, unless the client is the
+ * caller's own, which keeps its own deadlines.
+ */
+export function providerCalls(options: {
+  readonly provider: string;
+  readonly secrets: readonly (string | undefined)[];
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly ownClient: boolean;
+}): <T>(
+  signal: AbortSignal | undefined,
+  run: (signal: AbortSignal | undefined) => Promise<T>,
+) => Promise<T> {
+  const redact = createRedactor(
+    options.secrets.filter((secret): secret is string => typeof secret === "string"),
+  );
+  const settings = options.ownClient
+    ? { redact }
+    : { totalMs: options.timeoutMs * (options.maxRetries + 1), redact };
+  return (signal, run) => calling(options.provider, signal, run, settings);
 }
