@@ -26,7 +26,7 @@ metrics:
   - metric: tool-call-accuracy
     order: in-order # the expected calls in this order; others may come between
     arguments: subset # extra arguments the agent passed are fine
-    threshold: 0.8 # a case passes at 0.8 or more
+    # threshold: 1 # the default: a case passes only when every expected call was made as expected
   # - metric: tool-selection # judged by an LLM: needs judge below, and availableTools in cases
 
 # judge: openai/gpt-4o-mini # the model of judged metrics (OPENAI_API_KEY from the environment)

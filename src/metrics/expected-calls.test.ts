@@ -23,9 +23,19 @@ describe("toExpectedCalls", () => {
       { name: "c", args: { z: 3 } },
       { name: "d", input_parameters: null },
       { name: "e" },
+      { name: "f", arguments: {} },
     ]);
     expect(parsed.partial).toBe(false);
-    expect(parsed.calls.map((c) => c.arguments)).toEqual([{ x: 1 }, { y: 2 }, { z: 3 }, {}, {}]);
+    // A name only (or null arguments) accepts any arguments; {} expects none.
+    const anyObject = { $match: "any", type: "object" };
+    expect(parsed.calls.map((c) => JSON.parse(JSON.stringify(c.arguments)) as unknown)).toEqual([
+      { x: 1 },
+      { y: 2 },
+      { z: 3 },
+      anyObject,
+      anyObject,
+      {},
+    ]);
     expect(parsed.calls.every((c) => c.predecessors.length === 0)).toBe(true);
   });
 

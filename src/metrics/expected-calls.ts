@@ -7,6 +7,7 @@ import {
   hasNoMatcherKeys,
   isPlainExpectedValue,
   isValueMatcher,
+  match,
   toExpectedValue,
 } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
@@ -18,6 +19,10 @@ import type { ExpectedValue } from "../matchers/value-matchers.js";
  */
 export interface ExpectedToolCallInput {
   name: string;
+  /**
+   * The expected arguments, in any one of these spellings. Left out (or `null`), any arguments
+   * are accepted; `{}` expects a call without arguments.
+   */
   inputParameters?: unknown;
   arguments?: unknown;
   args?: unknown;
@@ -77,6 +82,9 @@ interface ReadCall {
   readonly plain: boolean;
 }
 
+/** The arguments of an expected call given by its name only. */
+const anyArguments = match.any("object");
+
 /** `parent[index]` or `parent[group][index]`: built only for error messages. */
 function fieldName(parent: string, group: number, index: number): string {
   return group < 0 ? `${parent}[${index}]` : `${parent}[${group}][${index}]`;
@@ -91,9 +99,10 @@ function readCall(
 ): ReadCall {
   const where = () => fieldName(parent, group, index);
   const { record, argumentsKey: key } = readCallFields(value, "expected", where);
-  let args: ExpectedValue = {};
-  let plain = true;
   let raw = key === undefined ? undefined : record[key];
+  // A name only (or null arguments) accepts any arguments; `arguments: {}` expects none.
+  let args: ExpectedValue = raw === undefined || raw === null ? anyArguments : {};
+  let plain = args !== anyArguments;
   if (typeof raw === "string" && key === "arguments") {
     // JSON text, as OpenAI writes arguments.
     const parsed = parseArgumentsText(raw);

@@ -141,7 +141,7 @@ export interface MatchOptions {
   onSchemaViolation?: "fail" | "report";
   /** Applied to every tool name on both sides before matching (`createNameNormalizer()`). */
   normalizeName?: (name: string) => string;
-  /** Minimum passing score. Default 0.5. */
+  /** Minimum passing score. Default 1: a case passes only when every expected call was made as expected. */
   threshold?: number;
   /** Bounds for pathological inputs; `maxOrderStates` bounds partial-order alignment. */
   limits?: MatchLimits & { maxOrderStates?: number };
@@ -631,7 +631,7 @@ function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
       "report",
     ),
     normalizeName: given.normalizeName,
-    threshold: numberOption("threshold", given.threshold, 0.5, { min: 0, max: 1 }),
+    threshold: numberOption("threshold", given.threshold, 1, { min: 0, max: 1 }),
     limits: resolveMatchLimits(matchLimits),
     maxOrderStates: numberOption("limits.maxOrderStates", maxOrderStates, 2_000_000, {
       min: 1,

@@ -40,8 +40,10 @@ describe("matchToolCalls: one result, every view", () => {
     expect(result.score).toBe(result.f1);
     expect(result.scoreKind).toBe("f1");
     expect(result.exact).toBe(false);
-    expect(result.success).toBe(true);
-    expect(result.threshold).toBe(0.5);
+    // The default threshold is 1: a case with any point taken off fails.
+    expect(result.success).toBe(false);
+    expect(result.threshold).toBe(1);
+    expect(matchToolCalls(actual, expected, { threshold: 0.6 }).success).toBe(true);
     expect(result.order).toBe("any");
     expect(result.algorithm).toBe("optimal-assignment");
   });

@@ -23,12 +23,12 @@ describe("toolCallAccuracy", () => {
     const metric = toolCallAccuracy();
     const withoutTools = await metric.measure({ toolsCalled, expectedTools });
     const withTools = await metric.measure({ toolsCalled, expectedTools, availableTools });
-    expect(withoutTools).toMatchObject({ status: "scored", score: 0.5, success: true });
+    expect(withoutTools).toMatchObject({ status: "scored", score: 0.5, success: false });
     expect(withTools).toMatchObject({
       status: "scored",
       metric: "Tool Call Accuracy",
       score: 1,
-      threshold: 0.5,
+      threshold: 1,
       success: true,
     });
     if (withTools.status !== "scored") throw new Error("unreachable");
@@ -44,6 +44,24 @@ describe("toolCallAccuracy", () => {
     });
     expect(metric.name).toBe("ordered");
     expect(result).toMatchObject({ status: "scored", metric: "ordered", score: 0, success: false });
+  });
+
+  it("fails by default any case where an expected call was not made as expected", () => {
+    // A refund of 300 for 30, the confirmation email missing: two thirds right is not a pass.
+    const result = toolCallAccuracy({ order: "in-order", arguments: "subset" }).measureSync({
+      toolsCalled: [
+        { name: "get_order", arguments: { order_id: "A1" } },
+        { name: "refund", arguments: { order_id: "A1", amount: 300 } },
+      ],
+      expectedTools: [
+        { name: "get_order", arguments: { order_id: "A1" } },
+        { name: "refund", arguments: { order_id: "A1", amount: 30 } },
+        { name: "send_email", arguments: { template: "refund" } },
+      ],
+    });
+    expect(result).toMatchObject({ status: "scored", threshold: 1, success: false });
+    if (result.status !== "scored") throw new Error("unreachable");
+    expect(result.score).toBeGreaterThanOrEqual(0.5); // what a threshold of 0.5 would pass
   });
 
   it("validates its options when created", () => {

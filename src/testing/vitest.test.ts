@@ -108,6 +108,14 @@ describe("toMatchToolCalls", () => {
     });
   });
 
+  it("reads a name-only expected call as any arguments, as toHaveCalledTool does", () => {
+    const names = [{ name: "search_flights" }, { name: "get_weather" }, { name: "book" }];
+    expect(calls).toMatchToolCalls(names, { order: "in-order" });
+    expect(calls).toHaveCalledTool("book");
+    // `arguments: {}` expects a call without arguments.
+    expect(calls).not.toMatchToolCalls([...names.slice(0, 2), { name: "book", arguments: {} }]);
+  });
+
   it("shows a readable diff of expected and actual calls", () => {
     const message = failure(() => {
       expect(calls).toMatchToolCalls(
@@ -134,7 +142,8 @@ describe("toPassMetric", () => {
   };
 
   it("passes at the metric's verdict or a given threshold", async () => {
-    await expect(testCase).toPassMetric(toolCallAccuracy({ arguments: "ignore" }));
+    await expect(testCase).toPassMetric(toolCallAccuracy({ arguments: "ignore", threshold: 0.8 }));
+    await expect(testCase).not.toPassMetric(toolCallAccuracy({ arguments: "ignore" }));
     await expect(testCase).toPassMetric(toolCallAccuracy(), 0.5);
     await expect(testCase).not.toPassMetric(toolCallAccuracy(), 0.99);
   });
