@@ -207,11 +207,15 @@ describe("matchToolCalls properties", () => {
             name: u.name,
           });
         }
-        const paired = new Set(result.pairs.map((p) => p.calledIndex));
-        const named = new Set(result.unexpected.map((u) => u.calledIndex));
-        for (let col = 0; col < actual.length; col++) {
-          expect(paired.has(col) || named.has(col)).toBe(true);
-        }
+        // Every call is named once: paired, made out of order, the nearest miss of a missing
+        // call, or unexpected; never two of these.
+        const named = [
+          ...result.pairs.map((p) => p.calledIndex),
+          ...result.outOfOrder.map((m) => m.calledIndex),
+          ...result.missing.map((m) => m.nearest?.calledIndex),
+          ...result.unexpected.map((u) => u.calledIndex),
+        ].filter((index) => index !== undefined);
+        expect([...named].sort((a, b) => a - b)).toEqual(actual.map((_, col) => col));
       }),
       runs,
     );

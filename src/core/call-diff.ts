@@ -1,3 +1,4 @@
+import { unparsedArgumentsNote } from "./explanation.js";
 import type { ArgumentVerdict, Mismatch, ToolCallMatchDetails } from "./explanation.js";
 
 /** A call as the diff shows it: a name and its arguments (any JSON, matchers in their JSON form). */
@@ -71,6 +72,7 @@ function describeVerdict(verdict: ArgumentVerdict, options: CallDiffOptions): st
   const max = options.maxValueLength ?? 80;
   const expected = render(verdict.expected, max);
   const actual = render(verdict.actual, max);
+  if (verdict.note === unparsedArgumentsNote) return `${unparsedArgumentsNote}: ${actual}`;
   switch (verdict.verdict) {
     case "missing":
       return `${verdict.path}: expected ${expected}, not passed`;

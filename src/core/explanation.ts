@@ -20,6 +20,9 @@ export interface ArgumentVerdict {
   readonly note?: string;
 }
 
+/** The note of the verdict on a call whose arguments were text that did not parse as JSON. */
+export const unparsedArgumentsNote = "the arguments did not parse as JSON";
+
 /** One expected call paired with one call the agent made. Indices point into the input lists. */
 export interface PairDetail {
   readonly expectedIndex: number;
@@ -133,7 +136,12 @@ export interface ToolCallMatchDetails {
     readonly nearest?: NearMiss;
   }[];
   readonly unexpected: readonly { readonly calledIndex: number; readonly name: string }[];
-  readonly outOfOrder: readonly { readonly expectedIndex: number; readonly name: string }[];
+  /** With `calledIndex`, in toolscore's own results: the call made out of order (not unexpected). */
+  readonly outOfOrder: readonly {
+    readonly expectedIndex: number;
+    readonly name: string;
+    readonly calledIndex?: number;
+  }[];
   readonly mismatches: readonly Mismatch[];
   /** Sum of pair scores over the number of calls made (0 when none were made but some expected). */
   readonly precision: number;

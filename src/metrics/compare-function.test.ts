@@ -26,7 +26,9 @@ describe("toolRules compare", () => {
       verdict: "match",
       note: "compared by toolRules.weather.compare (score 1)",
     });
-    expect(result.unexpected).toEqual([{ calledIndex: 1, name: "news" }]);
+    // The news call is the missing one's nearest miss, named there and not as unexpected too.
+    expect(result.missing).toMatchObject([{ expectedIndex: 1, nearest: { calledIndex: 1 } }]);
+    expect(result.unexpected).toEqual([]);
   });
 
   it("takes a number as the pair's argument score, and gets matchers as JSON", () => {

@@ -25,6 +25,12 @@ export interface BuildMatchDetailsOptions<
   explainPair: (expected: E, called: C, row: number, col: number) => PairExplanation;
   /** Calls left out of the comparison (retried attempts): never unexpected, never a near miss. */
   skipCalled?: ReadonlySet<number>;
+  /**
+   * Whether each unpaired call is named once: with the out-of-order expected call it stands for
+   * (`calledIndex`), or as the nearest miss of a missing one, and then not as unexpected too.
+   * Default false (the peers' reasons list them as unexpected as well).
+   */
+  namesEachCallOnce?: boolean;
 }
 
 /** Precision, recall and F1 of a pairing whose pair scores sum to `total`. */
@@ -130,7 +136,7 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
 
   const pairs: PairDetail[] = [];
   const missing: { expectedIndex: number; name: string; nearest?: NearMiss }[] = [];
-  const outOfOrder: { expectedIndex: number; name: string }[] = [];
+  const outOfOrder: { expectedIndex: number; name: string; calledIndex?: number }[] = [];
   const mismatches: Mismatch[] = [];
   if (algorithm === "positional" && expected.length !== called.length) {
     mismatches.push({ kind: "count-mismatch", expected: expected.length, actual: called.length });
@@ -168,18 +174,24 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
       );
     }
     // Unpaired calls of the same tool: one that could have paired means order kept them apart.
-    let couldPair = false;
+    let couldPair = -1;
     let nearestIndex = -1;
     for (const col of matrix.candidates(expectedIndex)) {
       if (colPaired[col] || skip?.has(col) === true) continue;
       if (nearestIndex < 0) nearestIndex = col;
       if (matrix.score(expectedIndex, col) > 0) {
-        couldPair = true;
+        couldPair = col;
         break;
       }
     }
-    if (couldPair) {
-      outOfOrder.push({ expectedIndex, name: call.name });
+    if (couldPair >= 0) {
+      if (options.namesEachCallOnce === true) {
+        // The call stands for this expected one, made at another place: not unexpected too.
+        outOfOrder.push({ expectedIndex, name: call.name, calledIndex: couldPair });
+        colPaired[couldPair] = true;
+      } else {
+        outOfOrder.push({ expectedIndex, name: call.name });
+      }
       mismatches.push({ kind: "out-of-order", expectedIndex, name: call.name });
       continue;
     }
@@ -194,6 +206,7 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
       calledIndex: nearestIndex,
       arguments: explanation.arguments,
     };
+    if (options.namesEachCallOnce === true) colPaired[nearestIndex] = true;
     if (explanation.output !== undefined) nearest.output = explanation.output;
     if (explanation.isError !== undefined) nearest.isError = explanation.isError;
     missing.push({ expectedIndex, name: call.name, nearest });

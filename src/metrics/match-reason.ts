@@ -1,4 +1,5 @@
 import { boundValue, cutText } from "../core/bounded.js";
+import { unparsedArgumentsNote } from "../core/explanation.js";
 import type { ArgumentVerdict, PairDetail } from "../core/explanation.js";
 import type { JsonValue } from "../core/json.js";
 import type { MatchResult, Violation } from "./match-result.js";
@@ -14,6 +15,9 @@ const show = (value: JsonValue | undefined): string =>
   value === undefined ? "absent" : cutText(JSON.stringify(boundValue(value, 200)), 400);
 
 function describeVerdict(verdict: ArgumentVerdict): string {
+  if (verdict.note === unparsedArgumentsNote) {
+    return `${unparsedArgumentsNote}: ${show(verdict.actual)}`;
+  }
   switch (verdict.verdict) {
     case "missing":
       return `${verdict.path} missing${verdict.note ? ` (${verdict.note})` : ""}`;
@@ -147,10 +151,15 @@ export function buildReason(
       items.push(`expected[${m.expectedIndex}] ${m.name} missing`);
     }
   }
-  for (const m of result.outOfOrder)
+  for (const m of result.outOfOrder) {
+    const notes = [
+      m.calledIndex === undefined ? "" : `called[${m.calledIndex}]`,
+      outOfOrderNote === undefined ? "" : outOfOrderNote(m.expectedIndex),
+    ].filter((note) => note !== "");
     items.push(
-      `expected[${m.expectedIndex}] ${m.name} made out of order${outOfOrderNote === undefined ? "" : ` (${outOfOrderNote(m.expectedIndex)})`}`,
+      `expected[${m.expectedIndex}] ${m.name} made out of order${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`,
     );
+  }
   for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
   for (const call of leftOut) items.push(leftOutText(call));
   if (scopeText !== undefined) items.push(scopeText);

@@ -1,3 +1,4 @@
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { ToolSpec } from "../core/test-case.js";
@@ -141,11 +142,65 @@ describe("matchToolCalls: order modes", () => {
     expect(matchToolCalls([], [a], { order: "strict" }).scoreKind).toBe("f1");
   });
 
-  it("names calls made in the wrong order as out of order, not missing", () => {
+  it("names calls made in the wrong order as out of order, not missing, and not unexpected too", () => {
     const result = matchToolCalls(made("b", "a"), [a, b], { order: "in-order" });
-    expect(result.outOfOrder).toEqual([{ expectedIndex: 1, name: "b" }]);
+    expect(result.outOfOrder).toEqual([{ expectedIndex: 1, name: "b", calledIndex: 0 }]);
     expect(result.missing).toEqual([]);
-    expect(result.reason).toContain("expected[1] b made out of order");
+    expect(result.unexpected).toEqual([]);
+    expect(result.reason).toBe(
+      "1 of 2 expected calls matched exactly (order: in-order; recall 0.5). expected[1] b made out of order (called[0]).",
+    );
+  });
+
+  it("says a call's arguments did not parse, rather than that every argument is missing", () => {
+    const result = matchToolCalls(
+      [{ name: "refund", arguments: '{"amount": 30' }],
+      [{ name: "refund", arguments: { amount: 30 } }],
+    );
+    expect(result.score).toBe(0);
+    expect(result.reason).toContain(
+      'called[0] differs: the arguments did not parse as JSON: "{\\"amount\\": 30"',
+    );
+    expect(result.reason).not.toContain("$.amount missing");
+  });
+
+  it("puts no order among the calls of one assistant turn under in-order", () => {
+    const turn = parseTrajectory([
+      { role: "user", content: "weather in both, then book" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "1", type: "function", function: { name: "b", arguments: "{}" } },
+          { id: "2", type: "function", function: { name: "a", arguments: "{}" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "1", content: "ok" },
+      { role: "tool", tool_call_id: "2", content: "ok" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "3", type: "function", function: { name: "c", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "3", content: "ok" },
+    ]);
+    const expected = [
+      { name: "a", arguments: {} },
+      { name: "b", arguments: {} },
+      { name: "c", arguments: {} },
+    ];
+    const result = matchToolCalls(turn, expected, { order: "in-order" });
+    expect(result.score).toBe(1);
+    expect(result.exact).toBe(true);
+    expect(result.unexpected).toEqual([]);
+    // Turns keep their order: c, made in the turn after a and b, cannot come first.
+    const late = matchToolCalls(turn, [expected[2], expected[0], expected[1]], {
+      order: "in-order",
+    });
+    expect(late.outOfOrder.map((item) => item.name)).toEqual(["c"]);
+    expect(late.unexpected).toEqual([]);
+    // The same calls as a plain list: each call is its own turn.
+    expect(matchToolCalls(turn.calls, expected, { order: "in-order" }).exact).toBe(false);
   });
 
   describe("partial order", () => {
@@ -462,9 +517,10 @@ describe("matchToolCalls: tool errors", () => {
     ]);
     expect(notRetried.score).toBe(0);
     expect(notRetried.reason).toContain("called[0] fetch failed and was not retried");
-    // A retried attempt is neither unexpected nor offered as the near miss.
+    // A retried attempt is neither unexpected nor offered as the near miss; the last attempt is
+    // the near miss, named there and not as unexpected too.
     const twice = matchToolCalls([failed, failed], expected, { toolErrors: "retry" });
-    expect(twice.unexpected).toEqual([{ calledIndex: 1, name: "fetch" }]);
+    expect(twice.unexpected).toEqual([]);
     expect(twice.missing[0]?.nearest?.calledIndex).toBe(1);
     expect(twice.precision).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { partialOrderPairs, StateLimitError } from "../algorithms/partial-order.js";
-import type { Pair } from "../algorithms/score-matrix.js";
+import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
+import { unparsedArgumentsNote } from "../core/explanation.js";
 import type { AlignmentAlgorithm, ArgumentVerdict } from "../core/explanation.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
@@ -192,7 +193,8 @@ function readCaseCalls(
   fields: { readonly actual: string; readonly expected: string },
 ): CaseCalls {
   const withSteps = resolved.order === "steps";
-  const read = readActual(actual, fields.actual, withSteps);
+  // Under in-order, calls of one step (one assistant turn) have no order among themselves.
+  const read = readActual(actual, fields.actual, withSteps || resolved.order === "in-order");
   toolList(caseTools, "availableTools");
   return { read, given: toExpectedCalls(expected, fields.expected, withSteps), caseTools };
 }
@@ -292,11 +294,15 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
   const algorithm = algorithmOf(order);
   const stepped =
     order === "steps" ? stepsInScope(scope, parsed.steps ?? given.steps, read.steps) : undefined;
+  const turns =
+    order === "in-order" && read.steps !== undefined
+      ? stepsInScope(scope, undefined, read.steps).called
+      : undefined;
   const pairs = alignCalls(
     stepped === undefined ? matrix : sameStepsOnly(matrix, stepped),
     order,
     algorithm,
-    expectedCalls,
+    { expectedCalls, calledSteps: turns },
     retried,
     resolved,
   );
@@ -434,8 +440,20 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
     alignment;
   const explainPair = (e: ExpectedCall, call: ToolCall): PairExplanation => {
     const rules = rulesFor(nameOf(e));
-    const verdicts: ArgumentVerdict[] = [];
+    let verdicts: ArgumentVerdict[] = [];
     compareCall(e, call, verdicts);
+    if (call.invalidArguments !== undefined && verdicts.some((v) => v.verdict !== "match")) {
+      // The agent's arguments did not parse: say so, not that every argument is missing.
+      verdicts = [
+        {
+          path: "$",
+          verdict: "mismatch",
+          expected: expectedJson(e.arguments),
+          actual: call.invalidArguments,
+          note: unparsedArgumentsNote,
+        },
+      ];
+    }
     if (e.output === undefined || rules.output.mode === "ignore") {
       return call.isError === true
         ? { arguments: verdicts, isError: true }
@@ -459,6 +477,7 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
     pairing: { pairs, total: sum },
     explainPair,
     skipCalled: retried,
+    namesEachCallOnce: true,
   });
   const { numbers, violations, schemaViolations, failedByViolation } = scoreAlignment(
     alignment,
@@ -934,10 +953,15 @@ function alignCalls(
   matrix: ToolCallMatrix,
   order: OrderMode,
   algorithm: AlignmentAlgorithm,
-  expectedCalls: readonly ExpectedCall[],
+  sides: {
+    readonly expectedCalls: readonly ExpectedCall[];
+    /** The step of each call, when calls of one step may come in any order among themselves. */
+    readonly calledSteps: readonly number[] | undefined;
+  },
   retried: ReadonlySet<number>,
   resolved: ResolvedMatchOptions,
 ): readonly Pair[] {
+  const { expectedCalls, calledSteps } = sides;
   if (retried.size > 0 && algorithm === "positional") {
     // Pairing by position counts only the calls scored: a retried attempt takes no position.
     const { view, columns } = keptColumns(matrix, retried);
@@ -952,6 +976,9 @@ function alignCalls(
   const unconstrained =
     order === "partial" && expectedCalls.every((call) => call.predecessors.length === 0);
   if (unconstrained) return pairToolCalls(scores, "optimal-assignment", resolved.limits).pairs;
+  if (calledSteps !== undefined && sharesAStep(calledSteps)) {
+    return orderedAcrossSteps(scores, calledSteps, resolved.maxOrderStates);
+  }
   if (order !== "partial") {
     return pairToolCalls(
       scores,
@@ -970,6 +997,51 @@ function alignCalls(
       limit: "maxOrderStates",
       maximum: resolved.maxOrderStates,
       message: `${error.message}: the partial order is too wide to align exactly (large groups of unordered calls); split the groups, raise limits.maxOrderStates, or use order "any"`,
+    });
+  }
+}
+
+/** Whether two calls share a step. */
+function sharesAStep(steps: readonly number[]): boolean {
+  for (let col = 1; col < steps.length; col++) if (steps[col] === steps[col - 1]) return true;
+  return false;
+}
+
+/**
+ * The in-order alignment when calls of one step may come in any order among themselves: the
+ * expected calls in sequence against the calls under the partial order of their steps, by the
+ * partial-order alignment with the two sides swapped (each call comes after every call of the
+ * step before its own).
+ */
+function orderedAcrossSteps(
+  matrix: ToolCallMatrix,
+  calledSteps: readonly number[],
+  maxStates: number,
+): Pair[] {
+  const rowsOfCol: number[][] = Array.from({ length: matrix.cols }, () => []);
+  for (let row = 0; row < matrix.rows; row++) {
+    for (const col of matrix.candidates(row)) rowsOfCol[col].push(row);
+  }
+  // Steps are numbered densely from 0 (stepsInScope).
+  const byStep: number[][] = [];
+  calledSteps.forEach((step, col) => (byStep[step] ??= []).push(col));
+  const predecessors = calledSteps.map((step) => (step === 0 ? [] : (byStep[step - 1] ?? [])));
+  const swapped: ScoreMatrix = {
+    rows: matrix.cols,
+    cols: matrix.rows,
+    score: (row, col) => matrix.score(col, row),
+    candidates: (row) => rowsOfCol[row],
+  };
+  try {
+    return partialOrderPairs(swapped, { predecessors, maxStates })
+      .map((pair) => ({ row: pair.col, col: pair.row, score: pair.score }))
+      .sort((a, b) => a.row - b.row);
+  } catch (error) {
+    if (!(error instanceof StateLimitError)) throw error;
+    throw new LimitExceededError({
+      limit: "maxOrderStates",
+      maximum: maxStates,
+      message: `${error.message}: the calls' turns are too wide to align in order exactly (many calls in one turn); raise limits.maxOrderStates, or use order "any"`,
     });
   }
 }

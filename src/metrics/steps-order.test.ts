@@ -29,7 +29,9 @@ describe('order: "steps"', () => {
     const merged = matchToolCalls(stepped(["a", "b", "c"]), expected, { order: "steps" });
     expect(merged.exact).toBe(false);
     expect(merged.outOfOrder.map((item) => item.name)).toEqual(["c"]);
-    expect(merged.reason).toContain("expected[2] c made out of order (belongs to step 2)");
+    expect(merged.reason).toContain(
+      "expected[2] c made out of order (called[2], belongs to step 2)",
+    );
   });
 
   it("reads steps from a reference transcript, and a plain list is one call a step", () => {

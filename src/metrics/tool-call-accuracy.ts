@@ -28,15 +28,18 @@ export interface ToolCallAccuracyCase {
   readonly expectedSteps?: readonly TrajectoryStep[];
 }
 
-/** A case's list with its steps, as the matcher takes a transcript, when `order` is "steps". */
+/**
+ * A case's list with its steps, as the matcher takes a transcript, when `order` reads them:
+ * "steps" on both sides, "in-order" on the calls made (calls of one turn have no order).
+ */
 function withSteps(
   list: unknown,
   steps: readonly TrajectoryStep[] | undefined,
   order: string | undefined,
+  side: "called" | "expected",
 ): unknown {
-  return order === "steps" && steps !== undefined && Array.isArray(list)
-    ? { calls: list, steps }
-    : list;
+  const reads = order === "steps" || (order === "in-order" && side === "called");
+  return reads && steps !== undefined && Array.isArray(list) ? { calls: list, steps } : list;
 }
 
 export interface ToolCallAccuracyOptions extends MatchOptions {
@@ -89,8 +92,8 @@ export function toolCallAccuracy(
         });
       }
       const details = matchWithResolvedOptions(
-        withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
-        withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order),
+        withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order, "called"),
+        withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order, "expected"),
         resolved,
         testCase.availableTools ?? [],
         fields,
@@ -126,8 +129,8 @@ export function toolCallAccuracy(
       let outcome: ReturnType<typeof matchUnlessExact>;
       try {
         outcome = matchUnlessExact(
-          withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order),
-          withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order),
+          withSteps(testCase.toolsCalled, testCase.calledSteps, resolved.order, "called"),
+          withSteps(testCase.expectedTools, testCase.expectedSteps, resolved.order, "expected"),
           resolved,
           testCase.availableTools ?? [],
           fields,
