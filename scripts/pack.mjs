@@ -45,6 +45,11 @@ try {
     cpSync(path.join(root, file), path.join(staging, file));
   }
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  linkWhereTheyLive(
+    staging,
+    files.map(({ path: file }) => file),
+    manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, ""),
+  );
   const { scripts, devDependencies, allowScripts, ...published } = manifest;
   writeFileSync(path.join(staging, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
   mkdirSync(destination, { recursive: true });
@@ -54,4 +59,24 @@ try {
   console.log(path.join(destination, filename));
 } finally {
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * The docs ship with the package, but not what they link to outside it (examples, sources): such
+ * links point to the file in the repository instead, so that no link in the package goes nowhere.
+ */
+function linkWhereTheyLive(staging, packed, repository) {
+  const shipped = new Set(packed.map((file) => path.normalize(file)));
+  for (const file of packed.filter((name) => name.endsWith(".md"))) {
+    const target = path.join(staging, file);
+    const text = readFileSync(target, "utf8");
+    const linked = text.replace(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g, (whole, link, anchor = "") => {
+      if (/^[a-z]+:/i.test(link)) return whole;
+      const inRepository = path.normalize(path.join(path.dirname(file), link));
+      if (shipped.has(inRepository) || inRepository.startsWith("..")) return whole;
+      if (!existsSync(path.join(root, inRepository))) return whole;
+      return `](${repository}/blob/main/${inRepository.split(path.sep).join("/")}${anchor})`;
+    });
+    if (linked !== text) writeFileSync(target, linked);
+  }
 }

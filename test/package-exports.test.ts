@@ -4,7 +4,7 @@
  * packages, so no test needs the internet or an earlier install), then imported, required,
  * type-checked and run, on this Node and on the oldest that `engines` allows.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startLlmServer } from "./support/llm-server.mjs";
@@ -112,7 +112,7 @@ beforeAll(async () => {
   consumer.write("smoke.cts", smoke);
   consumer.write("names.mjs", namesOf("import"));
   consumer.write("names.cjs", namesOf("require"));
-}, 120_000);
+}, 600_000);
 
 describe("the packed package, installed from its tarball", () => {
   it("installs without warnings, adding at most 16 packages and 11 MB", async () => {
@@ -154,6 +154,31 @@ describe("the packed package, installed from its tarball", () => {
     const published = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
     expect(published).not.toHaveProperty("scripts");
     expect(published).not.toHaveProperty("devDependencies");
+    expect(published.repository.url).toMatch(/^git\+https:\/\/.+\.git$/);
+    expect(published.homepage).toMatch(/^https:\/\//);
+    expect(published.bugs.url).toMatch(/^https:\/\//);
+  });
+
+  it("ships its guides: no link of its README or docs goes nowhere", () => {
+    const installed = path.join(consumer.directory, "node_modules", "toolscore");
+    const pages = readdirSync(installed, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith(".md") && !file.includes("node_modules"));
+    expect(pages).toEqual(expect.arrayContaining(["README.md", path.join("docs", "README.md")]));
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      const text = readFileSync(path.join(installed, page), "utf8");
+      for (const [, link] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(link)) continue;
+        links++;
+        if (!existsSync(path.join(installed, path.dirname(page), link))) {
+          broken.push(`${page}: ${link}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(links).toBeGreaterThan(50);
   });
 
   it("exports the same names by import and by require, which needs no require(esm)", async () => {
@@ -239,30 +264,72 @@ const run = (m) => m.matchToolCalls([{ name: "a" }], [{ name: "a" }]).score;
 console.log(JSON.stringify([run(imported), run(required)]));
 `;
 
+  it("installs from a tarball kept in the project, and npm ci installs it again on a fresh machine", async () => {
+    // The README's way: the tarball in vendor/, committed with the lock file.
+    const project = await packed().project("vendored", []);
+    mkdirSync(path.join(project.directory, "vendor"));
+    const vendored = path.join(project.directory, "vendor", path.basename(packed().tarball));
+    copyFileSync(packed().tarball, vendored);
+    await project.npm(["install", "--save-dev", `./vendor/${path.basename(vendored)}`]);
+    const bin = (directory: string) => path.join(directory, "node_modules", ".bin", "toolscore");
+    const init = await runProgram(bin(project.directory), ["init"], { cwd: project.directory });
+    expect(init.code).toBe(0);
+    expect(init.stderr).toBe("");
+    // What CI checks out: the repository's files, at another path, without node_modules; npm ci
+    // runs with an empty cache (the registry helper gives every command a new one).
+    const clone = path.join(path.dirname(project.directory), "vendored-clone");
+    cpSync(project.directory, clone, {
+      recursive: true,
+      filter: (source) => !source.includes(`${path.sep}node_modules`),
+    });
+    const workflow = readFileSync(
+      path.join(clone, ".github", "workflows", "toolscore.yml"),
+      "utf8",
+    );
+    expect(workflow).toContain("- run: npm ci\n");
+    await packed().registry.npm(["ci"], clone);
+    const gate = await runProgram(bin(clone), ["eval", "evals/dataset.jsonl"], { cwd: clone });
+    expect(gate.stdout).toContain("3 cases: 3 passed");
+    expect(gate.code).toBe(0);
+  }, 600_000);
+
+  it("warns at init when the lock file records a tarball outside the repository", async () => {
+    // The old way: `npm install ../toolscore/toolscore-x.tgz` records a path CI does not have.
+    const project = await packed().project("outside", [packed().tarball]);
+    const bin = path.join(project.directory, "node_modules", ".bin", "toolscore");
+    const init = await runProgram(bin, ["init"], { cwd: project.directory });
+    expect(init.code).toBe(0);
+    expect(init.stderr).toContain("outside this repository");
+    expect(init.stderr).toContain("npm ci");
+  });
+
   it("installs from a git URL, building itself on the way", async () => {
     // The checkout as it would be pushed: its tracked and unignored files, committed.
     const repository = await packed().snapshotRepository();
     const project = await packed().project("from-git", [`git+file://${repository}`]);
     // npm 11 names the one install script toolscore has: the build, which a git install runs.
-    expect(project.install.stderr).toMatch(/toolscore@[\d.]+ \(prepare: npm run build\)/);
+    expect(project.install.stderr).toMatch(
+      /toolscore@[\d.]+ \(prepare: node scripts\/prepare.mjs\)/,
+    );
     expect(project.install.stderr.replace(/.*install-scripts.*\n?/g, "")).toBe("");
     expect(project.install.stdout).toMatch(/added 16 packages/);
     project.write("loads.mjs", loads);
     const ran = await runProgram(process.execPath, ["loads.mjs"], { cwd: project.directory });
     expect(ran.stderr).toBe("");
     expect(ran.stdout.trim()).toBe("[1,1]");
-  }, 180_000);
+  }, 600_000);
 
-  it("links a checkout from a local path", async () => {
-    // npm would run the checkout's build in place (its prepare script), under the other tests'
-    // feet: npm test has just built it.
-    const project = await packed().project("from-path", ["--ignore-scripts", root]);
-    expect(project.install.stderr).toBe("");
-    project.write("loads.mjs", loads);
-    const ran = await runProgram(process.execPath, ["loads.mjs"], { cwd: project.directory });
-    expect(ran.stderr).toBe("");
-    expect(ran.stdout.trim()).toBe("[1,1]");
-  });
+  it("says what to do when a fresh checkout is installed by its path, which cannot build", async () => {
+    const repository = await packed().snapshotRepository();
+    const failed = await packed()
+      .project("from-path", [repository])
+      .then(
+        () => "",
+        (error: unknown) => (error as { stderr?: string }).stderr ?? "",
+      );
+    expect(failed).toContain("toolscore: cannot build");
+    expect(failed).toContain("Install the packed tarball instead");
+  }, 600_000);
 });
 
 describe("optional peer dependencies", () => {

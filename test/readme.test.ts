@@ -87,6 +87,7 @@ describe("README: install and prerequisites", () => {
       scripts: Record<string, string>;
       devDependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
+      repository: { url: string };
     };
   const manifest = json("package.json");
   const versions = json("test/versions/package.json");
@@ -113,7 +114,10 @@ describe("README: install and prerequisites", () => {
     expect(readme).toContain(
       `npm ci && npm run pack       # writes toolscore-${manifest.version}.tgz`,
     );
-    expect(readme).toContain(`npm install ../toolscore/toolscore-${manifest.version}.tgz`);
+    // The tarball kept in the project's repository, as the package tests install it for npm ci.
+    expect(readme).toContain(`npm install --save-dev ./vendor/toolscore-${manifest.version}.tgz`);
+    expect(readme).toContain(`npm install --save-dev ${manifest.repository.url}`);
+    expect(readme).not.toMatch(/^npm install \.\.\/toolscore$/m);
     // The quick start's two commands.
     expect(readme).toContain("npm ci && npm run example   #");
     expect(manifest.scripts.example).toContain("examples/travel-agent/dataset.jsonl");

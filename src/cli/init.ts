@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ExitCode, usageError } from "./io.js";
@@ -8,7 +8,9 @@ export const initHelp = `Usage: toolscore init
 
 Starts toolscore in the current folder: a commented config (toolscore.config.yaml), a dataset
 of three cases (evals/dataset.jsonl) and a GitHub Actions workflow that runs it on every pull
-request (.github/workflows/toolscore.yml). A file that exists is never overwritten.
+request (.github/workflows/toolscore.yml). A file that exists is never overwritten; .gitignore
+gets the entries of toolscore's results, reports and judge cache that it lacks. It warns when
+package.json installs toolscore from a path outside the repository, which CI would not have.
 
 Then: npx toolscore eval evals/dataset.jsonl
 
@@ -18,8 +20,8 @@ Options
 
 const config = `# toolscore's settings for \`toolscore eval\`, read from the folder it runs in.
 # Flags override them; paths are relative to this file. Every setting and metric option is in
-# toolscore's docs (docs/guides/cli.md, docs/guides/matching.md); toolscore eval --help lists
-# the metrics.
+# toolscore's guides, installed with it: node_modules/toolscore/docs/guides/cli.md and
+# node_modules/toolscore/docs/guides/matching.md; toolscore eval --help lists the metrics.
 
 # The metrics every case is scored by, with their options (camelCase or snake_case).
 metrics:
@@ -90,7 +92,9 @@ const dataset = [
   .join("\n");
 
 const workflow = `# Scores the agent's recorded runs on every pull request; the job fails when too few pass.
-# toolscore must be a dev dependency of this project (see toolscore's README, Install).
+# npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
+# registry, keep its tarball in the repository (npm install --save-dev ./vendor/toolscore-<version>.tgz,
+# then commit vendor/) or install it from a git URL; node_modules/toolscore/README.md, Install.
 name: toolscore
 on: [pull_request]
 jobs:
@@ -142,10 +146,60 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
       io.stdout.write(`kept ${file} (it exists)\n`);
     }
   }
+  const ignored = await ignoreOutputs(io.cwd);
+  if (ignored.length > 0) io.stdout.write(`added ${ignored.join(", ")} to .gitignore\n`);
+  const outside = await installedFromOutside(io.cwd);
+  if (outside !== undefined) {
+    io.stderr.write(
+      `toolscore: warning: package.json installs toolscore from ${outside}, outside this repository: npm ci on a CI machine will not find it. Copy the tarball into the repository (vendor/) and install it from there, or use a git URL (node_modules/toolscore/README.md, Install)\n`,
+    );
+  }
   io.stdout.write(
     written > 0
       ? "next: npx toolscore eval evals/dataset.jsonl\n"
       : "nothing written: every file exists\n",
   );
   return ExitCode.OK;
+}
+
+/** What a repository should not commit of toolscore's: results, reports, the judge cache. */
+const outputs = ["toolscore-results.jsonl", "reports/", ".toolscore/", ".toolscore-cache/"];
+
+/** Adds to .gitignore (made if missing) the entries of `outputs` it lacks; returns them. */
+async function ignoreOutputs(cwd: string): Promise<string[]> {
+  const file = path.join(cwd, ".gitignore");
+  let text = "";
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = outputs.filter((entry) => !present.has(entry) && !present.has(`/${entry}`));
+  if (missing.length === 0) return [];
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  await appendFile(file, `${separator}# toolscore\n${missing.join("\n")}\n`);
+  return missing;
+}
+
+/**
+ * The `file:` spec by which package.json installs toolscore from outside the folder (the
+ * repository), which a CI machine does not have; undefined when it does not.
+ */
+async function installedFromOutside(cwd: string): Promise<string | undefined> {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(path.join(cwd, "package.json"), "utf8"));
+  } catch {
+    return undefined; // no package.json (or not JSON): npm reports that itself
+  }
+  const record = manifest as Record<string, Record<string, unknown> | undefined>;
+  for (const field of ["devDependencies", "dependencies", "optionalDependencies"]) {
+    const spec = record[field]?.toolscore;
+    if (typeof spec !== "string" || !spec.startsWith("file:")) continue;
+    const target = path.resolve(cwd, spec.slice("file:".length));
+    const relative = path.relative(cwd, target);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) return spec;
+  }
+  return undefined;
 }

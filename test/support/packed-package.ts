@@ -58,61 +58,65 @@ export function usePackedPackage(): () => PackedPackage {
       { cwd: root, encoding: "utf8" },
     );
     const tarball = stdout.trim().split("\n").at(-1) ?? "";
+    let snapshot: Promise<string> | undefined;
     packed = {
       tarball,
       registry,
-      async snapshotRepository() {
-        const repository = path.join(work, "repository");
-        const { stdout: listed } = await run(
-          "git",
-          ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-          { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 },
-        );
-        for (const file of listed.split("\0")) {
-          // A tracked file deleted in the working tree is not part of it. The lock's integrity
-          // hashes are the public registry's tarballs, which the loopback registry repacks.
-          if (file !== "" && file !== "package-lock.json" && existsSync(path.join(root, file))) {
-            cpSync(path.join(root, file), path.join(repository, file));
-          }
-        }
-        const git = (args: readonly string[]) => run("git", [...args], { cwd: repository });
-        await git(["init", "-q"]);
-        await git(["add", "-A"]);
-        await git([
-          "-c",
-          "user.name=toolscore",
-          "-c",
-          "user.email=test@localhost",
-          "commit",
-          "-q",
-          "-m",
-          "snapshot",
-        ]);
-        return repository;
-      },
-      async project(name, packages) {
-        const directory = path.join(work, name);
-        mkdirSync(directory, { recursive: true });
-        writeFileSync(
-          path.join(directory, "package.json"),
-          JSON.stringify({ name, private: true }, null, 2),
-        );
-        const npm = (args: readonly string[]) => registry.npm(args, directory);
-        const install = await npm(["install", ...packages]);
-        return {
-          directory,
-          install,
-          npm,
-          write(file, text) {
-            const target = path.join(directory, file);
-            mkdirSync(path.dirname(target), { recursive: true });
-            writeFileSync(target, text);
-            return target;
-          },
-        };
-      },
+      // Made once per test file, whichever test asks first.
+      snapshotRepository: () => (snapshot ??= makeSnapshot()),
+      project: makeProject,
     };
-  }, 120_000);
+    async function makeSnapshot(): Promise<string> {
+      const repository = path.join(work, "repository");
+      const { stdout: listed } = await run(
+        "git",
+        ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 },
+      );
+      for (const file of listed.split("\0")) {
+        // A tracked file deleted in the working tree is not part of it. The lock's integrity
+        // hashes are the public registry's tarballs, which the loopback registry repacks.
+        if (file !== "" && file !== "package-lock.json" && existsSync(path.join(root, file))) {
+          cpSync(path.join(root, file), path.join(repository, file));
+        }
+      }
+      const git = (args: readonly string[]) => run("git", [...args], { cwd: repository });
+      await git(["init", "-q"]);
+      await git(["add", "-A"]);
+      await git([
+        "-c",
+        "user.name=toolscore",
+        "-c",
+        "user.email=test@localhost",
+        "commit",
+        "-q",
+        "-m",
+        "snapshot",
+      ]);
+      return repository;
+    }
+    async function makeProject(name: string, packages: readonly string[]): Promise<Consumer> {
+      const directory = path.join(work, name);
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(
+        path.join(directory, "package.json"),
+        JSON.stringify({ name, private: true }, null, 2),
+      );
+      const npm = (args: readonly string[]) => registry.npm(args, directory);
+      const install = await npm(["install", ...packages]);
+      return {
+        directory,
+        install,
+        npm,
+        write(file, text) {
+          const target = path.join(directory, file);
+          mkdirSync(path.dirname(target), { recursive: true });
+          writeFileSync(target, text);
+          return target;
+        },
+      };
+    }
+  }, 600_000);
   afterAll(async () => {
     await packed?.registry.close();
     rmSync(work, { recursive: true, force: true });
