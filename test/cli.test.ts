@@ -195,6 +195,10 @@ describe("toolscore CLI: commands and help", () => {
     expect(init.stdout).toContain("wrote evals/dataset.jsonl");
     expect(init.stdout).toContain("kept .github/workflows/toolscore.yml (it exists)");
     expect(readFileSync(path.join(cwd, ".github/workflows/toolscore.yml"), "utf8")).toBe("mine\n");
+    // Results, reports and the judge cache are not for committing.
+    expect(init.stdout).toContain("added toolscore-results.jsonl, reports/");
+    const ignored = readFileSync(path.join(cwd, ".gitignore"), "utf8").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["toolscore-results.jsonl", "reports/"]));
     // The dataset passes under the config it came with, and the reports it names are written.
     const run = await runCliProcess(["eval", "evals/dataset.jsonl"], { cwd });
     expect(run.stderr).toBe("toolscore: using toolscore.config.yaml\n");
@@ -743,7 +747,7 @@ describe("toolscore eval: runs that survive", () => {
     expect(run.code).toBe(3);
     reference = recordsByIndex(path.join(cwd, "reference.jsonl"));
     expect(reference.size).toBe(count + 1);
-  }, 120_000);
+  });
 
   it("scores the same in worker threads, and through the runner (a JSON dataset)", async () => {
     const threaded = await runCliProcess(
@@ -763,20 +767,20 @@ describe("toolscore eval: runs that survive", () => {
     expect(viaRunner.size).toBe(2000);
     for (const [index, record] of viaRunner) {
       const batched = reference.get(index) as Record<string, unknown>;
-      // A JSON dataset's records hold their cases, and every alignment; a JSONL line's passing
-      // metrics keep none (their line can be read again).
+      // A JSON dataset's records hold their cases, and every alignment; a JSONL line's metrics
+      // keep none by default (their line can be read again).
       const metrics = Object.entries(record.metrics as Record<string, Record<string, unknown>>);
       const expected = batched.metrics as Record<string, Record<string, unknown>>;
       for (const [name, entry] of metrics) {
         const { details, ...rest } = entry;
-        if (expected[name].details === undefined && entry.success === true) {
+        if (expected[name].details === undefined) {
           expect(rest, String(index)).toEqual(expected[name]);
         } else expect({ ...rest, details }, String(index)).toEqual(expected[name]);
       }
       expect(metrics.length).toBe(Object.keys(expected).length);
       expect(record.status).toBe(batched.status);
     }
-  }, 120_000);
+  });
 
   it("is killed with SIGKILL mid-run, resumed, and ends with the same results", async () => {
     const results = path.join(cwd, "killed.jsonl");
@@ -809,7 +813,7 @@ describe("toolscore eval: runs that survive", () => {
     expect(final.size).toBe(reference.size);
     for (const [index, record] of reference) expect(final.get(index)).toEqual(record);
     expect(resumed.stdout).toMatch(new RegExp(`${count + 1} cases:`));
-  }, 120_000);
+  });
 
   it("stops on SIGINT, saving what finished (exit 130), and resumes to the same end", async () => {
     const results = path.join(cwd, "interrupted.jsonl");
@@ -835,7 +839,7 @@ describe("toolscore eval: runs that survive", () => {
     expect(resumed.code).toBe(3);
     const final = recordsByIndex(results);
     for (const [index, record] of reference) expect(final.get(index)).toEqual(record);
-  }, 120_000);
+  });
 
   it("splits into shards that merge into the same results; a missing shard fails the merge", async () => {
     const shards = [1, 2, 3].map((shard) => `shard-${shard}.jsonl`);
@@ -860,7 +864,7 @@ describe("toolscore eval: runs that survive", () => {
     const gap = await runCliProcess(["merge", shards[0], shards[1], "--out", "gap.jsonl"], { cwd });
     expect(gap.code).toBe(3);
     expect(gap.stderr).toMatch(/shard \d\/3 missing/);
-  }, 180_000);
+  });
 });
 
 describe("toolscore eval: reports", () => {
@@ -1065,5 +1069,5 @@ describe("toolscore eval: reading JSONL in batches", () => {
         expect((JSON.parse(text.replace(/^\ufeff/, "")) as { id: string }).id).toBe(want.id);
       });
     }
-  }, 60_000);
+  });
 });

@@ -52,8 +52,14 @@ describe("the example", () => {
     const start = readme.indexOf("```text", readme.indexOf("## Quick start")) + "```text\n".length;
     const shown = readme.slice(start, readme.indexOf("```", start)).trimEnd();
     const printed = run.stdout.slice(0, run.stdout.indexOf("\nresults: "));
-    const timeless = (text: string) => text.replace(/ in \d+ ms$/m, " in … ms");
+    // Whatever the machine's speed: ms, s, or min and s.
+    const timeless = (text: string) =>
+      text.replace(/ in (?:\d+ ms|[\d.]+ s|\d+ min \d+ s)$/m, " in … ms");
     expect(timeless(printed).startsWith(timeless(shown))).toBe(true);
+    // The gate's verdict, the console's last line, as the README shows it.
+    const verdict = /`(gate: [^`]*)`/.exec(readme)?.[1];
+    expect(verdict).toBeDefined();
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe(verdict);
     expect(existsSync(report)).toBe(true);
     // The receipt image is embedded in the report, not linked from disk.
     expect(readFileSync(report, "utf8")).toContain('"kind":"base64"');

@@ -45,7 +45,11 @@ describeFullDisk(`a full disk${why}`, () => {
       execFileSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk]);
       mounted = true;
       const out = path.join(disk, "results.jsonl");
-      const args = ["eval", "runs.jsonl", "--out", out, "--details", "all", "--workers", workers];
+      // Every case scores 0.5 (one of two arguments differs): a pass at this threshold.
+      const args = [
+        ...["eval", "runs.jsonl", "--out", out, "--details", "all", "--workers", workers],
+        ...["--threshold", "0.5"],
+      ];
       const run = await runCliProcess(args, { cwd });
       expect(run.code).toBe(3);
       expect(run.stderr).toMatch(/RESULTS_WRITE: the disk is full: .* --resume/);
@@ -64,6 +68,6 @@ describeFullDisk(`a full disk${why}`, () => {
       const resumed = await runCliProcess([...args, "--resume"], { cwd });
       expect(resumed.code).toBe(0);
       expect(recordsByIndex(out).size).toBe(count);
-    }, 60_000);
+    });
   }
 });

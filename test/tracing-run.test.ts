@@ -102,7 +102,7 @@ function renderReports(): ReturnType<typeof runCliProcess> {
     await evaluateObserved({
       observedCallback: supportAgent({ runs: 0 }),
       goldens: [...goldens, { id: "crash", input: { not: "text" } as never }],
-      metrics: [toolCallAccuracy({ score: "recall" })],
+      metrics: [toolCallAccuracy({ score: "recall", threshold: 0.5 })],
       out,
       name: "support goldens",
     });
@@ -122,7 +122,7 @@ describe("evaluateObserved with an observed callback, through the runner", () =>
     const first = await evaluateObserved({
       observedCallback: supportAgent(counter),
       goldens,
-      metrics: [toolCallAccuracy({ score: "recall" })],
+      metrics: [toolCallAccuracy({ score: "recall", threshold: 0.5 })],
       concurrency: 1,
       signal: controller.signal,
       out,
@@ -141,7 +141,7 @@ describe("evaluateObserved with an observed callback, through the runner", () =>
     const second = await evaluateObserved({
       observedCallback: supportAgent(counter),
       goldens,
-      metrics: [toolCallAccuracy({ score: "recall" })],
+      metrics: [toolCallAccuracy({ score: "recall", threshold: 0.5 })],
       out,
       resume: true,
     });
@@ -154,7 +154,7 @@ describe("evaluateObserved with an observed callback, through the runner", () =>
     const uninterrupted = await evaluateObserved({
       observedCallback: supportAgent({ runs: 0 }),
       goldens,
-      metrics: [toolCallAccuracy({ score: "recall" })],
+      metrics: [toolCallAccuracy({ score: "recall", threshold: 0.5 })],
       out: whole,
     });
     expect(recordsByIndex(out)).toEqual(recordsByIndex(whole));
@@ -187,7 +187,7 @@ describe("evaluateObserved with an observed callback, through the runner", () =>
       evaluateObserved({
         observedCallback: supportAgent(counter),
         goldens: goldens.slice(1),
-        metrics: [toolCallAccuracy({ score: "recall" })],
+        metrics: [toolCallAccuracy({ score: "recall", threshold: 0.5 })],
         out,
         resume: true,
       }),

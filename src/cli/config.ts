@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
+import { numberFlag, shownPath } from "./io.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
@@ -37,6 +38,8 @@ export interface JudgeConfig {
 
 /** Everything `toolscore eval` runs with, from the config file and the flags. */
 export interface EvalConfig {
+  /** The file it was read from, when one was. */
+  readonly file?: string;
   readonly metrics: readonly MetricConfig[];
   readonly judge?: JudgeConfig;
   readonly concurrency?: number;
@@ -349,5 +352,25 @@ export function configFor(
   const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
   if (file === undefined) return { metrics: [] };
   if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
-  return readConfigFile(file);
+  return { ...readConfigFile(file), file };
+}
+
+/**
+ * The gate's pass rate: `--fail-under` over the config's `fail_under`, with where it came from
+ * (the flag, or the config file as the user would name it) for the verdict line.
+ */
+export function failUnderOf(
+  flag: string | undefined,
+  config: EvalConfig,
+  io: Pick<CliIo, "cwd">,
+): { readonly failUnder: number | undefined; readonly failUnderFrom: string | undefined } {
+  const given = numberFlag("fail-under", flag, 0, 1);
+  if (given !== undefined) return { failUnder: given, failUnderFrom: "--fail-under" };
+  return {
+    failUnder: config.failUnder,
+    failUnderFrom:
+      config.failUnder === undefined || config.file === undefined
+        ? undefined
+        : shownPath(config.file, io),
+  };
 }

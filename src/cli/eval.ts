@@ -10,7 +10,8 @@ import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
-import type { RunComparison } from "../core/comparison.js";
+import { gateVerdict } from "../core/gate.js";
+import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
@@ -23,7 +24,13 @@ import { inShard } from "../runs/shard.js";
 import { DatasetParseError } from "../core/errors.js";
 import { readDataset } from "../node/dataset.js";
 import type { FileEvaluation } from "../runs/evaluate-to-file.js";
-import { applySetting, configFor, findConfigFile, judgeCacheDirectory } from "./config.js";
+import {
+  applySetting,
+  configFor,
+  failUnderOf,
+  findConfigFile,
+  judgeCacheDirectory,
+} from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -200,8 +207,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     );
     return ExitCode.USAGE;
   }
-  const comparison = await showOutcome(plan, outcome, io);
-  return exitCodeOf(outcome, { failUnder: plan.failUnder, comparison }, io);
+  return (await showOutcome(plan, outcome, io)).exitCode;
 }
 
 /** Everything a run needs, from the flags, the config file and their defaults. */
@@ -213,6 +219,8 @@ interface EvalPlan {
   readonly metrics: MetricConfig[];
   readonly threshold: number | undefined;
   readonly failUnder: number | undefined;
+  /** Where `failUnder` came from: the flag, or the config file as the user would name it. */
+  readonly failUnderFrom: string | undefined;
   readonly concurrency: number | undefined;
   readonly workers: number | undefined;
   readonly normalizeNames: boolean;
@@ -269,7 +277,7 @@ async function planEval(
   const config = configFor(values.config, io);
   const metrics = metricsOf(values, config);
   const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
-  const failUnder = numberFlag("fail-under", values["fail-under"], 0, 1) ?? config.failUnder;
+  const { failUnder, failUnderFrom } = failUnderOf(values["fail-under"], config, io);
   const concurrency =
     numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
@@ -343,6 +351,7 @@ async function planEval(
     metrics,
     threshold,
     failUnder,
+    failUnderFrom,
     concurrency,
     workers,
     normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
@@ -640,12 +649,15 @@ function cappedNotes(io: CliIo): (note: string) => void {
   };
 }
 
-/** The summary, where the results are, the reports, and how to go on after a stop. */
+/**
+ * The summary, where the results are, the reports, how to go on after a stop, and the gate's
+ * verdict, the console's last line; resolves to that verdict.
+ */
 async function showOutcome(
   plan: EvalPlan,
   outcome: FileEvaluation,
   io: CliIo,
-): Promise<RunComparison | undefined> {
+): Promise<GateVerdict> {
   const { summary } = outcome;
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
   const shownCases = plan.quiet
@@ -663,7 +675,18 @@ async function showOutcome(
   if (comparison !== undefined && plan.baseline !== undefined) {
     io.stdout.write(`${formatComparison(comparison, { baseline: plan.baseline.name, color })}\n`);
   }
+  const stop: unknown = outcome.aborted ? io.signal?.reason : undefined;
+  const verdict = gateVerdict(summary, {
+    failUnder: plan.failUnder,
+    failUnderFrom: plan.failUnderFrom,
+    baseline:
+      comparison === undefined || plan.baseline === undefined
+        ? undefined
+        : { name: plan.baseline.name, regressions: comparison.regressions },
+    stoppedBy: outcome.aborted ? (stop === "SIGTERM" ? "SIGTERM" : "SIGINT") : undefined,
+  });
   await writeReports({
+    gate: verdict,
     out: plan.out,
     summary,
     metrics: summary.metrics.map((metric) => metric.name),
@@ -678,35 +701,14 @@ async function showOutcome(
   });
   const saved = `${outcome.carried + outcome.ran} cases saved; the rest runs with --resume`;
   if (outcome.bailed) {
-    io.stderr.write(`toolscore: stopped after ${plan.bail} failed cases (--bail); ${saved}.\n`);
+    io.stderr.write(
+      `toolscore: stopped after ${plan.bail} failed case${plan.bail === 1 ? "" : "s"} (--bail); ${saved}.\n`,
+    );
   } else if (outcome.aborted) {
     io.stderr.write(`toolscore: interrupted; ${saved}.\n`);
   } else if (outcome.limited) {
     io.stderr.write(`toolscore: stopped at --limit ${plan.limit}; ${saved}.\n`);
   }
-  return comparison;
-}
-
-/**
- * 130/143 after a stop, 3 when a case errored; then, with a baseline, 1 when a case regressed;
- * else 1 or 0 by --fail-under, or by whether any case failed (without a baseline).
- */
-function exitCodeOf(
-  outcome: FileEvaluation,
-  gate: { failUnder: number | undefined; comparison: RunComparison | undefined },
-  io: CliIo,
-): number {
-  const { summary } = outcome;
-  const { failUnder, comparison } = gate;
-  if (outcome.aborted) {
-    const reason: unknown = io.signal?.reason;
-    return reason === "SIGTERM" ? ExitCode.SIGTERM : ExitCode.SIGINT;
-  }
-  if (summary.errors > 0) return ExitCode.RUNTIME;
-  if (comparison !== undefined && comparison.regressions > 0) return ExitCode.FAILED;
-  if (failUnder !== undefined) {
-    return (summary.passRate ?? 1) >= failUnder ? ExitCode.OK : ExitCode.FAILED;
-  }
-  if (comparison !== undefined) return ExitCode.OK;
-  return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
+  io.stdout.write(`${verdict.text}\n`);
+  return verdict;
 }

@@ -9,11 +9,13 @@ import { formatToolCall } from "../core/call-diff.js";
 import { ToolscoreError } from "../core/errors.js";
 import { didYouMean } from "../core/suggest.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
-import { mergeResults } from "../node/results-file.js";
+import { firstFailures, mergeResults } from "../node/results-file.js";
+import { gateVerdict } from "../core/gate.js";
+import { configFor, failUnderOf } from "./config.js";
 import { readTranscriptFile } from "../node/transcript-file.js";
 import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
 import { resolveJudgeModel } from "../providers/registry.js";
-import { formatConsoleSummary } from "../reporters/console.js";
+import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { formatRate } from "../reporters/format.js";
 import { cacheCommand, cacheHelp } from "./cache.js";
 import { initCommand, initHelp } from "./init.js";
@@ -55,8 +57,12 @@ OpenTelemetry GenAI spans, ... detected from its shape) and prints the tool call
 
 const reportHelp = `Usage: toolscore report <results.jsonl> [options]
 
-Renders reports from a results file written by eval (or merge).
+Renders reports from a results file written by eval (or merge), lists its failed cases, and
+states the run's gate verdict as eval decided it (every case must pass, or the share --fail-under,
+else the config's fail_under, names). Exits 0 once the reports are written.
 
+      --fail-under <0..1>   the gate's pass rate (default: the config's fail_under, else all)
+  -c, --config <file>       the config whose fail_under applies (default: the current folder's)
       --report <file.html>  single-file HTML report
       --junit <file.xml>    JUnit XML
       --markdown <file.md>  Markdown summary
@@ -67,13 +73,20 @@ Renders reports from a results file written by eval (or merge).
 const mergeHelp = `Usage: toolscore merge <shard results...> --out <merged.jsonl> [options]
 
 Joins the results files of all n shards of one run (eval --shard i/n) into one, cases in
-dataset order. Fails (exit 3) when a shard is missing or unfinished.
+dataset order, and decides the run's gate as eval does: every case must pass, or the share
+--fail-under (else the config's fail_under) names.
 
   -o, --out <file>          the merged results file (required)
+      --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+  -c, --config <file>       the config whose fail_under applies (default: toolscore.config.json,
+                            .yaml or .yml in the current folder, as eval reads it)
       --report <file.html>  also render reports from the merged results
       --junit <file.xml>
       --markdown <file.md>
   -h, --help
+
+Exit codes: 0 the gate passed; 1 too few cases passed; 2 a usage error; 3 a shard missing or
+unfinished, or a case that could not be scored.
 `;
 
 const calibrateHelp = `Usage: toolscore calibrate --judge <provider/model> [options]
@@ -230,6 +243,8 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
       junit: { type: "string" },
       markdown: { type: "string" },
       "max-cases": { type: "string" },
+      "fail-under": { type: "string" },
+      config: { type: "string", short: "c" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -237,6 +252,11 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(reportHelp);
     return ExitCode.OK;
   }
+  const { failUnder, failUnderFrom } = failUnderOf(
+    values["fail-under"],
+    configFor(values.config, io),
+    io,
+  );
   if (positionals.length !== 1)
     throw usageError("report takes one results file (see toolscore report --help)");
   const maxCases = values["max-cases"] === undefined ? undefined : Number(values["max-cases"]);
@@ -246,7 +266,9 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
   const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
   const file = namedFile(positionals[0], results, io);
   const { summary, metrics, dataset } = await readRun(file);
-  io.stdout.write(`${formatConsoleSummary(summary)}\n`);
+  const failures = summary.failed > 0 ? await firstFailures(file, maxFailuresShown) : [];
+  io.stdout.write(`${formatConsoleSummary(summary, { failures })}\n`);
+  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
   await writeReports({
     out: file,
     summary,
@@ -256,7 +278,9 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
     dataset: datasetPath(dataset, file, io.cwd),
     source: dataset,
     ...(maxCases === undefined ? {} : { maxCases }),
+    gate,
   });
+  io.stdout.write(`${gate.text}\n`);
   return ExitCode.OK;
 }
 
@@ -266,6 +290,8 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
     allowPositionals: true,
     options: {
       out: { type: "string", short: "o" },
+      "fail-under": { type: "string" },
+      config: { type: "string", short: "c" },
       report: { type: "string" },
       junit: { type: "string" },
       markdown: { type: "string" },
@@ -276,6 +302,11 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
     io.stdout.write(mergeHelp);
     return ExitCode.OK;
   }
+  const { failUnder, failUnderFrom } = failUnderOf(
+    values["fail-under"],
+    configFor(values.config, io),
+    io,
+  );
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
   const out = path.resolve(io.cwd, values.out);
@@ -295,6 +326,7 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
   }
   const { summary, metrics, dataset } = await readRun(out);
   io.stdout.write(`${formatConsoleSummary(summary)}\nmerged: ${values.out}\n`);
+  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
   await writeReports({
     out,
     summary,
@@ -303,9 +335,10 @@ async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number>
     io,
     dataset: datasetPath(dataset, out, io.cwd),
     source: dataset,
+    gate,
   });
-  if (summary.errors > 0) return ExitCode.RUNTIME;
-  return summary.failed > 0 ? ExitCode.FAILED : ExitCode.OK;
+  io.stdout.write(`${gate.text}\n`);
+  return gate.exitCode;
 }
 
 const commands: Record<

@@ -20,6 +20,7 @@ import type { CaseScorer } from "../runner/score-case.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
+import type { GateVerdict } from "../core/gate.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import { summaryInput } from "../runner/record.js";
 import { shownPath } from "./io.js";
@@ -48,6 +49,7 @@ async function writeJUnitFile(
     summary: EvaluationSummary;
     metrics: readonly string[];
     timestamp?: string;
+    gate?: GateVerdict;
   },
 ) {
   const scan = await scanResults(input.out);
@@ -61,6 +63,7 @@ async function writeJUnitFile(
     metrics: input.metrics,
     records: readRecords(input.out, scan),
     ...(input.timestamp === undefined ? {} : { timestamp: input.timestamp }),
+    ...(input.gate === undefined ? {} : { gate: input.gate }),
     write: (chunk) =>
       stream.write(chunk)
         ? undefined
@@ -197,6 +200,8 @@ export async function writeReports(input: {
   maxCases?: number;
   /** A comparison with a baseline run, for the Markdown summary and the HTML report. */
   comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  /** The run's verdict under its gate, which every report states. */
+  gate?: GateVerdict;
 }): Promise<void> {
   const { out, summary, metrics, reports, io } = input;
   const ensureFolder = (file: string) => mkdir(path.dirname(file), { recursive: true });
@@ -215,6 +220,7 @@ export async function writeReports(input: {
       summary,
       metrics,
       timestamp: scan.header.startedAt,
+      ...(input.gate === undefined ? {} : { gate: input.gate }),
     });
     io.stdout.write(`junit: ${shownPath(reports.junit, io)}\n`);
   }
@@ -228,6 +234,7 @@ export async function writeReports(input: {
       title: `toolscore: ${input.source}`,
       failures,
       ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
+      ...(input.gate === undefined ? {} : { gate: input.gate }),
     });
     if (reports.markdown !== undefined) {
       await ensureFolder(reports.markdown);
@@ -277,6 +284,7 @@ export async function writeReports(input: {
         source: input.source,
         generatedAt: new Date().toISOString(),
         ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
+        ...(input.gate === undefined ? {} : { gate: input.gate }),
       }),
       { flag: writeFlags.truncate },
     );

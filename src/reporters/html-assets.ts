@@ -14,6 +14,9 @@ header { padding: 16px 24px; border-bottom: 1px solid var(--line); background: v
 header h1 { margin: 0 0 4px; font-size: 20px; }
 header .meta { color: var(--muted); font-size: 12px; }
 main { padding: 16px 24px 48px; max-width: 1400px; }
+.gate { margin: 0 0 12px; padding: 8px 12px; border-radius: 6px; font-weight: 600; }
+.gate.pass { background: var(--ok); color: var(--pass); }
+.gate.fail { background: var(--miss); color: var(--fail); }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin-bottom: 16px; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 110px; background: var(--bg); }
 .card .value { font-size: 22px; font-weight: 600; }

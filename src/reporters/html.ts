@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
@@ -28,6 +29,8 @@ export interface HtmlReportOptions {
   readonly generatedAt?: string;
   /** A comparison with a baseline run, shown above the cases. */
   readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  /** The run's verdict under its gate, shown above the summary. */
+  readonly gate?: Pick<GateVerdict, "passed" | "text">;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
@@ -177,6 +180,7 @@ export function renderHtmlReport(options: HtmlReportOptions): string {
 <body>
 <header><h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
 <main>
+${options.gate === undefined ? "" : `<p id="gate" class="gate ${options.gate.passed ? "pass" : "fail"}">${options.gate.passed ? "✅" : "❌"} ${escapeXml(options.gate.text)}</p>`}
 <section id="summary" aria-label="summary"></section>
 ${options.comparison === undefined ? "" : comparisonSection(options.comparison)}
 ${options.summary.repeats === undefined ? "" : repeatsSection(options.summary.repeats)}

@@ -1,3 +1,4 @@
+import type { GateVerdict } from "../core/gate.js";
 import type { CaseRecord, MetricEntry } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 
@@ -40,6 +41,8 @@ export interface JUnitReportOptions {
   readonly name?: string;
   /** When the run started (ISO 8601, no time zone suffix needed). */
   readonly timestamp?: string;
+  /** The run's verdict under its gate, as the suite's `gate` property. */
+  readonly gate?: Pick<GateVerdict, "text">;
 }
 
 function seconds(ms: number): string {
@@ -93,7 +96,10 @@ export async function writeJUnitReport(options: JUnitReportOptions): Promise<voi
   await write(
     `  <testsuite name="${name}" ${counts}${options.timestamp === undefined ? "" : ` timestamp="${escapeXml(options.timestamp.replace(/Z$|[+-]\d\d:\d\d$/, ""))}"`}>\n`,
   );
-  let chunk = "";
+  let chunk =
+    options.gate === undefined
+      ? ""
+      : `    <properties>\n      <property name="gate" value="${escapeXml(options.gate.text)}"/>\n    </properties>\n`;
   for await (const record of records) {
     const unscored = Object.keys(record.metrics).length === 0;
     for (const metric of metrics) {

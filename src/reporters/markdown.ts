@@ -2,6 +2,7 @@ import type { RepeatSummary } from "../core/repeats.js";
 import { printable } from "./printable.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import type { CaseRecord } from "../core/case-record.js";
+import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
@@ -16,6 +17,8 @@ export interface MarkdownSummaryOptions {
   readonly maxCases?: number;
   /** A comparison with a baseline run, shown under the summary. */
   readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  /** The run's verdict under its gate: the heading's mark, and its line under the heading. */
+  readonly gate?: Pick<GateVerdict, "passed" | "text">;
 }
 
 /**
@@ -57,10 +60,12 @@ export function markdownSummary(
   options: MarkdownSummaryOptions = {},
 ): string {
   const title = options.title ?? "toolscore";
-  const icon = summary.failed === 0 && summary.errors === 0 ? "✅" : "❌";
+  const { gate } = options;
+  const passed = gate === undefined ? summary.failed === 0 && summary.errors === 0 : gate.passed;
   const lines = [
-    `## ${icon} ${cell(title)}`,
+    `## ${passed ? "✅" : "❌"} ${cell(title)}`,
     "",
+    ...(gate === undefined ? [] : [`**${cell(gate.text, 400)}**`, ""]),
     `**${summary.cases}** cases: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** errors (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
     "",
     `| ${[...metricColumns, "histogram"].join(" | ")} |`,

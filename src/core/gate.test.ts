@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { gateVerdict } from "./gate.js";
+
+const run = (passed: number, failed: number, errors = 0) => {
+  const cases = passed + failed + errors;
+  return { cases, passed, failed, errors, passRate: cases === 0 ? null : passed / cases };
+};
+
+describe("gateVerdict", () => {
+  it("says the pass rate against fail_under, where it came from, and the exit code", () => {
+    expect(
+      gateVerdict(run(2, 3), { failUnder: 0.75, failUnderFrom: "toolscore.config.yaml" }),
+    ).toEqual({
+      passed: false,
+      exitCode: 1,
+      text: "gate: 40% passed < fail_under 75% (toolscore.config.yaml): exit 1",
+    });
+    expect(gateVerdict(run(9, 1), { failUnder: 0.9, failUnderFrom: "--fail-under" }).text).toBe(
+      "gate: 90% passed ≥ fail_under 90% (--fail-under): exit 0",
+    );
+    expect(gateVerdict(run(2, 1), { failUnder: 0.5 }).text).toBe(
+      "gate: 66.7% passed ≥ fail_under 50%: exit 0",
+    );
+  });
+
+  it("needs every case to pass without fail_under", () => {
+    expect(gateVerdict(run(3, 0), {})).toMatchObject({ passed: true, exitCode: 0 });
+    expect(gateVerdict(run(1, 0), {}).text).toBe("gate: the 1 case passed: exit 0");
+    expect(gateVerdict(run(3, 1), {}).text).toBe(
+      "gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1",
+    );
+  });
+
+  it("puts a stop, then errors, then regressions before the pass rate", () => {
+    expect(gateVerdict(run(3, 0, 1), { failUnder: 0 }).text).toBe(
+      "gate: 1 case could not be scored: exit 3",
+    );
+    expect(gateVerdict(run(3, 0, 1), { stoppedBy: "SIGTERM" }).exitCode).toBe(143);
+    const baseline = { name: "main.jsonl", regressions: 2 };
+    expect(gateVerdict(run(4, 0), { baseline, failUnder: 0.5 }).text).toBe(
+      "gate: 2 regressions against main.jsonl: exit 1",
+    );
+    expect(gateVerdict(run(3, 1), { baseline: { ...baseline, regressions: 0 } }).text).toBe(
+      "gate: no regressions against main.jsonl: exit 0",
+    );
+    // A baseline without regressions still fails a pass rate under fail_under, and says both.
+    expect(
+      gateVerdict(run(1, 3), {
+        baseline: { ...baseline, regressions: 0 },
+        failUnder: 0.75,
+        failUnderFrom: "--fail-under",
+      }).text,
+    ).toBe(
+      "gate: 25% passed < fail_under 75% (--fail-under), no regressions against main.jsonl: exit 1",
+    );
+  });
+});

@@ -1,0 +1,76 @@
+import type { EvaluationSummary } from "./summary.js";
+
+/** What decides a run's verdict: the pass rate it needs, a baseline, a stop. */
+export interface GateRule {
+  /** The share of cases that must pass; undefined: every case. */
+  readonly failUnder?: number | undefined;
+  /** Where `failUnder` came from, as the user wrote it (`--fail-under`, a config file). */
+  readonly failUnderFrom?: string | undefined;
+  /** The regressions against a baseline run, and the baseline's name, when compared. */
+  readonly baseline?: { readonly name: string; readonly regressions: number } | undefined;
+  /** The signal that stopped the run before its end. */
+  readonly stoppedBy?: "SIGINT" | "SIGTERM" | undefined;
+}
+
+/** A run's verdict: whether the gate passed, the exit code it gives, and one line saying why. */
+export interface GateVerdict {
+  readonly passed: boolean;
+  readonly exitCode: 0 | 1 | 3 | 130 | 143;
+  /** `gate: 40% passed < fail_under 75% (toolscore.config.yaml): exit 1` */
+  readonly text: string;
+}
+
+/** A share as a percentage, to one decimal where it needs one. */
+export function percent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}
+
+const casesText = (n: number): string => `${n} case${n === 1 ? "" : "s"}`;
+
+/**
+ * The verdict of a run under its gate, the one decision behind the exit code and the line every
+ * output of the run states: a stop first, then cases that could not be scored, regressions
+ * against a baseline, the pass rate against `failUnder`, else every case must pass.
+ */
+export function gateVerdict(
+  summary: Pick<EvaluationSummary, "cases" | "passed" | "failed" | "errors" | "passRate">,
+  rule: GateRule,
+): GateVerdict {
+  const verdict = (exitCode: GateVerdict["exitCode"], why: string): GateVerdict => ({
+    passed: exitCode === 0,
+    exitCode,
+    text: `gate: ${why}: exit ${exitCode}`,
+  });
+  if (rule.stoppedBy !== undefined) {
+    return verdict(rule.stoppedBy === "SIGTERM" ? 143 : 130, `stopped by ${rule.stoppedBy}`);
+  }
+  if (summary.errors > 0) {
+    return verdict(3, `${casesText(summary.errors)} could not be scored`);
+  }
+  const { baseline } = rule;
+  if (baseline !== undefined && baseline.regressions > 0) {
+    const n = baseline.regressions;
+    return verdict(1, `${n} regression${n === 1 ? "" : "s"} against ${baseline.name}`);
+  }
+  const against = baseline === undefined ? "" : `, no regressions against ${baseline.name}`;
+  if (rule.failUnder !== undefined) {
+    const rate = summary.passRate ?? 1;
+    const from = rule.failUnderFrom === undefined ? "" : ` (${rule.failUnderFrom})`;
+    const passed = rate >= rule.failUnder;
+    return verdict(
+      passed ? 0 : 1,
+      `${percent(rate)} passed ${passed ? "≥" : "<"} fail_under ${percent(rule.failUnder)}${from}${against}`,
+    );
+  }
+  if (baseline !== undefined) return verdict(0, `no regressions against ${baseline.name}`);
+  if (summary.failed > 0) {
+    return verdict(
+      1,
+      `${summary.failed} of ${casesText(summary.cases)} failed; every case must pass (no fail_under)`,
+    );
+  }
+  return verdict(
+    0,
+    summary.cases === 1 ? "the 1 case passed" : `all ${summary.cases} cases passed`,
+  );
+}
