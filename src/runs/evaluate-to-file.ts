@@ -549,6 +549,7 @@ async function evaluateToFileWith<TCase extends object>(
 
   const started = performance.now();
   let failure: unknown;
+  let readToEnd = false;
   try {
     if (setup !== undefined && scoring !== undefined) {
       const outcome = await runInWorkers({
@@ -558,8 +559,10 @@ async function evaluateToFileWith<TCase extends object>(
         builder,
         progress,
         placer,
-        // Small batches when the run may have to stop after a few failures.
-        ...(bail === undefined ? {} : { batchLines: 16 }),
+        // Batches of at most the failures left: no case starts after the last one allowed.
+        ...(bail === undefined
+          ? {}
+          : { batchLines: () => Math.max(1, Math.min(16, bail - progress.failures())) }),
         had: (index) => previous?.has(index) === true,
         ...(signal === undefined ? {} : { signal }),
         onError: (error) => {
@@ -569,6 +572,7 @@ async function evaluateToFileWith<TCase extends object>(
       });
       ran = outcome.ran;
       replaced = outcome.replaced;
+      readToEnd = outcome.readToEnd;
     } else {
       await evaluate<TCase>({
         testCases:
@@ -609,7 +613,8 @@ async function evaluateToFileWith<TCase extends object>(
   } catch (error) {
     failure = error;
   }
-  const bailed = bailing.signal.aborted;
+  // A bail at the dataset's last case stopped nothing: the run is complete.
+  const bailed = bailing.signal.aborted && !(readToEnd && carried + ran === placer.datasetCases());
   const aborted = options.signal?.aborted === true;
   const datasetCases = placer.datasetCases();
   const limited = placer.limited();
@@ -639,15 +644,29 @@ async function evaluateToFileWith<TCase extends object>(
   return { summary, datasetCases, carried, ran, errors, aborted, limited, bailed, written };
 }
 
-/** A progress that aborts `controller` once `most` cases failed or errored (none without `most`). */
+/**
+ * A progress that aborts `controller` once `most` cases failed or errored (never without
+ * `most`), and counts them.
+ */
 function bailAfter(
   progress: RunProgress,
   most: number | undefined,
   controller: AbortController,
-): RunProgress {
-  if (most === undefined) return progress;
+): RunProgress & { failures(): number } {
   let failures = 0;
+  if (most === undefined) {
+    return {
+      failures: () => failures,
+      tick: (status) => {
+        progress.tick(status);
+      },
+      bytes: (read) => {
+        progress.bytes(read);
+      },
+    };
+  }
   return {
+    failures: () => failures,
     tick(status) {
       progress.tick(status);
       if ((status === "failed" || status === "error") && ++failures >= most) {

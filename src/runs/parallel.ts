@@ -22,8 +22,11 @@ export interface ParallelRunInput {
   readonly progress: RunProgress;
   /** Where each case stands (shard, resume, limit); reading stops at the first left for later. */
   readonly placer: CasePlacer;
-  /** Lines per batch at most. Default 1024. */
-  readonly batchLines?: number;
+  /**
+   * Lines per batch at most, or a function asked as each batch starts (a run that stops after
+   * n failures sends batches of at most the failures it has left). Default 1024.
+   */
+  readonly batchLines?: number | (() => number);
   /** Whether the results file held the case before (a retried one). */
   readonly had: (index: number) => boolean;
   readonly signal?: AbortSignal;
@@ -34,6 +37,8 @@ export interface ParallelRunInput {
 export interface ParallelRunOutcome {
   readonly ran: number;
   readonly replaced: number;
+  /** Whether the dataset was read to its end. */
+  readonly readToEnd: boolean;
 }
 
 /** Lines per batch sent to a worker by default, and most bytes in one batch. */
@@ -73,8 +78,9 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
     if (batch !== undefined) await scorer.submit(batch, stopped, tally.take);
   };
   const lines = selectLines(input, batches);
+  let readToEnd: boolean;
   try {
-    await readLines(handle, {
+    readToEnd = await readLines(handle, {
       onLine: lines,
       flush: submit,
       stopped: () => stopped() || input.placer.limited(),
@@ -90,14 +96,14 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   }
   const failure = scorer.failure();
   if (failure !== undefined) throw failure;
-  return tally.counts;
+  return { ...tally.counts, readToEnd };
 }
 
 /** What the run counts, and what it does with a scored batch: write, summarize, report. */
 function createTally(input: ParallelRunInput) {
   const { writer, builder, progress } = input;
   const metricCount = input.setup.metrics.length;
-  const counts = { ran: 0, replaced: 0 };
+  const counts: { ran: number; replaced: number } = { ran: 0, replaced: 0 };
   const take = (result: WorkerResult, indices: Int32Array) => {
     writer.writeLines(result.lines);
     for (let at = 0; at < result.count; at++) {
@@ -161,7 +167,8 @@ type LineHandler = (
 /**
  * Reads a file's lines through one reused buffer, grown for a longer line (up to the longest
  * read: the rest of a longer one is passed over, counted): each is handed to `onLine` as a view
- * of the buffer, and `flush` runs whenever `onLine` says so.
+ * of the buffer, and `flush` runs whenever `onLine` says so. Resolves to whether every line was
+ * handed over (false when `stopped` ended the reading before the end).
  */
 async function readLines(
   handle: FileHandle,
@@ -171,7 +178,7 @@ async function readLines(
     stopped: () => boolean;
     progress: RunProgress;
   },
-): Promise<void> {
+): Promise<boolean> {
   let buffer = Buffer.allocUnsafeSlow(readBytes);
   /** Bytes at the start of `buffer` kept from the last read: a line not ended yet. */
   let kept = 0;
@@ -180,8 +187,8 @@ async function readLines(
   /** Bytes of an over-long line passed over so far, while there is one. */
   let skipped: number | undefined;
   const empty = Buffer.alloc(0);
+  const { size } = await handle.stat();
   for (;;) {
-    if (input.stopped()) return;
     if (kept === buffer.length) {
       const grown = Buffer.allocUnsafeSlow(2 * buffer.length);
       buffer.copy(grown, 0, 0, kept);
@@ -189,6 +196,8 @@ async function readLines(
     }
     const { bytesRead } = await handle.read(buffer, kept, buffer.length - kept, base + kept);
     if (bytesRead === 0) break;
+    // Checked after the read: a stop at the last line still finds the file's end.
+    if (input.stopped()) return false;
     // Only the bytes read now and kept count: the rest of the buffer is stale.
     const view = buffer.subarray(0, kept + bytesRead);
     let start = 0;
@@ -207,7 +216,11 @@ async function readLines(
       newline = view.indexOf(10, start);
     }
     while (newline !== -1) {
-      if (input.onLine(view, start, newline, base)) await input.flush();
+      if (input.onLine(view, start, newline, base)) {
+        await input.flush();
+        // Stopped by this batch: read to the end only if it held the file's last line.
+        if (input.stopped()) return newline + 1 >= view.length && base + view.length >= size;
+      }
       start = newline + 1;
       newline = view.indexOf(10, start);
     }
@@ -226,13 +239,17 @@ async function readLines(
     input.progress.bytes(base);
   }
   // The last line, without a newline.
-  if (input.stopped()) return;
+  if (skipped === undefined && kept === 0) return true;
+  if (input.stopped()) return false;
   if (skipped !== undefined) input.onLine(empty, 0, 0, base - skipped, skipped);
-  else if (kept > 0) input.onLine(buffer.subarray(0, kept), 0, kept, base);
+  else input.onLine(buffer.subarray(0, kept), 0, kept, base);
+  return true;
 }
 
 /** The batch being filled: each line's bytes are copied in as it is read. */
-function createBatchFiller(batchLines: number) {
+function createBatchFiller(batchLines: number | (() => number)) {
+  const linesPerBatch = typeof batchLines === "number" ? () => batchLines : batchLines;
+  let most = linesPerBatch();
   let nextId = 0;
   let bytes = new Uint8Array(batchRoom);
   let filled = 0;
@@ -264,7 +281,7 @@ function createBatchFiller(batchLines: number) {
       lines.push(place.line);
       offsets.push(place.offset);
       sizes.push(place.size);
-      return starts.length >= batchLines || filled >= batchBytes;
+      return starts.length >= most || filled >= batchBytes;
     },
     /** The batch filled so far (undefined when empty), and a new one started. */
     take(): WorkerBatch | undefined {
@@ -281,6 +298,7 @@ function createBatchFiller(batchLines: number) {
       };
       bytes = new Uint8Array(batchRoom);
       filled = 0;
+      most = linesPerBatch();
       starts = [];
       ends = [];
       indices = [];
@@ -330,8 +348,10 @@ function inlineScorer(setup: WorkerSetup): Scoring {
   // A failure to make the metrics is the first batch's, thrown when it is submitted.
   ready.catch(() => undefined);
   return {
-    async submit(batch, _stopped, take) {
+    async submit(batch, stopped, take) {
       const score = await ready;
+      // A batch handed over after the run stopped is left for --resume, as a worker pool does.
+      if (stopped()) return;
       take(await score(batch), batch.indices);
     },
     failure: () => undefined,
