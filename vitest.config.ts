@@ -7,6 +7,8 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     // Two cores on CI: forks keep memory-heavy tests (10,000-call inputs) isolated.
     pool: "forks",
-    testTimeout: 60_000,
+    // Generous: a test fails on what it checks, never on a loaded machine's speed.
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
   },
 });

@@ -276,5 +276,5 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--judge-timeout must be a number/);
     server().latencyMs = 0;
-  }, 60_000);
+  });
 });

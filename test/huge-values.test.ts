@@ -46,5 +46,5 @@ describe("huge values", () => {
       expect(again.code, again.stderr).not.toBe(2);
       expect(again.stderr).not.toMatch(/RangeError/);
     }
-  }, 120_000);
+  });
 });

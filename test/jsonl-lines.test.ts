@@ -120,5 +120,5 @@ describe("one JSONL line reader for every path", () => {
       }),
       runs,
     );
-  }, 120_000);
+  });
 });

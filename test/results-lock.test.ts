@@ -109,5 +109,5 @@ describe("the results file lock", () => {
       expect(() => JSON.parse(line) as unknown).not.toThrow();
     }
     expect(existsSync(lock)).toBe(false);
-  }, 60_000);
+  });
 });

@@ -246,7 +246,7 @@ describe("deadlines are deadlines (issue 34, item 5)", () => {
     // One try and one retry, each cut at the deadline: never a pass.
     expect(trickle.requests()).toBe(2);
     expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
-  }, 60_000);
+  });
 
   it("ends a call with its retries within (retries + 1) × timeout, whatever Retry-After asks", async () => {
     const busy = await rawServer((_request, response) => {
@@ -258,7 +258,7 @@ describe("deadlines are deadlines (issue 34, item 5)", () => {
     expect(busy.requests()).toBeGreaterThanOrEqual(1);
     expect(busy.requests()).toBeLessThanOrEqual(3);
     expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
-  }, 60_000);
+  });
 });
 
 describe("no crash from shape or size (issue 34, item 3)", () => {
@@ -347,7 +347,6 @@ describe("no crash from shape or size (issue 34, item 3)", () => {
         statSync(file).size - long - JSON.stringify(plain("last")).length - 1,
       );
     },
-    60_000,
   );
 
   it("a JSON dataset too large to read whole is refused by its size, with the way out", async () => {
@@ -682,7 +681,7 @@ describe("the small ones (issue 34, item 10)", () => {
     });
     expect(lookaround.code).toBe(2);
     expect(lookaround.stderr).toContain("linear-time engine");
-  }, 60_000);
+  });
 
   it("a list holding null is that case's error, and response-contains reads plain strings", async () => {
     const dir = folder({

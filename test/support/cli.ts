@@ -42,6 +42,8 @@ export function startCli(
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      // The test run's temporary folder (test/support/global-setup.ts), removed at its end.
+      TMPDIR: process.env.TMPDIR,
       XDG_CACHE_HOME: testCacheHome(),
       ...options.env,
     },
