@@ -153,6 +153,31 @@ describe("the verdict is in plain sight", () => {
     );
   });
 
+  it("prints reasons whole in a log and with --verbose, first difference first; report lists the failed cases", async () => {
+    const long = "x".repeat(300);
+    const cwd = folder({
+      "runs.jsonl": jsonl([
+        {
+          id: "refund",
+          toolsCalled: [{ name: "refund", arguments: { amount: 300, note: long } }],
+          expectedTools: [{ name: "refund", arguments: { amount: 30, note: long } }],
+        },
+      ]),
+    });
+    const run = await runCliProcess(["eval", "runs.jsonl", "--threshold", "0.9"], { cwd });
+    const line = run.stdout.split("\n").find((text) => text.startsWith("✗ refund")) ?? "";
+    expect(line).toMatch(
+      /^✗ refund {2}Tool Call Accuracy 0\.5: called\[0\] refund: \$\.amount is 300, expected 30 /,
+    );
+    expect(line.endsWith("…")).toBe(false);
+    const report = await runCliProcess(["report", "toolscore-results.jsonl", "--verbose"], { cwd });
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain(line);
+    expect(report.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "gate: 1 of 1 case failed; every case must pass (no fail_under): exit 1",
+    );
+  });
+
   it("merge decides like eval: --fail-under or the config's fail_under, and shards that pass merge into a pass", async () => {
     const cwd = folder({ "runs.jsonl": cases(9, 3), "toolscore.config.yaml": "fail_under: 0.7\n" });
     const shards = ["1/4", "2/4", "3/4", "4/4"].map((shard, index) => ({

@@ -92,6 +92,8 @@ Results and reports
                             (exit 1) instead of failed cases (see toolscore compare)
       --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
   -q, --quiet               print the summary only: no failed cases, errors or notes
+  -v, --verbose             print failed cases' whole reasons (default: one line each, cut to
+                            the terminal's width)
       --filter <pattern>    run only the cases whose id matches: a glob (tau-*, *-retry-?) or a
                             /regular expression/ with flags i, m, s (RE2 syntax, run in
                             linear time: no lookarounds or backreferences)
@@ -163,6 +165,7 @@ const evalFlags = {
   details: { type: "string" },
   "fail-under": { type: "string" },
   quiet: { type: "boolean", short: "q" },
+  verbose: { type: "boolean", short: "v" },
   "no-cache": { type: "boolean" },
   "dry-run": { type: "boolean" },
   limit: { type: "string" },
@@ -233,6 +236,8 @@ interface EvalPlan {
   readonly retryErrors: boolean;
   /** The summary only on the console. */
   readonly quiet: boolean;
+  /** Failed cases' whole reasons on the console. */
+  readonly verbose: boolean;
   /** Judge answers neither read from nor written to the cache. */
   readonly noCache: boolean;
   /** Cases to run at most, and failed cases to stop after. */
@@ -363,6 +368,7 @@ async function planEval(
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,
     quiet: values.quiet === true,
+    verbose: values.verbose === true,
     noCache: values["no-cache"] === true,
     limit: wholeFlag("limit", values.limit),
     select: await selectionOf(values, io),
@@ -665,6 +671,11 @@ async function showOutcome(
     : {
         errors: outcome.errors,
         failures: summary.failed > 0 ? await firstFailures(plan.out, maxFailuresShown) : [],
+        verbose: plan.verbose,
+        // On a terminal, a line each; in a log (CI), the whole first line of each reason.
+        ...(io.stdout.isTTY === true && io.stdout.columns !== undefined
+          ? { width: io.stdout.columns }
+          : {}),
       };
   io.stdout.write(`${formatConsoleSummary(summary, { color, ...shownCases })}\n`);
   io.stdout.write(`results: ${shownPath(plan.out, io)}\n`);

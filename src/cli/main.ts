@@ -63,6 +63,7 @@ else the config's fail_under, names). Exits 0 once the reports are written.
 
       --fail-under <0..1>   the gate's pass rate (default: the config's fail_under, else all)
   -c, --config <file>       the config whose fail_under applies (default: the current folder's)
+  -v, --verbose             print failed cases' whole reasons
       --report <file.html>  single-file HTML report
       --junit <file.xml>    JUnit XML
       --markdown <file.md>  Markdown summary
@@ -245,6 +246,7 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
       "max-cases": { type: "string" },
       "fail-under": { type: "string" },
       config: { type: "string", short: "c" },
+      verbose: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -267,7 +269,14 @@ async function reportCommand(argv: readonly string[], io: CliIo): Promise<number
   const file = namedFile(positionals[0], results, io);
   const { summary, metrics, dataset } = await readRun(file);
   const failures = summary.failed > 0 ? await firstFailures(file, maxFailuresShown) : [];
-  io.stdout.write(`${formatConsoleSummary(summary, { failures })}\n`);
+  const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
+  io.stdout.write(
+    `${formatConsoleSummary(summary, {
+      failures,
+      verbose: values.verbose === true,
+      ...(width === undefined ? {} : { width }),
+    })}\n`,
+  );
   const gate = gateVerdict(summary, { failUnder, failUnderFrom });
   await writeReports({
     out: file,

@@ -137,15 +137,20 @@ export function buildReason(
       continue;
     }
     const what = differences(pair.arguments, pair.output, pair.isError);
+    // The difference first: what a reader cut at a terminal's width needs to see.
     items.push(
-      `expected[${pair.expectedIndex}] ${pair.name} paired with called[${pair.calledIndex}] (score ${rounded(pair.score)})${what ? `: ${what}` : ""}`,
+      what
+        ? `called[${pair.calledIndex}] ${pair.name}: ${what} (expected[${pair.expectedIndex}], score ${rounded(pair.score)})`
+        : `called[${pair.calledIndex}] ${pair.name} paired with expected[${pair.expectedIndex}] (score ${rounded(pair.score)})`,
     );
   }
   for (const m of result.missing) {
     if (m.nearest) {
       const what = differences(m.nearest.arguments, m.nearest.output, m.nearest.isError);
       items.push(
-        `expected[${m.expectedIndex}] ${m.name} missing; called[${m.nearest.calledIndex}] differs${what ? `: ${what}` : ""}`,
+        what
+          ? `called[${m.nearest.calledIndex}] ${m.name}: ${what} (expected[${m.expectedIndex}] ${m.name} counts as missing)`
+          : `expected[${m.expectedIndex}] ${m.name} missing; called[${m.nearest.calledIndex}] differs`,
       );
     } else {
       items.push(`expected[${m.expectedIndex}] ${m.name} missing`);
@@ -168,6 +173,7 @@ export function buildReason(
     items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);
   }
   const head = `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
-  const tail = failed ? " The case fails on the violations above." : "";
-  return `${head}. ${sentence(items)}.${tail}`;
+  const tail = failed ? " The case fails on these violations." : "";
+  // What differed first, then the count.
+  return items.length === 0 ? `${head}.${tail}` : `${sentence(items)}. ${head}.${tail}`;
 }

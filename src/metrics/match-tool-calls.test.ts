@@ -81,9 +81,9 @@ describe("matchToolCalls: one result, every view", () => {
 
   it("says why in one sentence, by index and path", () => {
     expect(result.reason).toBe(
-      "2 of 4 expected calls matched exactly (order: any; f1 0.625). " +
-        "expected[3] send_email paired with called[3] (score 0.5): $.subject missing; " +
-        "expected[2] book_hotel missing; called[1] get_weather not expected.",
+      "called[3] send_email: $.subject missing (expected[3], score 0.5); " +
+        "expected[2] book_hotel missing; called[1] get_weather not expected. " +
+        "2 of 4 expected calls matched exactly (order: any; f1 0.625).",
     );
   });
 
@@ -148,7 +148,7 @@ describe("matchToolCalls: order modes", () => {
     expect(result.missing).toEqual([]);
     expect(result.unexpected).toEqual([]);
     expect(result.reason).toBe(
-      "1 of 2 expected calls matched exactly (order: in-order; recall 0.5). expected[1] b made out of order (called[0]).",
+      "expected[1] b made out of order (called[0]). 1 of 2 expected calls matched exactly (order: in-order; recall 0.5).",
     );
   });
 
@@ -159,7 +159,7 @@ describe("matchToolCalls: order modes", () => {
     );
     expect(result.score).toBe(0);
     expect(result.reason).toContain(
-      'called[0] differs: the arguments did not parse as JSON: "{\\"amount\\": 30"',
+      'called[0] refund: the arguments did not parse as JSON: "{\\"amount\\": 30"',
     );
     expect(result.reason).not.toContain("$.amount missing");
   });
@@ -566,7 +566,7 @@ describe("matchToolCalls: constraints", () => {
     expect(result.score).toBe(0);
     expect(result.success).toBe(false);
     expect(result.reason).toContain("called[2] delete_account is a forbidden tool");
-    expect(result.reason).toContain("The case fails on the violations above.");
+    expect(result.reason).toContain("The case fails on these violations.");
   });
 
   it("fails on schema violations only when asked", () => {

@@ -17,6 +17,36 @@ describe("formatConsoleSummary", () => {
     expect(text).not.toContain("\u001b[");
   });
 
+  it("names failed cases whole in a log, cut to a terminal's width, every reason line when verbose", () => {
+    const records = sampleRecords();
+    const reason = `called[1] refund: $.amount is 300, expected 30 (expected[1], score 0.5). ${"x".repeat(200)}\nsecond line`;
+    const failed = records.map((record) =>
+      record.status !== "failed"
+        ? record
+        : {
+            ...record,
+            metrics: Object.fromEntries(
+              Object.entries(record.metrics).map(([name, entry]) => [
+                name,
+                entry.status === "scored" && !entry.success ? { ...entry, reason } : entry,
+              ]),
+            ),
+          },
+    );
+    const failures = failed.filter((record) => record.status === "failed");
+    const summary = summaryOf(failed);
+    const lineOf = (text: string) => text.split("\n").find((line) => line.startsWith("✗")) ?? "";
+    const whole = lineOf(formatConsoleSummary(summary, { failures }));
+    expect(whole).toContain(`${"x".repeat(200)}`);
+    expect(whole).toMatch(/ 0\.25: called\[1\] refund: \$\.amount is 300, expected 30/);
+    const cut = lineOf(formatConsoleSummary(summary, { failures, width: 80 }));
+    expect(cut).toHaveLength(80);
+    expect(cut.endsWith("…")).toBe(true);
+    const verbose = formatConsoleSummary(summary, { failures, width: 80, verbose: true });
+    expect(lineOf(verbose)).toContain("x".repeat(200));
+    expect(verbose).toContain("\n    second line");
+  });
+
   it("colours only when asked, and keeps columns aligned", () => {
     const text = formatConsoleSummary(summaryOf(sampleRecords()), { color: true });
     expect(text).toContain("\u001b[31m1 failed\u001b[0m");

@@ -13,6 +13,13 @@ export interface ConsoleSummaryOptions {
    * score and the first line of its reason), with a count of the summary's others.
    */
   readonly failures?: readonly Pick<CaseRecord, "id" | "metrics">[];
+  /**
+   * Columns a failed case's line may take (a terminal's width): longer lines are cut, with `…`.
+   * Default: no cut.
+   */
+  readonly width?: number;
+  /** Every line of each failed case's reason, never cut. Default false: the first line. */
+  readonly verbose?: boolean;
   /** Cases that could not be read or scored, listed under the table (at most ten shown). */
   /** Name the flaky cases of repeated runs under their figures (at most five). Default true. */
   readonly flaky?: boolean;
@@ -25,10 +32,11 @@ export interface ConsoleSummaryOptions {
 
 /** Lines of failed cases shown at most: a screenful with the table. */
 export const maxFailuresShown = 15;
+/** The narrowest a failed case's line is cut to, however narrow the terminal. */
+const narrowest = 40;
 /** Case errors shown at most. */
 const maxErrorsShown = 10;
 /** Characters of a reason shown on a failed case's line. */
-const reasonWidth = 120;
 
 function visibleLength(text: string): number {
   // eslint-disable-next-line no-control-regex -- ANSI colour codes take no room on screen
@@ -94,7 +102,7 @@ export function formatConsoleSummary(
   if (summary.repeats !== undefined) {
     lines.push(...repeatLines(summary.repeats, options.flaky ?? true, paint));
   }
-  lines.push(...failureLines(summary, options.failures ?? [], paint));
+  lines.push(...failureLines(summary, options.failures ?? [], paint, options));
   const errors = options.errors ?? [];
   if (errors.length > 0) {
     lines.push("");
@@ -137,12 +145,26 @@ function repeatLines(
   return lines;
 }
 
-/** One line per failed metric of the failed cases given, then how many failed cases are not shown. */
+/** A score as people read it: at most three decimals, and never 1 when it is not quite 1. */
+function rounded(score: number): string {
+  const near = Math.round(score * 1000) / 1000;
+  return String(score < 1 && near === 1 ? 0.999 : near);
+}
+
+/**
+ * One line per failed metric of the failed cases given (its whole reason when verbose), then how
+ * many failed cases are not shown.
+ */
 function failureLines(
   summary: EvaluationSummary,
   failures: readonly Pick<CaseRecord, "id" | "metrics">[],
   paint: (code: number, text: string) => string,
+  shape: Pick<ConsoleSummaryOptions, "width" | "verbose">,
 ): string[] {
+  const width =
+    shape.verbose === true || shape.width === undefined
+      ? undefined
+      : Math.max(narrowest, shape.width);
   if (failures.length === 0) return [];
   const lines = [""];
   let casesShown = 0;
@@ -153,11 +175,13 @@ function failureLines(
     if (lines.length - 1 + failed.length > maxFailuresShown) break;
     casesShown++;
     for (const { name, entry } of failed) {
-      const reason = printable((entry.reason ?? "").split("\n")[0]);
-      const cut = reason.length > reasonWidth ? `${reason.slice(0, reasonWidth - 1)}…` : reason;
-      lines.push(
-        `${paint(31, "✗")} ${printable(record.id)}  ${printable(name)} ${entry.score.toFixed(2)}${cut === "" ? "" : `: ${cut}`}`,
-      );
+      const [first, ...more] = (entry.reason ?? "").split("\n");
+      const head = `${printable(record.id)}  ${printable(name)} ${rounded(entry.score)}`;
+      let text = first === "" ? head : `${head}: ${printable(first)}`;
+      // "✗ " takes two columns.
+      if (width !== undefined && text.length + 2 > width) text = `${text.slice(0, width - 3)}…`;
+      lines.push(`${paint(31, "✗")} ${text}`);
+      if (shape.verbose === true) for (const line of more) lines.push(`    ${printable(line)}`);
     }
   }
   const rest = summary.failed - casesShown;
