@@ -37,7 +37,7 @@ describe("formatConsoleSummary", () => {
     const summary = summaryOf(failed);
     const lineOf = (text: string) => text.split("\n").find((line) => line.startsWith("✗")) ?? "";
     const whole = lineOf(formatConsoleSummary(summary, { failures }));
-    expect(whole).toContain(`${"x".repeat(200)}`);
+    expect(whole).toContain("x".repeat(200));
     expect(whole).toMatch(/ 0\.25: called\[1\] refund: \$\.amount is 300, expected 30/);
     const cut = lineOf(formatConsoleSummary(summary, { failures, width: 80 }));
     expect(cut).toHaveLength(80);
