@@ -21,6 +21,8 @@ import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
 import type { GateVerdict } from "../core/gate.js";
+import type { JsonObject } from "../core/json.js";
+import { describeMatchers } from "../matchers/value-matchers.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import { summaryInput } from "../runner/record.js";
 import { shownPath } from "./io.js";
@@ -278,7 +280,7 @@ export async function writeReports(input: {
       renderHtmlReport({
         summary,
         metrics,
-        records,
+        records: records.map(withMatcherDescriptions),
         totalCases: summary.cases,
         title: `toolscore: ${input.source}`,
         source: input.source,
@@ -347,4 +349,20 @@ export function datasetPath(dataset: string, results: string, cwd: string): stri
   const fromCwd = path.resolve(cwd, dataset);
   if (existsSync(fromCwd)) return fromCwd;
   return path.resolve(path.dirname(results), dataset);
+}
+
+/** A record whose expected calls' matchers carry their descriptions, for the HTML report. */
+function withMatcherDescriptions(record: CaseRecord): CaseRecord {
+  const expected = record.case?.expectedTools;
+  if (record.case === undefined || expected === undefined) return record;
+  return {
+    ...record,
+    case: {
+      ...record.case,
+      expectedTools: expected.map((call) => ({
+        ...call,
+        arguments: describeMatchers(call.arguments) as JsonObject,
+      })),
+    },
+  };
 }

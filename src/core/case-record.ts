@@ -36,6 +36,8 @@ export interface CaseContent {
   readonly expectedTools?: readonly RecordedCall[];
   readonly retrievedContexts?: readonly (string | ImageSource)[];
   readonly metadata?: JsonObject;
+  /** The agent's last text reply, from its transcript, when the case gives no `actualOutput`. */
+  readonly finalReply?: string;
 }
 
 /**

@@ -161,7 +161,7 @@ describe("compareArguments: path rules and matchers", () => {
         verdict: "mismatch",
         expected: { $match: "oneOf", values: ["Paris", "Lyon"] },
         actual: "Nice",
-        note: 'expected one of ["Paris","Lyon"]',
+        note: 'expected one of "Paris", "Lyon"',
       },
       {
         path: "$.note",

@@ -9,6 +9,7 @@ import {
   match,
   textNormalizer,
   toExpectedValue,
+  describeMatchers,
 } from "./value-matchers.js";
 import type { ValueMatcher } from "./value-matchers.js";
 
@@ -234,6 +235,27 @@ describe("toExpectedValue", () => {
   it("rejects values JSON cannot hold", () => {
     expect(() => toExpectedValue({ a: Number.NaN }, { field: "e" })).toThrow(/e\.a is/);
     expect(() => toExpectedValue({ a: () => 1 }, { field: "e" })).toThrow(/not a JSON value/);
+  });
+});
+
+describe("describeMatchers", () => {
+  it("gives each JSON matcher its description, at any depth, and leaves the rest", () => {
+    expect(
+      describeMatchers({
+        seat: { $match: "oneOf", values: ["1C", "2C"] },
+        legs: [{ date: { $match: "regex", pattern: "^2026-" } }, "plain"],
+        n: 3,
+        broken: { $match: "nope" },
+      }),
+    ).toEqual({
+      seat: { $match: "oneOf", values: ["1C", "2C"], description: 'one of "1C", "2C"' },
+      legs: [
+        { date: { $match: "regex", pattern: "^2026-", description: "a string matching /^2026-/" } },
+        "plain",
+      ],
+      n: 3,
+      broken: { $match: "nope" },
+    });
   });
 });
 

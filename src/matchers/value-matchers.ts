@@ -233,7 +233,7 @@ export const match = {
       matcher(
         "oneOf",
         alternatives.every((alternative) => !hasMatchers(alternative))
-          ? `one of ${JSON.stringify(json)}`
+          ? `one of ${json.map((value) => JSON.stringify(value)).join(", ")}`
           : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
         (v) => alternatives.some((alternative) => satisfies(alternative, v)),
         { $match: "oneOf", values: json },
@@ -601,4 +601,25 @@ export function satisfies(
     );
   }
   return jsonEquals(expected, actual);
+}
+
+/**
+ * JSON expected values with each matcher (`{ "$match": ... }`) given its `description` ("any
+ * string", "one of \"1C\", \"2C\""), for reports that show matchers as what they mean. A
+ * matcher that does not read is left as it is (the run reported it).
+ */
+export function describeMatchers(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(describeMatchers);
+  if (!isJsonObject(value)) return value;
+  if (typeof value.$match === "string") {
+    try {
+      const read = toExpectedValue(value, { field: "$" });
+      return isValueMatcher(read) ? { ...value, description: read.describe } : value;
+    } catch {
+      return value;
+    }
+  }
+  const described: Record<string, JsonValue> = {};
+  for (const [key, item] of Object.entries(value)) described[key] = describeMatchers(item);
+  return described;
 }

@@ -14,6 +14,11 @@ header { padding: 16px 24px; border-bottom: 1px solid var(--line); background: v
 header h1 { margin: 0 0 4px; font-size: 20px; }
 header .meta { color: var(--muted); font-size: 12px; }
 main { padding: 16px 24px 48px; max-width: 1400px; }
+.first-diff { color: var(--fail); margin-left: 8px; font-size: 12px; display: inline-block; max-width: 55%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+.metric svg line.threshold { stroke: var(--fail); stroke-width: 1.5; stroke-dasharray: 3 2; }
+.arg .matcher { font-style: italic; color: var(--muted); }
+pre.output { margin: 2px 0 0; padding: 4px 6px; background: var(--panel); border-radius: 4px; max-height: 200px; overflow: auto; font-size: 12px; }
+ol.call-order { margin: 4px 0 12px; padding-left: 28px; font-family: ui-monospace, monospace; font-size: 12px; }
 .gate { margin: 0 0 12px; padding: 8px 12px; border-radius: 6px; font-weight: 600; }
 .gate.pass { background: var(--ok); color: var(--pass); }
 .gate.fail { background: var(--miss); color: var(--fail); }
@@ -95,7 +100,7 @@ export const reportScript = String.raw`
 
   function card(value, label) { return el("div", "card", [el("div", "value", [String(value)]), el("div", "label", [label])]); }
 
-  function histogram(counts) {
+  function histogram(counts, threshold) {
     var width = 300, height = 90, bottom = 14, most = Math.max.apply(null, counts.concat([1]));
     var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "score histogram" });
     var step = width / counts.length;
@@ -117,7 +122,24 @@ export const reportScript = String.raw`
       text.textContent = String(tick);
       chart.appendChild(text);
     });
+    if (typeof threshold === "number") {
+      // Where a case starts to pass: scores left of the line fail.
+      var x = Math.min(width - 1, Math.max(1, threshold * width));
+      var line = svg("line", { x1: x, x2: x, y1: 0, y2: height - bottom, "class": "threshold" });
+      var tip = svg("title", {});
+      tip.textContent = "threshold " + threshold;
+      line.appendChild(tip);
+      chart.appendChild(line);
+    }
     return chart;
+  }
+  /** A metric's threshold, as its first scored case gives it. */
+  function thresholdOf(name) {
+    for (var i = 0; i < data.records.length; i++) {
+      var entry = data.records[i].metrics[name];
+      if (entry && entry.status === "scored" && typeof entry.threshold === "number") return entry.threshold;
+    }
+    return undefined;
   }
 
   function renderSummary() {
@@ -138,7 +160,7 @@ export const reportScript = String.raw`
       metrics.appendChild(el("section", "metric", [
         el("h3", "", [metric.name]),
         el("div", "figures", ["mean " + score(metric.mean) + " · pass rate " + rate(metric.passRate) + " · " + metric.failed + " failed · " + metric.errors + " errors · " + metric.skipped + " skipped"]),
-        histogram(metric.histogram)
+        histogram(metric.histogram, thresholdOf(metric.name))
       ]));
     });
     root.appendChild(metrics);
@@ -190,7 +212,11 @@ export const reportScript = String.raw`
     if (typeof key === "number") return parent + "[" + key + "]";
     return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? parent + "." + key : parent + "[" + JSON.stringify(key) + "]";
   }
+  function isMatcher(value) { return value !== null && typeof value === "object" && !Array.isArray(value) && typeof value.$match === "string"; }
+  /** A matcher as what it means ("any string"), when the report was given its description. */
+  function matcherText(value) { return typeof value.description === "string" ? value.description : "matcher " + json(value); }
   function leaves(value, path, out) {
+    if (isMatcher(value)) { out.push({ path: path, value: value }); return out; }
     if (Array.isArray(value) && value.length > 0) value.forEach(function (item, index) { leaves(item, childPath(path, index), out); });
     else if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) Object.keys(value).forEach(function (key) { leaves(value[key], childPath(path, key), out); });
     else if (path !== "$") out.push({ path: path, value: value });
@@ -204,12 +230,36 @@ export const reportScript = String.raw`
     tags.forEach(function (tag) { head.appendChild(el("span", "tag " + tag[0], [tag[1]])); });
     cell.appendChild(head);
     if (call.invalidArguments !== undefined) cell.appendChild(el("div", "arg bad", ["invalid arguments: " + call.invalidArguments]));
-    leaves(call.arguments || {}, "$", []).forEach(function (leaf) {
+    if (isMatcher(call.arguments)) cell.appendChild(el("div", "arg", [el("span", "matcher", ["arguments: " + matcherText(call.arguments)])]));
+    else leaves(call.arguments || {}, "$", []).forEach(function (leaf) {
       var bad = badPaths.some(function (p) { return under(leaf.path, p); });
-      cell.appendChild(el("div", bad ? "arg bad" : "arg", [el("span", "path", [leaf.path.slice(1) + " = "]), json(leaf.value)]));
+      var shown = isMatcher(leaf.value) ? el("span", "matcher", [matcherText(leaf.value)]) : json(leaf.value);
+      cell.appendChild(el("div", bad ? "arg bad" : "arg", [el("span", "path", [leaf.path.slice(1) + " = "]), shown]));
     });
-    if (call.output !== undefined) cell.appendChild(el("div", "arg", [el("span", "path", ["→ "]), json(call.output).slice(0, 300)]));
+    if (call.output !== undefined && call.output !== null) cell.appendChild(el("div", "arg", [el("span", "path", ["→ output"]), el("pre", "output", [outputText(call.output)])]));
     return cell;
+  }
+  /** A tool's output: JSON (also JSON sent as text) laid out, other text as it is. */
+  function outputText(output) {
+    var value = output;
+    if (typeof output === "string") {
+      try { var parsed = JSON.parse(output); if (parsed !== null && typeof parsed === "object") value = parsed; } catch (e) { /* text */ }
+    }
+    var text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+    return text.length > 4000 ? text.slice(0, 4000) + "…" : text;
+  }
+  /** The calls made in the order they were made, each with what became of it. */
+  function callOrder(called, details) {
+    var fate = {};
+    details.pairs.forEach(function (pair) { fate[pair.calledIndex] = pair.score >= 1 ? "= expected[" + pair.expectedIndex + "]" : "~ expected[" + pair.expectedIndex + "], score " + score(pair.score); });
+    details.outOfOrder.forEach(function (item) { if (item.calledIndex !== undefined) fate[item.calledIndex] = "out of order: expected[" + item.expectedIndex + "]"; });
+    details.missing.forEach(function (item) { if (item.nearest) fate[item.nearest.calledIndex] = "differs from expected[" + item.expectedIndex + "]"; });
+    details.unexpected.forEach(function (item) { fate[item.calledIndex] = "not expected"; });
+    return el("ol", "call-order", called.map(function (call, index) {
+      var item = el("li", "", [call.name + "(" + (isMatcher(call.arguments) ? matcherText(call.arguments) : json(call.arguments || {})).slice(0, 160) + ")" + (fate[index] ? "  " + fate[index] : "")]);
+      item.value = index;
+      return item;
+    }));
   }
   function isMatchDetails(details) { return details && Array.isArray(details.pairs) && Array.isArray(details.missing) && Array.isArray(details.unexpected); }
   function diffTable(record) {
@@ -259,7 +309,7 @@ export const reportScript = String.raw`
     details.unexpected.forEach(function (item) {
       row("unexpected", el("td", "", [el("span", "empty", ["not expected"])]), callCell(called[item.calledIndex] || { name: item.name }, [], [["unexpected", "unexpected"]]));
     });
-    return el("div", "", [el("div", "figures", ["alignment from " + detailsOf + " (" + details.algorithm + ")"]), table]);
+    return el("div", "", [el("div", "figures", ["alignment from " + detailsOf + " (" + details.algorithm + ")"]), table, el("h4", "", ["Calls made, in order"]), callOrder(called, details)]);
   }
 
   function caseBody(record) {
@@ -271,6 +321,7 @@ export const reportScript = String.raw`
     if (input) { body.appendChild(el("h4", "", ["Input"])); body.appendChild(input); }
     var output = content(testCase.actualOutput, "answer", images);
     if (output) { body.appendChild(el("h4", "", ["Answer"])); body.appendChild(output); }
+    else if (typeof testCase.finalReply === "string") { body.appendChild(el("h4", "", ["Final reply"])); body.appendChild(el("pre", "text final-reply", [testCase.finalReply])); }
     Object.keys(record.metrics).forEach(function (name) {
       var entry = record.metrics[name];
       var text = entry.status === "scored" ? score(entry.score) + " (threshold " + entry.threshold + ")" + (entry.reason ? ": " + entry.reason : "") : entry.status === "error" ? entry.error.code + ": " + entry.error.message : "skipped: " + entry.reason;
@@ -291,6 +342,17 @@ export const reportScript = String.raw`
     return body;
   }
 
+  /** What went wrong first in a case, for its collapsed row: the first failing reason's first item. */
+  function firstDifference(record) {
+    if (record.error) return record.error.message;
+    var names = Object.keys(record.metrics);
+    for (var i = 0; i < names.length; i++) {
+      var entry = record.metrics[names[i]];
+      if (entry.status === "error") return names[i] + ": " + entry.error.message;
+      if (entry.status === "scored" && !entry.success && entry.reason) return entry.reason.split("\n")[0].split(/; |\. (?=\d+ of \d+ expected)/)[0];
+    }
+    return "";
+  }
   var searchText = [];
   function caseElement(record, index) {
     var details = el("details", "case");
@@ -301,7 +363,8 @@ export const reportScript = String.raw`
       var kind = entry.status === "scored" ? (entry.success ? "" : "fail") : entry.status;
       return el("span", "chip " + kind, [name + " " + (entry.status === "scored" ? score(entry.score) : entry.status)]);
     });
-    details.appendChild(el("summary", "", [el("span", "badge " + record.status, [record.status]), el("span", "case-id", [record.id]), record.line ? el("span", "chip", ["line " + record.line]) : null].concat(chips)));
+    var first = firstDifference(record);
+    details.appendChild(el("summary", "", [el("span", "badge " + record.status, [record.status]), el("span", "case-id", [record.id]), record.line ? el("span", "chip", ["line " + record.line]) : null].concat(chips, first ? [el("span", "first-diff", [first])] : [])));
     var built = false;
     details.addEventListener("toggle", function () { if (details.open && !built) { built = true; details.appendChild(caseBody(record)); } });
     var testCase = record.case || {};
@@ -323,9 +386,21 @@ export const reportScript = String.raw`
       metric.appendChild(option);
     });
     var elements = data.records.map(caseElement);
-    var fragment = document.createDocumentFragment();
-    elements.forEach(function (node) { fragment.appendChild(node); });
-    list.appendChild(fragment);
+    // Failures and errors first, each in dataset order, as a capped report chooses them.
+    var rank = { error: 0, failed: 0 };
+    var failuresFirst = data.records.map(function (_, index) { return index; }).sort(function (a, b) {
+      var ra = rank[data.records[a].status] === undefined ? 2 : rank[data.records[a].status];
+      var rb = rank[data.records[b].status] === undefined ? 2 : rank[data.records[b].status];
+      return ra - rb || a - b;
+    });
+    var order = document.getElementById("filter-order");
+    function arrange() {
+      var fragment = document.createDocumentFragment();
+      (order.value === "dataset" ? data.records.map(function (_, index) { return index; }) : failuresFirst).forEach(function (index) { fragment.appendChild(elements[index]); });
+      list.appendChild(fragment);
+    }
+    arrange();
+    order.addEventListener("change", arrange);
     if (data.records.length === 0) list.appendChild(el("p", "empty", ["No cases."]));
     if (data.shown < data.total) {
       document.getElementById("truncated").appendChild(el("div", "notice", ["This report shows " + data.shown + " of " + data.total + " cases (failures and errors first); the results file has them all."]));

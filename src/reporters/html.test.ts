@@ -30,16 +30,36 @@ let internalUrl = "";
 async function reportRecords(): Promise<CaseRecord[]> {
   const png = (await makeImage("png", 40, 30)).toString("base64");
   const records = sampleRecords();
-  const [first, ...rest] = records;
+  const [first, failed, ...rest] = records;
+  const failedCase = failed.case ?? {};
+  const [search, deleteAll] = failedCase.toolsCalled ?? [];
   return [
     {
       ...first,
       case: {
         ...first.case,
+        finalReply: "Here are three flights to Oslo.",
         retrievedContexts: [
           "The receipt total is 12 EUR.",
           { kind: "base64", data: png, mimeType: "image/png" },
           `${internalUrl}/latest/meta-data.png`,
+        ],
+      },
+    },
+    {
+      ...failed,
+      case: {
+        ...failedCase,
+        // A tool's output sent as JSON text, and an expected value that is a matcher.
+        toolsCalled: [{ ...search, output: '{"status":"shipped","items":[1,2]}' }, deleteAll],
+        expectedTools: [
+          (failedCase.expectedTools ?? [])[0],
+          {
+            name: "book",
+            arguments: {
+              seat: { $match: "oneOf", values: ["1C", "2C"], description: 'one of "1C", "2C"' },
+            },
+          },
         ],
       },
     },
@@ -200,11 +220,57 @@ describeInChromium("renderHtmlReport in Chromium", () => {
     await passing.locator("summary").click(); // closed again, as the next test expects
   });
 
-  it("shows a case's images, and takes a screenshot", async () => {
+  it("lists failures first, each collapsed row with its first difference; dataset order on request", async () => {
+    const statuses = () =>
+      page
+        .locator("details.case")
+        .evaluateAll((nodes: unknown[]) =>
+          nodes.map((node) =>
+            (node as { getAttribute(name: string): string | null }).getAttribute("data-status"),
+          ),
+        );
+    expect(await statuses()).toEqual(["failed", "error", "error", "passed"]);
+    const failing = page.locator('details.case[data-status="failed"]');
+    // As text, never markup.
+    expect(await failing.locator("summary .first-diff").textContent()).toContain(
+      "<img src=x onerror=alert(1)> | pipes | `ticks`",
+    );
+    await page.selectOption("#filter-order", "dataset");
+    expect(await statuses()).toEqual(["passed", "failed", "error", "error"]);
+    await page.selectOption("#filter-order", "failures");
+    expect(await statuses()).toEqual(["failed", "error", "error", "passed"]);
+  });
+
+  it("shows outputs as JSON, matchers as what they mean, calls in the order made, thresholds, and takes a screenshot", async () => {
+    expect(await page.locator(".metric svg line.threshold").count()).toBe(metricNames.length);
+    const failing = page.locator('details.case[data-status="failed"]');
+    if (!(await failing.evaluate((node) => (node as unknown as { open: boolean }).open))) {
+      await failing.locator("summary").click();
+    }
+    await failing.locator("table.diff").waitFor();
+    expect(await failing.locator("pre.output").first().textContent()).toBe(
+      JSON.stringify({ status: "shipped", items: [1, 2] }, null, 2),
+    );
+    expect(await failing.locator(".arg .matcher").textContent()).toBe('one of "1C", "2C"');
+    const order = await failing.locator("ol.call-order li").allTextContents();
+    expect(order).toHaveLength(2);
+    expect(order[0]).toMatch(/^search\(.*\) {2}~ expected\[0\], score 0\.50$/);
+    expect(order[1]).toBe("delete_all({})  not expected");
+    mkdirSync(screenshots, { recursive: true });
+    const shot = path.join(screenshots, "html-report-failed-case.png");
+    await failing.screenshot({ path: shot });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+    await failing.locator("summary").click();
+  });
+
+  it("shows a case's images and final reply, and takes a screenshot", async () => {
     const passing = page.locator('details.case[data-status="passed"]');
     await passing.locator("summary").click();
     const image = passing.locator(".images img");
     await image.waitFor();
+    expect(await passing.locator(".final-reply").textContent()).toBe(
+      "Here are three flights to Oslo.",
+    );
     await expect
       .poll(() =>
         image.evaluate((node) => (node as unknown as { naturalWidth: number }).naturalWidth),

@@ -82,7 +82,16 @@ export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): C
       ? {}
       : { retrievedContexts: testCase.retrievedContexts }),
     ...(testCase.metadata === undefined ? {} : { metadata: testCase.metadata }),
+    ...(testCase.actualOutput !== undefined || testCase.replies === undefined
+      ? {}
+      : finalReplyOf(testCase.replies)),
   });
+}
+
+/** The last reply, when there is one. */
+function finalReplyOf(replies: readonly string[]): { finalReply?: string } {
+  const last = replies.at(-1);
+  return last === undefined ? {} : { finalReply: last };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
