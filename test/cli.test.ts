@@ -73,7 +73,7 @@ describe("toolscore CLI: commands and help", () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.length).toBeLessThanOrEqual(15);
     expect(failed[0]).toMatch(
-      /^✗ case-1 {2}Tool Call Accuracy 0\.00: 0 of 1 expected call matched/,
+      /^✗ case-1 {2}Tool Call Accuracy 0: expected\[0\] search missing; called\[0\] \w+ not expected\. 0 of 1 expected call matched/,
     );
     expect(run.stdout).toContain(
       `… and ${20 - failed.length} more failed cases in the results file`,
@@ -85,7 +85,7 @@ describe("toolscore CLI: commands and help", () => {
 
     const quiet = await runCliProcess(["eval", "runs.jsonl", "--quiet", "--overwrite"], { cwd });
     expect(quiet.code).toBe(3);
-    expect(quiet.stdout).toContain("41 cases: 20 passed, 20 failed, 1 errors");
+    expect(quiet.stdout).toContain("41 cases: 20 passed, 20 failed, 1 error");
     expect(quiet.stdout).not.toContain("✗ ");
     expect(quiet.stdout).not.toContain("! case-41");
     expect(quiet.stderr).not.toContain("toolsCaled");
@@ -385,7 +385,9 @@ describe("toolscore CLI: commands and help", () => {
     ).toContain('unknown setting "fail_undr" (did you mean "fail_under"?)');
     // A folder is recordings; one holding no transcript, but a dataset, says so.
     const folderRun = await said(["eval", "evals"]);
-    expect(folderRun).toContain("evals is a directory, and its one file is not a transcript");
+    expect(folderRun).toContain(
+      "evals holds no transcript, only toolscore's results or datasets (evals/",
+    );
     expect(folderRun).toContain("give the dataset file in it");
     expect(await said(["parse", "evals"])).toContain("evals is a directory; give the transcript");
     expect(await said(["report", "evals"])).toContain("evals is a directory; give the results");

@@ -252,3 +252,64 @@ describe("--bail", () => {
     expect(endOf(path.join(cwd, "toolscore-results.jsonl")).complete).toBe(true);
   });
 });
+
+describe("recordings without surprises", () => {
+  const run = (city: string) => [
+    { role: "user", content: `Weather in ${city}?` },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        {
+          id: "1",
+          type: "function",
+          function: { name: "get_weather", arguments: JSON.stringify({ city }) },
+        },
+      ],
+    },
+    { role: "tool", tool_call_id: "1", content: "sunny" },
+    { role: "assistant", content: "Sunny." },
+  ];
+
+  it("takes ids from the expected file's folder, skips toolscore's own files, and reads one transcript with --expected", async () => {
+    const cwd = folder({
+      "agent/runs/paris.json": JSON.stringify(run("Paris")),
+      "agent/runs/lyon.json": JSON.stringify(run("Lyon")),
+      "agent/expected.jsonl": jsonl([
+        {
+          id: "runs/paris.json",
+          expectedTools: [{ name: "get_weather", arguments: { city: "Paris" } }],
+        },
+        {
+          id: "runs/lyon.json",
+          expectedTools: [{ name: "get_weather", arguments: { city: "Lyon" } }],
+        },
+      ]),
+    });
+    // From the repository's root: the expected file's ids are paths from its own folder.
+    const first = await runCliProcess(
+      ["eval", "agent/runs", "-e", "agent/expected.jsonl", "--out", "agent/runs/results.jsonl"],
+      { cwd },
+    );
+    expect(first.stdout).toContain("2 cases: 2 passed");
+    expect(first.code).toBe(0);
+    // Its results and dataset now sit among the recordings: left out, and said so.
+    const again = await runCliProcess(
+      ["eval", "agent/runs", "-e", "agent/expected.jsonl", "--out", "again.jsonl"],
+      { cwd },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("2 cases: 2 passed");
+    expect(again.stderr).toContain("2 files left out, toolscore's results or datasets");
+    // One transcript file: a recording with --expected, and said to be one without it.
+    const one = await runCliProcess(
+      ["eval", "agent/runs/paris.json", "-e", "agent/expected.jsonl", "--out", "one.jsonl"],
+      { cwd },
+    );
+    expect(one.stdout).toContain("1 case: 1 passed");
+    expect(one.code).toBe(0);
+    const bare = await runCliProcess(["eval", "agent/runs/paris.json"], { cwd });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("agent/runs/paris.json is a transcript, not a dataset");
+  });
+});

@@ -249,7 +249,7 @@ describe("the packed package, installed from its tarball", () => {
     const help = await runProgram(bin, ["eval", "--help"], { cwd: consumer.directory });
     expect(help.stdout).toMatch(/^Usage: toolscore eval <dataset>/);
     const scored = await runProgram(bin, ["eval", "runs.jsonl"], { cwd: consumer.directory });
-    expect(scored.stdout).toContain("1 cases: 1 passed");
+    expect(scored.stdout).toContain("1 case: 1 passed");
     expect(scored.code).toBe(0);
   });
 });
@@ -472,7 +472,7 @@ const oldestNode = optionalTool("oldest-node");
         ],
         oldestNode.path,
       );
-      expect(cli.stdout).toContain("1 cases: 1 passed");
+      expect(cli.stdout).toContain("1 case: 1 passed");
       expect(cli.code).toBe(0);
     });
   },

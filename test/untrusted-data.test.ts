@@ -715,7 +715,7 @@ describe("the small ones (issue 34, item 10)", () => {
       const dir = folder({ [name]: jsonl([{ id: "a", toolsCalled: [], expectedTools: [] }]) });
       const run = await runCliProcess(["eval", name], { cwd: dir });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain("1 cases: 1 passed");
+      expect(run.stdout).toContain("1 case: 1 passed");
     },
   );
 });

@@ -5,7 +5,8 @@ import { isDynamicPattern } from "tinyglobby";
 import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
 import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
-import { buildRecordingsDataset } from "../node/recordings.js";
+import { buildRecordingsDataset, fileHead, isDatasetHead } from "../node/recordings.js";
+import { plural } from "../core/words.js";
 import type { RecordingsDataset } from "../node/recordings.js";
 import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
@@ -39,10 +40,6 @@ function listed(items: readonly string[]): string {
   return items.length > maxListed ? `${shown} and ${items.length - maxListed} more` : shown;
 }
 
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /** What a user should hear about a dataset built from recordings, one warning a line. */
 export function recordingsWarnings(built: RecordingsDataset): string[] {
   const warnings: string[] = [];
@@ -61,6 +58,11 @@ export function recordingsWarnings(built: RecordingsDataset): string[] {
       `${plural(built.links.length, "symbolic link")} not followed (a link is a recording only when it leads to a file in the folder searched): ${listed(built.links)}`,
     );
   }
+  if (built.ownFiles.length > 0) {
+    warnings.push(
+      `${plural(built.ownFiles.length, "file")} left out, toolscore's results or datasets, not transcripts: ${listed(built.ownFiles)}`,
+    );
+  }
   if (built.repeatedExpected.length > 0) {
     warnings.push(
       `expected ids given more than once (the first is used): ${listed(built.repeatedExpected)}`,
@@ -73,12 +75,21 @@ export function recordingsWarnings(built: RecordingsDataset): string[] {
  * Whether a command line names recordings (a folder, a glob, several files), not a dataset. A
  * name that exists is taken as it is, whatever it holds: `runs (1).jsonl` is a file, not a glob.
  */
-export function namesRecordings(inputs: readonly string[], io: Pick<CliIo, "cwd">): boolean {
+export async function namesRecordings(
+  inputs: readonly string[],
+  io: Pick<CliIo, "cwd">,
+  withExpected = false,
+): Promise<boolean> {
   if (inputs.length !== 1) return inputs.length > 1;
   const [input] = inputs;
-  const info = statSync(path.resolve(io.cwd, input), { throwIfNoEntry: false });
-  if (info !== undefined) return info.isDirectory();
-  return isDynamicPattern(input);
+  const file = path.resolve(io.cwd, input);
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (info === undefined) return isDynamicPattern(input);
+  if (info.isDirectory()) return true;
+  // One file with expected cases beside it is a recording, unless it is a dataset itself.
+  if (!withExpected || !info.isFile()) return false;
+  const head = await fileHead(file);
+  return head !== undefined && !isDatasetHead(head);
 }
 
 /**
@@ -108,6 +119,12 @@ export async function datasetFromRecordings(
       ? {}
       : { expected: given(options.expected, expectedFile, io) }),
   });
+  if (built.transcripts === 0 && built.ownFiles.length > 0) {
+    throw usageError(
+      `${options.inputs.join(" ")} holds no transcript, only toolscore's results or datasets (${listed(built.ownFiles)}); to score a dataset, give the dataset file in it`,
+      "dataset",
+    );
+  }
   if (built.unreadable.length === built.transcripts) {
     // Nothing to score: most likely a folder holding a dataset file, not recordings.
     const folder =

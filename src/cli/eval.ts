@@ -44,6 +44,7 @@ import { linearRegExp } from "../matchers/linear-regex.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
+import { fileHead, isTranscriptHead } from "../node/recordings.js";
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
        toolscore eval <folder|glob|transcript...> [--expected <file>] [options]
@@ -263,7 +264,15 @@ async function planEval(
       "eval needs a dataset, or a folder of recordings: toolscore eval runs.jsonl (see toolscore eval --help)",
     );
   }
-  const recordings = namesRecordings(positionals, io);
+  const resolveIn = (file: string) => path.resolve(io.cwd, file);
+  const recordings = await namesRecordings(positionals, io, values.expected !== undefined);
+  const head = positionals.length === 1 ? await fileHead(resolveIn(positionals[0])) : undefined;
+  if (!recordings && head !== undefined && isTranscriptHead(head)) {
+    throw usageError(
+      `${positionals[0]} is a transcript, not a dataset: give its expected calls with --expected <expected.jsonl> (a case whose id is the file's path from that file's folder), or make a dataset of it with toolscore dataset ${positionals[0]}`,
+      "dataset",
+    );
+  }
   if (!recordings && values.expected !== undefined) {
     throw usageError(
       `--expected goes with recordings (a folder, a glob, transcript files); ${positionals[0]} is a dataset: put the expected fields in its cases`,

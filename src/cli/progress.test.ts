@@ -23,7 +23,7 @@ describe("createProgress", () => {
     // The bar clears its line with an ANSI code first.
     expect(writes[0].startsWith("\r\u001b[2K")).toBe(true);
     expect(writes[0].slice(5)).toMatch(
-      /^█+░+ 25% 1 cases, 1 failed, 0 errors · 1\.0\/s · ETA 3\.0 s$/,
+      /^█+░+ 25% 1 case, 1 failed, 0 errors · 1\.0\/s · ETA 3\.0 s$/,
     );
     progress.finish();
     expect(writes.at(-1)).toBe("\r\u001b[2K");
@@ -46,7 +46,7 @@ describe("createProgress", () => {
     now = 10_000;
     progress.tick("passed");
     expect(writes).toEqual([
-      "toolscore: 0% 2 cases (+1 done before), 0 failed, 1 errors, 0.2/s, ETA –\n",
+      "toolscore: 0% 2 cases (+1 done before), 0 failed, 1 error, 0.2/s, ETA –\n",
     ]);
     progress.finish();
     expect(writes).toHaveLength(1);

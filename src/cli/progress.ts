@@ -1,3 +1,4 @@
+import { plural } from "../core/words.js";
 import { formatDuration } from "../reporters/format.js";
 
 export interface ProgressStream {
@@ -48,7 +49,7 @@ export function createProgress(input: {
       fraction > 0 && fraction < 1
         ? formatDuration((elapsed / fraction) * (1 - fraction) * 1000)
         : "–";
-    const counts = `${done} cases${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${errors} errors`;
+    const counts = `${plural(done, "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}`;
     const speed = `${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s`;
     if (!tty) return `${label}: ${Math.round(fraction * 100)}% ${counts}, ${speed}, ETA ${eta}\n`;
     const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 70));

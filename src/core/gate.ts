@@ -1,3 +1,4 @@
+import { plural } from "./words.js";
 import type { EvaluationSummary } from "./summary.js";
 
 /** What decides a run's verdict: the pass rate it needs, a baseline, a stop. */
@@ -25,8 +26,6 @@ export function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
 
-const casesText = (n: number): string => `${n} case${n === 1 ? "" : "s"}`;
-
 /**
  * The verdict of a run under its gate, the one decision behind the exit code and the line every
  * output of the run states: a stop first, then cases that could not be scored, regressions
@@ -45,12 +44,11 @@ export function gateVerdict(
     return verdict(rule.stoppedBy === "SIGTERM" ? 143 : 130, `stopped by ${rule.stoppedBy}`);
   }
   if (summary.errors > 0) {
-    return verdict(3, `${casesText(summary.errors)} could not be scored`);
+    return verdict(3, `${plural(summary.errors, "case")} could not be scored`);
   }
   const { baseline } = rule;
   if (baseline !== undefined && baseline.regressions > 0) {
-    const n = baseline.regressions;
-    return verdict(1, `${n} regression${n === 1 ? "" : "s"} against ${baseline.name}`);
+    return verdict(1, `${plural(baseline.regressions, "regression")} against ${baseline.name}`);
   }
   const against = baseline === undefined ? "" : `, no regressions against ${baseline.name}`;
   if (rule.failUnder !== undefined) {
@@ -66,7 +64,7 @@ export function gateVerdict(
   if (summary.failed > 0) {
     return verdict(
       1,
-      `${summary.failed} of ${casesText(summary.cases)} failed; every case must pass (no fail_under)`,
+      `${summary.failed} of ${plural(summary.cases, "case")} failed; every case must pass (no fail_under)`,
     );
   }
   return verdict(

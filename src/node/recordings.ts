@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from "node:fs/promises";
+import { open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { escapePath, glob, isDynamicPattern } from "tinyglobby";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
@@ -129,7 +129,10 @@ export async function findTranscripts(options: {
 export interface RecordingsDatasetOptions {
   /** Folders, globs or transcript files. */
   readonly inputs: readonly string[];
-  /** Where relative names and case ids start. Default: the process's working folder. */
+  /**
+   * Where relative names start, and case ids without `expected` (with it, ids are paths from
+   * the expected file's folder). Default: the process's working folder.
+   */
   readonly cwd?: string;
   /** The dataset file the lines are for: `trajectoryFile` is relative to its folder. */
   readonly dataset: string;
@@ -156,6 +159,8 @@ export interface RecordingsDataset {
   readonly repeatedExpected: readonly string[];
   /** Symbolic links met in the folders searched, not followed (nor read). */
   readonly links: readonly string[];
+  /** Files in the folders searched that are toolscore's results or datasets, left out. */
+  readonly ownFiles: readonly string[];
 }
 
 /** Fields of an expected case that say what the agent did: the recordings say that. */
@@ -227,6 +232,49 @@ function expectedFor(id: string, byId: Map<string, ExpectedCase>): ExpectedCase 
   return undefined;
 }
 
+/** The first 4 KiB of a file, as text; undefined when it cannot be read. */
+export async function fileHead(file: string): Promise<string | undefined> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const buffer = Buffer.alloc(4096);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a file's first bytes are toolscore's own (a results file's header) or a dataset's (a
+ * case naming `trajectoryFile` or its calls), not a transcript's.
+ */
+export function isDatasetHead(head: string): boolean {
+  return (
+    /^\s*\{\s*"toolscore"\s*:/.test(head) ||
+    /"(?:trajectoryFile|trajectory_file|expectedTools|expected_tools|toolsCalled|tools_called)"\s*:/.test(
+      head,
+    )
+  );
+}
+
+/**
+ * Whether a file's first bytes are a transcript's as most are written: a message with a `role`
+ * first in a JSON array, a `messages` list, or a JSONL line.
+ */
+export function isTranscriptHead(head: string): boolean {
+  return /^\s*(?:\[\s*|\{\s*"messages"\s*:\s*\[\s*)?\{\s*"role"\s*:/.test(head);
+}
+
+/** Whether a file is toolscore's results or a dataset (a transcript that cannot be read is not). */
+async function isOwnFile(file: string): Promise<boolean> {
+  const head = await fileHead(file);
+  return head !== undefined && isDatasetHead(head);
+}
+
 /** The runs one transcript holds: one, or one per trace of an export of spans. */
 async function runsOf(file: string): Promise<{ traces: (string | undefined)[]; error?: string }> {
   try {
@@ -276,11 +324,18 @@ export async function buildRecordingsDataset(
     expectedFile === undefined
       ? undefined
       : await readExpected(expectedFile, options.expected ?? expectedFile);
+  // Ids as the expected file writes them: paths from its folder (else from the current one).
+  const idBase = expectedFile === undefined ? cwd : path.dirname(expectedFile);
   const lines: string[] = [];
   const unreadable: string[] = [];
   const withoutExpected: string[] = [];
+  const ownFiles: string[] = [];
   let withExpected = 0;
   for (const file of files) {
+    if (await isOwnFile(file)) {
+      ownFiles.push(portable(cwd, file));
+      continue;
+    }
     const trajectoryFile = portable(folder, file);
     if (trajectoryFile.startsWith("../") || path.isAbsolute(trajectoryFile)) {
       throw new InvalidOptionError({
@@ -292,7 +347,8 @@ export async function buildRecordingsDataset(
     const { traces, error } = await runsOf(file);
     if (error !== undefined) unreadable.push(`${portable(cwd, file)}: ${error}`);
     for (const traceId of traces) {
-      const id = traceId === undefined ? portable(cwd, file) : `${portable(cwd, file)}#${traceId}`;
+      const id =
+        traceId === undefined ? portable(idBase, file) : `${portable(idBase, file)}#${traceId}`;
       const line: Record<string, unknown> = { id, trajectoryFile };
       if (traceId !== undefined) line.traceId = traceId;
       const match = expected === undefined ? undefined : expectedFor(id, expected.byId);
@@ -311,7 +367,8 @@ export async function buildRecordingsDataset(
       : [...expected.byId].flatMap(([id, { matched }]) => (matched ? [] : [id]));
   return {
     lines,
-    transcripts: files.length,
+    transcripts: files.length - ownFiles.length,
+    ownFiles,
     withExpected,
     unreadable,
     withoutExpected,

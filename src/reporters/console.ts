@@ -1,3 +1,4 @@
+import { plural } from "../core/words.js";
 import { printable } from "./printable.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
@@ -81,13 +82,14 @@ export function formatConsoleSummary(
   ];
   const lines = table(rows);
   lines.push("");
+  const errorCount = plural(summary.errors, "error");
   const verdict = [
     paint(32, `${summary.passed} passed`),
     summary.failed > 0 ? paint(31, `${summary.failed} failed`) : `${summary.failed} failed`,
-    summary.errors > 0 ? paint(33, `${summary.errors} errors`) : `${summary.errors} errors`,
+    summary.errors > 0 ? paint(33, errorCount) : errorCount,
   ].join(", ");
   lines.push(
-    `${summary.cases} cases: ${verdict} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? ", interrupted" : ""}`,
+    `${plural(summary.cases, "case")}: ${verdict} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? ", interrupted" : ""}`,
   );
   if (summary.judge !== undefined) {
     const judge = summary.judge;

@@ -66,7 +66,7 @@ export function markdownSummary(
     `## ${passed ? "✅" : "❌"} ${cell(title)}`,
     "",
     ...(gate === undefined ? [] : [`**${cell(gate.text, 400)}**`, ""]),
-    `**${summary.cases}** cases: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** errors (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
+    `**${summary.cases}** ${summary.cases === 1 ? "case" : "cases"}: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** ${summary.errors === 1 ? "error" : "errors"} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
     "",
     `| ${[...metricColumns, "histogram"].join(" | ")} |`,
     `| ${["---", ...metricColumns.slice(1).map(() => "---:"), "---"].join(" | ")} |`,
