@@ -19,6 +19,10 @@ const lines = (file: string) =>
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
+/** What a run in a folder without a config says first. */
+const noConfig =
+  "toolscore: no config file here (toolscore.config.json, .yaml or .yml); the defaults apply\n";
+
 describe("toolscore eval with judged metrics (loopback model server)", () => {
   it("judges tool selection and multimodal faithfulness, sends images, caches answers", async () => {
     writeFileSync(path.join(cwd, "receipt.png"), await makeImage("png", 8, 6));
@@ -83,7 +87,9 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       "0.6",
     ];
     const run = await runCliProcess(args, { cwd, env });
-    expect(run.stderr).toBe(`toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`);
+    expect(run.stderr).toBe(
+      `${noConfig}toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`,
+    );
     // The flight case scores 0.5 on tool selection, under the 0.6 threshold.
     expect(run.code).toBe(1);
     const records = lines("toolscore-results.jsonl");
@@ -200,7 +206,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       env,
     });
     expect(retried.stderr).toBe(
-      `toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`,
+      `${noConfig}toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`,
     );
     expect(retried.code).toBe(0);
     const asked = server().modelCalls.slice(calls);

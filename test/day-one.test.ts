@@ -313,3 +313,52 @@ describe("recordings without surprises", () => {
     expect(bare.stderr).toContain("agent/runs/paris.json is a transcript, not a dataset");
   });
 });
+
+describe("configs without surprises", () => {
+  const runs = jsonl([
+    { id: "a", toolsCalled: [{ name: "search" }], expectedTools: [{ name: "search" }] },
+  ]);
+
+  it("says which config it read, or that it read none, and refuses a config in code", async () => {
+    const none = await runCliProcess(["eval", "runs.jsonl"], {
+      cwd: folder({ "runs.jsonl": runs }),
+    });
+    expect(none.stderr).toContain("toolscore: no config file here");
+    const yaml = await runCliProcess(["eval", "runs.jsonl"], {
+      cwd: folder({ "runs.jsonl": runs, "toolscore.config.yaml": "fail_under: 1\n" }),
+    });
+    expect(yaml.stderr).toContain("toolscore: using toolscore.config.yaml");
+    for (const name of ["toolscore.config.ts", "toolscore.config.mjs"]) {
+      const code = await runCliProcess(["eval", "runs.jsonl"], {
+        cwd: folder({ "runs.jsonl": runs, [name]: "export default { fail_under: 0 };\n" }),
+      });
+      expect(code.code, name).toBe(2);
+      expect(code.stderr).toContain(`${name}: toolscore reads its config from JSON or YAML`);
+    }
+  });
+
+  it("points at the line and column of a config error, in the user's words; reads a percentage", async () => {
+    const said = async (config: string, file = "toolscore.config.yaml") =>
+      (
+        await runCliProcess(["eval", "runs.jsonl"], {
+          cwd: folder({ "runs.jsonl": runs, [file]: config }),
+        })
+      ).stderr;
+    expect(await said("metrics:\n  - metric: tool-call-accuracy\n    order: [in-order\n")).toMatch(
+      /toolscore\.config\.yaml:\d+:\d+: not valid YAML/,
+    );
+    expect(await said('{\n  "fail_under": 0.9,\n}\n', "toolscore.config.json")).toMatch(
+      /toolscore\.config\.json:3:1: not valid JSON/,
+    );
+    expect(await said("report: r.html\nfail_undr: 0.9\n")).toContain(
+      'toolscore.config.yaml:2:1: unknown setting "fail_undr" (did you mean "fail_under"?)',
+    );
+    expect(await said("report: r.html\nfail_under: lots\n")).toContain(
+      'toolscore.config.yaml:2:1: fail_under must be a share from 0 to 1 (0.9) or a percentage ("90%")',
+    );
+    const percent = await runCliProcess(["eval", "runs.jsonl"], {
+      cwd: folder({ "runs.jsonl": runs, "toolscore.config.yaml": "fail_under: 90%\n" }),
+    });
+    expect(percent.stdout).toContain("≥ fail_under 90% (toolscore.config.yaml): exit 0");
+  });
+});

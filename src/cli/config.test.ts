@@ -52,7 +52,7 @@ describe("readConfigFile", () => {
       /unknown setting "metric"/,
     );
     expect(() => readConfigFile(write("d.yaml", "metrics: 3\n"))).toThrow(/metrics must be a list/);
-    expect(() => readConfigFile(write("e.json", "{"))).toThrow(/e\.json: not valid JSON/);
+    expect(() => readConfigFile(write("e.json", "{"))).toThrow(/e\.json:1:2: not valid JSON/);
     expect(() => readConfigFile(write("f.yaml", "judge: { modl: x }\n"))).toThrow(/judge must be/);
     expect(() => readConfigFile(write("g.yaml", "report_max_cases: 0\n"))).toThrow(
       /reportMaxCases must be a whole number/,

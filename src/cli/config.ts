@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
-import { numberFlag, shownPath } from "./io.js";
+import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
@@ -80,8 +80,44 @@ const topLevelKeys = [
   "groupBy",
 ];
 
-function configError(file: string, message: string, value?: unknown): InvalidOptionError {
-  return new InvalidOptionError({ option: "config", value, message: `${file}: ${message}` });
+function configError(
+  file: string,
+  message: string,
+  value?: unknown,
+  at?: { readonly line: number; readonly column: number },
+): InvalidOptionError {
+  const where = at === undefined ? file : `${file}:${at.line}:${at.column}`;
+  return new InvalidOptionError({ option: "config", value, message: `${where}: ${message}` });
+}
+
+/** Line and column (from 1) of an offset in a text. */
+function positionIn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+
+/** Where a parse error of a config's text is, as an editor shows it. */
+function parseErrorPosition(
+  error: unknown,
+  text: string,
+): { line: number; column: number } | undefined {
+  const yamlPosition = (error as { linePos?: readonly { line: number; col: number }[] }).linePos;
+  if (yamlPosition?.[0] !== undefined) {
+    return { line: yamlPosition[0].line, column: yamlPosition[0].col };
+  }
+  const message = error instanceof Error ? error.message : "";
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn !== null) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
+  const offset = /position (\d+)/.exec(message);
+  return offset === null ? undefined : positionIn(text, Number(offset[1]));
+}
+
+/** Where a top-level key is written in a config's text (JSON or YAML), when it can be found. */
+function keyPosition(text: string, key: string): { line: number; column: number } | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const found = new RegExp(`^([ \\t{,]*)(["']?)${escaped}\\2\\s*:`, "m").exec(text);
+  return found === null ? undefined : positionIn(text, found.index + found[1].length);
 }
 
 /** snake_case keys of a config file read as camelCase, at the top level only. */
@@ -186,11 +222,15 @@ export function readConfigFile(file: string): EvalConfig {
     throw configError(
       file,
       `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
+      undefined,
+      parseErrorPosition(error, text),
     );
   }
   if (value === null || value === undefined) return { metrics: [] };
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
   const given: Record<string, unknown> = {};
+  /** Each setting as the file spells it, for messages in the user's words. */
+  const spelled: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
     if (!topLevelKeys.includes(camel(key))) {
       // Suggested and listed in the spelling the file uses.
@@ -199,10 +239,20 @@ export function readConfigFile(file: string): EvalConfig {
       throw configError(
         file,
         `unknown setting "${key}"${didYouMean(key, known)} (known: ${known.join(", ")})`,
+        undefined,
+        keyPosition(text, key),
       );
     }
     given[camel(key)] = item;
+    spelled[camel(key)] = key;
   }
+  const settingError = (key: string, message: string, item?: unknown) =>
+    configError(
+      file,
+      `${spelled[key] ?? key} ${message}`,
+      item,
+      keyPosition(text, spelled[key] ?? key),
+    );
   const directory = path.dirname(path.resolve(file));
   const relative = (key: string): string | undefined => {
     const item = given[key];
@@ -213,8 +263,18 @@ export function readConfigFile(file: string): EvalConfig {
   const numberOf = (key: string): number | undefined => {
     const item = given[key];
     if (item === undefined) return undefined;
-    if (typeof item !== "number") throw configError(file, `${key} must be a number`, item);
+    if (typeof item !== "number") throw settingError(key, "must be a number", item);
     return item;
+  };
+  /** A share from 0 to 1, also written as a percentage ("90%"). */
+  const shareOf = (key: string): number | undefined => {
+    const item = given[key];
+    if (item === undefined) return undefined;
+    const share = typeof item === "string" ? percentShare(item) : item;
+    if (typeof share !== "number" || !(share >= 0 && share <= 1)) {
+      throw settingError(key, `must be a share from 0 to 1 (0.9) or a percentage ("90%")`, item);
+    }
+    return share;
   };
   const judge = judgeOf(given.judge, file);
   const out = relative("out");
@@ -222,8 +282,8 @@ export function readConfigFile(file: string): EvalConfig {
   const junit = relative("junit");
   const markdown = relative("markdown");
   const concurrency = numberOf("concurrency");
-  const threshold = numberOf("threshold");
-  const failUnder = numberOf("failUnder");
+  const threshold = shareOf("threshold");
+  const failUnder = shareOf("failUnder");
   const reportMaxCases = numberOf("reportMaxCases");
   if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
     throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
@@ -261,11 +321,27 @@ export function readConfigFile(file: string): EvalConfig {
 
 /** The config file in a folder, when there is one. */
 export function findConfigFile(directory: string): string | undefined {
+  for (const name of codeConfigNames) {
+    const candidate = path.join(directory, name);
+    if (existsSync(candidate)) refuseCodeConfig(candidate);
+  }
   for (const name of configFileNames) {
     const candidate = path.join(directory, name);
     if (existsSync(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** Config files in code, as vitest, promptfoo and evalite read them: refused, never ignored. */
+const codeConfigNames = ["ts", "mts", "cts", "js", "mjs", "cjs"].map(
+  (extension) => `toolscore.config.${extension}`,
+);
+
+function refuseCodeConfig(file: string): never {
+  throw configError(
+    file,
+    `toolscore reads its config from JSON or YAML (${configFileNames.join(", ")}), not from code: a config a pull request can change must never run in CI. Move the settings to toolscore.config.yaml (the same keys; metrics and their options as plain values)`,
+  );
 }
 
 /** Names that are no option, and that would reach an object's prototype if set as one. */
@@ -350,7 +426,13 @@ export function configFor(
   io: Pick<CliIo, "cwd" | "stderr">,
 ): EvalConfig {
   const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
-  if (file === undefined) return { metrics: [] };
+  if (file === undefined) {
+    io.stderr.write(
+      "toolscore: no config file here (toolscore.config.json, .yaml or .yml); the defaults apply\n",
+    );
+    return { metrics: [] };
+  }
+  if (!/\.(?:json|ya?ml)$/i.test(file)) refuseCodeConfig(file);
   if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
   return { ...readConfigFile(file), file };
 }
@@ -359,12 +441,22 @@ export function configFor(
  * The gate's pass rate: `--fail-under` over the config's `fail_under`, with where it came from
  * (the flag, or the config file as the user would name it) for the verdict line.
  */
+/** "90%" as 0.9; undefined for anything else. */
+export function percentShare(text: string): number | undefined {
+  const found = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  return found === null ? undefined : Number(found[1]) / 100;
+}
+
 export function failUnderOf(
   flag: string | undefined,
   config: EvalConfig,
   io: Pick<CliIo, "cwd">,
 ): { readonly failUnder: number | undefined; readonly failUnderFrom: string | undefined } {
-  const given = numberFlag("fail-under", flag, 0, 1);
+  const percent = flag === undefined ? undefined : percentShare(flag);
+  const given = percent ?? numberFlag("fail-under", flag, 0, 1);
+  if (given !== undefined && !(given >= 0 && given <= 1)) {
+    throw usageError(`--fail-under must be a share from 0 to 1, or a percentage, got ${flag}`);
+  }
   if (given !== undefined) return { failUnder: given, failUnderFrom: "--fail-under" };
   return {
     failUnder: config.failUnder,
