@@ -345,6 +345,7 @@ const judge = { specificationVersion: "v1", provider: "test", modelId: "m", supp
 const bmp = Buffer.from("Qk06AAAAAAAAADYAAAAoAAAAAQAAAAEAAAABABgAAAAAAAQAAAATCwAAEwsAAAAAAAAAAAAAAAD/AA==", "base64");
 console.log(JSON.stringify({
   openai: failure(() => toolscore.createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "k" })),
+  keyAndSdk: failure(() => toolscore.createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "" })),
   anthropic: failure(() => toolscore.resolveJudgeModel("anthropic/claude-sonnet-4-5", { apiKey: "k" })),
   aiSdk: failure(() => toolscore.fromAiSdk({ specificationVersion: "v2", provider: "openai.chat", modelId: "gpt-4.1" })),
   downscale: failure(() => new MultiModalFaithfulness({ llm: judge, imageLoading: { downscale: true } })),
@@ -360,6 +361,12 @@ console.log(JSON.stringify({
     expect(result.openai).toEqual({
       code: "MISSING_DEPENDENCY",
       message: 'the openai judge needs "openai", which is not installed: run `npm install openai`',
+    });
+    // Every missing piece at once: the key and the package.
+    expect(result.keyAndSdk).toEqual({
+      code: "PROVIDER_CONFIG",
+      message:
+        'openai: no API key; set OPENAI_API_KEY or pass apiKey; and the openai judge needs "openai", which is not installed: run `npm install openai`',
     });
     expect(result.anthropic.message).toBe(
       'the anthropic judge needs "@anthropic-ai/sdk", which is not installed: run `npm install @anthropic-ai/sdk`',

@@ -191,5 +191,29 @@ test("matchers", async () => {
     const typed = await run("tsc", ["-p", "tsconfig.json"]);
     expect(typed.stdout + typed.stderr).toBe("");
     expect(typed.code).toBe(0);
+
+    // Listed in vitest's setupFiles instead of imported: the matchers come from there, their
+    // types from tsconfig's "types", as the guide says.
+    consumer.write(
+      "vitest.config.mjs",
+      'export default { test: { setupFiles: ["toolscore/vitest"] } };\n',
+    );
+    consumer.write(
+      "tools.test.ts",
+      `import { expect, test } from "vitest";
+const calls = ${calls};
+test("matchers from setupFiles", () => {
+  expect(calls).toHaveCalledToolsInOrder(["search_flights", "book_flight"]);
+});
+`,
+    );
+    const fromSetup = await run("vitest", ["run"]);
+    expect(fromSetup.stdout).toMatch(/Tests\s+1 passed/);
+    expect(fromSetup.code).toBe(0);
+    consumer.write("types/vitest.ts", typedCalls('import { expect } from "vitest";'));
+    consumer.write("tsconfig.json", tsconfig(["toolscore/vitest"]));
+    const typedFromConfig = await run("tsc", ["-p", "tsconfig.json"]);
+    expect(typedFromConfig.stdout + typedFromConfig.stderr).toBe("");
+    expect(typedFromConfig.code).toBe(0);
   });
 });

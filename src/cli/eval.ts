@@ -11,6 +11,7 @@ import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { gateVerdict } from "../core/gate.js";
+import { endpointShown } from "../core/redact.js";
 import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
@@ -557,15 +558,10 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
 
 /** A judge as a run names it: its model, and the endpoint its calls go to (no credentials). */
 export function judgeShown(model: JudgeModel): string {
-  let where = "an endpoint its provider chooses";
-  if (model.endpoint !== undefined) {
-    try {
-      const url = new URL(model.endpoint);
-      where = `${url.protocol}//${url.host}${url.pathname}`;
-    } catch {
-      where = printable(model.endpoint);
-    }
-  }
+  const where =
+    model.endpoint === undefined
+      ? "an endpoint its provider chooses"
+      : printable(endpointShown(model.endpoint));
   return `judge ${printable(`${model.provider}/${model.modelId}`)} at ${where}`;
 }
 

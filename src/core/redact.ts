@@ -42,3 +42,13 @@ export function createRedactor(secrets: readonly string[] = []): (text: string) 
 
 /** Takes out what looks like a credential (see {@link createRedactor}). */
 export const redactCredentials: (text: string) => string = createRedactor();
+
+/** An endpoint as messages name it: its scheme, host and path, never user, password or query. */
+export function endpointShown(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return redactCredentials(endpoint);
+  }
+}

@@ -97,6 +97,22 @@ describe("compareArguments: modes", () => {
 });
 
 describe("compareArguments: path rules and matchers", () => {
+  it('lets a key\'s own rule decide whether it may be added or left out: "filters.*": "subset"', () => {
+    const expected = { q: "flights", filters: { date: "2026-05-03" } };
+    const actual = { q: "flights", filters: { date: "2026-05-03", stops: 0 } };
+    expect(explain(expected, actual, rules("exact", { "filters.*": "subset" })).score).toBe(1);
+    // Without the rule, the added key counts against the call, and elsewhere it still does.
+    expect(explain(expected, actual, rules("exact")).score).toBeLessThan(1);
+    expect(
+      explain(expected, { ...actual, page: 2 }, rules("exact", { "filters.*": "subset" })).score,
+    ).toBeLessThan(1);
+    // Superset on a path: an expected key there may be left out.
+    expect(
+      explain(expected, { q: "flights", filters: {} }, rules("exact", { "filters.*": "superset" }))
+        .score,
+    ).toBe(1);
+  });
+
   it("ignores volatile ids and timestamps by glob", () => {
     const compiled = rules("exact", { "*_id": "ignore", "**.timestamp": "ignore" });
     const { score, verdicts } = explain(

@@ -312,9 +312,10 @@ function compareKey(
       if (inExpected && inActual) {
         score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
       } else if (inExpected) {
-        score = oneSided(walk, expected[key], "expected", mode, schema, key, childSchema);
+        // The key's own rule decides whether it may be left out or added (`"filters.*": "subset"`).
+        score = oneSided(walk, expected[key], "expected", childMode, schema, key, childSchema);
       } else {
-        score = oneSided(walk, actual[key], "actual", mode, schema, key, childSchema);
+        score = oneSided(walk, actual[key], "actual", childMode, schema, key, childSchema);
       }
     }
   }

@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { InvalidInputError } from "../core/errors.js";
 
 /** A regular expression that runs in time linear in its input, whatever the pattern. */
 export interface LinearRegExp {
@@ -28,7 +29,12 @@ export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
   let bits = 0;
   for (const flag of flags) {
     const bit = flagBits[flag] as number | undefined;
-    if (bit === undefined) throw new TypeError(`the flag "${flag}" is not supported (use i, m, s)`);
+    if (bit === undefined) {
+      throw new InvalidInputError({
+        field: "flags",
+        message: `the flag "${flag}" is not supported (use i, m, s)`,
+      });
+    }
     bits |= bit;
   }
   let compiled: RE2JS;
@@ -36,10 +42,11 @@ export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
     compiled = RE2JS.compile(pattern, bits);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new TypeError(
-      `${detail}; patterns from data run on a linear-time engine (RE2 syntax: no lookarounds or backreferences)`,
-      { cause: error },
-    );
+    throw new InvalidInputError({
+      field: "pattern",
+      message: `${detail}; patterns from data run on a linear-time engine (RE2 syntax: no lookarounds or backreferences)`,
+      cause: error,
+    });
   }
   const kept = [...new Set(flags.replace(/[gyu]/g, ""))].sort().join("");
   return {

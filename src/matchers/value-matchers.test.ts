@@ -161,13 +161,25 @@ describe("value matchers", () => {
     expect(() => toExpectedValue(even.toJSON(), { field: "x" })).toThrow(/unknown matcher/);
   });
 
-  it("refuses impossible matchers in code with a TypeError", () => {
-    expect(() => match.closeTo(1, {})).toThrow(TypeError);
-    expect(() => match.closeTo(Number.NaN, { absolute: 1 })).toThrow(TypeError);
-    expect(() => match.range({})).toThrow(TypeError);
-    expect(() => match.oneOf([])).toThrow(TypeError);
-    expect(() => match.contains(1 as unknown as string)).toThrow(TypeError);
-    expect(() => match.custom("x" as unknown as () => boolean)).toThrow(TypeError);
+  it("refuses impossible matchers in code with a typed error naming the matcher", () => {
+    const refused = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        expect(InvalidInputError.isInstance(error)).toBe(true);
+        return (error as InvalidInputError).message;
+      }
+      throw new Error("the matcher was made");
+    };
+    expect(refused(() => match.closeTo(1, {}))).toContain("match.closeTo");
+    expect(refused(() => match.closeTo(Number.NaN, { absolute: 1 }))).toContain("finite");
+    expect(refused(() => match.range({}))).toContain("match.range");
+    expect(refused(() => match.oneOf([]))).toContain("match.oneOf");
+    expect(refused(() => match.contains(1 as unknown as string))).toContain("match.contains");
+    expect(refused(() => match.custom("x" as unknown as () => boolean))).toContain("match.custom");
+    expect(refused(() => match.regex("(?=1)"))).toMatch(
+      /^match\.regex\("\(\?=1\)"\): .*no lookarounds/,
+    );
   });
 });
 

@@ -118,9 +118,26 @@ export interface RangeOptions {
   exclusive?: boolean;
 }
 
+/** A pattern from data on the linear-time engine; one it cannot run is named as written. */
+function regexOf(pattern: string, flags: string | undefined): LinearRegExp {
+  try {
+    return linearRegExp(pattern, flags);
+  } catch (error) {
+    return misuse(
+      "match.regex",
+      `match.regex(${JSON.stringify(pattern)}${flags === undefined ? "" : `, ${JSON.stringify(flags)}`}): ${(error as Error).message}`,
+    );
+  }
+}
+
+/** A matcher written in code that cannot work: a typed error naming the matcher. */
+function misuse(field: string, message: string): never {
+  throw new InvalidInputError({ field, message });
+}
+
 function finite(name: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new TypeError(`${name} must be a finite number, got ${String(value)}`);
+    misuse(name, `${name} must be a finite number, got ${String(value)}`);
   }
   return value;
 }
@@ -156,7 +173,7 @@ export const match = {
   regex(pattern: RegExp | string, flags?: string): ValueMatcher {
     const regex =
       typeof pattern === "string"
-        ? linearRegExp(pattern, flags)
+        ? regexOf(pattern, flags)
         : { source: pattern.source, flags: pattern.flags };
     // A global or sticky regex keeps state between tests; a fresh copy without them does not.
     const stateless =
@@ -176,7 +193,7 @@ export const match = {
   },
   /** A string containing `text`. */
   contains(text: string, options: { ignoreCase?: boolean } = {}): ValueMatcher {
-    if (typeof text !== "string") throw new TypeError("match.contains needs a string");
+    if (typeof text !== "string") misuse("match.contains", "match.contains needs a string");
     const ignoreCase = options.ignoreCase === true;
     const needle = ignoreCase ? text.toLowerCase() : text;
     return matcher(
@@ -194,7 +211,7 @@ export const match = {
     const relative =
       options.relative === undefined ? undefined : finite("relative", options.relative);
     if (absolute === undefined && relative === undefined) {
-      throw new TypeError("match.closeTo needs an absolute or a relative tolerance");
+      misuse("match.closeTo", "match.closeTo needs an absolute or a relative tolerance");
     }
     const parts = [
       ...(absolute === undefined ? [] : [`±${absolute}`]),
@@ -226,7 +243,7 @@ export const match = {
    */
   oneOf(values: readonly unknown[]): ValueMatcher {
     if (!Array.isArray(values) || values.length === 0)
-      throw new TypeError("match.oneOf needs a non-empty array");
+      misuse("match.oneOf", "match.oneOf needs a non-empty array");
     const alternatives = values.map((v, i) => toExpectedValue(v, { field: `oneOf[${i}]` }) ?? null);
     const json = alternatives.map(expectedJson);
     return withNormalized(
@@ -246,7 +263,7 @@ export const match = {
     const min = options.min === undefined ? undefined : finite("min", options.min);
     const max = options.max === undefined ? undefined : finite("max", options.max);
     if (min === undefined && max === undefined)
-      throw new TypeError("match.range needs min and/or max");
+      misuse("match.range", "match.range needs min and/or max");
     const exclusive = options.exclusive === true;
     const bounds = [
       ...(min === undefined ? [] : [`${exclusive ? ">" : ">="} ${min}`]),
@@ -297,7 +314,7 @@ export const match = {
    * case. `match.text("Python tutorials", { ignoreCase: true, ignoreCharacters: " ,./-_*^" })`.
    */
   text(value: string, options: TextOptions = {}): ValueMatcher {
-    if (typeof value !== "string") throw new TypeError("match.text needs a string");
+    if (typeof value !== "string") misuse("match.text", "match.text needs a string");
     const normalize = textNormalizer(options);
     const target = normalize(value);
     const shown = describeTextOptions(options);
@@ -321,7 +338,7 @@ export const match = {
     test: (value: JsonValue | undefined) => boolean,
     description = "a custom condition",
   ): ValueMatcher {
-    if (typeof test !== "function") throw new TypeError("match.custom needs a function");
+    if (typeof test !== "function") misuse("match.custom", "match.custom needs a function");
     return matcher("custom", description, (v) => test(v), undefined);
   },
 } as const;

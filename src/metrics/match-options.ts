@@ -188,7 +188,8 @@ const orderModes: readonly OrderMode[] = [
   "steps",
 ];
 const scoreKinds: readonly ScoreKind[] = ["f1", "precision", "recall", "exact"];
-const knownOptions = [
+/** The options `matchToolCalls` takes. */
+export const knownMatchOptions: readonly string[] = [
   "order",
   "score",
   "arguments",
@@ -211,7 +212,7 @@ const knownOptions = [
  * What a case's `metricOptions` may set of these: matching rules and the threshold; a name
  * normalizer is code, and the limits are the run's (a dataset may come from a stranger).
  */
-export const matchCaseOptions: readonly string[] = knownOptions.filter(
+export const matchCaseOptions: readonly string[] = knownMatchOptions.filter(
   (name) => name !== "normalizeName" && name !== "limits",
 );
 
@@ -524,7 +525,11 @@ function simpleNode(options: object, create: boolean): SimpleNode | undefined {
  * Validates the options once: remembered for the same options object, and for options of
  * simple values (order, score, threshold, ...) equal to ones seen before.
  */
-export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOptions {
+export function resolveMatchOptions(
+  options: MatchOptions = {},
+  /** Who takes the options, as the user named it, for errors. */
+  where = "matchToolCalls",
+): ResolvedMatchOptions {
   const cached = resolvedCache.get(options);
   if (cached) return cached;
   const plainObject =
@@ -533,7 +538,7 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
     Object.getPrototypeOf(options) === Object.prototype;
   const known = plainObject ? simpleNode(options, false)?.resolved : undefined;
   if (known) return known;
-  const resolved = resolveFresh(options);
+  const resolved = resolveFresh(options, where);
   resolvedCache.set(options, resolved);
   if (plainObject && simpleEntries < MAX_SIMPLE_ENTRIES && allSimple(options)) {
     const node = simpleNode(options, true);
@@ -545,9 +550,9 @@ export function resolveMatchOptions(options: MatchOptions = {}): ResolvedMatchOp
   return resolved;
 }
 
-function resolveFresh(options: MatchOptions): ResolvedMatchOptions {
-  const given = optionsObject("matchToolCalls", options) as MatchOptions;
-  rejectUnknownOptions("matchToolCalls", given, knownOptions);
+function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOptions {
+  const given = optionsObject(where, options) as MatchOptions;
+  rejectUnknownOptions(where, given, knownMatchOptions);
   if (given.normalizeName !== undefined && typeof given.normalizeName !== "function") {
     throw new InvalidOptionError({
       option: "normalizeName",

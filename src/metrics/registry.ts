@@ -19,7 +19,7 @@ import {
 } from "./deepeval-tool-correctness.js";
 import { camelKeys, caseOptions, optionsObject, rejectUnknownOptions } from "./options.js";
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
-import { matchCaseOptions } from "./match-options.js";
+import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 
 /**
@@ -172,9 +172,10 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     judged: false,
     caseOptions: matchCaseOptions,
     create(options) {
-      return toolCallAccuracy(
-        camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject),
-      );
+      const given = camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject);
+      // A typo is named with the metric id the user wrote.
+      rejectUnknownOptions("tool-call-accuracy", given, [...knownMatchOptions, "name"]);
+      return toolCallAccuracy(given);
     },
   },
   {

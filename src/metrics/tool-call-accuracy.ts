@@ -60,7 +60,7 @@ export function toolCallAccuracy(
   options: ToolCallAccuracyOptions = {},
 ): SyncMetric<ToolCallAccuracyCase, MatchResult> {
   const { name = "Tool Call Accuracy", ...matchOptions } = options;
-  const resolved = resolveMatchOptions(matchOptions);
+  const resolved = resolveMatchOptions(matchOptions, "toolCallAccuracy");
   const scored = <TDetails>(
     numbers: { readonly score: number; readonly threshold: number; readonly success: boolean },
     reason: string,

@@ -5,7 +5,7 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageParam,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
+import { ProviderCallError } from "../core/errors.js";
 import type {
   JudgeBatchApi,
   JudgeBatchRequest,
@@ -21,7 +21,7 @@ import { toProviderImage } from "./images.js";
 import { boundedFetch } from "./bounded-fetch.js";
 import { callTarget } from "./call-target.js";
 import { parseJsonAnswer, providerCalls } from "./provider-errors.js";
-import { sdkPackage } from "./sdk-packages.js";
+import { judgeSetup, sdkPackage } from "./sdk-packages.js";
 
 /**
  * How the answer is held to the schema: Claude's native structured outputs
@@ -137,26 +137,26 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
   const mode = options.structuredOutput ?? "json-schema";
   // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
   // key is still a configuration error now.
-  const loadSdk = sdkPackage(
-    "the anthropic judge",
-    "@anthropic-ai/sdk",
-    () => import("@anthropic-ai/sdk"),
-  );
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-  if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
-    throw new ProviderConfigError({
-      provider,
-      message: `${provider}: no API key; set ANTHROPIC_API_KEY or pass apiKey`,
-    });
-  }
+  const loadSdk = judgeSetup({
+    provider,
+    sdk: () =>
+      sdkPackage("the anthropic judge", "@anthropic-ai/sdk", () => import("@anthropic-ai/sdk")),
+    keyProblem:
+      options.client === undefined && (apiKey === undefined || apiKey === "")
+        ? "no API key; set ANTHROPIC_API_KEY or pass apiKey"
+        : undefined,
+  });
   const timeout = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 3;
+  const endpoint = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
   const call = providerCalls({
     provider,
     secrets: [apiKey, ...Object.values(options.headers ?? {})],
     timeoutMs: timeout,
     maxRetries,
     ownClient: options.client !== undefined,
+    endpoint,
   });
   let loaded: Promise<Anthropic> | undefined;
   const sdk = (): Promise<Anthropic> => {
@@ -293,7 +293,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
     supportsImages: options.supportsImages ?? true,
     ...callTarget({
       client: options.client,
-      endpoint: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com",
+      endpoint,
       credentials: [apiKey],
       headers: options.headers,
     }),

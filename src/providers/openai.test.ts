@@ -1,3 +1,5 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
 import type { JudgeRequest } from "../core/judge.js";
@@ -126,6 +128,26 @@ describe("createOpenAIJudge", () => {
     expect(refused).toMatchObject({ code: "PROVIDER_CALL", status: 400, retryable: false });
     expect((refused as Error).message).toContain("bad schema");
     expect(server().modelCalls).toHaveLength(1);
+  });
+
+  it("names the URL it could not reach, without its credentials", async () => {
+    // A loopback port nothing listens on any more.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const error = await judge({
+      baseURL: `http://user:hunter2-secret@127.0.0.1:${port}/v1`,
+      maxRetries: 0,
+    })
+      .generate(request)
+      .catch((e: unknown) => e);
+    expect(ProviderCallError.isInstance(error)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      `openai: the model API at http://127.0.0.1:${port}/v1 could not connect`,
+    );
+    expect(message).not.toContain("hunter2");
   });
 
   it("returns an answer that is not JSON as text, for the judge to deal with", async () => {

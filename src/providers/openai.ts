@@ -6,7 +6,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
+import { ProviderCallError } from "../core/errors.js";
 import type {
   JudgeBatchApi,
   JudgeBatchRequest,
@@ -22,7 +22,7 @@ import { boundedFetch } from "./bounded-fetch.js";
 import { callTarget } from "./call-target.js";
 import { isRetryableStatus, parseJsonAnswer, providerCalls } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
-import { sdkPackage } from "./sdk-packages.js";
+import { judgeSetup, sdkPackage } from "./sdk-packages.js";
 
 /**
  * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
@@ -142,21 +142,28 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   };
   // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
   // key is still a configuration error now.
-  const loadSdk = sdkPackage(`the ${provider} judge`, "openai", () => import("openai"));
   const apiKey =
     options.apiKey ?? (options.azure ? env("AZURE_OPENAI_API_KEY") : env("OPENAI_API_KEY"));
-  if (options.client === undefined && (apiKey === undefined || apiKey === "")) {
-    throw new ProviderConfigError({
-      provider,
-      message: `${provider}: no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`,
-    });
-  }
+  const loadSdk = judgeSetup({
+    provider,
+    sdk: () => sdkPackage(`the ${provider} judge`, "openai", () => import("openai")),
+    keyProblem:
+      options.client === undefined && (apiKey === undefined || apiKey === "")
+        ? `no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`
+        : undefined,
+  });
+  const endpoint =
+    options.azure?.endpoint ??
+    options.baseURL ??
+    env("OPENAI_BASE_URL") ??
+    "https://api.openai.com/v1";
   const call = providerCalls({
     provider,
     secrets: [apiKey, ...Object.values(options.headers ?? {})],
     timeoutMs: timeout,
     maxRetries,
     ownClient: options.client !== undefined,
+    endpoint,
   });
   let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
   const sdk = () => {
@@ -303,11 +310,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     supportsImages: options.supportsImages ?? true,
     ...callTarget({
       client: options.client,
-      endpoint:
-        options.azure?.endpoint ??
-        options.baseURL ??
-        env("OPENAI_BASE_URL") ??
-        "https://api.openai.com/v1",
+      endpoint,
       credentials: [apiKey, options.organization, options.project],
       headers: options.headers,
     }),

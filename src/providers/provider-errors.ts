@@ -1,5 +1,5 @@
 import { ProviderCallError } from "../core/errors.js";
-import { createRedactor, redactCredentials } from "../core/redact.js";
+import { createRedactor, endpointShown, redactCredentials } from "../core/redact.js";
 
 /** HTTP statuses that a later attempt may get past. */
 export function isRetryableStatus(status: number | undefined): boolean {
@@ -18,6 +18,8 @@ export function toProviderCallError(
   error: unknown,
   signal: AbortSignal | undefined,
   redact: (text: string) => string = redactCredentials,
+  /** The URL the call was sent to, when known: said when it could not be reached. */
+  endpoint?: string,
 ): unknown {
   if (signal?.aborted === true) return signal.reason;
   if (ProviderCallError.isInstance(error)) return error;
@@ -33,7 +35,7 @@ export function toProviderCallError(
     provider,
     ...(status === undefined ? {} : { status }),
     retryable: isRetryableStatus(status),
-    message: `${provider}: the model API ${kind} (${detail})`,
+    message: `${provider}: the model API${endpoint === undefined ? "" : ` at ${endpointShown(endpoint)}`} ${kind} (${detail})`,
     cause: error,
   });
 }
@@ -68,14 +70,18 @@ export async function calling<T>(
   provider: string,
   signal: AbortSignal | undefined,
   run: (signal: AbortSignal | undefined) => Promise<T>,
-  options: { readonly totalMs?: number; readonly redact?: (text: string) => string } = {},
+  options: {
+    readonly totalMs?: number;
+    readonly redact?: (text: string) => string;
+    readonly endpoint?: string;
+  } = {},
 ): Promise<T> {
-  const { totalMs, redact } = options;
+  const { totalMs, redact, endpoint } = options;
   if (totalMs === undefined) {
     try {
       return await run(signal);
     } catch (error) {
-      throw toProviderCallError(provider, error, signal, redact);
+      throw toProviderCallError(provider, error, signal, redact, endpoint);
     }
   }
   const deadline = new AbortController();
@@ -97,7 +103,7 @@ export async function calling<T>(
     return await Promise.race([run(combined), expired]);
   } catch (error) {
     if (deadline.signal.aborted && signal?.aborted !== true) throw deadline.signal.reason;
-    throw toProviderCallError(provider, error, signal, redact);
+    throw toProviderCallError(provider, error, signal, redact, endpoint);
   } finally {
     clearTimeout(timer);
   }
@@ -115,6 +121,8 @@ export function providerCalls(options: {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly ownClient: boolean;
+  /** Where the calls go, named when one cannot reach it. */
+  readonly endpoint?: string;
 }): <T>(
   signal: AbortSignal | undefined,
   run: (signal: AbortSignal | undefined) => Promise<T>,
@@ -122,8 +130,9 @@ export function providerCalls(options: {
   const redact = createRedactor(
     options.secrets.filter((secret): secret is string => typeof secret === "string"),
   );
+  const endpoint = options.endpoint === undefined ? {} : { endpoint: options.endpoint };
   const settings = options.ownClient
-    ? { redact }
-    : { totalMs: options.timeoutMs * (options.maxRetries + 1), redact };
+    ? { redact, ...endpoint }
+    : { totalMs: options.timeoutMs * (options.maxRetries + 1), redact, ...endpoint };
   return (signal, run) => calling(options.provider, signal, run, settings);
 }

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { ProviderConfigError } from "../core/errors.js";
 import { assertInstalled, loadOptional } from "../core/optional-dependency.js";
 import type { OptionalDependency } from "../core/optional-dependency.js";
 
@@ -18,4 +19,33 @@ export function sdkPackage<T>(
   assertInstalled(dependency, (id) => fromHere.resolve(id));
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= loadOptional(dependency, load));
+}
+
+/**
+ * A judge's setup checked whole: its SDK (as `sdkPackage`) and its key, every missing piece said
+ * at once. `keyProblem` is what is wrong with the key, when something is.
+ */
+export function judgeSetup<T>(options: {
+  readonly provider: string;
+  readonly sdk: () => () => Promise<T>;
+  readonly keyProblem: string | undefined;
+}): () => Promise<T> {
+  let loadSdk: (() => Promise<T>) | undefined;
+  let missing: unknown;
+  try {
+    loadSdk = options.sdk();
+  } catch (error) {
+    missing = error;
+  }
+  const { provider, keyProblem } = options;
+  if (keyProblem !== undefined) {
+    const also = missing instanceof Error ? `; and ${missing.message}` : "";
+    throw new ProviderConfigError({
+      provider,
+      message: `${provider}: ${keyProblem}${also}`,
+      ...(missing === undefined ? {} : { cause: missing }),
+    });
+  }
+  if (loadSdk === undefined) throw missing;
+  return loadSdk;
 }

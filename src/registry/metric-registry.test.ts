@@ -1,3 +1,4 @@
+import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
 import { describe, expect, it } from "vitest";
 import { ErrorCode, InvalidOptionError } from "../core/errors.js";
 import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js";
@@ -35,6 +36,18 @@ describe("createMetric", () => {
   it("names an unknown metric and the known ones", () => {
     expect(() => createMetric({ metric: "tool-correctnes" })).toThrow(
       /unknown metric "tool-correctnes"; known metrics: tool-call-accuracy, deepeval/,
+    );
+  });
+
+  it("names the metric id the user wrote for a typo, and the missing metric key", () => {
+    expect(() => createMetric({ metric: "tool-call-accuracy", ordr: "strict" })).toThrow(
+      /^tool-call-accuracy has no option "ordr" \(did you mean "order"\?\)/,
+    );
+    expect(() => toolCallAccuracy({ ordr: "strict" } as never)).toThrow(
+      /^toolCallAccuracy has no option "ordr"/,
+    );
+    expect(() => createMetric({ order: "any" } as never)).toThrow(
+      /^createMetric needs the metric key, the id of the metric to make/,
     );
   });
 

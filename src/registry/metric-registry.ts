@@ -460,8 +460,17 @@ export function createMetric(config: MetricConfigInput, context: MetricContext =
       message: 'createMetric takes { metric: "<id>", ...options }',
     });
   }
+  const id = (config as { metric?: unknown }).metric;
+  if (id === undefined) {
+    const ids = metricDefinitions.map((entry) => entry.id);
+    throw new InvalidOptionError({
+      option: "metric",
+      value: config,
+      message: `createMetric needs the metric key, the id of the metric to make: { metric: "tool-call-accuracy", ...options } (known metrics: ${ids.join(", ")})`,
+    });
+  }
   // An unknown id is named before anything else.
-  const definition = metricDefinition((config as { metric?: unknown }).metric);
+  const definition = metricDefinition(id);
   const { options } = splitMetricConfig(config);
   if (typeof context !== "object" || (context as unknown) === null) {
     throw new InvalidOptionError({

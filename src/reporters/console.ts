@@ -98,7 +98,7 @@ export function formatConsoleSummary(
         ? "cost unknown"
         : `~$${judge.estimatedCostUsd.toFixed(4)}`;
     lines.push(
-      `judge: ${judge.calls} calls, ${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
+      `judge: ${plural(judge.calls, "call")}, ${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
     );
   }
   if (summary.repeats !== undefined) {

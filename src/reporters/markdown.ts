@@ -1,3 +1,4 @@
+import { plural } from "../core/words.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { printable } from "./printable.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
@@ -79,7 +80,7 @@ export function markdownSummary(
     const judge = summary.judge;
     lines.push(
       "",
-      `Judge: ${judge.calls} calls, ${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
+      `Judge: ${plural(judge.calls, "call")}, ${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
     );
   }
   if (summary.repeats !== undefined) {
