@@ -135,7 +135,11 @@ describe("createOpenAIJudge", () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
     const error = await judge({
       baseURL: `http://user:hunter2-secret@127.0.0.1:${port}/v1`,
       maxRetries: 0,
