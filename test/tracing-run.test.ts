@@ -278,7 +278,7 @@ describeInChromium("the per-component HTML report in Chromium", () => {
         if (message.type() === "error") problems.push(message.text());
       });
       await page.goto(`file://${path.join(root, "report.html")}`);
-      await page.waitForSelector("body[data-ready=true]", { timeout: 10_000 });
+      await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
       expect(problems).toEqual([]);
       expect(await page.locator("#filter-metric option").allTextContents()).toEqual(
         expect.arrayContaining(["failing router › route", "failing refunds › refund calls"]),

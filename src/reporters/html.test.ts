@@ -135,8 +135,9 @@ describeInChromium("renderHtmlReport in Chromium", () => {
       void dialog.dismiss();
     });
     await page.goto(`file://${file}`);
-    await page.waitForSelector("body[data-ready=true]", { timeout: 10_000 });
-  }, 30_000);
+    // Generous: a loaded machine launches a browser slowly.
+    await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+  });
 
   afterAll(async () => {
     // Undefined when the launch failed: that failure is the one to report.
