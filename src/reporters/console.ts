@@ -4,7 +4,14 @@ import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { flakyCase, repeatsRows, repeatsVerdict } from "./repeats.js";
-import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
+import {
+  formatDuration,
+  formatRate,
+  metricColumns,
+  metricRow,
+  scoreText,
+  sparkline,
+} from "./format.js";
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (green pass, red fail). Default false. */
@@ -147,12 +154,6 @@ function repeatLines(
   return lines;
 }
 
-/** A score as people read it: at most three decimals, and never 1 when it is not quite 1. */
-function rounded(score: number): string {
-  const near = Math.round(score * 1000) / 1000;
-  return String(score < 1 && near === 1 ? 0.999 : near);
-}
-
 /**
  * One line per failed metric of the failed cases given (its whole reason when verbose), then how
  * many failed cases are not shown.
@@ -178,7 +179,7 @@ function failureLines(
     casesShown++;
     for (const { name, entry } of failed) {
       const [first, ...more] = (entry.reason ?? "").split("\n");
-      const head = `${printable(record.id)}  ${printable(name)} ${rounded(entry.score)}`;
+      const head = `${printable(record.id)}  ${printable(name)} ${scoreText(entry.score)}`;
       let text = first === "" ? head : `${head}: ${printable(first)}`;
       // "✗ " takes two columns.
       if (width !== undefined && text.length + 2 > width) text = `${text.slice(0, width - 3)}…`;

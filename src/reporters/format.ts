@@ -55,3 +55,9 @@ export const metricColumns = [
   "failed",
   "errors",
 ];
+
+/** A case's score as people read it: at most three decimals, and never 1 when it is not quite 1. */
+export function scoreText(score: number): string {
+  const near = Math.round(score * 1000) / 1000;
+  return String(score < 1 && near === 1 ? 0.999 : near);
+}

@@ -1,3 +1,4 @@
+import { scoreText } from "./format.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { CaseRecord, MetricEntry } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
@@ -64,7 +65,7 @@ function testcase(record: CaseRecord, metric: string, entry: MetricEntry | undef
       return `${open}>\n      <error message="${escapeXml(entry.error.message)}" type="${escapeXml(entry.error.code)}">${escapeXml(`${record.id}${where}: ${entry.error.message}`)}</error>\n    </testcase>\n`;
     case "scored": {
       if (entry.success) return `${open}/>\n`;
-      const message = `score ${entry.score.toFixed(3)} below threshold ${entry.threshold}`;
+      const message = `score ${scoreText(entry.score)} below threshold ${entry.threshold}`;
       const body = [`${record.id}${where}: ${message}`, entry.reason ?? ""].join("\n").trim();
       return `${open}>\n      <failure message="${escapeXml(message)}" type="threshold">${escapeXml(body)}</failure>\n    </testcase>\n`;
     }

@@ -7,7 +7,14 @@ import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
-import { formatDuration, formatRate, metricColumns, metricRow, sparkline } from "./format.js";
+import {
+  formatDuration,
+  formatRate,
+  metricColumns,
+  metricRow,
+  scoreText,
+  sparkline,
+} from "./format.js";
 
 export interface MarkdownSummaryOptions {
   /** Heading of the summary. Default "toolscore". */
@@ -46,7 +53,7 @@ function caseReason(record: CaseRecord): string {
   for (const [name, entry] of Object.entries(record.metrics)) {
     if (entry.status === "error") reasons.push(`${name}: ${entry.error.message}`);
     else if (entry.status === "scored" && !entry.success) {
-      reasons.push(`${name} ${entry.score.toFixed(2)}${entry.reason ? `: ${entry.reason}` : ""}`);
+      reasons.push(`${name} ${scoreText(entry.score)}${entry.reason ? `: ${entry.reason}` : ""}`);
     }
   }
   return reasons.join("; ");
