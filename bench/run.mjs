@@ -175,6 +175,24 @@ for (const length of [1_000, 10_000]) {
       });
     };
   }
+  workloads[`match-${length}-in-order-turns`] = () => {
+    const { actual, expected } = longMatchCase(length);
+    // A transcript whose assistant turns hold four parallel calls each: in-order puts no order
+    // among the calls of one turn.
+    const steps = [];
+    for (let i = 0; i < actual.length; i++)
+      (steps[Math.floor(i / 4)] ??= { index: Math.floor(i / 4), calls: [] }).calls.push(i);
+    const trajectory = { calls: actual, steps };
+    const repeats = length >= 10_000 ? 1 : 5;
+    return timeCases(
+      `matchToolCalls in-order, turns of 4, ${length} calls per side`,
+      repeats,
+      () => {
+        for (let r = 0; r < repeats; r++)
+          matchToolCalls(trajectory, expected, { order: "in-order" });
+      },
+    );
+  };
   workloads[`match-${length}-partial`] = () => {
     const { actual, expected } = longMatchCase(length);
     // Groups of four calls in any order, the groups in sequence.

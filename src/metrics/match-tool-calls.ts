@@ -1,4 +1,5 @@
 import { partialOrderPairs, StateLimitError } from "../algorithms/partial-order.js";
+import { maxStepColumns, steppedOrderPairs } from "../algorithms/stepped-order.js";
 import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
 import { InvalidInputError, InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import { unparsedArgumentsNote } from "../core/explanation.js";
@@ -1008,23 +1009,26 @@ function sharesAStep(steps: readonly number[]): boolean {
 }
 
 /**
- * The in-order alignment when calls of one step may come in any order among themselves: the
- * expected calls in sequence against the calls under the partial order of their steps, by the
- * partial-order alignment with the two sides swapped (each call comes after every call of the
- * step before its own).
+ * The in-order alignment when calls of one step may come in any order among themselves: exact,
+ * over the expected calls in sequence and the calls' steps (`steppedOrderPairs`); a step of more
+ * calls than it takes goes to the general partial-order alignment, sides swapped (each call after
+ * every call of the step before its own), whose states are bounded by `maxStates`.
  */
 function orderedAcrossSteps(
   matrix: ToolCallMatrix,
   calledSteps: readonly number[],
   maxStates: number,
 ): Pair[] {
+  // Steps are numbered densely from 0 (stepsInScope).
+  const byStep: number[][] = [];
+  calledSteps.forEach((step, col) => (byStep[step] ??= []).push(col));
+  if (byStep.every((cols) => cols.length <= maxStepColumns)) {
+    return steppedOrderPairs(matrix, calledSteps);
+  }
   const rowsOfCol: number[][] = Array.from({ length: matrix.cols }, () => []);
   for (let row = 0; row < matrix.rows; row++) {
     for (const col of matrix.candidates(row)) rowsOfCol[col].push(row);
   }
-  // Steps are numbered densely from 0 (stepsInScope).
-  const byStep: number[][] = [];
-  calledSteps.forEach((step, col) => (byStep[step] ??= []).push(col));
   const predecessors = calledSteps.map((step) => (step === 0 ? [] : (byStep[step - 1] ?? [])));
   const swapped: ScoreMatrix = {
     rows: matrix.cols,
@@ -1041,7 +1045,7 @@ function orderedAcrossSteps(
     throw new LimitExceededError({
       limit: "maxOrderStates",
       maximum: maxStates,
-      message: `${error.message}: the calls' turns are too wide to align in order exactly (many calls in one turn); raise limits.maxOrderStates, or use order "any"`,
+      message: `${error.message}: the calls' turns are too wide to align in order exactly (over ${maxStepColumns} calls in one turn); raise limits.maxOrderStates, or use order "any"`,
     });
   }
 }
