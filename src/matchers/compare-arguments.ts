@@ -96,6 +96,23 @@ function leave(walk: Walk): void {
   if (walk.verdicts) walk.texts.pop();
 }
 
+/**
+ * How strings compare at a path (keys from the arguments' root) under `rules`: the normalizing
+ * rule nearest above it or at it, as a comparison would meet them, else the rules' own.
+ */
+export function normalizerAt(
+  rules: CompiledRules,
+  path: readonly (string | number)[],
+): ((text: string) => string) | undefined {
+  let normalize = rules.normalize;
+  for (let length = 1; length <= path.length; length++) {
+    const prefix = path.slice(0, length);
+    const found = rules.paths.find(({ pattern }) => pattern.matches(prefix));
+    if (found !== undefined && isNormalizedRule(found.rule)) normalize = found.rule.normalize;
+  }
+  return normalize;
+}
+
 function ruleAt(walk: Walk): ArgumentRule | undefined {
   for (const { pattern, rule } of walk.paths) if (pattern.matches(walk.path)) return rule;
   return undefined;

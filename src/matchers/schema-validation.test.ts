@@ -40,14 +40,44 @@ describe("SchemaValidator", () => {
           path: "$.mood",
           message: "mood is not a parameter of this tool",
         },
-        {
-          kind: "unknown-argument",
-          path: "$.filters.colour",
-          message: "colour is not a parameter of this tool",
-        },
       ]),
     );
-    expect(violations).toHaveLength(6);
+    // Inside an object argument, JSON Schema allows keys it does not list.
+    expect(violations.map((violation) => violation.path)).not.toContain("$.filters.colour");
+    expect(violations).toHaveLength(5);
+  });
+
+  it("forbids undeclared keys inside an object only where additionalProperties is false", () => {
+    const closed: JsonObject = {
+      ...weather,
+      properties: {
+        ...(weather.properties as JsonObject),
+        filters: {
+          type: "object",
+          properties: { max: { type: "number" } },
+          additionalProperties: false,
+        },
+      },
+    };
+    expect(validator.validate(closed, { city: "Paris", filters: { colour: "red" } })).toEqual([
+      {
+        kind: "unknown-argument",
+        path: "$.filters.colour",
+        message: "colour is not a parameter of this tool",
+      },
+    ]);
+    expect(validator.validate(weather, { city: "Paris", filters: { colour: "red" } })).toEqual([]);
+  });
+
+  it("reads enum membership under the string rule given for the path", () => {
+    const lower = (text: string) => text.toLowerCase();
+    expect(validator.validate(weather, { city: "Paris", unit: "C" })).toHaveLength(1);
+    expect(
+      validator.validate(weather, { city: "Paris", unit: "C" }, undefined, () => lower),
+    ).toEqual([]);
+    expect(
+      validator.validate(weather, { city: "Paris", unit: "K" }, undefined, () => lower),
+    ).toHaveLength(1);
   });
 
   it("reports additionalProperties: false once, through Ajv", () => {

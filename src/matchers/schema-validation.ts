@@ -31,13 +31,55 @@ export interface SchemaViolation {
   readonly message: string;
 }
 
+/** A JSON pointer's keys, array indices as numbers. */
+function pointerKeys(pointer: string): (string | number)[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => {
+      const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+      return /^\d+$/.test(key) ? Number(key) : key;
+    });
+}
+
 function pointerToPath(pointer: string): string {
   let path = "$";
-  for (const part of pointer.split("/").slice(1)) {
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    path = childPath(path, /^\d+$/.test(key) ? Number(key) : key);
-  }
+  for (const key of pointerKeys(pointer)) path = childPath(path, key);
   return path;
+}
+
+/** The value at a path's keys, when there is one. */
+function valueAt(value: JsonValue, keys: readonly (string | number)[]): JsonValue | undefined {
+  let at: JsonValue | undefined = value;
+  for (const key of keys) {
+    if (Array.isArray(at) && typeof key === "number") at = at[key];
+    else if (isJsonObject(at) && typeof key === "string" && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/**
+ * Whether an `enum` error is no error under the string rule in force there: the value, compared
+ * as comparison compares strings (case, ignored characters), is one of the enum's values.
+ */
+function enumUnderStringRule(
+  error: ErrorObject,
+  value: JsonValue,
+  normalizerAt:
+    ((path: readonly (string | number)[]) => ((text: string) => string) | undefined) | undefined,
+): boolean {
+  if (error.keyword !== "enum" || normalizerAt === undefined) return false;
+  const keys = pointerKeys(error.instancePath);
+  const normalize = normalizerAt(keys);
+  const given = valueAt(value, keys);
+  if (normalize === undefined || typeof given !== "string") return false;
+  const allowed = (error.params as { allowedValues?: unknown }).allowedValues;
+  const wanted = normalize(given);
+  return (
+    Array.isArray(allowed) &&
+    allowed.some((item) => typeof item === "string" && normalize(item) === wanted)
+  );
 }
 
 function toViolation(error: ErrorObject): SchemaViolation {
@@ -74,25 +116,25 @@ function toViolation(error: ErrorObject): SchemaViolation {
   }
 }
 
-/** Arguments the schema declares no property for, at any depth of declared objects. */
+/**
+ * Arguments the tool declares no parameter for, at the top level only. A tool's parameters are
+ * the names an agent may pass: one it made up is an error even where the schema leaves
+ * `additionalProperties` out (most tool schemas do). Inside an object argument, JSON Schema's
+ * rule holds (Ajv applies it): keys are allowed unless `additionalProperties` is `false`.
+ */
 function undeclared(
   schema: JsonObject,
   value: JsonValue,
-  path: string,
   out: SchemaViolation[],
   seen: Set<string>,
 ): void {
   if (!isJsonObject(value)) return;
   const properties = schema.properties;
-  if (!isJsonObject(properties)) return;
-  const additional = schema.additionalProperties as JsonValue | undefined;
+  // JsonObject's values are never undefined to the compiler; a schema may leave the key out.
+  if (!isJsonObject(properties) || Object.hasOwn(schema, "additionalProperties")) return;
   for (const key of Object.keys(value)) {
-    const keyPath = childPath(path, key);
-    if (Object.hasOwn(properties, key)) {
-      const child = properties[key];
-      if (isJsonObject(child)) undeclared(child, value[key], keyPath, out, seen);
-    } else if (additional === undefined && !seen.has(keyPath)) {
-      // Undeclared, and additional properties not explicitly allowed: most likely made up.
+    const keyPath = childPath("$", key);
+    if (!Object.hasOwn(properties, key) && !seen.has(keyPath)) {
       out.push({
         kind: "unknown-argument",
         path: keyPath,
@@ -219,7 +261,13 @@ export class SchemaValidator {
    * were written in the call's text; one written `3.0` where the schema declares `integer` is a
    * `wrong-type` violation, though its value is 3.
    */
-  validate(schema: JsonObject, value: JsonValue, spellings?: NumberSpellings): SchemaViolation[] {
+  validate(
+    schema: JsonObject,
+    value: JsonValue,
+    spellings?: NumberSpellings,
+    /** How strings compare at a path (the argument rules' string rule), for enum membership. */
+    normalizerAt?: (path: readonly (string | number)[]) => ((text: string) => string) | undefined,
+  ): SchemaViolation[] {
     const validate = this.compile(schema);
     if (validate instanceof Error) {
       return [
@@ -231,12 +279,15 @@ export class SchemaValidator {
       ];
     }
     const violations: SchemaViolation[] = [];
-    if (!validate(value))
-      for (const error of validate.errors ?? []) violations.push(toViolation(error));
+    if (!validate(value)) {
+      for (const error of validate.errors ?? []) {
+        if (!enumUnderStringRule(error, value, normalizerAt)) violations.push(toViolation(error));
+      }
+    }
     const seen = new Set(
       violations.filter((v) => v.kind === "unknown-argument").map((v) => v.path),
     );
-    undeclared(schema, value, "$", violations, seen);
+    undeclared(schema, value, violations, seen);
     if (spellings !== undefined) floatsForIntegers(schema, value, "$", spellings, violations);
     return violations;
   }

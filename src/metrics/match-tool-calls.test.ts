@@ -152,6 +152,32 @@ describe("matchToolCalls: order modes", () => {
     );
   });
 
+  it("checks enum membership under the string rule the arguments are compared by", () => {
+    const tools: ToolSpec[] = [
+      {
+        name: "plot",
+        parameters: {
+          type: "object",
+          properties: { wave: { type: "string", enum: ["sine", "square"] } },
+        },
+      },
+    ];
+    const options = {
+      tools,
+      onSchemaViolation: "fail" as const,
+      arguments: { mode: "exact" as const, strings: { ignoreCase: true } },
+    };
+    const made = [{ name: "plot", arguments: { wave: "SINE" } }];
+    const expected = [{ name: "plot", arguments: { wave: "sine" } }];
+    const result = matchToolCalls(made, expected, options);
+    expect(result.schemaViolations).toEqual([]);
+    expect(result.score).toBe(1);
+    // Without the rule, "SINE" is outside the enum, and the call fails.
+    const strict = matchToolCalls(made, expected, { ...options, arguments: "exact" });
+    expect(strict.schemaViolations.map((violation) => violation.path)).toEqual(["$.wave"]);
+    expect(strict.score).toBe(0);
+  });
+
   it("says a call's arguments did not parse, rather than that every argument is missing", () => {
     const result = matchToolCalls(
       [{ name: "refund", arguments: '{"amount": 30' }],

@@ -9,7 +9,7 @@ import type { JsonObject } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import { toToolCallsKnown } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
-import { compareArguments } from "../matchers/compare-arguments.js";
+import { compareArguments, normalizerAt } from "../matchers/compare-arguments.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { expectedJson, isValueMatcher } from "../matchers/value-matchers.js";
@@ -347,7 +347,7 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
   const schemaViolations =
     definitions.size === 0
       ? noSchemaViolations
-      : validateCalls(calls, nameOf, definitions, resolved.validator);
+      : validateCalls(calls, nameOf, definitions, resolved.validator, alignment.rulesFor);
 
   let perfect = true;
   for (const pair of pairs) if (pair.score !== 1) perfect = false;
@@ -1056,16 +1056,20 @@ function validateCalls(
   nameOf: (call: ToolCall) => string,
   definitions: ReadonlyMap<string, JsonObject>,
   validator: SchemaValidator,
+  rulesFor: (name: string) => ToolCompiled,
 ): readonly CallSchemaViolation[] {
   let found: CallSchemaViolation[] | undefined;
   calls.forEach((call, calledIndex) => {
     const name = nameOf(call);
     const schema = definitions.get(name);
     if (!schema) return;
+    // Enum membership under the tool's string rules, as its arguments are compared.
+    const rules = rulesFor(name).arguments;
     for (const violation of validator.validate(
       schema,
       call.inputParameters,
       call.numberSpellings,
+      (path) => normalizerAt(rules, path),
     )) {
       (found ??= []).push({
         kind: violation.kind,
