@@ -1,4 +1,5 @@
 import { jsonEquals } from "../core/json.js";
+import { globMatches } from "../matchers/glob.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { MatchConstraints } from "./match-options.js";
 import type { Violation } from "./match-result.js";
@@ -23,22 +24,27 @@ export function checkConstraints(
 ): void {
   if (!hasConstraints(constraints)) return;
   const { forbiddenTools, minCalls, maxCalls, maxTotalCalls, redundantCalls } = constraints;
-  // Constraint names go through the same normalization as the calls' names.
-  const byName = (record: Readonly<Record<string, number>> | undefined) =>
-    new Map(Object.entries(record ?? {}).map(([name, n]) => [nameOf({ name }), n]));
   const forbidden = new Set((forbiddenTools ?? []).map((name) => nameOf({ name })));
-  const most = byName(maxCalls);
-  const counts = new Map<string, number>();
+  const most = countedTools(maxCalls, nameOf);
+  const least = countedTools(minCalls, nameOf);
   const tooMany: number[] = [];
   calls.forEach((call, index) => {
     const name = nameOf(call);
     if (forbidden.has(name)) violations.push({ kind: "forbidden-tool", calledIndex: index, name });
-    const count = (counts.get(name) ?? 0) + 1;
-    counts.set(name, count);
-    const max = most.get(name);
-    if (max !== undefined && count === max + 1) {
-      tooMany.push(violations.length);
-      violations.push({ kind: "too-many-calls", calledIndex: index, name, count, max });
+    for (const counted of least) if (counted.matches(name)) counted.count++;
+    for (const counted of most) {
+      if (!counted.matches(name)) continue;
+      counted.count++;
+      if (counted.count === counted.limit + 1) {
+        tooMany.push(violations.length);
+        violations.push({
+          kind: "too-many-calls",
+          calledIndex: index,
+          name: counted.name,
+          count: counted.count,
+          max: counted.limit,
+        });
+      }
     }
     if (maxTotalCalls !== undefined && index === maxTotalCalls) {
       violations.push({
@@ -64,13 +70,31 @@ export function checkConstraints(
   for (const at of tooMany) {
     const violation = violations[at];
     if (violation.kind === "too-many-calls") {
-      violations[at] = { ...violation, count: counts.get(violation.name) ?? violation.count };
+      const counted = most.find((entry) => entry.name === violation.name);
+      violations[at] = { ...violation, count: counted?.count ?? violation.count };
     }
   }
-  for (const [name, min] of byName(minCalls)) {
-    const count = counts.get(name) ?? 0;
-    if (count < min) violations.push({ kind: "too-few-calls", name, count, min });
+  for (const { name, limit, count } of least) {
+    if (count < limit) violations.push({ kind: "too-few-calls", name, count, min: limit });
   }
+}
+
+/**
+ * The tools a count constraint names, each with its limit and a count: a name (normalized as the
+ * calls' names are) or a glob as `onlyTools` takes (`"*"`: any tool, `"search_*"`), whose calls
+ * count together.
+ */
+function countedTools(
+  record: Readonly<Record<string, number>> | undefined,
+  nameOf: (call: { name: string }) => string,
+): { name: string; limit: number; count: number; matches: (name: string) => boolean }[] {
+  return Object.entries(record ?? {}).map(([key, limit]) => {
+    if (/[*?]/.test(key)) {
+      return { name: key, limit, count: 0, matches: (name: string) => globMatches(key, name) };
+    }
+    const name = nameOf({ name: key });
+    return { name, limit, count: 0, matches: (called: string) => called === name };
+  });
 }
 
 /**

@@ -553,6 +553,23 @@ describe("matchToolCalls: tool errors", () => {
 });
 
 describe("matchToolCalls: constraints", () => {
+  it("counts the calls of every tool a glob names together: at least one call of any tool", () => {
+    const some = { constraints: { minCalls: { "*": 1 } }, onViolation: "report" as const };
+    expect(matchToolCalls([], [], some).violations).toEqual([
+      { kind: "too-few-calls", name: "*", count: 0, min: 1 },
+    ]);
+    expect(matchToolCalls([call("lookup")], [], some).violations).toEqual([]);
+    const searches = [call("search_web"), call("lookup"), call("search_docs"), call("search_web")];
+    const capped = matchToolCalls(searches, [], {
+      constraints: { maxCalls: { "search_*": 2 }, minCalls: { "get_*": 1 } },
+      onViolation: "report",
+    });
+    expect(capped.violations).toEqual([
+      { kind: "too-many-calls", calledIndex: 3, name: "search_*", count: 3, max: 2 },
+      { kind: "too-few-calls", name: "get_*", count: 0, min: 1 },
+    ]);
+  });
+
   const calls = [
     call("search", { q: "a" }),
     call("search", { q: "a" }),
