@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
+import { escapeRegExp } from "../core/words.js";
 import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
@@ -115,8 +116,7 @@ function parseErrorPosition(
 
 /** Where a top-level key is written in a config's text (JSON or YAML), when it can be found. */
 function keyPosition(text: string, key: string): { line: number; column: number } | undefined {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const found = new RegExp(`^([ \\t{,]*)(["']?)${escaped}\\2\\s*:`, "m").exec(text);
+  const found = new RegExp(`^([ \\t{,]*)(["']?)${escapeRegExp(key)}\\2\\s*:`, "m").exec(text);
   return found === null ? undefined : positionIn(text, found.index + found[1].length);
 }
 

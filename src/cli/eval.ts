@@ -267,8 +267,10 @@ async function planEval(
   }
   const resolveIn = (file: string) => path.resolve(io.cwd, file);
   const recordings = await namesRecordings(positionals, io, values.expected !== undefined);
-  const head = positionals.length === 1 ? await fileHead(resolveIn(positionals[0])) : undefined;
-  if (!recordings && head !== undefined && isTranscriptHead(head)) {
+  // A single file read as a dataset may be a transcript: said so, not misread line by line.
+  const head =
+    !recordings && positionals.length === 1 ? await fileHead(resolveIn(positionals[0])) : undefined;
+  if (head !== undefined && isTranscriptHead(head)) {
     throw usageError(
       `${positionals[0]} is a transcript, not a dataset: give its expected calls with --expected <expected.jsonl> (a case whose id is the file's path from that file's folder), or make a dataset of it with toolscore dataset ${positionals[0]}`,
       "dataset",

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "./words.js";
 /**
  * Text with credentials taken out, for every message toolscore writes (results, reports, the
  * console): a server may echo the key it was sent in an error, and a transcript may hold one.
@@ -10,10 +11,6 @@ const credentialPattern =
 
 /** The shortest configured secret taken out wherever it appears (shorter ones are too common). */
 const minimumSecretLength = 8;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /**
  * A function that takes out of a text what looks like a credential (vendors' key formats, an
