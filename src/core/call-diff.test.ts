@@ -178,4 +178,24 @@ describe("describeMismatch", () => {
       ),
     ).toBe('output: expected "aaaaaaaa…, got "b"');
   });
+
+  it("tells the calls the order allowed from the ones it did not", () => {
+    const lines = callDiffLines({
+      expected: [{ name: "a" }, { name: "c" }],
+      called: [{ name: "a" }, { name: "b", arguments: { q: 1 } }],
+      details: {
+        ...details,
+        pairs: [{ expectedIndex: 0, calledIndex: 0, name: "a", score: 1, arguments: [] }],
+        outOfOrder: [],
+        mismatches: [],
+        missing: [{ expectedIndex: 1, name: "c", allowed: true }],
+        unexpected: [{ calledIndex: 1, name: "b", allowed: true }],
+      },
+    });
+    expect(lines).toEqual([
+      "✓ expected[0] a() = called[0]",
+      "  expected[1] c(): not called, which the order allows",
+      '  called[1] b({"q":1}): besides the expected calls, which the order allows',
+    ]);
+  });
 });

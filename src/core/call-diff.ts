@@ -133,6 +133,8 @@ export function callDiffLines(
       }
     } else if (outOfOrder.has(index)) {
       lines.push(`↕ expected[${index}] ${call}: made, but out of order`);
+    } else if (missingByIndex.get(index)?.allowed === true) {
+      lines.push(`  expected[${index}] ${call}: not called, which the order allows`);
     } else {
       lines.push(`- expected[${index}] ${call}: not called`);
       const nearest = missingByIndex.get(index)?.nearest;
@@ -149,8 +151,11 @@ export function callDiffLines(
   }
   if (options.unexpected === false) return lines;
   for (const item of details.unexpected) {
+    const made = show(called[item.calledIndex], item.name);
     lines.push(
-      `+ called[${item.calledIndex}] ${show(called[item.calledIndex], item.name)}: not expected`,
+      item.allowed === true
+        ? `  called[${item.calledIndex}] ${made}: besides the expected calls, which the order allows`
+        : `+ called[${item.calledIndex}] ${made}: not expected`,
     );
   }
   return lines;

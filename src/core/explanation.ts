@@ -55,7 +55,8 @@ export interface NearMiss {
 }
 
 /**
- * One reason a score is below 1, typed by kind. Paths are JSON paths into the arguments.
+ * One reason a score is below 1, typed by kind. Paths are JSON paths into the arguments. A call
+ * the order allows (an extra call under `superset`, an unmade one under `subset`) is none.
  */
 export type Mismatch =
   | { readonly kind: "missing-call"; readonly expectedIndex: number; readonly name: string }
@@ -129,13 +130,25 @@ export type AlignmentAlgorithm =
 export interface ToolCallMatchDetails {
   readonly algorithm: AlignmentAlgorithm;
   readonly pairs: readonly PairDetail[];
-  /** Expected calls left unpaired; `nearest` explains the closest unpaired call of the same tool. */
+  /**
+   * Expected calls left unpaired; `nearest` explains the closest unpaired call of the same tool.
+   * `allowed`: the order lets an expected call go unmade (`subset`) and the score does not count it.
+   */
   readonly missing: readonly {
     readonly expectedIndex: number;
     readonly name: string;
     readonly nearest?: NearMiss;
+    readonly allowed?: true;
   }[];
-  readonly unexpected: readonly { readonly calledIndex: number; readonly name: string }[];
+  /**
+   * Calls made that no expected call pairs with. `allowed`: the order lets calls be made besides
+   * the expected ones (`superset`, `in-order`, `partial`) and the score does not count them.
+   */
+  readonly unexpected: readonly {
+    readonly calledIndex: number;
+    readonly name: string;
+    readonly allowed?: true;
+  }[];
   /** With `calledIndex`, in toolscore's own results: the call made out of order (not unexpected). */
   readonly outOfOrder: readonly {
     readonly expectedIndex: number;

@@ -31,6 +31,17 @@ export interface BuildMatchDetailsOptions<
    * Default false (the peers' reasons list them as unexpected as well).
    */
   namesEachCallOnce?: boolean;
+  /**
+   * What the order and score let go: calls made besides the expected ones (`extraCalls`), expected
+   * calls not made (`unmadeCalls`). Those are marked `allowed` and are not mismatches.
+   */
+  orderAllows?: OrderAllows;
+}
+
+/** What an order (with its score) lets go without counting it; see `orderAllows`. */
+export interface OrderAllows {
+  readonly extraCalls: boolean;
+  readonly unmadeCalls: boolean;
 }
 
 /** Precision, recall and F1 of a pairing whose pair scores sum to `total`. */
@@ -135,7 +146,7 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
   }
 
   const pairs: PairDetail[] = [];
-  const missing: { expectedIndex: number; name: string; nearest?: NearMiss }[] = [];
+  const missing: { expectedIndex: number; name: string; nearest?: NearMiss; allowed?: true }[] = [];
   const outOfOrder: { expectedIndex: number; name: string; calledIndex?: number }[] = [];
   const mismatches: Mismatch[] = [];
   if (algorithm === "positional" && expected.length !== called.length) {
@@ -195,6 +206,10 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
       mismatches.push({ kind: "out-of-order", expectedIndex, name: call.name });
       continue;
     }
+    if (nearestIndex < 0 && options.orderAllows?.unmadeCalls === true) {
+      missing.push({ expectedIndex, name: call.name, allowed: true });
+      continue;
+    }
     mismatches.push({ kind: "missing-call", expectedIndex, name: call.name });
     if (nearestIndex < 0) {
       missing.push({ expectedIndex, name: call.name });
@@ -213,9 +228,14 @@ export function buildMatchDetails<E extends NamedCall = ToolCall, C extends Name
     pushMismatches(mismatches, explanation, expectedIndex, nearestIndex);
   }
 
-  const unexpected: { calledIndex: number; name: string }[] = [];
+  const unexpected: { calledIndex: number; name: string; allowed?: true }[] = [];
+  const extrasAllowed = options.orderAllows?.extraCalls === true;
   called.forEach((call, calledIndex) => {
     if (colPaired[calledIndex] || skip?.has(calledIndex) === true) return;
+    if (extrasAllowed) {
+      unexpected.push({ calledIndex, name: call.name, allowed: true });
+      return;
+    }
     unexpected.push({ calledIndex, name: call.name });
     mismatches.push({ kind: "unexpected-call", calledIndex, name: call.name });
   });

@@ -70,14 +70,63 @@ const calls = (n: number): string => (n === 1 ? "1 expected call" : `${n} expect
 const scoreTextOf = (result: Pick<MatchResult, "order" | "scoreKind" | "score">): string =>
   `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
 
-/** The reason of an exact match without violations: it needs nothing but the numbers. */
+const wasWere = (n: number): string => (n === 1 ? "was" : "were");
+
+/**
+ * The reason of an exact match without violations: it needs nothing but the numbers and the
+ * counts. Calls made besides the expected ones (an order of the superset family) or expected calls
+ * not made (`subset`) are said, with whether the order allowed them or the score counted them.
+ */
 export function exactReason(
   result: Pick<MatchResult, "order" | "scoreKind" | "score">,
-  expectedCount: number,
+  counts: { readonly expected: number; readonly made: number },
 ): string {
   const scoreText = scoreTextOf(result);
-  if (expectedCount === 0) return `No calls were expected and none were made (${scoreText}).`;
-  return `${expectedCount === 1 ? "The" : "All"} ${calls(expectedCount)} ${expectedCount === 1 ? "was" : "were"} made as expected (${scoreText}).`;
+  const { expected: n, made: m } = counts;
+  const how =
+    result.score < 1
+      ? `which lowers the ${result.scoreKind} score`
+      : `which order ${result.order} allows`;
+  if (m > n) {
+    const others = `${m - n} ${n === 0 ? "" : "other "}call${m - n === 1 ? "" : "s"}`;
+    if (n === 0)
+      return `No calls were expected; ${others} ${wasWere(m)} made, ${how} (${scoreText}).`;
+    return `${n === 1 ? "The" : "All"} ${calls(n)} ${wasWere(n)} made as expected, and ${others}, ${how} (${scoreText}).`;
+  }
+  if (m < n) {
+    if (m === 0) {
+      const none =
+        n === 1 ? "The 1 expected call was not made" : `None of the ${n} expected calls was made`;
+      return `${none}, ${how} (${scoreText}).`;
+    }
+    return `${m} of ${calls(n)} ${wasWere(m)} made as expected; the other ${n - m} ${wasWere(n - m)} not, ${how} (${scoreText}).`;
+  }
+  if (n === 0) return `No calls were expected and none were made (${scoreText}).`;
+  return `${n === 1 ? "The" : "All"} ${calls(n)} ${wasWere(n)} made as expected (${scoreText}).`;
+}
+
+/** The calls the order let go, in one item: `called[1] b, called[3] d made besides ...`. */
+function allowedText(result: Pick<MatchResult, "order" | "missing" | "unexpected">): string[] {
+  const items: string[] = [];
+  const extra = result.unexpected.filter((u) => u.allowed === true);
+  if (extra.length > 0) {
+    const names = extra.map((u) => `called[${u.calledIndex}] ${u.name}`);
+    items.push(
+      `${listed(names, "unexpected")} made besides the expected calls, which order ${result.order} allows`,
+    );
+  }
+  const unmade = result.missing.filter((m) => m.allowed === true);
+  if (unmade.length > 0) {
+    const names = unmade.map((m) => `expected[${m.expectedIndex}] ${m.name}`);
+    items.push(`${listed(names, "missing")} not made, which order ${result.order} allows`);
+  }
+  return items;
+}
+
+/** Names in a list, at most four of them and the count of the rest (in the result's `field`). */
+function listed(names: readonly string[], field: string): string {
+  if (names.length <= 4) return names.join(", ");
+  return `${names.slice(0, 4).join(", ")} and ${names.length - 4} more (see ${field})`;
 }
 
 /**
@@ -124,7 +173,8 @@ export function buildReason(
 ): string {
   const scopeText = outOfScopeText(outOfScope);
   if (result.exact && result.violations.length === 0 && result.schemaViolations.length === 0) {
-    const exact = exactReason(result, expectedCount);
+    const made = result.pairs.length + result.unexpected.length;
+    const exact = exactReason(result, { expected: expectedCount, made });
     const notes = [...leftOut.map(leftOutText), ...(scopeText === undefined ? [] : [scopeText])];
     return notes.length === 0 ? exact : `${exact} ${sentence(notes)}.`;
   }
@@ -145,6 +195,7 @@ export function buildReason(
     );
   }
   for (const m of result.missing) {
+    if (m.allowed === true) continue;
     if (m.nearest) {
       const what = differences(m.nearest.arguments, m.nearest.output, m.nearest.isError);
       items.push(
@@ -165,14 +216,19 @@ export function buildReason(
       `expected[${m.expectedIndex}] ${m.name} made out of order${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`,
     );
   }
-  for (const u of result.unexpected) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+  for (const u of result.unexpected)
+    if (u.allowed !== true) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+  items.push(...allowedText(result));
   for (const call of leftOut) items.push(leftOutText(call));
   if (scopeText !== undefined) items.push(scopeText);
   for (const v of result.violations) items.push(describeViolation(v));
   for (const v of result.schemaViolations) {
     items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);
   }
-  const head = `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
+  const head =
+    expectedCount === 0
+      ? `No calls were expected (${scoreText})`
+      : `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
   const tail = failed ? " The case fails on these violations." : "";
   // What differed first, then the count.
   return items.length === 0 ? `${head}.${tail}` : `${sentence(items)}. ${head}.${tail}`;

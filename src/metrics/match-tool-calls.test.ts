@@ -229,6 +229,51 @@ describe("matchToolCalls: order modes", () => {
     expect(matchToolCalls(turn.calls, expected, { order: "in-order" }).exact).toBe(false);
   });
 
+  it("says what the order allowed: calls besides the expected ones, expected calls not made", () => {
+    // No calls expected, one made: superset and in-order score 1, and the reason says a call was made.
+    for (const order of ["superset", "in-order", "partial"] as const) {
+      const none = matchToolCalls([call("search", { q: "x" })], [], { order });
+      expect(none.score).toBe(1);
+      expect(none.reason).toBe(
+        `No calls were expected; 1 call was made, which order ${order} allows (order: ${order}; recall 1).`,
+      );
+      expect(none.unexpected).toEqual([{ calledIndex: 0, name: "search", allowed: true }]);
+      expect(none.mismatches).toEqual([]);
+    }
+    // An extra call under superset is allowed, not "not expected", exact or not.
+    const exact = matchToolCalls([call("a"), call("b")], [want("a")], { order: "superset" });
+    expect(exact.reason).toBe(
+      "The 1 expected call was made as expected, and 1 other call, which order superset allows (order: superset; recall 1).",
+    );
+    const partial = matchToolCalls([call("a"), call("b")], [want("a"), want("c")], {
+      order: "superset",
+    });
+    expect(partial.reason).toBe(
+      "expected[1] c missing; called[1] b made besides the expected calls, which order superset allows. 1 of 2 expected calls matched exactly (order: superset; recall 0.5).",
+    );
+    expect(partial.reason).not.toContain("not expected");
+    expect(partial.mismatches).toEqual([{ kind: "missing-call", expectedIndex: 1, name: "c" }]);
+    // A score that counts the extra call says so.
+    const f1 = matchToolCalls([call("a"), call("b")], [want("a")], {
+      order: "superset",
+      score: "f1",
+    });
+    expect(f1.reason).toBe(
+      "The 1 expected call was made as expected, and 1 other call, which lowers the f1 score (order: superset; f1 0.667).",
+    );
+    expect(f1.unexpected).toEqual([{ calledIndex: 1, name: "b" }]);
+    // Under subset, an expected call not made is allowed; the reason no longer says all were made.
+    const subset = matchToolCalls([call("a")], [want("a"), want("c")], { order: "subset" });
+    expect(subset.reason).toBe(
+      "1 of 2 expected calls was made as expected; the other 1 was not, which order subset allows (order: subset; precision 1).",
+    );
+    expect(subset.missing).toEqual([{ expectedIndex: 1, name: "c", allowed: true }]);
+    // Orders that count extra calls still call them not expected.
+    expect(matchToolCalls([call("search")], [], { order: "any" }).reason).toBe(
+      "called[0] search not expected. No calls were expected (order: any; f1 0).",
+    );
+  });
+
   describe("partial order", () => {
     const groups = [
       [want("weather", { city: "Paris" }), want("weather", { city: "Lyon" })],

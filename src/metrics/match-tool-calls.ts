@@ -18,7 +18,7 @@ import type { ExpectedCall, ExpectedCalls, ExpectedCallsInput } from "./expected
 import { stepsOf } from "./expected-calls.js";
 import { checkConstraints, hasConstraints, retriedCalls } from "./match-constraints.js";
 import { buildMatchDetails } from "./match-details.js";
-import type { PairExplanation } from "./match-details.js";
+import type { OrderAllows, PairExplanation } from "./match-details.js";
 import { resolveMatchOptions, toolDefinitions } from "./match-options.js";
 import type {
   CompareArgumentsFunction,
@@ -94,6 +94,20 @@ function defaultScore(order: OrderMode): ScoreKind {
   if (order === "subset") return "precision";
   if (order === "in-order" || order === "superset" || order === "partial") return "recall";
   return "f1";
+}
+
+/**
+ * What an order lets go without the score counting it: calls besides the expected ones under the
+ * superset family scored by recall (or exactness), expected calls not made under `subset` scored
+ * by precision (or exactness) when some call was made (none made scores precision 0).
+ */
+function orderAllows(order: OrderMode, scoreKind: ScoreKind, made: number): OrderAllows {
+  const extraCalls =
+    (order === "superset" || order === "in-order" || order === "partial") &&
+    (scoreKind === "recall" || scoreKind === "exact");
+  const unmadeCalls =
+    order === "subset" && (scoreKind === "exact" || (scoreKind === "precision" && made > 0));
+  return { extraCalls, unmadeCalls };
 }
 
 function algorithmOf(order: OrderMode): AlignmentAlgorithm {
@@ -479,6 +493,11 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
     explainPair,
     skipCalled: retried,
     namesEachCallOnce: true,
+    orderAllows: orderAllows(
+      alignment.order,
+      resolved.score ?? defaultScore(alignment.order),
+      calls.length - retried.size,
+    ),
   });
   const { numbers, violations, schemaViolations, failedByViolation } = scoreAlignment(
     alignment,
@@ -600,7 +619,7 @@ export function matchUnlessExact(
   const quick = caseTools.length === 0 ? smallCase(calls, resolved) : undefined;
   if (quick !== undefined && quick.numbers.exact) {
     return {
-      exact: { numbers: quick.numbers, reason: exactReason(quick.numbers, quick.expectedCount) },
+      exact: { numbers: quick.numbers, reason: exactReason(quick.numbers, quick.counts) },
     };
   }
   return { result: explain(align(calls, resolved), resolved) };
@@ -634,7 +653,12 @@ function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
 function smallCase(
   input: CaseCalls,
   resolved: ResolvedMatchOptions,
-): { readonly numbers: ToolCallScore; readonly expectedCount: number } | undefined {
+):
+  | {
+      readonly numbers: ToolCallScore;
+      readonly counts: { readonly expected: number; readonly made: number };
+    }
+  | undefined {
   const order = resolved.order ?? "any";
   if (
     order === "in-order" ||
@@ -680,7 +704,7 @@ function smallCase(
     false,
     resolved,
   );
-  return { numbers, expectedCount: n };
+  return { numbers, counts: { expected: n, made: m } };
 }
 
 const plainName = (call: { name: string }): string => call.name;

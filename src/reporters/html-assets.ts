@@ -62,7 +62,7 @@ tr.missing td.expected { background: var(--miss); } tr.unexpected td.actual { ba
 tr.out-of-order td.expected { background: var(--order); }
 .call-name { font-weight: 600; }
 .tag { display: inline-block; font-family: system-ui, sans-serif; font-size: 11px; padding: 0 6px; border-radius: 8px; margin-left: 6px; border: 1px solid currentColor; }
-.tag.missing { color: var(--fail); } .tag.unexpected { color: #bc4c00; } .tag.out-of-order { color: #0969da; } .tag.partial { color: var(--error); }
+.tag.allowed { color: var(--muted); } .tag.missing { color: var(--fail); } .tag.unexpected { color: #bc4c00; } .tag.out-of-order { color: #0969da; } .tag.partial { color: var(--error); }
 .arg { padding-left: 12px; } .arg.bad { background: var(--hl); outline: 1px solid #d4a72c; }
 .arg .path { color: var(--muted); }
 .mismatch-list { margin: 4px 0 0; padding-left: 18px; color: var(--fail); font-family: system-ui, sans-serif; }
@@ -254,7 +254,7 @@ export const reportScript = String.raw`
     details.pairs.forEach(function (pair) { fate[pair.calledIndex] = pair.score >= 1 ? "= expected[" + pair.expectedIndex + "]" : "~ expected[" + pair.expectedIndex + "], score " + score(pair.score); });
     details.outOfOrder.forEach(function (item) { if (item.calledIndex !== undefined) fate[item.calledIndex] = "out of order: expected[" + item.expectedIndex + "]"; });
     details.missing.forEach(function (item) { if (item.nearest) fate[item.nearest.calledIndex] = "differs from expected[" + item.expectedIndex + "]"; });
-    details.unexpected.forEach(function (item) { fate[item.calledIndex] = "not expected"; });
+    details.unexpected.forEach(function (item) { fate[item.calledIndex] = item.allowed ? "besides the expected calls (the order allows it)" : "not expected"; });
     return el("ol", "call-order", called.map(function (call, index) {
       var item = el("li", "", [call.name + "(" + (isMatcher(call.arguments) ? matcherText(call.arguments) : json(call.arguments || {})).slice(0, 160) + ")" + (fate[index] ? "  " + fate[index] : "")]);
       item.value = index;
@@ -302,11 +302,14 @@ export const reportScript = String.raw`
         }
       } else if (order[e]) {
         row("out-of-order", callCell(expected[e], [], [["out-of-order", "out of order"]]), el("td", "", [el("span", "empty", ["made, but not in the expected order"])]));
+      } else if (missing[e] && missing[e].allowed) {
+        row("allowed", callCell(expected[e], [], [["allowed", "not made, allowed"]]), el("td", "", [el("span", "empty", ["not called (the order allows it)"])]));
       } else {
         row("missing", callCell(expected[e], [], [["missing", "missing"]]), el("td", "", [el("span", "empty", ["not called"])]));
       }
     }
     details.unexpected.forEach(function (item) {
+      if (item.allowed) { row("allowed", el("td", "", [el("span", "empty", ["besides the expected calls (the order allows it)"])]), callCell(called[item.calledIndex] || { name: item.name }, [], [["allowed", "extra, allowed"]])); return; }
       row("unexpected", el("td", "", [el("span", "empty", ["not expected"])]), callCell(called[item.calledIndex] || { name: item.name }, [], [["unexpected", "unexpected"]]));
     });
     return el("div", "", [el("div", "figures", ["alignment from " + detailsOf + " (" + details.algorithm + ")"]), table, el("h4", "", ["Calls made, in order"]), callOrder(called, details)]);

@@ -10,6 +10,7 @@ import { describeInChromium, launchChromium } from "../../test/support/chromium.
 import { makeImage } from "../../test/support/images.js";
 import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
 import type { CaseRecord } from "../core/case-record.js";
+import { matchToolCalls } from "../metrics/match-tool-calls.js";
 import { reportScript } from "./html-assets.js";
 import { renderHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
 
@@ -33,11 +34,29 @@ async function reportRecords(): Promise<CaseRecord[]> {
   const [first, failed, ...rest] = records;
   const failedCase = failed.case ?? {};
   const [search, deleteAll] = failedCase.toolsCalled ?? [];
+  // A call besides the expected one, which order superset allows.
+  const passingCalls = [...(first.case?.toolsCalled ?? []), { name: "log_event", arguments: {} }];
+  const superset = matchToolCalls(passingCalls, first.case?.expectedTools ?? [], {
+    order: "superset",
+  });
+  const [firstMetric] = metricNames;
   return [
     {
       ...first,
+      metrics: {
+        ...first.metrics,
+        [firstMetric]: {
+          status: "scored",
+          score: superset.score,
+          threshold: 1,
+          success: superset.success,
+          reason: superset.reason,
+          details: superset,
+        },
+      },
       case: {
         ...first.case,
+        toolsCalled: passingCalls,
         finalReply: "Here are three flights to Oslo.",
         retrievedContexts: [
           "The receipt total is 12 EUR.",
@@ -271,6 +290,15 @@ describeInChromium("renderHtmlReport in Chromium", () => {
     await image.waitFor();
     expect(await passing.locator(".final-reply").textContent()).toBe(
       "Here are three flights to Oslo.",
+    );
+    // The call besides the expected one is shown as allowed by the order, not as unexpected.
+    expect(await passing.locator("ol.call-order li").allTextContents()).toEqual([
+      'search({"q":"x"})  = expected[0]',
+      "log_event({})  besides the expected calls (the order allows it)",
+    ]);
+    expect(await passing.locator("table.diff tr.unexpected").count()).toBe(0);
+    expect(await passing.locator("table.diff tr.allowed .tag.allowed").textContent()).toBe(
+      "extra, allowed",
     );
     await expect
       .poll(() =>
