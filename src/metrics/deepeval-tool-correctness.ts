@@ -170,9 +170,31 @@ function typeMismatches(
       continue;
     }
     used.add(at);
-    mismatched.push(`${JSON.stringify(item.name)} (expected ${type}, called ${called[at].type})`);
+    mismatched.push(typeMismatchText(item.name, type, called[at].type));
   }
   return { missing, mismatched };
+}
+
+/** One type mismatch as deepeval writes it: `ask_question (expected FUNCTION, called MCP)`. */
+const typeMismatchText = (name: string, expected: string, called: string): string =>
+  `${name} (expected ${expected}, called ${called})`;
+
+/** Texts as a JSON list, as the reasons write every list. */
+const listOf = (texts: readonly string[]): string => namesOf(texts.map((name) => ({ name })));
+
+/** The positions where the same tool was called with another type (exact match compares them). */
+function positionalTypeMismatches(
+  expected: readonly ToolCall[],
+  called: readonly ToolCall[],
+): string[] {
+  const mismatched: string[] = [];
+  const n = Math.min(expected.length, called.length);
+  for (let at = 0; at < n; at++) {
+    const [e, c] = [expected[at], called[at]];
+    if (e.name === c.name && e.type !== c.type)
+      mismatched.push(typeMismatchText(e.name, e.type, c.type));
+  }
+  return mismatched;
 }
 
 function buildReason(
@@ -184,7 +206,11 @@ function buildReason(
 ): string {
   // Both lists, for the reasons that name them (a full score's names the expected ones only).
   const lists = () => `expected ${namesOf(expected)}, called ${namesOf(called)}`;
-  if (mode === "exact") return `${score === 1 ? "Exact match" : "Not an exact match"}: ${lists()}.`;
+  if (mode === "exact") {
+    const mismatched = positionalTypeMismatches(expected, called);
+    const types = mismatched.length > 0 ? ` Tool type mismatches: ${listOf(mismatched)}.` : "";
+    return `${score === 1 ? "Exact match" : "Not an exact match"}: ${lists()}.${types}`;
+  }
   if (score === 1) {
     return mode === "ordering"
       ? `Correct ordering: all expected tools ${namesOf(expected)} were called in the correct order.`
@@ -194,10 +220,11 @@ function buildReason(
   if (mode === "ordering") {
     const parts: string[] = [];
     const { missing, mismatched } = typeMismatches(details.missing, expected, called, details);
+    // deepeval's order of the parts: missing, out of order, type mismatches.
     if (missing.length > 0) parts.push(`missing tools ${namesOf(missing)}`);
-    if (mismatched.length > 0) parts.push(`tool type mismatches ${mismatched.join(", ")}`);
     if (details.outOfOrder.length > 0)
       parts.push(`out-of-order tools ${namesOf(details.outOfOrder)}`);
+    if (mismatched.length > 0) parts.push(`tool type mismatches ${listOf(mismatched)}`);
     if (partial.length > 0) parts.push(`partially matching tools ${namesOf(partial)}`);
     if (expected.length === 0) parts.push(`unexpected tools ${namesOf(called)}`);
     return `Incorrect tool usage: ${parts.join(" and ")}; ${lists()}.`;
@@ -215,7 +242,7 @@ function buildReason(
   const { missing, mismatched } = typeMismatches(unmatched, expected, called, details);
   const head = [
     ...(missing.length > 0 || mismatched.length === 0 ? [`missing tools ${namesOf(missing)}`] : []),
-    ...(mismatched.length > 0 ? [`tool type mismatches ${mismatched.join(", ")}`] : []),
+    ...(mismatched.length > 0 ? [`tool type mismatches ${listOf(mismatched)}`] : []),
   ];
   return `Incomplete tool usage: ${head.join("; ")}${extra.map((part) => `; ${part}`).join("")}; ${lists()}.`;
 }

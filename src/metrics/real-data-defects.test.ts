@@ -153,7 +153,7 @@ describe("deepeval's reason for a tool of the wrong type", () => {
       },
       resolved,
     );
-    expect(reason).toContain('tool type mismatches "search" (expected FUNCTION, called MCP)');
+    expect(reason).toContain('tool type mismatches ["search (expected FUNCTION, called MCP)"]');
     expect(reason).not.toContain("missing tools");
   });
 });
