@@ -52,6 +52,11 @@ export interface CompareOptions {
    * `"true"` as true, an enum's spelling in another case, a date-time's offset). Default true.
    */
   readonly coerceTypes?: boolean | undefined;
+  /**
+   * Whether a key left out on one side matches the other side's value when it equals the schema's
+   * `default` for that optional property. Default true; false compares it as any other key.
+   */
+  readonly schemaDefaults?: boolean | undefined;
 }
 
 type Path = (string | number)[];
@@ -66,6 +71,8 @@ interface Walk {
   readonly texts: string[];
   /** Whether the schema reads values as their declared types (see `coerceTypes`). */
   readonly coerce: boolean;
+  /** Whether a schema default stands for a key left out (see `schemaDefaults`). */
+  readonly defaults: boolean;
   /** How strings compare under the rule in force here, when they are normalized. */
   normalize: ((text: string) => string) | undefined;
 }
@@ -82,6 +89,7 @@ const untrackedWalk: Walk = {
   path: untracked,
   texts: untracked,
   coerce: true,
+  defaults: true,
   normalize: undefined,
 };
 
@@ -221,7 +229,7 @@ function oneSided(
   if (side === "expected" && mode === "superset") return undefined;
   if (side === "expected" && isValueMatcher(present)) return testMatcher(walk, present, undefined);
   if (side === "actual" && (mode === "subset" || isFuzzy(mode))) return undefined;
-  const fallback = optionalDefault(parentSchema, key, childSchema);
+  const fallback = walk.defaults ? optionalDefault(parentSchema, key, childSchema) : undefined;
   if (fallback !== undefined && !isValueMatcher(present)) {
     const read = (item: JsonValue) =>
       walk.coerce ? readAsDeclared(item, childSchema, walk.root).value : item;
@@ -360,6 +368,7 @@ function elementScore(
     path: walk.path,
     texts: walk.texts,
     coerce: walk.coerce,
+    defaults: walk.defaults,
     normalize: walk.normalize,
   };
   enter(quiet, actualIndex);
@@ -561,6 +570,7 @@ export function compareArguments(
         path: options.rules.paths.length > 0 ? [] : untracked,
         texts: options.verdicts ? ["$"] : untracked,
         coerce: options.coerceTypes !== false,
+        defaults: options.schemaDefaults !== false,
         normalize: options.rules.normalize,
       };
   return compareNode(walk, expected, actual, options.rules.mode, options.schema) ?? 1;

@@ -119,6 +119,13 @@ export interface MatchOptions {
    */
   coerceTypes?: boolean;
   /**
+   * Whether an optional parameter's schema `default` stands in for the parameter when one side
+   * leaves it out (a call that omits it matches an expected value equal to the default, and one
+   * that passes the default matches an expectation without it). Default true; false requires
+   * every parameter where it is expected and nowhere else, as BFCL does.
+   */
+  schemaDefaults?: boolean;
+  /**
    * What a call the tool reported as an error means: nothing (default), a failed call, a call that
    * must be retried, or nothing at all (`"skip"`: every failed call is left out of the scoring,
    * retried or not, and listed in `ignored`).
@@ -161,6 +168,7 @@ export interface ResolvedMatchOptions {
   readonly perTool: ReadonlyMap<string, ToolCompiled>;
   readonly tools: readonly ToolSpec[];
   readonly coerceTypes: boolean;
+  readonly schemaDefaults: boolean;
   readonly toolErrors: "ignore" | "fail" | "retry" | "skip";
   /** Output text that makes a call a tool error, when set. */
   readonly errorOutput: LinearRegExp | undefined;
@@ -197,6 +205,7 @@ export const knownMatchOptions: readonly string[] = [
   "toolRules",
   "tools",
   "coerceTypes",
+  "schemaDefaults",
   "toolErrors",
   "errorOutput",
   "onlyTools",
@@ -619,6 +628,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
     perTool,
     tools,
     coerceTypes: booleanOption("coerceTypes", given.coerceTypes, true),
+    schemaDefaults: booleanOption("schemaDefaults", given.schemaDefaults, true),
     toolErrors: enumOption(
       "toolErrors",
       given.toolErrors,

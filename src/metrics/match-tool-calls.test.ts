@@ -467,6 +467,40 @@ describe("matchToolCalls: the peers' bug reports", () => {
 });
 
 describe("matchToolCalls: argument rules", () => {
+  it("reads a schema default for a parameter left out, unless schemaDefaults is false", () => {
+    const tools: ToolSpec[] = [
+      {
+        name: "area",
+        parameters: {
+          type: "object",
+          properties: { base: { type: "integer" }, unit: { type: "string", default: "cm" } },
+          required: ["base"],
+        },
+      },
+    ];
+    // Left out by the call, expected at its default; passed at its default, not expected.
+    const leftOut = (options: MatchOptions) =>
+      matchToolCalls([call("area", { base: 10 })], [want("area", { base: 10, unit: "cm" })], {
+        tools,
+        ...options,
+      });
+    const passed = (options: MatchOptions) =>
+      matchToolCalls([call("area", { base: 10, unit: "cm" })], [want("area", { base: 10 })], {
+        tools,
+        ...options,
+      });
+    expect(leftOut({}).score).toBe(1);
+    expect(passed({}).score).toBe(1);
+    const off = { schemaDefaults: false };
+    expect(leftOut(off).score).toBe(0.5);
+    expect(leftOut(off).reason).toContain("$.unit missing");
+    expect(passed(off).score).toBe(0.5);
+    expect(passed(off).reason).toContain('$.unit = "cm" not expected');
+    expect(() => matchToolCalls([], [], { schemaDefaults: "no" as never })).toThrow(
+      /schemaDefaults/,
+    );
+  });
+
   it("applies rules for all calls, per tool, and per path", () => {
     const options: MatchOptions = {
       arguments: { mode: "exact", paths: { "*_id": "ignore" } },

@@ -270,6 +270,7 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
       schema: definitions.size === 0 ? undefined : definitions.get(nameOf(e)),
       verdicts,
       coerceTypes: resolved.coerceTypes,
+      schemaDefaults: resolved.schemaDefaults,
     });
   };
   // Scoring records nothing: only the pairs finally chosen are explained, by matchToolCalls.
