@@ -22,10 +22,20 @@ const ajvOptions = {
   code: { regExp: linearRegExpEngine },
 } as const;
 
+/** The kinds of schema violation, as `onSchemaViolation: { fail: [...] }` names them. */
+export const schemaViolationKinds = [
+  "unknown-argument",
+  "wrong-type",
+  "missing-required",
+  "invalid-value",
+  "invalid-schema",
+] as const;
+
+export type SchemaViolationKind = (typeof schemaViolationKinds)[number];
+
 /** Why called arguments do not fit the tool's own JSON Schema. */
 export interface SchemaViolation {
-  readonly kind:
-    "unknown-argument" | "wrong-type" | "missing-required" | "invalid-value" | "invalid-schema";
+  readonly kind: SchemaViolationKind;
   /** JSON path into the arguments (`$.filters.date`). */
   readonly path: string;
   readonly message: string;

@@ -8,7 +8,8 @@ import { globMatches } from "../matchers/glob.js";
 import { linearRegExp } from "../matchers/linear-regex.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
-import { SchemaValidator } from "../matchers/schema-validation.js";
+import { SchemaValidator, schemaViolationKinds } from "../matchers/schema-validation.js";
+import type { SchemaViolationKind } from "../matchers/schema-validation.js";
 import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
@@ -144,8 +145,13 @@ export interface MatchOptions {
   constraints?: MatchConstraints;
   /** Whether a constraint violation (or an unretried error) fails the case (score 0). Default `"fail"`. */
   onViolation?: "fail" | "report";
-  /** Whether arguments that break the tool's schema fail the case (score 0). Default `"report"`. */
-  onSchemaViolation?: "fail" | "report";
+  /**
+   * Whether arguments that break the tool's schema fail the case (score 0): every violation
+   * (`"fail"`), none (`"report"`, the default: they are listed only), or the kinds named in
+   * `{ fail: [...] }` (`"unknown-argument"`, `"wrong-type"`, `"missing-required"`,
+   * `"invalid-value"`, `"invalid-schema"`), the others listed only.
+   */
+  onSchemaViolation?: "fail" | "report" | { readonly fail: readonly SchemaViolationKind[] };
   /** Applied to every tool name on both sides before matching (`createNameNormalizer()`). */
   normalizeName?: (name: string) => string;
   /** Minimum passing score. Default 1: a case passes only when every expected call was made as expected. */
@@ -176,7 +182,8 @@ export interface ResolvedMatchOptions {
   readonly inScope: ((name: string) => boolean) | undefined;
   readonly constraints: MatchConstraints;
   readonly onViolation: "fail" | "report";
-  readonly onSchemaViolation: "fail" | "report";
+  /** The kinds of schema violation that fail the case (none under `"report"`). */
+  readonly failingSchemaViolations: ReadonlySet<SchemaViolationKind>;
   readonly normalizeName: ((name: string) => string) | undefined;
   readonly threshold: number;
   readonly limits: ResolvedMatchLimits;
@@ -224,6 +231,33 @@ export const knownMatchOptions: readonly string[] = [
 export const matchCaseOptions: readonly string[] = knownMatchOptions.filter(
   (name) => name !== "normalizeName" && name !== "limits",
 );
+
+const noKinds: ReadonlySet<SchemaViolationKind> = new Set();
+const allKinds: ReadonlySet<SchemaViolationKind> = new Set(schemaViolationKinds);
+
+/** `onSchemaViolation` read as the set of violation kinds that fail the case. */
+function failingSchemaViolationsOf(value: unknown): ReadonlySet<SchemaViolationKind> {
+  if (value === undefined || value === "report") return noKinds;
+  if (value === "fail") return allKinds;
+  const kinds = isJsonObject(value) && Object.keys(value).length === 1 ? value.fail : undefined;
+  if (Array.isArray(kinds)) {
+    for (const kind of kinds) {
+      if (!allKinds.has(kind as SchemaViolationKind)) {
+        throw new InvalidOptionError({
+          option: "onSchemaViolation.fail",
+          value: kind,
+          message: `onSchemaViolation.fail lists the kinds of violation that fail the case: ${schemaViolationKinds.map((k) => JSON.stringify(k)).join(", ")}; got ${JSON.stringify(kind)}`,
+        });
+      }
+    }
+    return new Set(kinds as SchemaViolationKind[]);
+  }
+  throw new InvalidOptionError({
+    option: "onSchemaViolation",
+    value,
+    message: `onSchemaViolation must be "fail", "report" or { fail: [kinds] }, got ${JSON.stringify(value)}`,
+  });
+}
 
 function mode(option: string, value: unknown): ArgumentMode {
   if (value === "exact" || value === "subset" || value === "superset" || value === "ignore")
@@ -639,12 +673,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
     inScope: scopeOf(given.onlyTools, given.ignoreTools),
     constraints: resolveConstraints(given.constraints),
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
-    onSchemaViolation: enumOption(
-      "onSchemaViolation",
-      given.onSchemaViolation,
-      ["fail", "report"],
-      "report",
-    ),
+    failingSchemaViolations: failingSchemaViolationsOf(given.onSchemaViolation),
     normalizeName: given.normalizeName,
     threshold: numberOption("threshold", given.threshold, 1, { min: 0, max: 1 }),
     limits: resolveMatchLimits(matchLimits),

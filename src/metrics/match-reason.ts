@@ -166,7 +166,8 @@ function outOfScopeText(count: { called: number; expected: number }): string | u
 export function buildReason(
   result: Omit<MatchResult, "reason">,
   expectedCount: number,
-  failed: boolean,
+  /** The last sentence, when violations fail the case. */
+  failed: string | undefined,
   leftOut: readonly LeftOutCall[] = [],
   outOfScope: { called: number; expected: number } = { called: 0, expected: 0 },
   outOfOrderNote?: (expectedIndex: number) => string,
@@ -229,7 +230,7 @@ export function buildReason(
     expectedCount === 0
       ? `No calls were expected (${scoreText})`
       : `${matched} of ${calls(expectedCount)} matched exactly (${scoreText})`;
-  const tail = failed ? " The case fails on these violations." : "";
+  const tail = failed === undefined ? "" : ` ${failed}`;
   // What differed first, then the count.
   return items.length === 0 ? `${head}.${tail}` : `${sentence(items)}. ${head}.${tail}`;
 }

@@ -467,6 +467,48 @@ describe("matchToolCalls: the peers' bug reports", () => {
 });
 
 describe("matchToolCalls: argument rules", () => {
+  it("fails the case on the schema violations of the kinds onSchemaViolation names, reporting the others", () => {
+    const tools: ToolSpec[] = [
+      {
+        name: "plot",
+        parameters: {
+          type: "object",
+          properties: {
+            kind: { type: "string", enum: ["sine", "cosine"] },
+            points: { type: "integer" },
+          },
+        },
+      },
+    ];
+    const enumOnly = [call("plot", { kind: "tangent", points: 10 })];
+    const typeAndEnum = [call("plot", { kind: "tangent", points: "ten" })];
+    const expected = [want("plot", { kind: match.anyString(), points: match.any() })];
+    const bfcl: MatchOptions = {
+      tools,
+      onSchemaViolation: { fail: ["unknown-argument", "wrong-type"] },
+    };
+    const reported = matchToolCalls(enumOnly, expected, bfcl);
+    expect(reported.score).toBe(1);
+    expect(reported.schemaViolations.map((v) => v.kind)).toEqual(["invalid-value"]);
+    const failed = matchToolCalls(typeAndEnum, expected, bfcl);
+    expect(failed.score).toBe(0);
+    expect(failed.reason).toMatch(
+      /The case fails on its wrong-type violations; the others are reported only\.$/,
+    );
+    // "fail" is every kind; "report" none.
+    expect(matchToolCalls(enumOnly, expected, { tools, onSchemaViolation: "fail" }).score).toBe(0);
+    expect(
+      matchToolCalls(typeAndEnum, expected, { tools, onSchemaViolation: "fail" }).reason,
+    ).toMatch(/The case fails on these violations\.$/);
+    expect(matchToolCalls(typeAndEnum, expected, { tools }).score).toBe(1);
+    expect(() =>
+      matchToolCalls([], [], { onSchemaViolation: { fail: ["enum"] } as never }),
+    ).toThrow(/onSchemaViolation.fail lists the kinds.*"unknown-argument".*got "enum"/);
+    expect(() => matchToolCalls([], [], { onSchemaViolation: "sometimes" as never })).toThrow(
+      /onSchemaViolation must be "fail", "report" or \{ fail: \[kinds\] \}/,
+    );
+  });
+
   it("reads a schema default for a parameter left out, unless schemaDefaults is false", () => {
     const tools: ToolSpec[] = [
       {

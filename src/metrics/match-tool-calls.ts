@@ -381,9 +381,10 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
     default:
       exact = perfect && allExpectedPaired && allCallsPaired;
   }
+  const failing = resolved.failingSchemaViolations;
   const failedByViolation =
     (resolved.onViolation === "fail" && violations.length > 0) ||
-    (resolved.onSchemaViolation === "fail" && schemaViolations.length > 0);
+    (failing.size > 0 && schemaViolations.some((v) => failing.has(v.kind)));
   return {
     numbers: numbersOf(
       alignment.algorithm,
@@ -569,7 +570,7 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
   result.reason = buildReason(
     result,
     expectedCalls.length,
-    failedByViolation,
+    failedByViolation ? failureSentence(result, resolved) : undefined,
     leftOut,
     { called: scope.ignoredCalled.length, expected: scope.ignoredExpected.length },
     steps === undefined
@@ -905,6 +906,24 @@ function withErrorOutput(
     marked[index] = { ...call, isError: true };
   });
   return marked ?? calls;
+}
+
+/**
+ * The reason's last sentence when violations fail the case: which kinds, when some schema
+ * violations are only reported (`onSchemaViolation: { fail: [...] }`).
+ */
+function failureSentence(
+  result: Pick<MatchResult, "violations" | "schemaViolations">,
+  resolved: ResolvedMatchOptions,
+): string {
+  const failing = resolved.failingSchemaViolations;
+  if (result.schemaViolations.every((v) => failing.has(v.kind)))
+    return "The case fails on these violations.";
+  const kinds = [
+    ...(resolved.onViolation === "fail" && result.violations.length > 0 ? ["constraint"] : []),
+    ...new Set(result.schemaViolations.filter((v) => failing.has(v.kind)).map((v) => v.kind)),
+  ];
+  return `The case fails on its ${kinds.join(" and ")} violations; the others are reported only.`;
 }
 
 /** Rewrites the indices of a result (pairs, missing, unexpected, ... violations) in place. */
