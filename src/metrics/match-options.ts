@@ -138,6 +138,12 @@ export interface MatchOptions {
    * only as text (`"^Error:"`).
    */
   errorOutput?: string;
+  /**
+   * What a call whose arguments text is not JSON is: a call of its tool whose arguments all
+   * differ (`"mismatch"`, the default), or a call not made (`"no-call"`: left out of the scoring
+   * and the constraints, listed in `ignored`), as BFCL counts an answer that does not decode.
+   */
+  unparsedArguments?: "mismatch" | "no-call";
   /** Only calls of these tools are scored (globs on names: `"get_*"`); the others are left out. */
   onlyTools?: readonly string[];
   /** Calls of these tools are left out of the scoring, on both sides (globs on names). */
@@ -178,6 +184,7 @@ export interface ResolvedMatchOptions {
   readonly toolErrors: "ignore" | "fail" | "retry" | "skip";
   /** Output text that makes a call a tool error, when set. */
   readonly errorOutput: LinearRegExp | undefined;
+  readonly unparsedArguments: "mismatch" | "no-call";
   /** Whether a tool name is in scope, when `onlyTools` or `ignoreTools` is set. */
   readonly inScope: ((name: string) => boolean) | undefined;
   readonly constraints: MatchConstraints;
@@ -215,6 +222,7 @@ export const knownMatchOptions: readonly string[] = [
   "schemaDefaults",
   "toolErrors",
   "errorOutput",
+  "unparsedArguments",
   "onlyTools",
   "ignoreTools",
   "constraints",
@@ -670,6 +678,12 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
       "ignore",
     ),
     errorOutput: patternOption("errorOutput", given.errorOutput),
+    unparsedArguments: enumOption(
+      "unparsedArguments",
+      given.unparsedArguments,
+      ["mismatch", "no-call"],
+      "mismatch",
+    ),
     inScope: scopeOf(given.onlyTools, given.ignoreTools),
     constraints: resolveConstraints(given.constraints),
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),

@@ -133,11 +133,14 @@ function listed(names: readonly string[], field: string): string {
  * The reason sentence: how many expected calls matched, then every reason the score is below 1,
  * located by `expected[i]` / `called[j]` and argument path.
  */
-/** A call left out of the scoring: a failed call under `toolErrors: "fail"` or a retried attempt. */
+/**
+ * A call left out of the scoring: a failed call under `toolErrors: "fail"`, a retried attempt, or
+ * a call whose arguments did not parse under `unparsedArguments: "no-call"`.
+ */
 export interface LeftOutCall {
   readonly calledIndex: number;
   readonly name: string;
-  readonly why: "failed" | "retried" | "skipped";
+  readonly why: "failed" | "retried" | "skipped" | "unparsed";
 }
 
 function leftOutText(call: LeftOutCall): string {
@@ -146,6 +149,8 @@ function leftOutText(call: LeftOutCall): string {
       return `called[${call.calledIndex}] ${call.name} failed and counts as not made`;
     case "skipped":
       return `called[${call.calledIndex}] ${call.name} failed and is left out`;
+    case "unparsed":
+      return `called[${call.calledIndex}] ${call.name}: ${unparsedArgumentsNote}; counts as no call`;
     default:
       return `called[${call.calledIndex}] ${call.name} failed and was retried; the attempt is left out`;
   }

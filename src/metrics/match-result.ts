@@ -65,8 +65,11 @@ export interface IgnoredCalls {
   readonly called: readonly {
     readonly calledIndex: number;
     readonly name: string;
-    /** Out of `onlyTools` / `ignoreTools`, or a tool error left out under `toolErrors`. */
-    readonly why: "out-of-scope" | "failed" | "retried" | "skipped";
+    /**
+     * Out of `onlyTools` / `ignoreTools`, a tool error left out under `toolErrors`, or arguments
+     * that did not parse under `unparsedArguments: "no-call"`.
+     */
+    readonly why: "out-of-scope" | "failed" | "retried" | "skipped" | "unparsed";
   }[];
   /** Expected calls of tools out of scope. */
   readonly expected: readonly { readonly expectedIndex: number; readonly name: string }[];

@@ -190,6 +190,32 @@ describe("matchToolCalls: order modes", () => {
     expect(result.reason).not.toContain("$.amount missing");
   });
 
+  it("counts a call whose arguments do not parse as no call, under unparsedArguments: no-call", () => {
+    const garbled = { name: "refund", arguments: '{"amount": 30' };
+    // BFCL's irrelevance rule: no call expected, and an answer that does not decode is no call.
+    const irrelevance = matchToolCalls([garbled], [], { unparsedArguments: "no-call" });
+    expect(irrelevance.score).toBe(1);
+    expect(irrelevance.reason).toBe(
+      "No calls were expected and none were made (order: any; f1 1). called[0] refund: the arguments did not parse as JSON; counts as no call.",
+    );
+    expect(irrelevance.ignored?.called).toEqual([
+      { calledIndex: 0, name: "refund", why: "unparsed" },
+    ]);
+    // By default it is a call of its tool with every argument wrong.
+    expect(matchToolCalls([garbled], []).score).toBe(0);
+    // Left out of the constraints too: "some call must be made" is not met by it.
+    const relevance = matchToolCalls([garbled, { name: "lookup", arguments: "{}" }], [], {
+      unparsedArguments: "no-call",
+      constraints: { minCalls: { "*": 2 } },
+      order: "superset",
+    });
+    expect(relevance.violations).toEqual([{ kind: "too-few-calls", name: "*", count: 1, min: 2 }]);
+    expect(relevance.unexpected).toEqual([{ calledIndex: 1, name: "lookup", allowed: true }]);
+    expect(() => matchToolCalls([], [], { unparsedArguments: "drop" as never })).toThrow(
+      /unparsedArguments must be one of "mismatch", "no-call"/,
+    );
+  });
+
   it("puts no order among the calls of one assistant turn under in-order", () => {
     const turn = parseTrajectory([
       { role: "user", content: "weather in both, then book" },

@@ -222,7 +222,7 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
   const nameOf = normalize ? (call: { name: string }) => normalize(call.name) : plainName;
   // Failures reported only as text are tool errors; calls of tools out of scope leave both sides.
   const flagged = withErrorOutput(read.calls, resolved.errorOutput);
-  const scope = inScopeOnly(flagged, given, resolved.inScope, nameOf);
+  const scope = inScopeOnly(flagged, given, resolved, nameOf);
   const calls = scope.calls;
   const parsed = scope.expected;
   if (
@@ -529,6 +529,9 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
   const { scope } = alignment;
   const calledAt = (index: number) => scope.calledAt?.[index] ?? index;
   const leftOut: LeftOutCall[] = [];
+  for (const index of scope.unparsedCalled) {
+    leftOut.push({ calledIndex: index, name: scope.allCalls[index].name, why: "unparsed" });
+  }
   for (const index of [...retried].sort((a, b) => a - b)) {
     leftOut.push({
       calledIndex: calledAt(index),
@@ -639,6 +642,7 @@ function scoresByArgumentsOnly(resolved: ResolvedMatchOptions): boolean {
     resolved.toolErrors === "ignore" &&
     resolved.errorOutput === undefined &&
     resolved.inScope === undefined &&
+    resolved.unparsedArguments === "mismatch" &&
     resolved.defaults.output.mode === "ignore" &&
     !hasConstraints(resolved.constraints)
   );
@@ -821,6 +825,8 @@ interface Scope {
   readonly expectedAt: readonly number[] | undefined;
   /** Calls and expected calls of tools out of scope, by their index in the lists given. */
   readonly ignoredCalled: readonly number[];
+  /** Calls left out as not made, their arguments unparsed (`unparsedArguments: "no-call"`). */
+  readonly unparsedCalled: readonly number[];
   readonly ignoredExpected: readonly number[];
   readonly allCalls: readonly ToolCall[];
   readonly allExpected: readonly ExpectedCall[];
@@ -829,29 +835,38 @@ interface Scope {
 /**
  * The calls of tools in scope (`onlyTools`, `ignoreTools`), on both sides: the others are left
  * out before anything is aligned; an expected call's `after` passes through the calls left out.
+ * Under `unparsedArguments: "no-call"`, a call whose arguments did not parse is left out too.
  */
 function inScopeOnly(
   calls: readonly ToolCall[],
   expected: ExpectedCalls,
-  inScope: ((name: string) => boolean) | undefined,
+  resolved: Pick<ResolvedMatchOptions, "inScope" | "unparsedArguments">,
   nameOf: (call: { name: string }) => string,
 ): Scope {
+  const { inScope } = resolved;
+  const unparsedOut = resolved.unparsedArguments === "no-call";
   const unscoped: Scope = {
     calls,
     expected,
     calledAt: undefined,
     expectedAt: undefined,
     ignoredCalled: noIndices,
+    unparsedCalled: noIndices,
     ignoredExpected: noIndices,
     allCalls: calls,
     allExpected: expected.calls,
   };
-  if (inScope === undefined) return unscoped;
+  if (inScope === undefined && !unparsedOut) return unscoped;
   const calledAt: number[] = [];
   const ignoredCalled: number[] = [];
-  calls.forEach((call, index) => (inScope(nameOf(call)) ? calledAt : ignoredCalled).push(index));
+  const unparsedCalled: number[] = [];
+  calls.forEach((call, index) => {
+    if (inScope !== undefined && !inScope(nameOf(call))) ignoredCalled.push(index);
+    else if (unparsedOut && call.invalidArguments !== undefined) unparsedCalled.push(index);
+    else calledAt.push(index);
+  });
   const rows = expected.calls;
-  const keep = rows.map((call) => inScope(nameOf(call)));
+  const keep = rows.map((call) => inScope === undefined || inScope(nameOf(call)));
   const expectedAt: number[] = [];
   const ignoredExpected: number[] = [];
   const newIndex = new Array<number>(rows.length).fill(-1);
@@ -861,7 +876,8 @@ function inScopeOnly(
       expectedAt.push(index);
     } else ignoredExpected.push(index);
   });
-  if (ignoredCalled.length === 0 && ignoredExpected.length === 0) return unscoped;
+  if (ignoredCalled.length === 0 && unparsedCalled.length === 0 && ignoredExpected.length === 0)
+    return unscoped;
   // The kept calls an expected call must come after, through the calls left out.
   const keptBefore = new Map<number, number[]>();
   const before = (row: number): number[] => {
@@ -885,6 +901,7 @@ function inScopeOnly(
     calledAt,
     expectedAt,
     ignoredCalled,
+    unparsedCalled,
     ignoredExpected,
     allCalls: calls,
     allExpected: rows,
