@@ -116,8 +116,8 @@ export { traceIdsOf } from "./adapters/otlp.js";
 export type { ParseTrajectoryOptions } from "./adapters/parse-trajectory.js";
 export { detectFormat } from "./adapters/detect-format.js";
 export type { FormatDetection } from "./adapters/detect-format.js";
-export { createNameNormalizer, normalizeToolName } from "./adapters/normalize-tool-name.js";
-export type { NameNormalizationOptions } from "./adapters/normalize-tool-name.js";
+export { createNameNormalizer, normalizeToolName } from "./core/normalize-tool-name.js";
+export type { NameNormalizationOptions } from "./core/normalize-tool-name.js";
 export { readToolSpecs } from "./adapters/tool-spec.js";
 export { trajectoryFormats } from "./core/trajectory.js";
 export type {

@@ -9,7 +9,7 @@ import type {
   TrajectoryStep,
   TrajectoryWarning,
 } from "../core/trajectory.js";
-import type { NameNormalizationOptions } from "./normalize-tool-name.js";
+import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { closestName } from "../core/suggest.js";
 import { readCallFields } from "../core/call-fields.js";
 import { markValidated, toToolCalls } from "../core/tool-call.js";

@@ -1,4 +1,6 @@
 import { InvalidOptionError } from "../core/errors.js";
+import { createNameNormalizer } from "../core/normalize-tool-name.js";
+import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
@@ -160,6 +162,12 @@ export interface MatchOptions {
   onSchemaViolation?: "fail" | "report" | { readonly fail: readonly SchemaViolationKind[] };
   /** Applied to every tool name on both sides before matching (`createNameNormalizer()`). */
   normalizeName?: (name: string) => string;
+  /**
+   * The same as data, for configs and datasets: `true` for `createNameNormalizer()`'s defaults,
+   * or its options (`{ aliases: { "math.factorial": "factorial" }, dottedNames: "underscore" }`).
+   * Not with `normalizeName`.
+   */
+  normalizeNames?: boolean | NameNormalizationOptions;
   /** Minimum passing score. Default 1: a case passes only when every expected call was made as expected. */
   threshold?: number;
   /** Bounds for pathological inputs; `maxOrderStates` bounds partial-order alignment. */
@@ -229,6 +237,7 @@ export const knownMatchOptions: readonly string[] = [
   "onViolation",
   "onSchemaViolation",
   "normalizeName",
+  "normalizeNames",
   "threshold",
   "limits",
 ];
@@ -239,6 +248,40 @@ export const knownMatchOptions: readonly string[] = [
 export const matchCaseOptions: readonly string[] = knownMatchOptions.filter(
   (name) => name !== "normalizeName" && name !== "limits",
 );
+
+/** The name normalizer of `normalizeName` (code) or `normalizeNames` (data), never both. */
+function nameNormalizerOf(code: unknown, data: unknown): ((name: string) => string) | undefined {
+  if (code !== undefined && typeof code !== "function") {
+    throw new InvalidOptionError({
+      option: "normalizeName",
+      value: code,
+      message:
+        "normalizeName must be a function from a tool name to a tool name; in a config or dataset, use normalizeNames",
+    });
+  }
+  if (data === undefined || data === false) return code as ((name: string) => string) | undefined;
+  if (code !== undefined) {
+    throw new InvalidOptionError({
+      option: "normalizeNames",
+      value: data,
+      message: "give normalizeName (a function) or normalizeNames (options), not both",
+    });
+  }
+  if (data === true) return createNameNormalizer();
+  if (!isJsonObject(data)) {
+    throw new InvalidOptionError({
+      option: "normalizeNames",
+      value: data,
+      message: `normalizeNames must be true, false or name normalization options ({ aliases, dottedNames, dynamicSuffix, stripMcpPrefix }), got ${JSON.stringify(data)}`,
+    });
+  }
+  // Its keys are options, never tool names: snake_case reads as camelCase; aliases stay as given.
+  const { aliases, ...rest } = data as Record<string, JsonValue | undefined>;
+  const options = camelKeys(rest as JsonObject) as NameNormalizationOptions;
+  return createNameNormalizer(
+    aliases === undefined ? options : { ...options, aliases: aliases as Record<string, string> },
+  );
+}
 
 const noKinds: ReadonlySet<SchemaViolationKind> = new Set();
 const allKinds: ReadonlySet<SchemaViolationKind> = new Set(schemaViolationKinds);
@@ -688,7 +731,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
     constraints: resolveConstraints(given.constraints),
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
     failingSchemaViolations: failingSchemaViolationsOf(given.onSchemaViolation),
-    normalizeName: given.normalizeName,
+    normalizeName: nameNormalizerOf(given.normalizeName, given.normalizeNames),
     threshold: numberOption("threshold", given.threshold, 1, { min: 0, max: 1 }),
     limits: resolveMatchLimits(matchLimits),
     maxOrderStates: numberOption("limits.maxOrderStates", maxOrderStates, 2_000_000, {

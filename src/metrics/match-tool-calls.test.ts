@@ -493,6 +493,31 @@ describe("matchToolCalls: the peers' bug reports", () => {
 });
 
 describe("matchToolCalls: argument rules", () => {
+  it("maps tool names by normalizeNames, given as data: aliases and a rule for dotted names", () => {
+    // BFCL's answer names math.factorial; models are sent (and call) math_factorial.
+    const called = [call("math_factorial", { n: 5 }), call("fact", { n: 6 })];
+    const expected = [want("math.factorial", { n: 5 }), want("factorial", { n: 6 })];
+    expect(matchToolCalls(called, expected).score).toBe(0);
+    const mapped = matchToolCalls(called, expected, {
+      normalizeNames: { dottedNames: "underscore", aliases: { fact: "factorial" } },
+    });
+    expect(mapped.score).toBe(1);
+    // The snake_case spelling of a config reads the same.
+    const snake = matchToolCalls(called, expected, {
+      normalizeNames: { dotted_names: "underscore", aliases: { fact: "factorial" } } as never,
+    });
+    expect(snake.score).toBe(1);
+    expect(() =>
+      matchToolCalls([], [], { normalizeNames: { dottedNames: "dash" } as never }),
+    ).toThrow(/dottedNames must be "keep" or "underscore", got "dash"/);
+    expect(() => matchToolCalls([], [], { normalizeNames: { alias: {} } as never })).toThrow(
+      /"alias" is not a name normalization option/,
+    );
+    expect(() =>
+      matchToolCalls([], [], { normalizeNames: true, normalizeName: (name) => name }),
+    ).toThrow(/not both/);
+  });
+
   it("fails the case on the schema violations of the kinds onSchemaViolation names, reporting the others", () => {
     const tools: ToolSpec[] = [
       {

@@ -8,7 +8,7 @@ import { JsonlCursor, decodedAsWritten, isOverlongLine, notUtf8 } from "../core/
 import { NotARegularFileError, readRegularFile } from "./regular-file.js";
 import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
-import type { NameNormalizationOptions } from "../adapters/normalize-tool-name.js";
+import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
 
 /** The largest JSON or YAML dataset read (whole, so a few times its size in memory). */

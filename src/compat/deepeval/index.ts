@@ -58,5 +58,5 @@ export type {
   TrajectoryToolCall,
 } from "./trajectory-metric.js";
 export type { SelectionDetails } from "./selection.js";
-export { normalizeToolName } from "../../adapters/normalize-tool-name.js";
-export type { NameNormalizationOptions } from "../../adapters/normalize-tool-name.js";
+export { normalizeToolName } from "../../core/normalize-tool-name.js";
+export type { NameNormalizationOptions } from "../../core/normalize-tool-name.js";

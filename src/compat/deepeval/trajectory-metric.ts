@@ -1,5 +1,5 @@
-import { createNameNormalizer } from "../../adapters/normalize-tool-name.js";
-import type { NameNormalizationOptions } from "../../adapters/normalize-tool-name.js";
+import { createNameNormalizer } from "../../core/normalize-tool-name.js";
+import type { NameNormalizationOptions } from "../../core/normalize-tool-name.js";
 import { parseTrajectory } from "../../adapters/parse-trajectory.js";
 import pLimit from "p-limit";
 import {

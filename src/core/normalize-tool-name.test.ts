@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidOptionError } from "../core/errors.js";
+import { InvalidOptionError } from "./errors.js";
 import { createNameNormalizer, normalizeToolName } from "./normalize-tool-name.js";
 
 describe("normalizeToolName", () => {
@@ -51,5 +51,17 @@ describe("normalizeToolName", () => {
     expect(() => createNameNormalizer({ normalize: () => 5 as never })("x")).toThrow(
       /must return a string/,
     );
+  });
+
+  it("writes dots as underscores on request, before aliases", () => {
+    const normalize = createNameNormalizer({
+      dottedNames: "underscore",
+      dynamicSuffix: false,
+      aliases: { math_hypot: "hypot" },
+    });
+    expect(normalize("math.factorial")).toBe("math_factorial");
+    expect(normalize("a.b.c")).toBe("a_b_c");
+    expect(normalize("math.hypot")).toBe("hypot");
+    expect(createNameNormalizer()("math.factorial")).toBe("math.factorial");
   });
 });

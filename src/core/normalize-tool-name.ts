@@ -1,4 +1,4 @@
-import { InvalidOptionError } from "../core/errors.js";
+import { InvalidOptionError } from "./errors.js";
 
 export interface NameNormalizationOptions {
   /**
@@ -12,6 +12,12 @@ export interface NameNormalizationOptions {
    * since two servers may offer tools of the same name.
    */
   stripMcpPrefix?: boolean;
+  /**
+   * What a dot in a name becomes: `"keep"` (default) or `"underscore"` (`math.factorial` ->
+   * `math_factorial`, as BFCL sends dotted names to function-calling models). Applied after the
+   * two rules above, before aliases.
+   */
+  dottedNames?: "keep" | "underscore";
   /** Names to map to a canonical one, applied to the original name and to the normalized one. */
   aliases?: Readonly<Record<string, string>>;
   /** Your own rule; when given it replaces the two built-in ones (aliases still apply). */
@@ -46,9 +52,39 @@ function removeMcpPrefix(name: string): string {
  * const normalize = createNameNormalizer({ stripMcpPrefix: true });
  * normalize("mcp__github__create_issue_a1b2"); // "create_issue"
  */
+const knownOptions = ["dynamicSuffix", "stripMcpPrefix", "dottedNames", "aliases", "normalize"];
+
 export function createNameNormalizer(
   options: NameNormalizationOptions = {},
 ): (name: string) => string {
+  for (const key of Object.keys(options)) {
+    if (!knownOptions.includes(key)) {
+      throw new InvalidOptionError({
+        option: key,
+        value: (options as Record<string, unknown>)[key],
+        message: `${JSON.stringify(key)} is not a name normalization option; they are ${knownOptions.join(", ")}`,
+      });
+    }
+  }
+  // Options may come from data: read them as unknown.
+  const dotted: unknown = options.dottedNames ?? "keep";
+  if (dotted !== "keep" && dotted !== "underscore") {
+    throw new InvalidOptionError({
+      option: "dottedNames",
+      value: dotted,
+      message: `dottedNames must be "keep" or "underscore", got ${JSON.stringify(dotted)}`,
+    });
+  }
+  for (const flag of ["dynamicSuffix", "stripMcpPrefix"] as const) {
+    const value: unknown = options[flag];
+    if (value !== undefined && typeof value !== "boolean") {
+      throw new InvalidOptionError({
+        option: flag,
+        value,
+        message: `${flag} must be true or false, got ${JSON.stringify(value)}`,
+      });
+    }
+  }
   if (options.normalize !== undefined && typeof options.normalize !== "function") {
     throw new InvalidOptionError({
       option: "normalize",
@@ -56,15 +92,16 @@ export function createNameNormalizer(
       message: "normalize must be a function from a tool name to a tool name",
     });
   }
-  const aliases = options.aliases ?? {};
-  if (typeof aliases !== "object" || Array.isArray(aliases)) {
+  const given: unknown = options.aliases ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
     throw new InvalidOptionError({
       option: "aliases",
-      value: aliases,
+      value: given,
       message: 'aliases must be an object mapping names to names, like { "search_v2": "search" }',
     });
   }
-  for (const [from, to] of Object.entries(aliases)) {
+  const aliases = given as Readonly<Record<string, string>>;
+  for (const [from, to] of Object.entries(aliases) as [string, unknown][]) {
     if (typeof to !== "string") {
       throw new InvalidOptionError({
         option: `aliases.${from}`,
@@ -96,6 +133,7 @@ export function createNameNormalizer(
       if (stripPrefix) normalized = removeMcpPrefix(normalized);
       if (stripSuffix) normalized = removeDynamicSuffix(normalized);
     }
+    if (dotted === "underscore") normalized = normalized.replaceAll(".", "_");
     return alias(normalized) ?? normalized;
   };
 }
