@@ -7,6 +7,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ToolCorrectnessMetric } from "../src/compat/deepeval/index.js";
+import { MultiTurnSample, ToolCallAccuracy, ToolCallF1 } from "../src/compat/ragas/index.js";
+import { createMetric, matchToolCalls } from "../src/index.js";
+import type { MatchOptions } from "../src/index.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "peers");
 
@@ -53,4 +56,99 @@ describe("deepeval's tool-type tests (ToolCorrectnessMetric)", () => {
       });
     });
   }
+});
+
+interface RagasCase {
+  readonly id: string;
+  readonly source: string;
+  readonly metric: "ToolCallAccuracy" | "ToolCallF1";
+  readonly options: { strictOrder?: boolean };
+  readonly sample?: {
+    userInput: { type: string; content: string; toolCalls?: { name: string; args: object }[] }[];
+    referenceToolCalls: { name: string; args: object }[];
+  };
+  readonly asserts: {
+    readonly score?: number;
+    readonly roundedScore?: { digits: number; value: number };
+    readonly isSequenceAligned?: { predicted: string[]; reference: string[]; value: boolean };
+  };
+}
+
+describe("ragas' ToolCallAccuracy and ToolCallF1 tests", () => {
+  const cases = readCases<RagasCase>("ragas-tool-calls.jsonl");
+  it("reads every asserting test of the two suites", () => {
+    expect(cases).toHaveLength(22);
+  });
+  for (const c of cases) {
+    it(c.id, async () => {
+      const metric =
+        c.metric === "ToolCallAccuracy" ? new ToolCallAccuracy(c.options) : new ToolCallF1();
+      const aligned = c.asserts.isSequenceAligned;
+      if (aligned !== undefined) {
+        expect(
+          (metric as ToolCallAccuracy).isSequenceAligned(aligned.predicted, aligned.reference),
+        ).toBe(aligned.value);
+        return;
+      }
+      if (c.sample === undefined) throw new Error(`${c.id}: no sample`);
+      const score = await metric.multiTurnAscore(new MultiTurnSample(c.sample as never));
+      const { roundedScore } = c.asserts;
+      if (roundedScore !== undefined) {
+        expect(Math.round(score * 10 ** roundedScore.digits) / 10 ** roundedScore.digits).toBe(
+          roundedScore.value,
+        );
+      } else expect(score).toBe(c.asserts.score);
+      // The registry's metric gives the same number from a dataset case's lists.
+      const id =
+        c.metric === "ToolCallAccuracy" ? "ragas-tool-call-accuracy" : "ragas-tool-call-f1";
+      const registered = createMetric({ metric: id, ...c.options });
+      const toolsCalled = c.sample.userInput.flatMap((message) =>
+        (message.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.args })),
+      );
+      const expectedTools = c.sample.referenceToolCalls.map((call) => ({
+        name: call.name,
+        arguments: call.args,
+      }));
+      const result = await registered.measure({ toolsCalled, expectedTools } as never);
+      expect(result).toMatchObject({ status: "scored", score });
+    });
+  }
+});
+
+describe("ragas' ToolCallAccuracy as tool-call-accuracy options (docs/guides/benchmarks.md)", () => {
+  const scored = readCases<RagasCase>("ragas-tool-calls.jsonl").filter(
+    (c) => c.metric === "ToolCallAccuracy" && c.sample !== undefined,
+  );
+  /** How many of ragas' asserted scores the options give. */
+  const agreeing = (score: "f1" | "recall") =>
+    scored
+      .filter((c) => {
+        const sample = c.sample;
+        if (sample === undefined) return false;
+        const called = sample.userInput.flatMap((message) =>
+          (message.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.args })),
+        );
+        const expected = sample.referenceToolCalls.map((call) => ({
+          name: call.name,
+          arguments: call.args,
+        }));
+        const options: MatchOptions = {
+          order: c.options.strictOrder === false ? "any" : "strict",
+          arguments: "subset",
+          score,
+        };
+        return matchToolCalls(called, expected, options).score === c.asserts.score;
+      })
+      .map((c) => c.id);
+
+  it("gives 8 of the 10 with score f1 and 7 with recall; the length mismatches are ragas' gate", () => {
+    expect(scored).toHaveLength(10);
+    const f1 = agreeing("f1");
+    expect(f1).toHaveLength(8);
+    expect(scored.map((c) => c.id).filter((id) => !f1.includes(id))).toEqual([
+      "test_length_mismatch_more_predicted",
+      "test_length_mismatch_fewer_predicted",
+    ]);
+    expect(agreeing("recall")).toHaveLength(7);
+  });
 });

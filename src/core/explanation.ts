@@ -119,7 +119,9 @@ export type AlignmentAlgorithm =
   | "positional"
   | "partial-order"
   | "deepeval-greedy"
-  | "axion-first-fit";
+  | "axion-first-fit"
+  | "ragas-sequence"
+  | "ragas-set";
 
 /**
  * Everything behind a tool-call score, from one alignment: the pairs with their per-argument

@@ -32,6 +32,7 @@ import { buildReason, exactReason } from "./match-reason.js";
 import type { LeftOutCall } from "./match-reason.js";
 import type { CallSchemaViolation, MatchResult, ToolCallScore, Violation } from "./match-result.js";
 import { pairToolCalls } from "./pairing.js";
+import type { PairingAlgorithm } from "./pairing.js";
 import { smallCaseTotal } from "./small-case-total.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 import type { ToolCallMatrix } from "./tool-call-matrix.js";
@@ -1042,11 +1043,7 @@ function alignCalls(
     return orderedAcrossSteps(scores, calledSteps, resolved.maxOrderStates);
   }
   if (order !== "partial") {
-    return pairToolCalls(
-      scores,
-      algorithm as Exclude<AlignmentAlgorithm, "partial-order">,
-      resolved.limits,
-    ).pairs;
+    return pairToolCalls(scores, algorithm as PairingAlgorithm, resolved.limits).pairs;
   }
   try {
     return partialOrderPairs(scores, {

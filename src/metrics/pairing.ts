@@ -186,13 +186,19 @@ function assignmentLimit(
   });
 }
 
+/** The alignments `pairToolCalls` computes (the others have their own code). */
+export type PairingAlgorithm = Exclude<
+  AlignmentAlgorithm,
+  "partial-order" | "ragas-sequence" | "ragas-set"
+>;
+
 /**
  * Pairs expected calls with calls made using one of the alignment algorithms. Only calls of the
  * same tool ever pair; pairs are by index.
  */
 export function pairToolCalls(
   matrix: ToolCallMatrix,
-  algorithm: Exclude<AlignmentAlgorithm, "partial-order">,
+  algorithm: PairingAlgorithm,
   limits: ResolvedMatchLimits,
 ): Pairing {
   switch (algorithm) {

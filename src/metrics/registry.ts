@@ -18,6 +18,12 @@ import {
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
 import { camelKeys, caseOptions, optionsObject, rejectUnknownOptions } from "./options.js";
+import {
+  resolveRagasToolCallAccuracyOptions,
+  resolveRagasToolCallF1Options,
+  scoreRagasToolCallAccuracy,
+  scoreRagasToolCallF1,
+} from "./ragas-tool-call.js";
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
@@ -162,6 +168,45 @@ const axionCaseOptions = [
 ];
 const axionOptionNames = [...axionCaseOptions, "name", "limits"];
 
+/** What a case may set of ragas' options. */
+const ragasAccuracyCaseOptions = ["threshold", "strictOrder"];
+const ragasF1CaseOptions = ["threshold"];
+
+/** One of ragas' two tool-call metrics, by id (the registry's, and `toolscore/ragas`' classes'). */
+export function ragasMetric(
+  id: "ragas-tool-call-accuracy" | "ragas-tool-call-f1",
+  options: JsonObject,
+): Metric {
+  const defaultName =
+    id === "ragas-tool-call-accuracy" ? "Tool Call Accuracy (ragas)" : "Tool Call F1 (ragas)";
+  const accuracy = id === "ragas-tool-call-accuracy";
+  const caseOptionNames = accuracy ? ragasAccuracyCaseOptions : ragasF1CaseOptions;
+  return syncMetric({
+    id,
+    options: camelKeys(optionsObject(id, options) as JsonObject),
+    defaultName,
+    caseOptions: caseOptionNames,
+    resolve: (given) => {
+      rejectUnknownOptions(id, given, [...caseOptionNames, "name"]);
+      return accuracy
+        ? resolveRagasToolCallAccuracyOptions(given)
+        : resolveRagasToolCallF1Options(given);
+    },
+    score: (testCase, resolved, name) => {
+      const lists = callLists(name, testCase);
+      const result = accuracy
+        ? scoreRagasToolCallAccuracy(lists, resolved)
+        : scoreRagasToolCallF1(lists);
+      return passing(result.score, resolved.threshold, result.reason, result.details);
+    },
+  });
+}
+
+/** A score with its threshold, verdict, reason and details, as `syncMetric` takes it. */
+function passing(score: number, threshold: number, reason: string, details: ToolCallMatchDetails) {
+  return { score, threshold, success: score >= threshold, reason, explain: () => details };
+}
+
 /** The deterministic metrics, by id. */
 export const deterministicMetrics: readonly MetricDefinition[] = [
   {
@@ -231,15 +276,29 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
         },
         score: (testCase, resolved, name) => {
           const result = scoreAxionToolCorrectness(callLists(name, testCase), resolved);
-          return {
-            score: result.score,
-            threshold: resolved.threshold,
-            success: result.score >= resolved.threshold,
-            reason: result.explanation,
-            explain: () => result.details,
-          };
+          return passing(result.score, resolved.threshold, result.explanation, result.details);
         },
       });
+    },
+  },
+  {
+    id: "ragas-tool-call-accuracy",
+    defaultName: "Tool Call Accuracy (ragas)",
+    description: "ragas' ToolCallAccuracy (names in sequence gate the score; arguments as str())",
+    judged: false,
+    caseOptions: ragasAccuracyCaseOptions,
+    create(options) {
+      return ragasMetric("ragas-tool-call-accuracy", options);
+    },
+  },
+  {
+    id: "ragas-tool-call-f1",
+    defaultName: "Tool Call F1 (ragas)",
+    description: "ragas' ToolCallF1 (F1 over the sets of calls, names and arguments)",
+    judged: false,
+    caseOptions: ragasF1CaseOptions,
+    create(options) {
+      return ragasMetric("ragas-tool-call-f1", options);
     },
   },
   {

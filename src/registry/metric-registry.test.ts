@@ -28,6 +28,8 @@ describe("createMetric", () => {
       "tool-call-accuracy",
       "deepeval-tool-correctness",
       "axion-tool-correctness",
+      "ragas-tool-call-accuracy",
+      "ragas-tool-call-f1",
       "response-contains",
     ]);
     expect(deterministicMetrics.every((definition) => !definition.judged)).toBe(true);

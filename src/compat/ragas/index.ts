@@ -1,5 +1,6 @@
 /**
- * ragas-compatible multimodal metrics: `MultiModalFaithfulness` and `MultiModalRelevance` with
+ * ragas-compatible metrics: `ToolCallAccuracy` and `ToolCallF1` with ragas' multi-turn samples
+ * (`MultiTurnSample`, `AIMessage`, `ToolCall`, `multiTurnAscore`); and the multimodal metrics: `MultiModalFaithfulness` and `MultiModalRelevance` with
  * ragas' collections API (`ascore`) and legacy API (`SingleTurnSample`, `singleTurnAscore`),
  * judged by any toolscore judge, with images loaded safely; and `gradedMultimodalFaithfulness`, a
  * toolscore metric that grades claim by claim (not a ragas class).
@@ -18,6 +19,20 @@ export {
   defaultVisionModel,
 } from "./multimodal.js";
 export { gradedMultimodalFaithfulness };
+export {
+  AIMessage,
+  HumanMessage,
+  MultiTurnSample,
+  ToolCall,
+  ToolCallAccuracy,
+  ToolCallF1,
+  ToolMessage,
+} from "./tool-calls.js";
+export type {
+  RagasToolCallAccuracyOptions,
+  RagasToolCallF1Options,
+  RagasToolCallScore,
+} from "../../metrics/ragas-tool-call.js";
 export type { ContextStatus, MultiModalMetricOptions, MultiModalResult } from "./multimodal.js";
 export type {
   GradedMultimodalFaithfulnessCase,
@@ -25,7 +40,12 @@ export type {
   GradedMultimodalFaithfulnessOptions,
 };
 export type { ClaimVerdict, ContextReference } from "../../judges/faithfulness.js";
-export { InvalidInputError, MediaLoadError, ToolscoreError } from "../../core/errors.js";
+export {
+  InvalidInputError,
+  MediaLoadError,
+  MissingParamsError,
+  ToolscoreError,
+} from "../../core/errors.js";
 
 /**
  * @deprecated Renamed {@link gradedMultimodalFaithfulness}: it is easily taken for the ragas class
