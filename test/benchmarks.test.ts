@@ -79,6 +79,17 @@ describe("benchmark examples", () => {
     expect(byMutation("omit_optional").every((passed) => passed)).toBe(true);
   });
 
+  it("BFCL, a served model's real answers: valid exactly when BFCL's checker says so", async () => {
+    const verdicts = await evaluate("bfcl-real");
+    expect(verdicts).toHaveLength(40);
+    expect(disagreements(verdicts, (v) => v.metadata.bfclValid === true)).toEqual([]);
+    // Irrelevance answers (no call expected, none made) pass; some answers fail.
+    const irrelevance = verdicts.filter((v) => v.metadata.category === "irrelevance");
+    expect(irrelevance.length).toBeGreaterThan(0);
+    expect(irrelevance.every((v) => v.passed)).toBe(true);
+    expect(verdicts.some((v) => !v.passed)).toBe(true);
+  });
+
   it("agentevals: the suite's asserted score, with the override that needs code in code", async () => {
     const verdicts = await evaluate("agentevals");
     expect(verdicts).toHaveLength(62);

@@ -63,18 +63,15 @@ function bfclSchema(schema) {
 }
 
 /**
- * One parameter's possible answer (a list of acceptable values; "" means it may be left out) as
- * an expected value: the value, a oneOf matcher, wrapped in optional. A dict's acceptable value
- * holds possible answers for its own keys.
+ * One parameter's possible answer (a list of acceptable values) as an expected value: the value,
+ * or a oneOf matcher. A "" in the list means the parameter may be left out, and is also a value
+ * BFCL accepts as passed: the expected value is wrapped in optional and keeps "" among its values.
+ * A dict's acceptable value holds possible answers for its own keys.
  */
 function bfclExpected(acceptable) {
-  const optional = acceptable.includes("");
-  const values = acceptable.filter((value) => value !== "").map(bfclValue);
-  let expected;
-  if (values.length === 1) expected = values[0];
-  else if (values.length > 1) expected = { $match: "oneOf", values };
-  if (!optional) return expected;
-  return expected === undefined ? { $match: "absent" } : { $match: "optional", value: expected };
+  const values = acceptable.map(bfclValue);
+  const expected = values.length === 1 ? values[0] : { $match: "oneOf", values };
+  return acceptable.includes("") ? { $match: "optional", value: expected } : expected;
 }
 
 function bfclValue(value) {
