@@ -428,10 +428,52 @@ function wholeProcess(args) {
   if (run.status !== 0 && run.status !== 1) {
     throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stderr.slice(-500)}`);
   }
-  const { peakMiB } = JSON.parse(readFileSync(usage, "utf8"));
+  const { peakMiB, cpuSeconds } = JSON.parse(readFileSync(usage, "utf8"));
   rmSync(usage, { force: true });
-  return { seconds, peakMiB, stdout: run.stdout };
+  return { seconds, peakMiB, cpuSeconds, stdout: run.stdout };
 }
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Start-up: the CLI's `--version` and `eval --help`, and `import("toolscore")`, each against
+ * `node -e 0` in alternating processes; the ratio of CPU time is taken round by round.
+ */
+workloads.startup = () => {
+  const bin = path.join(benchDir, "..", "dist", "cli", "bin.js");
+  const sides = {
+    node: ["-e", "0"],
+    "--version": [bin, "--version"],
+    "eval --help": [bin, "eval", "--help"],
+    'import("toolscore")': ["--input-type=module", "-e", 'await import("toolscore")'],
+  };
+  const ratios = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+  const cpu = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+  let peakMiB = 0;
+  for (let round = 0; round < 11; round++) {
+    let base;
+    for (const [name, args] of Object.entries(sides)) {
+      const run = wholeProcess(args);
+      const { cpuSeconds } = run;
+      if (name === "--version") peakMiB = Math.max(peakMiB, run.peakMiB);
+      if (name === "node") base = cpuSeconds;
+      cpu[name].push(cpuSeconds);
+      ratios[name].push(cpuSeconds / base);
+    }
+  }
+  const shown = Object.keys(sides)
+    .filter((name) => name !== "node")
+    .map(
+      (name) => `${name} ${median(cpu[name]).toFixed(3)} s (${median(ratios[name]).toFixed(1)}x)`,
+    );
+  return {
+    workload: "start-up, CPU against node -e 0 (round by round)",
+    cases: 1,
+    seconds: median(cpu["--version"]),
+    peakMiB,
+    note: `node -e 0 ${median(cpu.node).toFixed(3)} s; ${shown.join("; ")}`,
+  };
+};
 
 /** The peer of the eval rows: read the file's lines and JSON.parse each, nothing else. */
 workloads["eval-1m-half-bare"] = () => {

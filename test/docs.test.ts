@@ -278,7 +278,7 @@ describe("docs: YAML, JSON and configs", () => {
     }
   });
 
-  it("reads every config example with the CLI's reader, and makes its metrics", () => {
+  it("reads every config example with the CLI's reader, and makes its metrics", async () => {
     const judged = new Set(
       metricDefinitions
         .filter((definition) => definition.judged)
@@ -291,7 +291,7 @@ describe("docs: YAML, JSON and configs", () => {
     for (const [index, block] of configs.entries()) {
       const file = path.join(directory, `config-${index}.yaml`);
       writeFileSync(file, block.code);
-      const config = readConfigFile(file);
+      const config = await readConfigFile(file);
       for (const metric of config.metrics) {
         if (judged.has(metric.metric)) continue;
         expect(

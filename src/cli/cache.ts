@@ -37,7 +37,7 @@ export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<
   if (positionals.length !== 1 || positionals[0] !== "clear") {
     throw usageError("cache takes one action: toolscore cache clear (see toolscore cache --help)");
   }
-  const directory = judgeCacheDirectory(configFor(values.config, io), io);
+  const directory = judgeCacheDirectory(await configFor(values.config, io), io);
   if (directory === undefined) {
     io.stdout.write(
       "the config turns the judge cache off (judge.cache: false); nothing to clear\n",

@@ -17,8 +17,8 @@ function write(name: string, text: string): string {
 }
 
 describe("readConfigFile", () => {
-  it("reads metrics as a list or a map, snake_case keys, paths relative to the file", () => {
-    const yaml = readConfigFile(
+  it("reads metrics as a list or a map, snake_case keys, paths relative to the file", async () => {
+    const yaml = await readConfigFile(
       write(
         "a.yaml",
         "metrics:\n  - tool-call-accuracy\n  - metric: axion-tool-correctness\n    strict_order: true\nfail_under: 0.9\nreport: out/report.html\n",
@@ -32,7 +32,7 @@ describe("readConfigFile", () => {
       failUnder: 0.9,
       report: path.join(directory, "out", "report.html"),
     });
-    const json = readConfigFile(
+    const json = await readConfigFile(
       write(
         "b.json",
         JSON.stringify({
@@ -47,17 +47,23 @@ describe("readConfigFile", () => {
     });
   });
 
-  it("names what is wrong: unknown settings, bad types, bad syntax", () => {
-    expect(() => readConfigFile(write("c.yaml", "metric: x\n"))).toThrow(
+  it("names what is wrong: unknown settings, bad types, bad syntax", async () => {
+    await expect(readConfigFile(write("c.yaml", "metric: x\n"))).rejects.toThrow(
       /unknown setting "metric"/,
     );
-    expect(() => readConfigFile(write("d.yaml", "metrics: 3\n"))).toThrow(/metrics must be a list/);
-    expect(() => readConfigFile(write("e.json", "{"))).toThrow(/e\.json:1:2: not valid JSON/);
-    expect(() => readConfigFile(write("f.yaml", "judge: { modl: x }\n"))).toThrow(/judge must be/);
-    expect(() => readConfigFile(write("g.yaml", "report_max_cases: 0\n"))).toThrow(
+    await expect(readConfigFile(write("d.yaml", "metrics: 3\n"))).rejects.toThrow(
+      /metrics must be a list/,
+    );
+    await expect(readConfigFile(write("e.json", "{"))).rejects.toThrow(
+      /e\.json:1:2: not valid JSON/,
+    );
+    await expect(readConfigFile(write("f.yaml", "judge: { modl: x }\n"))).rejects.toThrow(
+      /judge must be/,
+    );
+    await expect(readConfigFile(write("g.yaml", "report_max_cases: 0\n"))).rejects.toThrow(
       /reportMaxCases must be a whole number/,
     );
-    expect(() => readConfigFile(path.join(directory, "none.yaml"))).toThrow(
+    await expect(readConfigFile(path.join(directory, "none.yaml"))).rejects.toThrow(
       /cannot read the config file/,
     );
   });

@@ -3,7 +3,6 @@ import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
 import { numberFlag, shownPath, usageError } from "./io.js";
@@ -203,7 +202,7 @@ function judgeOf(value: unknown, file: string): JudgeConfig | undefined {
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** Reads a config file (JSON or YAML); its relative paths are relative to the file. */
-export function readConfigFile(file: string): EvalConfig {
+export async function readConfigFile(file: string): Promise<EvalConfig> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -215,9 +214,11 @@ export function readConfigFile(file: string): EvalConfig {
       cause: error,
     });
   }
+  // The YAML parser is loaded only for a YAML config.
+  const yaml = /\.ya?ml$/i.test(file) ? await import("yaml") : undefined;
   let value: unknown;
   try {
-    value = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+    value = yaml === undefined ? JSON.parse(text) : yaml.parse(text);
   } catch (error) {
     throw configError(
       file,
@@ -421,10 +422,10 @@ export function judgeCacheDirectory(
 }
 
 /** The config file named by --config, else the one in the folder, else none. */
-export function configFor(
+export async function configFor(
   given: string | undefined,
   io: Pick<CliIo, "cwd" | "stderr">,
-): EvalConfig {
+): Promise<EvalConfig> {
   const file = given === undefined ? findConfigFile(io.cwd) : path.resolve(io.cwd, given);
   if (file === undefined) {
     io.stderr.write(
@@ -434,7 +435,7 @@ export function configFor(
   }
   if (!/\.(?:json|ya?ml)$/i.test(file)) refuseCodeConfig(file);
   if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
-  return { ...readConfigFile(file), file };
+  return { ...(await readConfigFile(file)), file };
 }
 
 /**

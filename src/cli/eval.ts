@@ -291,7 +291,7 @@ async function planEval(
     );
   }
   const resolve = (file: string) => path.resolve(io.cwd, file);
-  const config = configFor(values.config, io);
+  const config = await configFor(values.config, io);
   const metrics = metricsOf(values, config);
   const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
   const { failUnder, failUnderFrom } = failUnderOf(values["fail-under"], config, io);

@@ -366,3 +366,17 @@ function withMatcherDescriptions(record: CaseRecord): CaseRecord {
     },
   };
 }
+
+/** The report files named by --report, --junit and --markdown, resolved against the cwd. */
+export function reportTargets(
+  values: { report?: string; junit?: string; markdown?: string },
+  cwd: string,
+): ReportTargets {
+  const resolve = (file: string | undefined) =>
+    file === undefined ? undefined : path.resolve(cwd, file);
+  return {
+    report: resolve(values.report),
+    junit: resolve(values.junit),
+    markdown: resolve(values.markdown),
+  };
+}

@@ -1,0 +1,88 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ToolscoreError } from "../core/errors.js";
+import { gateVerdict } from "../core/gate.js";
+import { refuseLinkedOutput } from "../node/output-path.js";
+import { mergeResults } from "../node/results-file.js";
+import { formatConsoleSummary } from "../reporters/console.js";
+import { printableLines } from "../reporters/printable.js";
+import { configFor, failUnderOf } from "./config.js";
+import { ExitCode, namedFile, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+
+export const mergeHelp = `Usage: toolscore merge <shard results...> --out <merged.jsonl> [options]
+
+Joins the results files of all n shards of one run (eval --shard i/n) into one, cases in
+dataset order, and decides the run's gate as eval does: every case must pass, or the share
+--fail-under (else the config's fail_under) names.
+
+  -o, --out <file>          the merged results file (required)
+      --fail-under <0..1>   pass when at least this share of cases passes (default: all)
+  -c, --config <file>       the config whose fail_under applies (default: toolscore.config.json,
+                            .yaml or .yml in the current folder, as eval reads it)
+      --report <file.html>  also render reports from the merged results
+      --junit <file.xml>
+      --markdown <file.md>
+  -h, --help
+
+Exit codes: 0 the gate passed; 1 too few cases passed; 2 a usage error; 3 a shard missing or
+unfinished, or a case that could not be scored.
+`;
+
+export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      out: { type: "string", short: "o" },
+      "fail-under": { type: "string" },
+      config: { type: "string", short: "c" },
+      report: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(mergeHelp);
+    return ExitCode.OK;
+  }
+  const { failUnder, failUnderFrom } = failUnderOf(
+    values["fail-under"],
+    await configFor(values.config, io),
+    io,
+  );
+  if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
+  if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
+  const out = path.resolve(io.cwd, values.out);
+  refuseLinkedOutput(out, { option: "--out", within: io.cwd });
+  const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "files" };
+  const inputs = positionals.map((file) => namedFile(file, results, io));
+  if (inputs.includes(out)) throw usageError("--out must not be one of the files merged", "--out");
+  try {
+    await mergeResults({ inputs, out });
+  } catch (error) {
+    // Shards that do not fit together are a failed run, not a bad command line.
+    if (ToolscoreError.isInstance(error) && error.code === "RESULTS_FILE") {
+      io.stderr.write(`toolscore merge: ${printableLines(error.message)}\n`);
+      return ExitCode.RUNTIME;
+    }
+    throw error;
+  }
+  const { summary, metrics, dataset } = await readRun(out);
+  io.stdout.write(`${formatConsoleSummary(summary)}\nmerged: ${values.out}\n`);
+  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
+  await writeReports({
+    out,
+    summary,
+    metrics,
+    reports: reportTargets(values, io.cwd),
+    io,
+    dataset: datasetPath(dataset, out, io.cwd),
+    source: dataset,
+    gate,
+  });
+  io.stdout.write(`${gate.text}\n`);
+  return gate.exitCode;
+}

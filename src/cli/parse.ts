@@ -1,0 +1,76 @@
+import { parseArgs } from "node:util";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { formatToolCall } from "../core/call-diff.js";
+import type { TrajectoryFormat } from "../core/trajectory.js";
+import { readTranscriptFile } from "../node/transcript-file.js";
+import { printable } from "../reporters/printable.js";
+import { ExitCode, namedFile, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+
+export const parseHelp = `Usage: toolscore parse <transcript.json|.jsonl> [options]
+
+Reads a transcript (OpenAI chat or Responses, Anthropic, Gemini, Bedrock, LangChain,
+OpenTelemetry GenAI spans, ... detected from its shape) and prints the tool calls found.
+
+      --format <name>      the transcript's format, when detection guesses wrong
+      --normalize-names    strip random suffixes from tool names
+      --trace-id <id>      of an export of spans holding several traces, the one to read
+      --json               print the whole normalized trajectory as JSON
+  -h, --help
+`;
+
+export async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      "normalize-names": { type: "boolean" },
+      "trace-id": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(parseHelp);
+    return ExitCode.OK;
+  }
+  if (positionals.length !== 1)
+    throw usageError("parse takes one transcript file (see toolscore parse --help)");
+  const file = namedFile(
+    positionals[0],
+    { noun: "transcript", kinds: ".json or .jsonl", option: "transcript" },
+    io,
+  );
+  let value: unknown;
+  try {
+    value = await readTranscriptFile(file);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw usageError(`cannot read ${positionals[0]}: ${detail}`, "transcript");
+  }
+  const trajectory = parseTrajectory(value, {
+    ...(values.format === undefined ? {} : { format: values.format as TrajectoryFormat }),
+    normalizeNames: values["normalize-names"] === true,
+    ...(values["trace-id"] === undefined ? {} : { traceId: values["trace-id"] }),
+  });
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(trajectory, null, 2)}\n`);
+    return ExitCode.OK;
+  }
+  io.stdout.write(`format: ${trajectory.format}; ${trajectory.calls.length} tool calls\n`);
+  trajectory.calls.forEach((call, index) => {
+    const output =
+      call.output === null
+        ? ""
+        : ` → ${formatToolCall({ name: "", arguments: call.output }).slice(1, -1)}`;
+    const shown = `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}`;
+    io.stdout.write(`${printable(shown)}\n`);
+  });
+  for (const mapping of trajectory.nameMapping)
+    io.stdout.write(`renamed: ${printable(mapping.original)} → ${printable(mapping.normalized)}\n`);
+  for (const warning of trajectory.warnings) {
+    io.stderr.write(`warning: ${printable(warning.message)}\n`);
+  }
+  return ExitCode.OK;
+}

@@ -1,0 +1,82 @@
+import { parseArgs } from "node:util";
+import { gateVerdict } from "../core/gate.js";
+import { firstFailures } from "../node/results-file.js";
+import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
+import { configFor, failUnderOf } from "./config.js";
+import { ExitCode, namedFile, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+
+export const reportHelp = `Usage: toolscore report <results.jsonl> [options]
+
+Renders reports from a results file written by eval (or merge), lists its failed cases, and
+states the run's gate verdict as eval decided it (every case must pass, or the share --fail-under,
+else the config's fail_under, names). Exits 0 once the reports are written.
+
+      --fail-under <0..1>   the gate's pass rate (default: the config's fail_under, else all)
+  -c, --config <file>       the config whose fail_under applies (default: the current folder's)
+  -v, --verbose             print failed cases' whole reasons
+      --report <file.html>  single-file HTML report
+      --junit <file.xml>    JUnit XML
+      --markdown <file.md>  Markdown summary
+      --max-cases <n>       most cases in the HTML report (failures first; default 2000)
+  -h, --help
+`;
+
+export async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      report: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      "max-cases": { type: "string" },
+      "fail-under": { type: "string" },
+      config: { type: "string", short: "c" },
+      verbose: { type: "boolean", short: "v" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(reportHelp);
+    return ExitCode.OK;
+  }
+  const { failUnder, failUnderFrom } = failUnderOf(
+    values["fail-under"],
+    await configFor(values.config, io),
+    io,
+  );
+  if (positionals.length !== 1)
+    throw usageError("report takes one results file (see toolscore report --help)");
+  const maxCases = values["max-cases"] === undefined ? undefined : Number(values["max-cases"]);
+  if (maxCases !== undefined && !(Number.isInteger(maxCases) && maxCases >= 1)) {
+    throw usageError("--max-cases must be a whole number of at least 1", "--max-cases");
+  }
+  const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
+  const file = namedFile(positionals[0], results, io);
+  const { summary, metrics, dataset } = await readRun(file);
+  const failures = summary.failed > 0 ? await firstFailures(file, maxFailuresShown) : [];
+  const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
+  io.stdout.write(
+    `${formatConsoleSummary(summary, {
+      failures,
+      verbose: values.verbose === true,
+      ...(width === undefined ? {} : { width }),
+    })}\n`,
+  );
+  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
+  await writeReports({
+    out: file,
+    summary,
+    metrics,
+    reports: reportTargets(values, io.cwd),
+    io: { ...io, env: { ...io.env, GITHUB_STEP_SUMMARY: undefined } },
+    dataset: datasetPath(dataset, file, io.cwd),
+    source: dataset,
+    ...(maxCases === undefined ? {} : { maxCases }),
+    gate,
+  });
+  io.stdout.write(`${gate.text}\n`);
+  return ExitCode.OK;
+}
