@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
 
+// End-to-end tests (`*.e2e.test.ts`) run the built command line, npm installs, Chromium or other
+// processes; every other test runs the sources in this process and needs no build.
+const e2e = ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Says which tests a missing Chromium or oldest Node skips, and how to run them.
     globalSetup: ["test/support/global-setup.ts"],
     // Two cores on CI: forks keep memory-heavy tests (10,000-call inputs) isolated.
@@ -10,5 +13,12 @@ export default defineConfig({
     // Generous: a test fails on what it checks, never on a loaded machine's speed.
     testTimeout: 300_000,
     hookTimeout: 600_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["src/**/*.test.ts", "test/**/*.test.ts"], exclude: e2e },
+      },
+      { extends: true, test: { name: "e2e", include: e2e } },
+    ],
   },
 });

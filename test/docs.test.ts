@@ -1,68 +1,20 @@
 /**
  * The README and every page of docs/ stay true: links lead somewhere, TypeScript examples
  * type-check against the entry points they import, YAML and JSON examples parse (configs through
- * the CLI's own reader), every `npx toolscore` flag exists, and the results-file example is what
- * toolscore writes.
+ * the CLI's own reader). `docs-cli.e2e.test.ts` checks them against the built command line.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { readConfigFile } from "../src/cli/config.js";
 import { createMetric, metricDefinitions } from "../src/index.js";
-import { runCliProcess } from "./support/cli.js";
+import { docPages } from "./support/doc-pages.js";
 
-const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
-
-function markdownFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return markdownFiles(full);
-    return entry.name.endsWith(".md") ? [full] : [];
-  });
-}
-
-const pages = [
-  path.join(root, "README.md"),
-  path.join(root, "CHANGELOG.md"),
-  path.join(root, "CONTRIBUTING.md"),
-  ...markdownFiles(path.join(root, "docs")),
-];
-const text = new Map(pages.map((page) => [page, readFileSync(page, "utf8")]));
-const relative = (page: string) => path.relative(root, page);
-
-interface Block {
-  readonly page: string;
-  readonly line: number;
-  readonly language: string;
-  readonly code: string;
-}
-
-/** The fenced code blocks of a page, with the line each starts on. */
-function blocksOf(page: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = (text.get(page) ?? "").split("\n");
-  for (let at = 0; at < lines.length; at++) {
-    const open = /^```(\w*)/.exec(lines[at]);
-    if (!open) continue;
-    const end = lines.findIndex((line, index) => index > at && line.startsWith("```"));
-    blocks.push({
-      page,
-      line: at + 1,
-      language: open[1],
-      code: lines.slice(at + 1, end).join("\n"),
-    });
-    at = end;
-  }
-  return blocks;
-}
-
-const blocks = pages.flatMap(blocksOf);
-const where = (block: Block) => `${relative(block.page)}:${block.line}`;
+const { root, pages, text, relative, blocks, blocksOf, where } = docPages();
 
 /** GitHub's anchor for a heading. */
 const anchorOf = (heading: string) =>
@@ -299,73 +251,6 @@ describe("docs: YAML, JSON and configs", () => {
           where(block),
         ).not.toThrow();
       }
-    }
-  });
-});
-
-describe("docs: command lines", () => {
-  it("uses only commands and flags the command line has", async () => {
-    const lines = blocks
-      .filter((block) => block.language === "sh" || block.language === "yaml")
-      .flatMap((block) =>
-        block.code
-          .replace(/\\\n\s*/g, " ")
-          .split("\n")
-          .map((line) => ({ block, line: /npx toolscore (\w+)(.*)/.exec(line) }))
-          .filter(({ line }) => line !== null),
-      );
-    expect(lines.length).toBeGreaterThan(5);
-    const helps = new Map<string, string>();
-    const missing: string[] = [];
-    for (const { block, line } of lines) {
-      const [, command, rest] = line as RegExpExecArray;
-      if (!helps.has(command)) {
-        const help = await runCliProcess([command, "--help"], { cwd: root });
-        expect(help.code, `toolscore ${command} --help`).toBe(0);
-        helps.set(command, help.stdout);
-      }
-      const help = helps.get(command) ?? "";
-      const words = rest.split("#")[0] ?? "";
-      for (const [flag] of words.matchAll(/--[a-z][a-z-]*/g)) {
-        if (!help.includes(flag)) missing.push(`${where(block)}: toolscore ${command} ${flag}`);
-      }
-    }
-    expect(missing).toEqual([]);
-  });
-});
-
-describe("docs: the results-file reference", () => {
-  it("shows the lines toolscore writes for its example dataset", async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-docs-results-"));
-    try {
-      writeFileSync(
-        path.join(directory, "runs.jsonl"),
-        [
-          '{"id":"ok","toolsCalled":[{"name":"a","arguments":{"x":1}}],"expectedTools":[{"name":"a","arguments":{"x":1}}]}',
-          '{"id":"bad","toolsCalled":[{"name":"b","arguments":{}}],"expectedTools":[{"name":"a","arguments":{"x":1}}]}',
-          "not json",
-          "",
-        ].join("\n"),
-      );
-      expect((await runCliProcess(["eval", "runs.jsonl"], { cwd: directory })).code).toBe(3);
-      const written = readFileSync(path.join(directory, "toolscore-results.jsonl"), "utf8")
-        .trimEnd()
-        .split("\n");
-      const page = pages.find((file) => file.endsWith("results-file.md")) ?? "";
-      const shown = blocksOf(page).find((block) => block.language === "jsonl");
-      const patterns = (shown?.code ?? "").split("\n");
-      expect(patterns).toHaveLength(written.length);
-      patterns.forEach((pattern, at) => {
-        const regex = new RegExp(
-          `^${pattern
-            .split("…")
-            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-            .join(".*?")}$`,
-        );
-        expect(written[at], `line ${at + 1}`).toMatch(regex);
-      });
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
     }
   });
 });

@@ -171,3 +171,28 @@ describe("layer rule", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("test tiers", () => {
+  it("keeps the build, the command line and Chromium out of the unit tier", () => {
+    const root = path.dirname(src);
+    const testFiles = (directory: string): string[] =>
+      readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(directory, entry.name);
+        if (entry.isDirectory())
+          return ["fixtures", "node_modules", "versions"].includes(entry.name)
+            ? []
+            : testFiles(full);
+        return entry.name.endsWith(".test.ts") ? [full] : [];
+      });
+    // This file names the patterns it looks for.
+    const self = fileURLToPath(import.meta.url);
+    const tests = [...testFiles(src), ...testFiles(path.join(root, "test"))].filter(
+      (file) => !file.endsWith(".e2e.test.ts") && file !== self,
+    );
+    expect(tests.length).toBeGreaterThan(100);
+    const offenders = tests.filter((file) =>
+      /support\/cli\.js|support\/chromium\.js|\bdist\/|worker\.js/.test(readFileSync(file, "utf8")),
+    );
+    expect(offenders.map((file) => path.relative(root, file))).toEqual([]);
+  });
+});

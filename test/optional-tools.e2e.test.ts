@@ -12,7 +12,11 @@ import { root, runProgram } from "./support/packed-package.js";
 async function htmlTests(settings: Record<string, string>) {
   return runProgram(
     process.execPath,
-    [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "src/reporters/html.test.ts"],
+    [
+      path.join(root, "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "src/reporters/html.e2e.test.ts",
+    ],
     {
       cwd: root,
       env: environmentWithout(/^(VITEST|CI$|TOOLSCORE_REQUIRE_|npm_)/, {
@@ -32,7 +36,10 @@ describe("tests that need Chromium", () => {
       "toolscore: skipping the chromium tests: no Chromium at /nonexistent/chromium: install it (apt-get install chromium)",
     );
     // Every browser test of the HTML report skipped, the static ones run.
-    const source = readFileSync(new URL("../src/reporters/html.test.ts", import.meta.url), "utf8");
+    const source = readFileSync(
+      new URL("../src/reporters/html.e2e.test.ts", import.meta.url),
+      "utf8",
+    );
     const browserTests = [
       ...source.slice(source.indexOf("describeInChromium(")).matchAll(/^ {2}it\(/gm),
     ].length;

@@ -87,7 +87,7 @@ const namesOf = (kind: "import" | "require") => `
 globalThis.expect = { extend() {} }; // toolscore/jest extends jest's global expect
 const entries = ${JSON.stringify(entryPoints.filter((entry) => kind === "import" || entry.commonjs).map((entry) => entry.name))};
 for (const entry of entries) {
-  if (entry === "toolscore/vitest") continue; // needs vitest: see test/test-frameworks.test.ts
+  if (entry === "toolscore/vitest") continue; // needs vitest: see test/test-frameworks.e2e.test.ts
   const module = ${kind === "import" ? "await import(entry)" : "require(entry)"};
   console.log(JSON.stringify([entry, Object.keys(module).sort()]));
 }
