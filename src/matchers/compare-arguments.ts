@@ -223,12 +223,12 @@ function oneSided(
   mode: ArgumentMode,
   parentSchema: JsonObject | undefined,
   key: string,
-  childSchema: JsonObject | undefined,
 ): number | undefined {
   // Superset leaves expected keys out, matcher-valued ones like plain ones.
   if (side === "expected" && mode === "superset") return undefined;
   if (side === "expected" && isValueMatcher(present)) return testMatcher(walk, present, undefined);
   if (side === "actual" && (mode === "subset" || isFuzzy(mode))) return undefined;
+  const childSchema = parentSchema ? propertySchema(parentSchema, key, walk.root) : undefined;
   const fallback = walk.defaults ? optionalDefault(parentSchema, key, childSchema) : undefined;
   if (fallback !== undefined && !isValueMatcher(present)) {
     const read = (item: JsonValue) =>
@@ -250,6 +250,14 @@ function oneSided(
   return 0;
 }
 
+/** The two objects compared at one level, with the mode and schema there. */
+interface ObjectPair {
+  readonly expected: Record<string, ExpectedValue>;
+  readonly actual: JsonObject;
+  readonly mode: ArgumentMode;
+  readonly schema: JsonObject | undefined;
+}
+
 function compareObjects(
   walk: Walk,
   expected: Record<string, ExpectedValue>,
@@ -257,6 +265,7 @@ function compareObjects(
   mode: ArgumentMode,
   schema: JsonObject | undefined,
 ): number {
+  const pair: ObjectPair = { expected, actual, mode, schema };
   let sum = 0;
   let counted = 0;
   // Without path rules, a schema or fuzziness, two primitives compare by equality right here.
@@ -285,7 +294,7 @@ function compareObjects(
         continue;
       }
     }
-    const score = compareKey(walk, expected, actual, key, true, inActual, mode, schema);
+    const score = compareKey(walk, pair, key, true, inActual);
     if (score !== undefined) {
       sum += score;
       counted++;
@@ -297,7 +306,7 @@ function compareObjects(
   if (actualKeys > present) {
     for (const key in actual) {
       if ((inherited && !Object.hasOwn(actual, key)) || Object.hasOwn(expected, key)) continue;
-      const score = compareKey(walk, expected, actual, key, false, true, mode, schema);
+      const score = compareKey(walk, pair, key, false, true);
       if (score !== undefined) {
         sum += score;
         counted++;
@@ -310,14 +319,12 @@ function compareObjects(
 /** One key of an object comparison, under the first path rule that applies to it. */
 function compareKey(
   walk: Walk,
-  expected: Record<string, ExpectedValue>,
-  actual: JsonObject,
+  pair: ObjectPair,
   key: string,
   inExpected: boolean,
   inActual: boolean,
-  mode: ArgumentMode,
-  schema: JsonObject | undefined,
 ): number | undefined {
+  const { expected, actual, mode, schema } = pair;
   enter(walk, key);
   const rule = walk.paths.length > 0 ? ruleAt(walk) : undefined;
   const childSchema = schema ? propertySchema(schema, key, walk.root) : undefined;
@@ -338,9 +345,9 @@ function compareKey(
         score = compareNode(walk, expected[key], actual[key], childMode, childSchema);
       } else if (inExpected) {
         // The key's own rule decides whether it may be left out or added (`"filters.*": "subset"`).
-        score = oneSided(walk, expected[key], "expected", childMode, schema, key, childSchema);
+        score = oneSided(walk, expected[key], "expected", childMode, schema, key);
       } else {
-        score = oneSided(walk, actual[key], "actual", childMode, schema, key, childSchema);
+        score = oneSided(walk, actual[key], "actual", childMode, schema, key);
       }
     }
   }

@@ -388,12 +388,7 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
     (failing.size > 0 && schemaViolations.some((v) => failing.has(v.kind)));
   return {
     numbers: numbersOf(
-      alignment.algorithm,
-      order,
-      precision,
-      recall,
-      exact,
-      failedByViolation,
+      { algorithm: alignment.algorithm, order, precision, recall, exact, failedByViolation },
       resolved,
     ),
     violations,
@@ -404,14 +399,17 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
 
 /** The score and verdict from precision, recall and exactness, under the options. */
 function numbersOf(
-  algorithm: AlignmentAlgorithm,
-  order: OrderMode,
-  precision: number,
-  recall: number,
-  exact: boolean,
-  failedByViolation: boolean,
+  alignment: {
+    readonly algorithm: AlignmentAlgorithm;
+    readonly order: OrderMode;
+    readonly precision: number;
+    readonly recall: number;
+    readonly exact: boolean;
+    readonly failedByViolation: boolean;
+  },
   resolved: ResolvedMatchOptions,
 ): ToolCallScore {
+  const { algorithm, order, precision, recall, exact, failedByViolation } = alignment;
   const f1 = precision === 0 || recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   const scoreKind = resolved.score ?? defaultScore(order);
   let score: number;
@@ -703,12 +701,14 @@ function smallCase(
         ? total === n
         : total === n && total === m;
   const numbers = numbersOf(
-    algorithmOf(order),
-    order,
-    precisionOf(total, m, n),
-    recallOf(total, n),
-    exact,
-    false,
+    {
+      algorithm: algorithmOf(order),
+      order,
+      precision: precisionOf(total, m, n),
+      recall: recallOf(total, n),
+      exact,
+      failedByViolation: false,
+    },
     resolved,
   );
   return { numbers, counts: { expected: n, made: m } };

@@ -72,39 +72,31 @@ function groupByTool(
   for (let tool = 0; tool < toolCount; tool++) starts[tool] -= counts[tool];
 }
 
-/**
- * The best total over assignments of members `i..` of the smaller side to distinct unused members
- * of the larger one (`used` is a bit set); `weight` is row-major with `cols` columns. Every
- * member of the smaller side can be assigned, and a pair scoring 0 adds nothing, so the best
- * total over these is the best over all matchings.
- */
-function bestFrom(
-  weight: readonly number[],
-  cols: number,
-  byRow: boolean,
-  small: number,
-  large: number,
-  i: number,
-  used: number,
-): number {
-  if (i === small) return 0;
-  let best = 0;
-  for (let j = 0; j < large; j++) {
-    if ((used & (1 << j)) !== 0) continue;
-    const w = byRow ? weight[i * cols + j] : weight[j * cols + i];
-    const total = w + bestFrom(weight, cols, byRow, small, large, i + 1, used | (1 << j));
-    if (total > best) best = total;
-  }
-  return best;
-}
-
 /** The best assignment's total within one tool's calls; `weight` is row-major, `rows` by `cols`. */
 function bestTotal(weight: readonly number[], rows: number, cols: number): number {
   if (rows === 2 && cols === 2) {
     return Math.max(weight[0] + weight[3], weight[1] + weight[2]);
   }
   const byRow = rows <= cols;
-  return bestFrom(weight, cols, byRow, byRow ? rows : cols, byRow ? cols : rows, 0, 0);
+  const small = byRow ? rows : cols;
+  const large = byRow ? cols : rows;
+  /**
+   * The best total over assignments of members `i..` of the smaller side to distinct unused members
+   * of the larger one (`used` is a bit set). Every member of the smaller side can be assigned, and a
+   * pair scoring 0 adds nothing, so the best total over these is the best over all matchings.
+   */
+  const bestFrom = (i: number, used: number): number => {
+    if (i === small) return 0;
+    let best = 0;
+    for (let j = 0; j < large; j++) {
+      if ((used & (1 << j)) !== 0) continue;
+      const w = byRow ? weight[i * cols + j] : weight[j * cols + i];
+      const total = w + bestFrom(i + 1, used | (1 << j));
+      if (total > best) best = total;
+    }
+    return best;
+  };
+  return bestFrom(0, 0);
 }
 
 /**
