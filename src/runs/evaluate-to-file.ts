@@ -247,10 +247,8 @@ export async function evaluateToFile<TCase extends object = object>(
   }
 }
 
-async function evaluateToFileWith<TCase extends object>(
-  options: EvaluateToFileOptions<TCase>,
-  owned: { scoring?: Scoring },
-): Promise<FileEvaluation> {
+/** What `evaluateToFile` checks of its options before anything runs, in the order it reports. */
+function resolveRunOptions<TCase extends object>(options: EvaluateToFileOptions<TCase>) {
   if (typeof options !== "object" || (options as unknown) === null) {
     throw new InvalidOptionError({
       option: "options",
@@ -302,13 +300,6 @@ async function evaluateToFileWith<TCase extends object>(
       });
     }
   }
-  const bailing = new AbortController();
-  const signal =
-    bail === undefined
-      ? options.signal
-      : options.signal === undefined
-        ? bailing.signal
-        : AbortSignal.any([options.signal, bailing.signal]);
   const details: unknown = options.details ?? "none";
   if (!isDetailsChoice(details)) {
     throw new InvalidOptionError({
@@ -323,8 +314,26 @@ async function evaluateToFileWith<TCase extends object>(
   const file = dataset === undefined ? undefined : path.resolve(dataset);
   // The format is known before anything is written: an unreadable one leaves the file alone.
   const format = file === undefined ? undefined : datasetFormatOf(file);
+  return {
+    dataset,
+    testCases,
+    shard,
+    limit,
+    bail,
+    details,
+    out,
+    normalizeNames,
+    groupBy,
+    file,
+    format,
+  };
+}
 
-  // The metrics: configs (which worker threads can make again) or objects.
+/** The run's metrics: configs (which worker threads can make again) or metric objects. */
+function runMetrics<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  file: string | undefined,
+): { configs: (RunMetricConfig | undefined)[]; metrics: Metric<TCase>[]; names: string[] } {
   const given = options.metrics as readonly unknown[];
   if (!Array.isArray(given) || (given.length === 0 && options.scoreCase === undefined)) {
     throw new InvalidOptionError({
@@ -372,6 +381,34 @@ async function evaluateToFileWith<TCase extends object>(
       message: `two metrics are named ${JSON.stringify(duplicate)}; give one of them a name option`,
     });
   }
+  return { configs, metrics, names };
+}
+
+async function evaluateToFileWith<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  owned: { scoring?: Scoring },
+): Promise<FileEvaluation> {
+  const {
+    dataset,
+    testCases,
+    shard,
+    limit,
+    bail,
+    details,
+    out,
+    normalizeNames,
+    groupBy,
+    file,
+    format,
+  } = resolveRunOptions(options);
+  const bailing = new AbortController();
+  const signal =
+    bail === undefined
+      ? options.signal
+      : options.signal === undefined
+        ? bailing.signal
+        : AbortSignal.any([options.signal, bailing.signal]);
+  const { configs, metrics, names } = runMetrics(options, file);
   const allConfigs = configs.every((config) => config !== undefined);
   // Worker threads have no judge: runs that may ask one stay in this thread.
   const judgeGiven = options.judge !== undefined;
