@@ -29,9 +29,3 @@ export type {
   ObservedEvaluation,
   ObservedResult,
 } from "./tracing/evaluate-observed.js";
-
-/**
- * @deprecated Renamed {@link evaluateObserved}, so that it is not mistaken for `evaluate` of
- * `toolscore` (which scores test cases). This alias goes in the next minor release.
- */
-export const evaluate: typeof evaluateObserved = evaluateObserved;

@@ -16,7 +16,6 @@ import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
 import {
   captureTrace,
   currentSpan,
-  evaluate,
   evaluateObserved,
   observe,
   observeFunctions,
@@ -421,11 +420,6 @@ describe("the Vercel AI SDK, streaming", () => {
 });
 
 describe("evaluateObserved with an observed callback", () => {
-  it("keeps evaluate as a deprecated alias", () => {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias under test
-    expect(evaluate).toBe(evaluateObserved);
-  });
-
   it("scores components and the whole run per golden, and records an application that throws", async () => {
     const planner = observe(
       (destination: string) => {

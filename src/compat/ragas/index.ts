@@ -46,16 +46,3 @@ export {
   MissingParamsError,
   ToolscoreError,
 } from "../../core/errors.js";
-
-/**
- * @deprecated Renamed {@link gradedMultimodalFaithfulness}: it is easily taken for the ragas class
- * `MultiModalFaithfulness`, which scores differently. This alias goes in the next minor release.
- */
-export const multimodalFaithfulness: typeof gradedMultimodalFaithfulness =
-  gradedMultimodalFaithfulness;
-/** @deprecated Renamed {@link GradedMultimodalFaithfulnessCase}. */
-export type MultimodalFaithfulnessCase = GradedMultimodalFaithfulnessCase;
-/** @deprecated Renamed {@link GradedMultimodalFaithfulnessDetails}. */
-export type MultimodalFaithfulnessDetails = GradedMultimodalFaithfulnessDetails;
-/** @deprecated Renamed {@link GradedMultimodalFaithfulnessOptions}. */
-export type MultimodalFaithfulnessOptions = GradedMultimodalFaithfulnessOptions;

@@ -15,7 +15,6 @@ import {
   MultiModalRelevance,
   SingleTurnSample,
   gradedMultimodalFaithfulness,
-  multimodalFaithfulness,
 } from "./index.js";
 
 let verdict: unknown = { reason: "The image shows a Model X.", faithful: true };
@@ -226,11 +225,6 @@ describe("MultiModalRelevance", () => {
 });
 
 describe("gradedMultimodalFaithfulness (graded)", () => {
-  it("keeps multimodalFaithfulness as a deprecated alias", () => {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias under test
-    expect(multimodalFaithfulness).toBe(gradedMultimodalFaithfulness);
-  });
-
   it("scores supported claims over all claims, each verdict pointing at its contexts", async () => {
     verdict = {
       claims: [
