@@ -131,8 +131,8 @@ export type {
 } from "./core/trajectory.js";
 
 // Running metrics over cases, and the metric registry.
-export { evaluate } from "./runner/evaluate.js";
-export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./runner/evaluate.js";
+export { evaluate } from "./evaluate/evaluate.js";
+export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./evaluate/evaluate.js";
 export type { CaseError, CaseResult, CaseStatus } from "./core/case-result.js";
 export type { EvaluationSummary, MetricSummary } from "./core/summary.js";
 export type { GroupBy, RepeatedCase, RepeatsAtK, RepeatSummary } from "./core/repeats.js";

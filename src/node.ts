@@ -36,12 +36,12 @@ export type {
 } from "./node/results-file.js";
 export { inlineRecordImages } from "./node/inline-images.js";
 export type { InlineImagesOptions } from "./node/inline-images.js";
-export { evaluateToFile } from "./runs/evaluate-to-file.js";
+export { evaluateToFile } from "./evaluate-to-file/evaluate-to-file.js";
 export type {
   EvaluateToFileOptions,
   FileEvaluation,
   RunError,
   RunMetric,
-} from "./runs/evaluate-to-file.js";
-export type { RunMetricConfig } from "./runs/run-metrics.js";
-export type { RunProgress } from "./runs/run-progress.js";
+} from "./evaluate-to-file/evaluate-to-file.js";
+export type { RunMetricConfig } from "./evaluate-to-file/run-metrics.js";
+export type { RunProgress } from "./evaluate-to-file/run-progress.js";

@@ -11,7 +11,7 @@ import { ErrorCode } from "../src/core/errors.js";
 import type { JsonObject } from "../src/core/json.js";
 import type { TestCase } from "../src/core/test-case.js";
 import { metricDefinitions, createMetric } from "../src/registry/metric-registry.js";
-import { evaluate } from "../src/runner/evaluate.js";
+import { evaluate } from "../src/evaluate/evaluate.js";
 import { useLlmServer } from "./support/judge-fixtures.js";
 
 /**

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatasetParseError, matchToolCalls, parseTrajectory, toToolCall } from "../src/index.js";
 import { readDataset } from "../src/node/dataset.js";
-import { caseContentOf } from "../src/runner/record.js";
+import { caseContentOf } from "../src/evaluate/record.js";
 
 /** Issue 21, item 6: a whole number written 3.0 is a float to a schema that declares integer. */
 

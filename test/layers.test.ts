@@ -19,18 +19,18 @@ const allowed: Record<string, readonly string[]> = {
   metrics: ["matchers", "algorithms", "core"],
   judges: ["core"],
   providers: ["media", "core"],
-  runner: ["core"],
+  evaluate: ["core"],
   reporters: ["core"],
   node: ["adapters", "media", "core"],
   testing: ["metrics", "adapters", "core"],
-  tracing: ["runs", "runner", "core"],
-  compat: ["runner", "metrics", "adapters", "judges", "providers", "node", "core"],
+  tracing: ["evaluate-to-file", "evaluate", "core"],
+  compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "providers", "adapters", "core"],
-  runs: ["registry", "runner", "node", "providers", "core"],
+  "evaluate-to-file": ["registry", "evaluate", "node", "providers", "core"],
   cli: [
-    "runs",
+    "evaluate-to-file",
     "registry",
-    "runner",
+    "evaluate",
     "reporters",
     "node",
     "judges",
@@ -116,12 +116,12 @@ describe("layer rule", () => {
   it("is the table docs/architecture.md shows", () => {
     const whole = readFileSync(path.join(src, "..", "docs", "architecture.md"), "utf8");
     const page = whole.slice(whole.indexOf("## The layers"), whole.indexOf("## Entry points"));
-    const rows = [...page.matchAll(/^\| `(\w+)` +\|[^|]+\| ([^|]+)\|$/gm)].map(
+    const rows = [...page.matchAll(/^\| `([\w-]+)` +\|[^|]+\| ([^|]+)\|$/gm)].map(
       ([, layer, imports]) => [
         layer,
         imports.trim() === "nothing of ours"
           ? []
-          : [...imports.matchAll(/`(\w+)`/g)].map((m) => m[1]),
+          : [...imports.matchAll(/`([\w-]+)`/g)].map((m) => m[1]),
       ],
     );
     expect(Object.fromEntries(rows)).toEqual(allowed);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { toToolCall } from "../src/core/tool-call.js";
 import { toolCallAccuracy } from "../src/metrics/tool-call-accuracy.js";
-import { evaluate as evaluateCases } from "../src/runner/evaluate.js";
+import { evaluate as evaluateCases } from "../src/evaluate/evaluate.js";
 import { evaluateObserved, observe, traceTool, updateCurrentSpan } from "../src/tracing.js";
 import type { Golden } from "../src/tracing.js";
 import { describeInChromium, launchChromium } from "./support/chromium.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configHash } from "../runs/evaluate-to-file.js";
+import { configHash } from "../evaluate-to-file/evaluate-to-file.js";
 import { applySetting, findConfigFile, readConfigFile } from "./config.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-config-"));

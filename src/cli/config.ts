@@ -9,8 +9,8 @@ import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
-import { isDetailsChoice } from "../runs/evaluate-to-file.js";
-import type { DetailsChoice } from "../runs/evaluate-to-file.js";
+import { isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
+import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 
 /** One metric of a run as configured: a registry id, and its options. */

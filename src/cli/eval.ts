@@ -16,15 +16,15 @@ import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
-import { evaluateToFile, isDetailsChoice } from "../runs/evaluate-to-file.js";
-import type { DetailsChoice } from "../runs/evaluate-to-file.js";
-import type { RunError } from "../runs/evaluate-to-file.js";
-import { describeEntry } from "../runs/batch.js";
-import { createRunMetrics } from "../runs/run-metrics.js";
-import { inShard } from "../runs/shard.js";
+import { evaluateToFile, isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
+import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
+import type { RunError } from "../evaluate-to-file/evaluate-to-file.js";
+import { describeEntry } from "../evaluate-to-file/batch.js";
+import { createRunMetrics } from "../evaluate-to-file/run-metrics.js";
+import { inShard } from "../evaluate-to-file/shard.js";
 import { DatasetParseError } from "../core/errors.js";
 import { readDataset } from "../node/dataset.js";
-import type { FileEvaluation } from "../runs/evaluate-to-file.js";
+import type { FileEvaluation } from "../evaluate-to-file/evaluate-to-file.js";
 import {
   applySetting,
   configFor,

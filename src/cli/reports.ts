@@ -13,10 +13,10 @@ import { writeJUnitReport } from "../reporters/junit.js";
 import { markdownSummary } from "../reporters/markdown.js";
 import type { DatasetCase } from "../adapters/dataset-case.js";
 import type { Metric } from "../core/metric.js";
-import { caseContentOf, metricEntryOf } from "../runner/record.js";
+import { caseContentOf, metricEntryOf } from "../evaluate/record.js";
 import type { CaseRecord, MetricEntry } from "../core/case-record.js";
-import { createCaseScorer } from "../runner/score-case.js";
-import type { CaseScorer } from "../runner/score-case.js";
+import { createCaseScorer } from "../evaluate/score-case.js";
+import type { CaseScorer } from "../evaluate/score-case.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
@@ -24,10 +24,10 @@ import type { GateVerdict } from "../core/gate.js";
 import type { JsonObject } from "../core/json.js";
 import { describeMatchers } from "../matchers/value-matchers.js";
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
-import { summaryInput } from "../runner/record.js";
+import { summaryInput } from "../evaluate/record.js";
 import { shownPath } from "./io.js";
 import type { CliIo } from "./io.js";
-import { createRunMetrics } from "../runs/run-metrics.js";
+import { createRunMetrics } from "../evaluate-to-file/run-metrics.js";
 import { needsJudge } from "./metrics.js";
 
 export interface ReportTargets {

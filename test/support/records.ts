@@ -1,6 +1,6 @@
 import { ErrorCode } from "../../src/core/errors.js";
 import type { CaseRecord } from "../../src/core/case-record.js";
-import { metricResultsOf } from "../../src/runner/record.js";
+import { metricResultsOf } from "../../src/evaluate/record.js";
 import { createSummaryBuilder } from "../../src/core/summary.js";
 import type { EvaluationSummary } from "../../src/core/summary.js";
 

@@ -1,7 +1,7 @@
 import { InvalidOptionError } from "../../core/errors.js";
 import type { ConvertsToMetric, Metric } from "../../core/metric.js";
 import type { MetricResult } from "../../core/metric-result.js";
-import { evaluate as run } from "../../runner/evaluate.js";
+import { evaluate as run } from "../../evaluate/evaluate.js";
 import type { EvaluationSummary } from "../../core/summary.js";
 
 /** One metric's outcome on one test case, as deepeval's `MetricData` shapes it. */

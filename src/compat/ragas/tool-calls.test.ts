@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MissingParamsError } from "../../core/errors.js";
-import { evaluate } from "../../runner/evaluate.js";
+import { evaluate } from "../../evaluate/evaluate.js";
 import {
   AIMessage,
   HumanMessage,

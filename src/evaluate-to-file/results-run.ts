@@ -4,9 +4,14 @@ import type { JudgeRunSummary } from "../core/judge.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary, SummaryBuilder } from "../core/summary.js";
-import { createResultsWriter, holdsFinishedRun, readRecords, scanResults } from "./results-file.js";
-import { lockResultsFile } from "./results-lock.js";
-import type { ResultsHeader, ResultsScan, ResultsWriter } from "./results-file.js";
+import {
+  createResultsWriter,
+  holdsFinishedRun,
+  readRecords,
+  scanResults,
+} from "../node/results-file.js";
+import { lockResultsFile } from "../node/results-lock.js";
+import type { ResultsHeader, ResultsScan, ResultsWriter } from "../node/results-file.js";
 
 /** How the options that steer a results file are spelled where the user sets them. */
 export interface ResultsRunWording {

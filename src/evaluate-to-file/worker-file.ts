@@ -13,15 +13,15 @@ export function workerFile(): URL {
   let folder = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     for (const candidate of [
-      path.join(folder, "runs", "worker.js"),
-      path.join(folder, "dist", "runs", "worker.js"),
+      path.join(folder, "evaluate-to-file", "worker.js"),
+      path.join(folder, "dist", "evaluate-to-file", "worker.js"),
     ]) {
       if (existsSync(candidate)) return pathToFileURL(candidate);
     }
     const parent = path.dirname(folder);
     if (parent === folder) {
       throw new Error(
-        "toolscore's worker thread script (dist/runs/worker.js) is missing: reinstall toolscore, or run with workers: 0",
+        "toolscore's worker thread script (dist/evaluate-to-file/worker.js) is missing: reinstall toolscore, or run with workers: 0",
       );
     }
     folder = parent;
