@@ -5,14 +5,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testFolders } from "./support/folders.js";
+import { jsonl, testFolders } from "./support/folders.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 import { anthropicRun, openAiRun, otlpExport } from "./support/transcripts.js";
 
 const folder = testFolders("toolscore-cli-recordings-");
 
-const jsonl = (items: readonly unknown[]) =>
-  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
 const weather = (city: string) => [{ name: "get_weather", inputParameters: { city } }];
 
 /** Three recordings (one an export of two traces) and their expected cases, one missing. */

@@ -9,14 +9,11 @@ import { fileURLToPath } from "node:url";
 import { stringify as toYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
-import { testFolders } from "./support/folders.js";
+import { jsonl, testFolders } from "./support/folders.js";
 
 const folder = testFolders("toolscore-cli-repeats-");
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const tau = path.join(root, "examples/benchmarks/tau-bench");
-
-const jsonl = (items: readonly unknown[]) =>
-  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
 
 /** C(a, k) / C(n, k), written out: the test's own oracle for the estimates. */
 function ratio(a: number, n: number, k: number): number {

@@ -4,7 +4,7 @@ import { validateXML } from "xmllint-wasm";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
-import { testFolders } from "./support/folders.js";
+import { jsonl, testFolders } from "./support/folders.js";
 import { DatasetParseError } from "../src/core/errors.js";
 import { readDataset } from "../src/node/dataset.js";
 import { readParityCases } from "./parity-files.js";
@@ -12,8 +12,6 @@ import { anthropicRun, openAiRun } from "./support/transcripts.js";
 
 const folder = testFolders("toolscore-cli-");
 
-const jsonl = (items: readonly unknown[]) =>
-  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
 const lines = (file: string) =>
   readFileSync(file, "utf8")
     .split("\n")

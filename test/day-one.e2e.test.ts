@@ -6,11 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
-import { testFolders } from "./support/folders.js";
+import { jsonl, testFolders } from "./support/folders.js";
 
 const folder = testFolders("toolscore-day-one-");
-const jsonl = (items: readonly unknown[]) =>
-  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
 
 describe("a gate fails what is wrong, by default", () => {
   it("fails a case with one wrong argument: a wrong city in every tenth case is not 100% passed", async () => {

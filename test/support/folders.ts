@@ -26,3 +26,7 @@ export function testFolders(prefix: string): (files?: Record<string, unknown>) =
     return directory;
   };
 }
+
+/** Items as JSONL text, one JSON value a line, ending with a line break. */
+export const jsonl = (items: readonly unknown[]): string =>
+  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
