@@ -433,7 +433,12 @@ function wholeProcess(args) {
   return { seconds, peakMiB, cpuSeconds, stdout: run.stdout };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The middle value, or the mean of the two middle ones. */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
 /**
  * Start-up: the CLI's `--version` and `eval --help`, and `import("toolscore")`, each against
@@ -632,11 +637,6 @@ async function comparePeers(rounds, chosen) {
     "agree".padStart(7),
   ];
   console.log(header.join(" "));
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = sorted.length >> 1;
-    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  };
   const rows = [];
   for (const name of names) {
     const comparison = all[name];

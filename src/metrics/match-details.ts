@@ -57,7 +57,7 @@ export function precisionRecallF1(
 }
 
 /** Appends the mismatches that argument and output verdicts of one pair (or near miss) show. */
-function pushMismatches(
+export function pushMismatches(
   mismatches: Mismatch[],
   explanation: PairExplanation,
   expectedIndex: number,

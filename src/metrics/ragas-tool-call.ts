@@ -4,11 +4,11 @@ import type {
   PairDetail,
   ToolCallMatchDetails,
 } from "../core/explanation.js";
-import { childPath, jsonEquals } from "../core/json.js";
+import { canonicalJson, childPath, jsonEquals } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { booleanOption, numberOption } from "./options.js";
-import { precisionRecallF1 } from "./match-details.js";
+import { precisionRecallF1, pushMismatches } from "./match-details.js";
 import { comparePythonStrings, pythonRound, pythonStr } from "./python-text.js";
 
 /**
@@ -159,33 +159,7 @@ export function scoreRagasToolCallAccuracy(
       score,
       arguments: verdicts,
     });
-    for (const v of verdicts) {
-      if (v.verdict === "mismatch")
-        mismatches.push({
-          kind: "args-mismatch",
-          expectedIndex: ref.index,
-          calledIndex: pred.index,
-          path: v.path,
-          expected: v.expected ?? null,
-          actual: v.actual ?? null,
-        });
-      else if (v.verdict === "missing")
-        mismatches.push({
-          kind: "args-missing",
-          expectedIndex: ref.index,
-          calledIndex: pred.index,
-          path: v.path,
-          expected: v.expected ?? null,
-        });
-      else if (v.verdict === "unexpected")
-        mismatches.push({
-          kind: "args-unexpected",
-          expectedIndex: ref.index,
-          calledIndex: pred.index,
-          path: v.path,
-          actual: v.actual ?? null,
-        });
-    }
+    pushMismatches(mismatches, { arguments: verdicts }, ref.index, pred.index);
   }
   const missing = refs
     .filter(({ index }) => !paired.has(index))
@@ -262,22 +236,7 @@ export function scoreRagasToolCallAccuracy(
 }
 
 /** A call's identity under ToolCallF1: its name and its arguments as a set of (key, value). */
-function callKey(call: ToolCall): string {
-  const args = call.inputParameters;
-  const keys = Object.keys(args).sort();
-  return JSON.stringify([call.name, keys.map((key) => [key, canonical(args[key])])]);
-}
-
-/** A JSON value with its objects' keys sorted, so that equal values write the same text. */
-function canonical(value: JsonObject[string]): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = canonical(value[key]);
-    return out;
-  }
-  return value;
-}
+const callKey = (call: ToolCall): string => canonicalJson([call.name, call.inputParameters]);
 
 /** ragas' ToolCallF1 of one case: F1 of the sets of calls, rounded to 4 digits as ragas does. */
 export function scoreRagasToolCallF1(input: {

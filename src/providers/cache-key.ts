@@ -1,18 +1,6 @@
 import { createHash } from "node:crypto";
+import { canonicalJson as canonical } from "../core/json.js";
 import type { JudgeModel, JudgeRequest } from "../core/judge.js";
-
-/** JSON with object keys sorted, so that equal values always give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * A fingerprint of credentials (an API key, and whatever else names the account): 16 hex digits
