@@ -153,6 +153,26 @@ describe("layer rule", () => {
     expect(violations).toEqual([]);
   });
 
+  it("keeps the pure layers free of module state: no top-level let, scratch arrays or open maps", () => {
+    // A WeakMap memo keyed by the caller's object is allowed (its value follows from the key);
+    // a Map or Set at the top level must be typed read-only, so that nothing can add to it.
+    const state =
+      /^(?:export )?(?:let|var) |^(?:export )?const \w+(?::(?!\s*Readonly)[^=]+)? = new (?:Map|Set|Array|\w+Array)\b/gm;
+    const violations = files
+      .filter((file) => pure.includes(layerOf(file)))
+      .flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(state)].map(
+          (found) => `${path.relative(src, file)}: ${found[0]}`,
+        ),
+      );
+    expect(violations).toEqual([]);
+    // The pattern finds what it looks for.
+    expect(
+      "let at = 0;\nconst used = new Uint8Array(4);\nconst seen = new Set();".match(state),
+    ).toHaveLength(3);
+    expect("const kinds: ReadonlySet<string> = new Set([]);".match(state)).toBeNull();
+  });
+
   it("has no index files but the entry points' (one export list per entry point)", () => {
     const indexes = files
       .filter((file) => path.basename(file) === "index.ts")

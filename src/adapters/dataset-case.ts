@@ -12,7 +12,7 @@ import type {
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { closestName } from "../core/suggest.js";
 import { readCallFields } from "../core/call-fields.js";
-import { markValidated, toToolCalls } from "../core/tool-call.js";
+import { toToolCalls } from "../core/tool-call.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
 
@@ -87,10 +87,11 @@ const fieldNames = {
 
 type Field = keyof typeof fieldNames;
 
-const spellingOf = new Map<string, Field>();
-for (const [field, spellings] of Object.entries(fieldNames) as [Field, readonly string[]][]) {
-  for (const spelling of spellings) spellingOf.set(spelling, field);
-}
+const spellingOf: ReadonlyMap<string, Field> = new Map(
+  (Object.entries(fieldNames) as [Field, readonly string[]][]).flatMap(([field, spellings]) =>
+    spellings.map((spelling) => [spelling, field] as const),
+  ),
+);
 
 /** The closest known spelling, in the key's own style (snake_case or camelCase) when one is close. */
 function suggest(key: string): string | undefined {
@@ -113,7 +114,6 @@ function readCalls(
   if (side === "called") {
     const calls = toToolCalls(list, { field });
     // Read valid: the metrics take them without reading them again.
-    markValidated(calls);
     return calls;
   }
   let plain: unknown[] | undefined;

@@ -7,7 +7,7 @@ export type FormatDetection =
   | { readonly format: TrajectoryFormat; readonly evidence: string }
   | { readonly format: undefined; readonly reason: string };
 
-const responsesItemTypes = new Set([
+const responsesItemTypes: ReadonlySet<string> = new Set([
   "function_call",
   "function_call_output",
   "reasoning",
@@ -19,14 +19,14 @@ const responsesItemTypes = new Set([
   "mcp_approval_response",
   "item_reference",
 ]);
-const responsesTextParts = new Set([
+const responsesTextParts: ReadonlySet<string> = new Set([
   "input_text",
   "output_text",
   "refusal",
   "input_image",
   "input_file",
 ]);
-const langchainTypes = new Set([
+const langchainTypes: ReadonlySet<string> = new Set([
   "human",
   "ai",
   "tool",
@@ -39,7 +39,7 @@ const langchainTypes = new Set([
   "ToolMessage",
   "SystemMessage",
 ]);
-const anthropicBlocks = new Set([
+const anthropicBlocks: ReadonlySet<string> = new Set([
   "tool_use",
   "tool_result",
   "server_tool_use",
@@ -48,14 +48,14 @@ const anthropicBlocks = new Set([
   "thinking",
   "redacted_thinking",
 ]);
-const aiSdkParts = new Set([
+const aiSdkParts: ReadonlySet<string> = new Set([
   "tool-call",
   "tool-result",
   "tool-error",
   "tool-approval-request",
   "tool-approval-response",
 ]);
-const bedrockBlockKeys = new Set([
+const bedrockBlockKeys: ReadonlySet<string> = new Set([
   "toolUse",
   "toolResult",
   "reasoningContent",

@@ -1,7 +1,6 @@
 import { DEFAULT_MAX_DEPTH, isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import { numberSpellings } from "../core/number-spellings.js";
-import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type {
   Trajectory,
@@ -265,7 +264,6 @@ export function readPlainOpenAIChat(
     );
   }
   const publicCalls: ToolCall[] = calls;
-  markValidated(publicCalls);
   // Two literals, not a spread: each keeps one shape, which the readers of a case rely on.
   return replies === undefined
     ? {

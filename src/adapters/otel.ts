@@ -9,7 +9,14 @@ function messagesOf(span: DecodedSpan, key: string): unknown[] {
 }
 
 /** The message part types of the GenAI conventions that carry no tool call. */
-const otherParts = new Set(["text", "tool_call_response", "reasoning", "blob", "file", "uri"]);
+const otherParts: ReadonlySet<string> = new Set([
+  "text",
+  "tool_call_response",
+  "reasoning",
+  "blob",
+  "file",
+  "uri",
+]);
 
 /**
  * A `tool_call` part as a call; undefined for other parts. A tool call without a name, or a part

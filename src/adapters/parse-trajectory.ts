@@ -2,7 +2,6 @@ import { jsonlTextLines } from "../core/jsonl-lines.js";
 import { rememberSource } from "../core/number-spellings.js";
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
 import { setKey } from "../core/json.js";
-import { markValidated } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { trajectoryFormats } from "../core/trajectory.js";
 import type { NameMapping, Trajectory, TrajectoryFormat } from "../core/trajectory.js";
@@ -115,7 +114,6 @@ export function normalizeTrajectoryNames(
     return normalized;
   };
   const calls: ToolCall[] = trajectory.calls.map((call) => ({ ...call, name: rename(call.name) }));
-  markValidated(calls);
   const seen = new Set<string>();
   const tools = trajectory.tools.flatMap((tool) => {
     const name = rename(tool.name);

@@ -3,7 +3,6 @@ import { DEFAULT_MAX_DEPTH, isCleanJson, isJsonObject, toJsonValue } from "../co
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { numberSpellings } from "../core/number-spellings.js";
 import type { NumberSpellings } from "../core/number-spellings.js";
-import { markValidated } from "../core/tool-call.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
 import { jsonText } from "./read.js";
 import type {
@@ -340,7 +339,6 @@ export class TrajectoryBuilder {
     }
     const calls: ToolCall[] = this.calls.map(publicCall);
     // Built valid: scoring them later needs no second validation.
-    markValidated(calls);
     const steps: TrajectoryStep[] = this.steps.map((members, index) => ({ index, calls: members }));
     const turns: TrajectoryTurn[] = this.turns.map((turn, index) =>
       turn.input === undefined

@@ -6,41 +6,41 @@ export const smallAssignmentSide = 4;
 /** Totals closer than this are a tie: the caller's exact method then makes its own choice. */
 const tieMargin = 1e-9;
 
-// Scratch for the search (it calls nothing out, so nothing re-enters it): the weights, the
-// choice being tried and the best one, and the best totals so far. Allocating them per call
-// cost more than the search on the small groups most cases have.
-const weight = new Array<number>(smallAssignmentSide * smallAssignmentSide).fill(0);
-const pick = new Array<number>(smallAssignmentSide).fill(0);
-const bestPick = new Array<number>(smallAssignmentSide).fill(0);
-let small = 0;
-let large = 0;
-let width = 0;
-let byRow = true;
-let best = -1;
-let bestMask = -1;
-let runnerUp = -1;
+/** The search's state: the weights, the choice being tried and the best one, the best totals. */
+interface Search {
+  readonly weight: number[];
+  readonly pick: number[];
+  readonly bestPick: number[];
+  readonly small: number;
+  readonly large: number;
+  readonly width: number;
+  readonly byRow: boolean;
+  best: number;
+  bestMask: number;
+  runnerUp: number;
+}
 
 /** Tries every choice of members `i..` of the smaller side, with `total` and `mask` so far. */
-function search(i: number, used: number, total: number, mask: number): void {
-  if (i === small) {
+function search(state: Search, i: number, used: number, total: number, mask: number): void {
+  if (i === state.small) {
     // The same positive pairs from another assignment (differing in 0 pairs): the same result.
-    if (mask === bestMask) return;
-    if (total > best) {
-      runnerUp = best;
-      best = total;
-      bestMask = mask;
-      for (let k = 0; k < small; k++) bestPick[k] = pick[k];
-    } else if (total > runnerUp) runnerUp = total;
+    if (mask === state.bestMask) return;
+    if (total > state.best) {
+      state.runnerUp = state.best;
+      state.best = total;
+      state.bestMask = mask;
+      for (let k = 0; k < state.small; k++) state.bestPick[k] = state.pick[k];
+    } else if (total > state.runnerUp) state.runnerUp = total;
     return;
   }
-  for (let j = 0; j < large; j++) {
+  for (let j = 0; j < state.large; j++) {
     if ((used & (1 << j)) !== 0) continue;
-    pick[i] = j;
-    const cell = byRow ? i * width + j : j * width + i;
-    const w = weight[cell];
+    state.pick[i] = j;
+    const cell = state.byRow ? i * state.width + j : j * state.width + i;
+    const w = state.weight[cell];
     // Positive pairs are added in member order, as a total over the members would be.
-    if (w > 0) search(i + 1, used | (1 << j), total + w, mask | (1 << cell));
-    else search(i + 1, used | (1 << j), total, mask);
+    if (w > 0) search(state, i + 1, used | (1 << j), total + w, mask | (1 << cell));
+    else search(state, i + 1, used | (1 << j), total, mask);
   }
 }
 
@@ -56,19 +56,28 @@ export function clearBestAssignment(matrix: ScoreMatrix): Pair[] | undefined {
   const { rows, cols } = matrix;
   if (rows > smallAssignmentSide || cols > smallAssignmentSide) return undefined;
   if (rows === 0 || cols === 0) return [];
+  const weight = new Array<number>(rows * cols);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) weight[r * cols + c] = Math.max(0, matrix.score(r, c));
   }
   // The smaller side picks distinct members of the other; `pick[i]` is member i's choice.
-  byRow = rows <= cols;
-  small = byRow ? rows : cols;
-  large = byRow ? cols : rows;
-  width = cols;
-  best = -1;
-  bestMask = -1;
-  runnerUp = -1;
-  search(0, 0, 0, 0);
-  if (runnerUp > best - tieMargin) return undefined;
+  const byRow = rows <= cols;
+  const small = byRow ? rows : cols;
+  const state: Search = {
+    weight,
+    pick: new Array<number>(small).fill(0),
+    bestPick: new Array<number>(small).fill(0),
+    small,
+    large: byRow ? cols : rows,
+    width: cols,
+    byRow,
+    best: -1,
+    bestMask: -1,
+    runnerUp: -1,
+  };
+  search(state, 0, 0, 0, 0);
+  if (state.runnerUp > state.best - tieMargin) return undefined;
+  const { bestPick } = state;
 
   const pairs: Pair[] = [];
   if (byRow) {

@@ -239,19 +239,6 @@ export function readCallFields(value: unknown, side: CallSide, where: () => stri
   return { record, argumentsKey };
 }
 
-/** Whether a call object spells everything as toolscore does (no other argument key, no provider item). */
-export function usesOwnSpelling(record: Record<string, unknown>): boolean {
-  return (
-    record.input_parameters === undefined &&
-    record.arguments === undefined &&
-    record.args === undefined &&
-    record.input === undefined &&
-    record.functionCall === undefined &&
-    record.toolUse === undefined &&
-    (record.type === undefined || record.type === "FUNCTION" || record.type === "MCP")
-  );
-}
-
 /**
  * Arguments given as JSON text (how OpenAI writes them) read into a value: `{ value }`, with
  * `value` undefined for blank text; `undefined` when the text is not JSON.

@@ -130,7 +130,7 @@ export function resolveMetric<TCase = TestCase>(value: unknown, option: string):
   });
 }
 
-const statuses = new Set(["scored", "error", "skipped"]);
+const statuses: ReadonlySet<string> = new Set(["scored", "error", "skipped"]);
 
 /**
  * `result` when it is a `MetricResult`; else an error result saying what `metric` gave instead

@@ -231,11 +231,13 @@ function floatsForIntegers(
  * schema does not declare. Compiled validators are kept per schema object.
  */
 export class SchemaValidator {
-  private readonly compiled = new WeakMap<JsonObject, ValidateFunction | Error>();
+  // Made on first use: most resolved options never validate a schema.
+  private compiled: WeakMap<JsonObject, ValidateFunction | Error> | undefined;
   private draft07: Ajv | undefined;
   private draft2020: Ajv2020 | undefined;
 
   private compile(schema: JsonObject): ValidateFunction | Error {
+    this.compiled ??= new WeakMap();
     const cached = this.compiled.get(schema);
     if (cached) return cached;
     let result: ValidateFunction | Error;

@@ -1,10 +1,7 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import {
-  hasNoMatcherKeys,
-  isPlainExpectedValue,
   isValueMatcher,
   match,
   textNormalizer,
@@ -268,34 +265,6 @@ describe("describeMatchers", () => {
       n: 3,
       broken: { $match: "nope" },
     });
-  });
-});
-
-describe("hasNoMatcherKeys", () => {
-  it("agrees with isPlainExpectedValue on clean JSON, matcher keys at any depth or none", () => {
-    // JSON whose objects now and then carry a matcher key (or one that merely looks alike).
-    const key = fc.oneof(
-      { weight: 8, arbitrary: fc.string({ maxLength: 4 }) },
-      { weight: 1, arbitrary: fc.constantFrom("$match", "$literal", "$matches", "match", "$") },
-    );
-    const { json } = fc.letrec((tie) => ({
-      json: fc.oneof(
-        { depthSize: "small", withCrossShrink: true },
-        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
-        fc.array(tie("json"), { maxLength: 3 }),
-        fc.dictionary(key, tie("json"), { maxKeys: 3 }),
-      ),
-    }));
-    let withMatcherKey = 0;
-    fc.assert(
-      fc.property(json, (value) => {
-        const plain = isPlainExpectedValue(value);
-        if (!plain) withMatcherKey++;
-        expect(hasNoMatcherKeys(value as JsonValue)).toBe(plain);
-      }),
-      { numRuns: 3000, seed: 3 },
-    );
-    expect(withMatcherKey).toBeGreaterThan(100);
   });
 });
 

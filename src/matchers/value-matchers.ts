@@ -499,24 +499,6 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
 const hasMatcherKey = (record: object): boolean =>
   Object.hasOwn(record, "$match") || Object.hasOwn(record, "$literal");
 
-/**
- * {@link isPlainExpectedValue} for JSON known to be clean (from validated calls): whether no
- * object in it, at any depth, has a `$match` or `$literal` key. Allocates nothing.
- */
-export function hasNoMatcherKeys(value: JsonValue): boolean {
-  if (typeof value !== "object" || value === null) return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!hasNoMatcherKeys(item)) return false;
-    return true;
-  }
-  if (hasMatcherKey(value)) return false;
-  for (const key in value) {
-    const item = value[key];
-    if (typeof item === "object" && item !== null && !hasNoMatcherKeys(item)) return false;
-  }
-  return true;
-}
-
 /** Whether an expected value is plain JSON without matchers, usable as given. Allocates nothing. */
 export function isPlainExpectedValue(value: unknown): value is JsonValue {
   return value !== undefined && isCleanJson(value, DEFAULT_MAX_DEPTH, hasMatcherKey);

@@ -23,11 +23,6 @@ export interface QuickScoreOptions {
  */
 export const QUICK_SCORE_MAX_PAIRS = 256;
 
-// One table for every quick score: (rows + 1) × (cols + 1) ≤ 2 × 256 + 2 cells. Scoring is
-// synchronous, so no two scores ever share it at once.
-const table = new Float64Array(2 * QUICK_SCORE_MAX_PAIRS + 2);
-const used = new Uint8Array(QUICK_SCORE_MAX_PAIRS);
-
 /**
  * deepeval's score of one expected call against one call made: 0 for another tool; in exact mode
  * 1 or 0; else the parameters' partial credit, and 0 when a compared output differs. Shared by
@@ -65,8 +60,7 @@ function greedyTotal(
   options: QuickScoreOptions,
   pairing: QuickPairing | undefined,
 ): number {
-  // A loop: for a handful of entries it beats the call into `fill`.
-  for (let col = 0; col < called.length; col++) used[col] = 0;
+  const used = new Uint8Array(called.length);
   let total = 0;
   let row = 0;
   for (const e of expected) {
@@ -108,12 +102,12 @@ function lcsTotal(
   const rows = expected.length;
   const cols = called.length;
   const width = cols + 1;
-  for (let j = 0; j < width; j++) table[j] = 0;
+  // Zeroed on creation: row 0 and column 0 stay 0.
+  const table = new Float64Array((rows + 1) * width);
   for (let i = 1; i <= rows; i++) {
     const current = i * width;
     const previous = current - width;
     const e = expected[i - 1];
-    table[current] = 0;
     for (let j = 1; j <= cols; j++) {
       const up = table[previous + j];
       const left = table[current + j - 1];

@@ -1,7 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
-import { markValidated, toToolCalls } from "../core/tool-call.js";
 import { isValueMatcher } from "../matchers/value-matchers.js";
 import { toExpectedCalls } from "./expected-calls.js";
 
@@ -156,45 +154,4 @@ describe("toExpectedCalls", () => {
       expect(error.message).toMatch(message);
     });
   }
-});
-
-describe("toExpectedCalls: calls validated before", () => {
-  it("reads them as it reads the same calls given as plain objects", () => {
-    const json = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
-    const call = fc.record(
-      {
-        name: fc.constantFrom("a", "b"),
-        inputParameters: fc.dictionary(fc.constantFrom("x", "y", "$match", "z"), json),
-        output: fc.oneof(json, fc.dictionary(fc.constantFrom("k", "$literal"), json)),
-        id: fc.string(),
-        type: fc.constantFrom("FUNCTION" as const, "MCP" as const),
-      },
-      { requiredKeys: ["name"] },
-    );
-    fc.assert(
-      fc.property(fc.array(call, { maxLength: 4 }), fc.boolean(), (given, transcript) => {
-        let calls;
-        try {
-          calls = toToolCalls(given, { field: "calls" });
-        } catch {
-          return; // not calls: nothing validated to read
-        }
-        const copies = JSON.parse(JSON.stringify(calls)) as unknown[];
-        markValidated(calls);
-        const input = transcript ? { calls, steps: [] } : calls;
-        const plainInput = transcript ? { calls: copies, steps: [] } : copies;
-        const read = (value: unknown) => {
-          try {
-            return JSON.stringify(toExpectedCalls(value), (_key, item: unknown) =>
-              isValueMatcher(item) ? `matcher ${item.describe}` : item,
-            );
-          } catch (error) {
-            return error instanceof Error ? error.message : String(error);
-          }
-        };
-        expect(read(input)).toBe(read(plainInput));
-      }),
-      { numRuns: 1000, seed: 25 },
-    );
-  });
 });

@@ -1,10 +1,7 @@
-import { parseArgumentsText, readCallFields, usesOwnSpelling } from "../core/call-fields.js";
+import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import { InvalidInputError } from "../core/errors.js";
-import { knownToolCalls } from "../core/tool-call.js";
-import type { ToolCall } from "../core/tool-call.js";
 import { childPath, isJsonObject } from "../core/json.js";
 import {
-  hasNoMatcherKeys,
   isPlainExpectedValue,
   isValueMatcher,
   match,
@@ -173,37 +170,6 @@ function readCall(
 }
 
 /**
- * A list of tool calls validated before (a parsed reference transcript) and unchanged since, when
- * `toExpectedCalls` would take each call as it is: arguments without matchers, an output that is
- * a primitive or plain JSON, no other spelling of the arguments, no `after`, an id that is a
- * string if any. Its calls then stand for the expected calls (their `inputParameters` are the
- * expected arguments), in one flat order. Undefined otherwise: `toExpectedCalls` reads the list.
- * A parsed transcript (`{ calls }`) stands for its calls, as in `toExpectedCalls`.
- */
-export function plainExpectedToolCalls(input: unknown): readonly ToolCall[] | undefined {
-  const calls = knownToolCalls(
-    isJsonObject(input) && Array.isArray(input.calls) ? input.calls : input,
-  );
-  if (calls === undefined) return undefined;
-  for (const call of calls) {
-    const record = call as unknown as Record<string, unknown>;
-    const id = record.id;
-    if (
-      !usesOwnSpelling(record) ||
-      record.after !== undefined ||
-      (id !== undefined && typeof id !== "string") ||
-      record.output === undefined ||
-      // Validated calls hold clean JSON: only matcher keys would make them not plain.
-      !hasNoMatcherKeys(call.output) ||
-      !hasNoMatcherKeys(call.inputParameters)
-    ) {
-      return undefined;
-    }
-  }
-  return calls;
-}
-
-/**
  * Validates expected calls and works out their partial order, naming the field of any problem. A
  * reference transcript's steps are read only when `withSteps` (`order: "steps"` needs them).
  */
@@ -217,23 +183,6 @@ export function toExpectedCalls(
     const read = toExpectedCalls(input.calls, `${field}.calls`);
     const steps = withSteps ? stepsOf(input.steps, read.calls.length) : undefined;
     return steps === undefined ? read : { ...read, steps };
-  }
-  const validated = plainExpectedToolCalls(input);
-  if (validated !== undefined) {
-    // Calls validated before and unchanged: each is the expected call it reads as.
-    const calls = new Array<ExpectedCall>(validated.length);
-    for (let i = 0; i < validated.length; i++) {
-      const call = validated[i];
-      calls[i] = {
-        name: call.name,
-        type: "FUNCTION",
-        arguments: call.inputParameters,
-        output: call.output,
-        id: call.id,
-        predecessors: [],
-      };
-    }
-    return { calls, partial: false, plain: true };
   }
   if (!Array.isArray(input)) {
     throw new InvalidInputError({

@@ -554,71 +554,7 @@ function scopeOf(only: unknown, ignore: unknown): ((name: string) => boolean) | 
 
 const resolvedCache = new WeakMap<object, ResolvedMatchOptions>();
 
-/** Options whose values are plain strings or numbers: equal values resolve alike. */
-const simpleOptions = new Set(["order", "score", "threshold", "toolErrors", "onViolation"]);
-
-/**
- * Resolved simple options, one level per option given (its name, then its value), in the order
- * given: a fresh `{ order: "strict" }` per call (the common way to call `matchToolCalls`) is found
- * without building a key. Values are compared as Map keys are, so `"1"` is not `1`.
- */
-interface SimpleNode {
-  resolved?: ResolvedMatchOptions;
-  readonly next: Map<string, Map<string | number, SimpleNode>>;
-}
-const simpleRoot: SimpleNode = { next: new Map() };
-let simpleEntries = 0;
-const MAX_SIMPLE_ENTRIES = 256;
-
-/** Whether `name` holds a simple option's value: its own key, a string or a number. */
-function isSimpleEntry(options: object, name: string, value: unknown): value is string | number {
-  return (
-    simpleOptions.has(name) &&
-    Object.hasOwn(options, name) &&
-    (typeof value === "string" || typeof value === "number")
-  );
-}
-
-/** Whether every option given is a simple one. */
-function allSimple(options: object): boolean {
-  for (const name in options) {
-    const value: unknown = (options as Record<string, unknown>)[name];
-    if (value !== undefined && !isSimpleEntry(options, name, value)) return false;
-  }
-  return true;
-}
-
-/**
- * The node for options made of simple values only, or `undefined` for anything else; with
- * `create` (for options known to be simple), missing levels are added.
- */
-function simpleNode(options: object, create: boolean): SimpleNode | undefined {
-  let node = simpleRoot;
-  for (const name in options) {
-    const value: unknown = (options as Record<string, unknown>)[name];
-    if (value === undefined) continue;
-    if (!isSimpleEntry(options, name, value)) return undefined;
-    let values = node.next.get(name);
-    if (values === undefined) {
-      if (!create) return undefined;
-      values = new Map();
-      node.next.set(name, values);
-    }
-    let child = values.get(value);
-    if (child === undefined) {
-      if (!create) return undefined;
-      child = { next: new Map() };
-      values.set(value, child);
-    }
-    node = child;
-  }
-  return node;
-}
-
-/**
- * Validates the options once: remembered for the same options object, and for options of
- * simple values (order, score, threshold, ...) equal to ones seen before.
- */
+/** Validates the options once per options object (remembered for that object). */
 export function resolveMatchOptions(
   options: MatchOptions = {},
   /** Who takes the options, as the user named it, for errors. */
@@ -626,21 +562,8 @@ export function resolveMatchOptions(
 ): ResolvedMatchOptions {
   const cached = resolvedCache.get(options);
   if (cached) return cached;
-  const plainObject =
-    typeof options === "object" &&
-    (options as unknown) !== null &&
-    Object.getPrototypeOf(options) === Object.prototype;
-  const known = plainObject ? simpleNode(options, false)?.resolved : undefined;
-  if (known) return known;
   const resolved = resolveFresh(options, where);
   resolvedCache.set(options, resolved);
-  if (plainObject && simpleEntries < MAX_SIMPLE_ENTRIES && allSimple(options)) {
-    const node = simpleNode(options, true);
-    if (node !== undefined && node.resolved === undefined) {
-      node.resolved = resolved;
-      simpleEntries++;
-    }
-  }
   return resolved;
 }
 

@@ -7,7 +7,7 @@ import type { AlignmentAlgorithm, ArgumentVerdict } from "../core/explanation.js
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
-import { toToolCallsKnown } from "../core/tool-call.js";
+import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { compareArguments, normalizerAt } from "../matchers/compare-arguments.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
@@ -65,14 +65,14 @@ function readActual(actual: unknown, field: string, withSteps: boolean): ActualI
   ) {
     // A trajectory from parseTrajectory: its calls, and the tool definitions it carried.
     const trajectory = actual as unknown as { calls: unknown; tools?: unknown; steps?: unknown };
-    const calls = toToolCallsKnown(trajectory.calls, { field: `${field}.calls` });
+    const calls = toToolCalls(trajectory.calls, { field: `${field}.calls` });
     return {
       calls,
       tools: trajectory.tools === undefined ? [] : toolList(trajectory.tools, `${field}.tools`),
       steps: withSteps ? stepsOf(trajectory.steps, calls.length) : undefined,
     };
   }
-  return { calls: toToolCallsKnown(actual, { field }), tools: [] };
+  return { calls: toToolCalls(actual, { field }), tools: [] };
 }
 
 /** Validates a list of tool definitions; only `name` and `parameters` matter here. */

@@ -1,7 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { markValidated } from "../core/tool-call.js";
-import type { ToolCall } from "../core/tool-call.js";
 import { match } from "../matchers/value-matchers.js";
 import { matchToolCalls, scoreToolCalls } from "./match-tool-calls.js";
 import type { MatchOptions } from "./match-options.js";
@@ -90,38 +88,21 @@ const options = fc.oneof(
     ),
   },
 );
-/** A list as a reader gives it (validated and noted) or as a caller writes it. */
-const asGiven = <T>(list: T[], known: boolean): T[] => {
-  if (known) markValidated(list as unknown as ToolCall[]);
-  return list;
-};
-
 describe("scoreToolCalls on small cases", () => {
   it("gives the general way's numbers, whatever the options and inputs", () => {
     fc.assert(
       fc.property(
         fc.array(call, { maxLength: 7 }),
         fc.array(expectedCall, { maxLength: 7 }),
-        fc.boolean(),
         options,
-        (calls, expected, knownExpected, given) => {
-          const actual = asGiven(
-            calls.map((c) => ({ ...c, type: "FUNCTION" as const })),
-            true,
-          );
+        (calls, expected, given) => {
+          const actual = calls.map((c) => ({ ...c, type: "FUNCTION" as const }));
           const plainExpected = expected.every(
             (e) => typeof e === "object" && e !== null && "inputParameters" in e && "name" in e,
           );
-          const reference = asGiven(
-            plainExpected
-              ? expected.map((e) => ({
-                  ...(e as object),
-                  output: "ok",
-                  type: "FUNCTION" as const,
-                }))
-              : expected,
-            knownExpected && plainExpected,
-          );
+          const reference = plainExpected
+            ? expected.map((e) => ({ ...(e as object), output: "ok", type: "FUNCTION" as const }))
+            : expected;
           expect(outcome(() => scoreToolCalls(actual, reference as never, given))).toEqual(
             outcome(() => generalNumbers(actual, reference, given)),
           );
@@ -150,10 +131,7 @@ describe("scoreToolCalls on small cases", () => {
           { order: "any", limits: { maxAssignmentWork: 50 } },
         ),
         (wanted, edit, at, given) => {
-          const reference = asGiven(
-            wanted.map((c) => ({ ...c, output: "ok", type: "FUNCTION" as const })),
-            true,
-          );
+          const reference = wanted.map((c) => ({ ...c, output: "ok", type: "FUNCTION" as const }));
           let made: { name: string; inputParameters: object }[] = reference.map((c) => ({ ...c }));
           const place = made.length === 0 ? 0 : at % made.length;
           if (edit === "changed" && made.length > 0) {
@@ -162,7 +140,7 @@ describe("scoreToolCalls on small cases", () => {
           if (edit === "moved" && made.length > 1) made = [...made.slice(1), made[0]];
           if (edit === "dropped") made.splice(place, 1);
           if (edit === "added") made.push({ ...made[place] });
-          const actual = asGiven(made, true);
+          const actual = made;
           expect(outcome(() => scoreToolCalls(actual, reference, given))).toEqual(
             outcome(() => generalNumbers(actual, reference, given)),
           );

@@ -26,50 +26,39 @@ export interface SmallCaseInput {
   readonly pairsMaySkip?: boolean;
 }
 
-// Scratch (nothing here is re-entered): the tool of each row and column; per tool, how many rows
-// and columns it has and where its members start; the members, grouped by tool; their scores.
-const rowScratch = new Array<number>(maxCalls).fill(0);
-const colScratch = new Array<number>(maxCalls).fill(0);
-const rowCounts = new Array<number>(maxCalls).fill(0);
-const colCounts = new Array<number>(maxCalls).fill(0);
-const rowStarts = new Array<number>(maxCalls).fill(0);
-const colStarts = new Array<number>(maxCalls).fill(0);
-const rowMembers = new Array<number>(maxCalls).fill(0);
-const colMembers = new Array<number>(maxCalls).fill(0);
-const weightScratch = new Array<number>(maxTried * maxTried).fill(0);
-
-/** The tool number of the first of `expected[0..end)` named `name`, or -1. */
+/** The tool number of the first of `expected[0..end)` named `name` (`tools` numbers them), or -1. */
 function toolNamed(
   expected: readonly { readonly name: string }[],
+  tools: readonly number[],
   end: number,
   name: string,
 ): number {
-  for (let row = 0; row < end; row++) if (expected[row].name === name) return rowScratch[row];
+  for (let row = 0; row < end; row++) if (expected[row].name === name) return tools[row];
   return -1;
 }
 
-/**
- * Groups indices `0..length` by tool (`tools`, -1 for none): `counts[t]` of tool `t`, listed in
- * `members` from `starts[t]` on, in their order (a counting sort).
- */
-function groupByTool(
-  tools: readonly number[],
-  length: number,
-  toolCount: number,
-  counts: number[],
-  starts: number[],
-  members: number[],
-): void {
-  for (let tool = 0; tool < toolCount; tool++) counts[tool] = 0;
-  for (let i = 0; i < length; i++) if (tools[i] >= 0) counts[tools[i]]++;
+/** Indices grouped by tool: `counts[t]` of tool `t`, listed in `members` from `starts[t]` on. */
+interface ToolGroups {
+  readonly counts: number[];
+  readonly starts: number[];
+  readonly members: number[];
+}
+
+/** Groups indices `0..tools.length` by tool (`tools`, -1 for none), in their order (a counting sort). */
+function groupByTool(tools: readonly number[], toolCount: number): ToolGroups {
+  const counts = new Array<number>(toolCount).fill(0);
+  const starts = new Array<number>(toolCount);
+  const members = new Array<number>(tools.length);
+  for (let i = 0; i < tools.length; i++) if (tools[i] >= 0) counts[tools[i]]++;
   let start = 0;
   for (let tool = 0; tool < toolCount; tool++) {
     starts[tool] = start;
     start += counts[tool];
   }
-  for (let i = 0; i < length; i++) if (tools[i] >= 0) members[starts[tools[i]]++] = i;
+  for (let i = 0; i < tools.length; i++) if (tools[i] >= 0) members[starts[tools[i]]++] = i;
   // Back to where each tool's members start.
   for (let tool = 0; tool < toolCount; tool++) starts[tool] -= counts[tool];
+  return { counts, starts, members };
 }
 
 /** The best assignment's total within one tool's calls; `weight` is row-major, `rows` by `cols`. */
@@ -151,14 +140,18 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
   // Each tool's number, by first appearance among the expected calls; -1 for calls of others.
   // Names are compared directly: on a few calls, that costs less than hashing them.
   let toolCount = 0;
+  const rowTools = new Array<number>(rows);
   for (let row = 0; row < rows; row++) {
-    const tool = toolNamed(expected, row, expected[row].name);
-    rowScratch[row] = tool >= 0 ? tool : toolCount++;
+    const tool = toolNamed(expected, rowTools, row, expected[row].name);
+    rowTools[row] = tool >= 0 ? tool : toolCount++;
   }
+  const colTools = new Array<number>(cols);
   for (let col = 0; col < cols; col++)
-    colScratch[col] = toolNamed(expected, rows, called[col].name);
-  groupByTool(rowScratch, rows, toolCount, rowCounts, rowStarts, rowMembers);
-  groupByTool(colScratch, cols, toolCount, colCounts, colStarts, colMembers);
+    colTools[col] = toolNamed(expected, rowTools, rows, called[col].name);
+  const rowGroups = groupByTool(rowTools, toolCount);
+  const colGroups = groupByTool(colTools, toolCount);
+  const { counts: rowCounts, starts: rowStarts, members: rowMembers } = rowGroups;
+  const { counts: colCounts, starts: colStarts, members: colMembers } = colGroups;
   let evaluations = 0;
   for (let tool = 0; tool < toolCount; tool++) {
     const r = rowCounts[tool];
@@ -187,12 +180,13 @@ export function smallCaseTotal(input: SmallCaseInput): number | undefined {
       total += best;
       continue;
     }
+    const weight = new Array<number>(r * c);
     for (let i = 0; i < r; i++) {
       for (let j = 0; j < c; j++) {
-        weightScratch[i * c + j] = score(rowMembers[rowAt + i], colMembers[colAt + j]);
+        weight[i * c + j] = score(rowMembers[rowAt + i], colMembers[colAt + j]);
       }
     }
-    total += bestTotal(weightScratch, r, c);
+    total += bestTotal(weight, r, c);
   }
   return total;
 }

@@ -307,7 +307,7 @@ describe("ToolCorrectnessMetric on lists changed between measures", () => {
               if (step.kind === "output") list[0].output = step.output;
             }
             for (const metric of metrics) {
-              // Measured twice, so that the lists are remembered before the next change.
+              // Measured twice: the second measure must not lean on anything the first kept.
               await metric.measure(testCase);
               const score = await metric.measure(testCase);
               const reason = metric.reason;

@@ -6,7 +6,7 @@ import { toErroredResult } from "../../core/metric-result.js";
 import type { MetricResult } from "../../core/metric-result.js";
 import type { Content, ContentPart, TestCase, ToolSpec } from "../../core/test-case.js";
 import type { ToolCallMatchDetails } from "../../core/explanation.js";
-import { toToolCallsRemembered } from "../../core/tool-call.js";
+import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
 import {
   finalizeDeepevalScore,
@@ -382,9 +382,8 @@ abstract class DeepevalToolCorrectnessBase implements ConvertsToMetric {
         message: `${joinFields(missing)} cannot be None for the '${this.name}' metric; set ${missing.length === 1 ? "it" : "them"} on the test case (an empty list means no tool calls)`,
       });
     }
-    // Remembered per list: a case measured by several metrics is validated once.
-    const called = toToolCallsRemembered(record.toolsCalled, calledField);
-    const expected = toToolCallsRemembered(record.expectedTools, expectedField);
+    const called = toToolCalls(record.toolsCalled, calledField);
+    const expected = toToolCalls(record.expectedTools, expectedField);
     return new ScoredCalls(called, expected, this.scorer);
   }
 
