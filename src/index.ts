@@ -138,11 +138,8 @@ export type { EvaluationSummary, MetricSummary } from "./core/summary.js";
 export type { GroupBy, RepeatedCase, RepeatsAtK, RepeatSummary } from "./core/repeats.js";
 export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./core/case-record.js";
 export { createMetric, metricDefinitions } from "./registry/metric-registry.js";
-export type {
-  MetricConfigInput,
-  MetricContext,
-  MetricDefinition,
-} from "./registry/metric-registry.js";
+export type { MetricConfigInput, MetricContext } from "./registry/metric-registry.js";
+export type { MetricDefinition } from "./core/metric.js";
 
 // Judge models, sessions, batches and prices.
 export type {

@@ -43,5 +43,5 @@ export type {
   RunError,
   RunMetric,
 } from "./evaluate-to-file/evaluate-to-file.js";
-export type { RunMetricConfig } from "./evaluate-to-file/run-metrics.js";
-export type { RunProgress } from "./evaluate-to-file/run-progress.js";
+export type { RunMetricConfig } from "./metrics/registry.js";
+export type { RunProgress } from "./evaluate-to-file/evaluate-to-file.js";

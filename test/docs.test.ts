@@ -233,7 +233,7 @@ describe("docs: YAML, JSON and configs", () => {
   it("reads every config example with the CLI's reader, and makes its metrics", async () => {
     const judged = new Set(
       metricDefinitions
-        .filter((definition) => definition.judged)
+        .filter((definition) => definition.judge === "required")
         .map((definition) => definition.id),
     );
     const configs = blocks.filter(
@@ -275,7 +275,7 @@ describe("docs: what a case may set", () => {
       const allowed = options.startsWith("the same") ? [...previous, ...names] : names;
       previous = allowed;
       const ids = metrics.startsWith("the judged")
-        ? metricDefinitions.filter((definition) => definition.judged).map((entry) => entry.id)
+        ? metricDefinitions.filter((definition) => definition.judge === "required").map((entry) => entry.id)
         : [...metrics.matchAll(/`([\w-]+)`/g)].map((match) => match[1]);
       for (const id of ids) listed.set(id, allowed);
     }

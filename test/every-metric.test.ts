@@ -9,6 +9,7 @@ import {
 import { MultiModalFaithfulness, MultiModalRelevance } from "../src/compat/ragas/index.js";
 import { ErrorCode } from "../src/core/errors.js";
 import type { JsonObject } from "../src/core/json.js";
+import { asksJudge } from "../src/core/metric.js";
 import type { TestCase } from "../src/core/test-case.js";
 import { metricDefinitions, createMetric } from "../src/registry/metric-registry.js";
 import { evaluate } from "../src/evaluate/evaluate.js";
@@ -190,7 +191,7 @@ describe("createMetric makes every metric of the registry", () => {
       (definition) =>
         [
           definition.id,
-          definition.judged || definition.mayAskJudge?.asks({}, true) === true,
+          asksJudge(definition, {}, true),
         ] as const,
     ),
   )("%s (judged: %s), carrying its id", async (id, judged) => {

@@ -26,7 +26,7 @@ const allowed: Record<string, readonly string[]> = {
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "providers", "adapters", "core"],
-  "evaluate-to-file": ["registry", "evaluate", "node", "providers", "core"],
+  "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
   cli: [
     "evaluate-to-file",
     "registry",

@@ -121,11 +121,12 @@ function metricLines(): string {
   const width = Math.max(...cliMetrics.map((metric) => metric.id.length)) + 2;
   return cliMetrics
     .map((metric) => {
-      const judge = metric.judged
-        ? "judged: needs --judge"
-        : metric.mayAskJudge === undefined
-          ? "deterministic: never asks a judge"
-          : `asks the judge ${metric.mayAskJudge.when}`;
+      const judge =
+        metric.judge === "required"
+          ? "judged: needs --judge"
+          : metric.judge === "none"
+            ? "deterministic: never asks a judge"
+            : `asks the judge ${metric.asksJudge.when}`;
       return `  ${metric.id.padEnd(width)}${judge}`;
     })
     .join("\n");
@@ -311,7 +312,7 @@ async function planEval(
   const judgeModel = values.judge ?? config.judge?.model;
   if (needsJudge(metrics) && judgeModel === undefined) {
     const judged = metrics.filter(
-      (item) => cliMetrics.find((m) => m.id === item.metric)?.judged === true,
+      (item) => cliMetrics.find((m) => m.id === item.metric)?.judge === "required",
     );
     throw usageError(
       `${judged.map((item) => item.metric).join(", ")} needs a judge: add --judge openai/gpt-4o-mini (or judge: in the config)`,

@@ -1,5 +1,6 @@
 import { ErrorCode, InvalidOptionError } from "./errors.js";
 import type { JsonObject } from "./json.js";
+import type { JudgeModel } from "./judge.js";
 import type { MetricResult } from "./metric-result.js";
 import type { TestCase } from "./test-case.js";
 
@@ -162,4 +163,56 @@ export function checkedMetricResult(metric: string, result: unknown): MetricResu
       message: `${metric}'s measure gave ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}, not a MetricResult ({ status: "scored", score, threshold, success, ... })`,
     },
   };
+}
+
+/** What a metric's definition is given to make it: the judge, made on first need. */
+export interface ResolvedMetricContext {
+  readonly judge: () => JudgeModel;
+  /** Whether a judge was given (for metrics that ask one only for some cases). */
+  readonly hasJudge: boolean;
+  /** The folder relative image paths are read from, and the only one they may be read from. */
+  readonly baseDirectory: string;
+}
+
+/** What every metric definition has, whatever it asks of a judge. */
+interface MetricDefinitionBase {
+  /** Stable, kebab-case: `tool-call-accuracy`. */
+  readonly id: string;
+  /** One line for `--help` and error messages. */
+  readonly description: string;
+  /**
+   * The options a case's `metricOptions` may set: matching rules and thresholds, never a judge,
+   * endpoint, key, policy or limit (a dataset may come from a stranger's pull request).
+   */
+  readonly caseOptions: readonly string[];
+  /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
+  create(options: JsonObject, context: ResolvedMetricContext): Metric;
+}
+
+/**
+ * One metric toolscore makes by id, in code (`createMetric`) and in a config or on the command
+ * line alike. `judge` says whether it asks an LLM judge: never, always (it needs one), or for some
+ * options or cases (`asksJudge` says when, in words for `--help`, and whether, from its options).
+ */
+export type MetricDefinition = MetricDefinitionBase &
+  (
+    | { readonly judge: "none" }
+    | { readonly judge: "required" }
+    | {
+        readonly judge: "optional";
+        readonly asksJudge: {
+          readonly when: string;
+          asks(options: JsonObject, judgeGiven: boolean): boolean;
+        };
+      }
+  );
+
+/** Whether a metric made from `options` asks the judge, in a run with one or without. */
+export function asksJudge(
+  definition: MetricDefinition,
+  options: JsonObject,
+  judgeGiven: boolean,
+): boolean {
+  if (definition.judge === "optional") return definition.asksJudge.asks(options, judgeGiven);
+  return definition.judge === "required";
 }

@@ -12,10 +12,9 @@ import { createCaseScorer } from "../evaluate/score-case.js";
 import type { CasePosition } from "../evaluate/score-case.js";
 import { caseRecordLine } from "../evaluate/record.js";
 import type { Metric } from "../core/metric.js";
-import { createDeterministicMetric } from "../registry/deterministic-metric.js";
+import { createDeterministicMetric, withThreshold } from "../metrics/registry.js";
 import { decodedAsWritten } from "../core/jsonl-lines.js";
-import { withThreshold } from "./run-metric-config.js";
-import type { RunMetricConfig } from "./run-metric-config.js";
+import type { RunMetricConfig } from "../metrics/registry.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { KeptDetails } from "../core/metric.js";
 

@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
+import { integerOption } from "../core/options.js";
 import type { ToolscoreError } from "../core/errors.js";
 import type { JudgeModel, JudgeRunSummary } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
@@ -34,10 +35,26 @@ import type { RunError, WorkerSetup } from "./batch.js";
 import { runInWorkers, startScoring } from "./parallel.js";
 import type { Scoring } from "./parallel.js";
 import { createCasePlacer } from "./shard.js";
-import { asksJudge, withThreshold } from "./run-metrics.js";
-import type { RunMetricConfig } from "./run-metrics.js";
-import { noProgress } from "./run-progress.js";
-import type { RunProgress } from "./run-progress.js";
+import { withThreshold } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/registry.js";
+import { asksJudge } from "./run-metrics.js";
+
+/** What a run reports as it reads and scores, for a progress bar. */
+export interface RunProgress {
+  /** A case finished (`status` tallies), or was skipped as already done. */
+  tick(status: "passed" | "failed" | "error" | "skipped"): void;
+  /** Bytes of the dataset read so far. */
+  bytes(read: number): void;
+}
+
+export const noProgress: RunProgress = {
+  tick() {
+    // Nothing to show.
+  },
+  bytes() {
+    // Nothing to show.
+  },
+};
 
 /**
  * A metric of a run: a config the registry makes it from (`{ metric: "tool-call-accuracy",
@@ -292,13 +309,7 @@ function resolveRunOptions<TCase extends object>(options: EvaluateToFileOptions<
     ["limit", limit],
     ["bail", bail],
   ] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-      throw new InvalidOptionError({
-        option,
-        value,
-        message: `${option} must be a whole number of cases, at least 1`,
-      });
-    }
+    integerOption(option, value, 1, { min: 1, unit: "cases" });
   }
   const details: unknown = options.details ?? "none";
   if (!isDetailsChoice(details)) {
@@ -416,13 +427,7 @@ async function evaluateToFileWith<TCase extends object>(
   const workersGiven = options.workers;
   const batchable = format === "jsonl" && deterministic && options.scoreCase === undefined;
   if (workersGiven !== undefined) {
-    if (!Number.isInteger(workersGiven) || workersGiven < 0 || workersGiven > 64) {
-      throw new InvalidOptionError({
-        option: "workers",
-        value: workersGiven,
-        message: "workers must be a whole number from 0 to 64",
-      });
-    }
+    integerOption("workers", workersGiven, 0, { min: 0, max: 64 });
     if (workersGiven > 0 && !batchable) {
       throw new InvalidOptionError({
         option: "workers",

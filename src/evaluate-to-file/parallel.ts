@@ -1,14 +1,16 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SummaryBuilder } from "../core/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
-import type { RunProgress } from "./run-progress.js";
+import type { RunProgress } from "./evaluate-to-file.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
 import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
-import { workerFile } from "./worker-file.js";
 import type { CasePlacer } from "./shard.js";
 
 const statuses = ["passed", "failed", "error"] as const;
@@ -39,6 +41,33 @@ export interface ParallelRunOutcome {
   readonly replaced: number;
   /** Whether the dataset was read to its end. */
   readonly readToEnd: boolean;
+}
+
+
+/**
+ * The worker thread's script: beside this module in the ES module build; from the CommonJS
+ * bundle (which has no copy of its own) or the sources, the ES module build's, found in the
+ * folders above.
+ */
+function workerFile(): URL {
+  const beside = new URL("./worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    for (const candidate of [
+      path.join(folder, "evaluate-to-file", "worker.js"),
+      path.join(folder, "dist", "evaluate-to-file", "worker.js"),
+    ]) {
+      if (existsSync(candidate)) return pathToFileURL(candidate);
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) {
+      throw new Error(
+        "toolscore's worker thread script (dist/evaluate-to-file/worker.js) is missing: reinstall toolscore, or run with workers: 0",
+      );
+    }
+    folder = parent;
+  }
 }
 
 /** Lines per batch sent to a worker by default, and most bytes in one batch. */

@@ -1,11 +1,10 @@
 import type { JudgeModel } from "../core/judge.js";
+import { asksJudge as asksDefinitionJudge } from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import { createMetric, metricDefinition } from "../registry/metric-registry.js";
-import { withThreshold } from "./run-metric-config.js";
-import type { RunMetricConfig } from "./run-metric-config.js";
+import { withThreshold } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/registry.js";
 
-export type { RunMetricConfig } from "./run-metric-config.js";
-export { withThreshold } from "./run-metric-config.js";
 
 /** Whether a configured metric needs a judge: it asks one even in a run without. */
 export function isJudged(config: RunMetricConfig): boolean {
@@ -14,8 +13,7 @@ export function isJudged(config: RunMetricConfig): boolean {
 
 /** Whether a configured metric asks the judge in a run with one, or without. */
 export function asksJudge(config: RunMetricConfig, judgeGiven: boolean): boolean {
-  const definition = metricDefinition(config.metric);
-  return definition.judged || definition.mayAskJudge?.asks(config.options, judgeGiven) === true;
+  return asksDefinitionJudge(metricDefinition(config.metric), config.options, judgeGiven);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { JudgeRunSummary } from "../core/judge.js";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import { integerOption } from "../core/options.js";
 import { resolveMetric } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
@@ -84,18 +85,6 @@ export interface Evaluation {
   readonly summary: EvaluationSummary;
 }
 
-function positiveInteger(option: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionError({
-      option,
-      value,
-      message: `${option} must be a whole number of at least 1, got ${JSON.stringify(value)}`,
-    });
-  }
-  return value;
-}
-
 /**
  * Runs every metric over every case with a concurrency limit, and sums up. A case that cannot be
  * read, or that a metric cannot score, is recorded with its error; the run goes on. Results come
@@ -112,7 +101,7 @@ export async function evaluate<TCase extends object>(
   options: EvaluateOptions<TCase>,
 ): Promise<Evaluation> {
   const { signal, onEvent, judge } = options;
-  const concurrency = positiveInteger("concurrency", options.concurrency, 8);
+  const concurrency = integerOption("concurrency", options.concurrency, 8, { min: 1 });
   const keepResults = options.keepResults ?? true;
   const describe = options.describe ?? defaultDescribe;
   const { scoreCase, skip } = options;

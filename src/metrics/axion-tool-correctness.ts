@@ -12,7 +12,7 @@ import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
-import { booleanOption, enumOption, numberOption } from "./options.js";
+import { booleanOption, enumOption, numberOption } from "../core/options.js";
 import { pairToolCalls } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 

@@ -9,7 +9,7 @@ import { deepevalPairScore, quickDeepevalScore } from "./deepeval-quick-score.js
 import type { DeepevalMode, QuickPairing, QuickScoreOptions } from "./deepeval-quick-score.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
-import { booleanOption, enumOption, numberOption } from "./options.js";
+import { booleanOption, enumOption, numberOption } from "../core/options.js";
 import { pairToolCalls } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 

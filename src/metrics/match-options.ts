@@ -22,7 +22,7 @@ import {
   numberOption,
   optionsObject,
   rejectUnknownOptions,
-} from "./options.js";
+} from "../core/options.js";
 
 /**
  * How the order of calls counts:

@@ -7,7 +7,7 @@ import type {
 import { canonicalJson, childPath, jsonEquals } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
-import { booleanOption, numberOption } from "./options.js";
+import { booleanOption, numberOption } from "../core/options.js";
 import { precisionRecallF1, pushMismatches } from "./match-details.js";
 import { comparePythonStrings, pythonRound, pythonStr } from "./python-text.js";
 

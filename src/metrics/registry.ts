@@ -1,8 +1,14 @@
-import { InvalidInputError, InvalidOptionError, MissingParamsError } from "../core/errors.js";
+import { InvalidInputError, JudgeRequiredError, MissingParamsError } from "../core/errors.js";
 import type { ToolCallMatchDetails } from "../core/explanation.js";
 import type { JsonObject } from "../core/json.js";
 import { keepsDetails, measureBySync, measureKeepingDetails } from "../core/metric.js";
-import type { KeptDetails, MeasuresKeepingDetails, Metric } from "../core/metric.js";
+import type {
+  KeptDetails,
+  MeasuresKeepingDetails,
+  Metric,
+  MetricDefinition,
+  ResolvedMetricContext,
+} from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -17,7 +23,7 @@ import {
   resolveDeepevalToolCorrectnessOptions,
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
-import { camelKeys, caseOptions, optionsObject, rejectUnknownOptions } from "./options.js";
+import { camelKeys, caseOptions, nameOption, optionsObject, rejectUnknownOptions } from "../core/options.js";
 import {
   resolveRagasToolCallAccuracyOptions,
   resolveRagasToolCallF1Options,
@@ -27,25 +33,6 @@ import {
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
-
-/**
- * A deterministic metric by id: what it scores, and how to make it from JSON options. The one
- * registry (`createMetric`, in `src/registry/`) adds the judged ones, which need a model.
- */
-export interface MetricDefinition {
-  /** Stable, kebab-case: `tool-call-accuracy`. */
-  readonly id: string;
-  /** The name results carry unless the options give another. */
-  readonly defaultName: string;
-  /** One line for `--help` and error messages. */
-  readonly description: string;
-  /** Whether the metric asks an LLM judge. */
-  readonly judged: boolean;
-  /** The options a case's `metricOptions` may set (see `caseOptions`). */
-  readonly caseOptions: readonly string[];
-  /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
-  create(options: JsonObject): Metric;
-}
 
 /** Case fields every tool-call metric reads, with the names the metric's errors use. */
 function callLists(
@@ -90,14 +77,7 @@ function syncMetric<TResolved>(input: {
 }): Metric<TestCase, ToolCallMatchDetails> & MeasuresKeepingDetails<TestCase> {
   const { id, options, defaultName } = input;
   const given = optionsObject(id, options);
-  const name = typeof given.name === "string" ? given.name : defaultName;
-  if (given.name !== undefined && (typeof given.name !== "string" || given.name === "")) {
-    throw new InvalidOptionError({
-      option: "name",
-      value: given.name,
-      message: `${id}: name must be a non-empty string`,
-    });
-  }
+  const name = nameOption(id, given.name, defaultName);
   const { name: _name, ...rest } = given as JsonObject;
   const resolved = input.resolve(rest);
   /** The result, with its details unless `keep` leaves them out. */
@@ -211,10 +191,9 @@ function passing(score: number, threshold: number, reason: string, details: Tool
 export const deterministicMetrics: readonly MetricDefinition[] = [
   {
     id: "tool-call-accuracy",
-    defaultName: "Tool Call Accuracy",
     description:
       "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
-    judged: false,
+    judge: "none",
     caseOptions: matchCaseOptions,
     create(options) {
       const given = camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject);
@@ -225,9 +204,8 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
   },
   {
     id: "deepeval-tool-correctness",
-    defaultName: "Tool Correctness",
     description: "deepeval's ToolCorrectnessMetric (names, input parameters, output; order modes)",
-    judged: false,
+    judge: "none",
     caseOptions: deepevalCaseOptions,
     create(options) {
       return syncMetric({
@@ -260,9 +238,8 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
   },
   {
     id: "axion-tool-correctness",
-    defaultName: "Tool Correctness (axion)",
     description: "axion's ToolCorrectness (exact, subset or fuzzy arguments; strict order)",
-    judged: false,
+    judge: "none",
     caseOptions: axionCaseOptions,
     create(options) {
       return syncMetric({
@@ -283,9 +260,8 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
   },
   {
     id: "ragas-tool-call-accuracy",
-    defaultName: "Tool Call Accuracy (ragas)",
     description: "ragas' ToolCallAccuracy (names in sequence gate the score; arguments as str())",
-    judged: false,
+    judge: "none",
     caseOptions: ragasAccuracyCaseOptions,
     create(options) {
       return ragasMetric("ragas-tool-call-accuracy", options);
@@ -293,9 +269,8 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
   },
   {
     id: "ragas-tool-call-f1",
-    defaultName: "Tool Call F1 (ragas)",
     description: "ragas' ToolCallF1 (F1 over the sets of calls, names and arguments)",
-    judged: false,
+    judge: "none",
     caseOptions: ragasF1CaseOptions,
     create(options) {
       return ragasMetric("ragas-tool-call-f1", options);
@@ -303,12 +278,48 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
   },
   {
     id: "response-contains",
-    defaultName: "Response Contains",
     description: "every string of the case's expectedOutputContains appears in the agent's replies",
-    judged: false,
+    judge: "none",
     caseOptions: responseContainsCaseOptions,
     create(options) {
       return responseContains(options);
     },
   },
 ];
+
+/** The context deterministic metrics are made with: they never ask a judge or read a file. */
+const withoutJudge: ResolvedMetricContext = {
+  hasJudge: false,
+  baseDirectory: ".",
+  judge: () => {
+    throw new JudgeRequiredError({
+      option: "judge",
+      message: "a deterministic metric asked for a judge",
+    });
+  },
+};
+
+/**
+ * The deterministic metric `id` names, made from `options` as `createMetric` makes it; undefined
+ * for any other id. For code that runs only these (worker threads), without loading the judged
+ * metrics' code.
+ */
+export function createDeterministicMetric(id: string, options: JsonObject): Metric | undefined {
+  const definition = deterministicMetrics.find((entry) => entry.id === id);
+  if (definition === undefined) return undefined;
+  const metric = definition.create(options, withoutJudge);
+  return metric.id === id ? metric : { ...metric, id };
+}
+
+/** A metric of a run as a config names it: its registry id and its options. */
+export interface RunMetricConfig {
+  readonly metric: string;
+  readonly options: JsonObject;
+}
+
+/** A config's options with the run's threshold filled in where the metric sets none. */
+export function withThreshold(config: RunMetricConfig, threshold?: number): RunMetricConfig {
+  return threshold === undefined || "threshold" in config.options
+    ? config
+    : { metric: config.metric, options: { ...config.options, threshold } };
+}

@@ -8,13 +8,7 @@ import type { Content } from "../core/test-case.js";
 import { describeTextOptions, textNormalizer } from "../matchers/value-matchers.js";
 import type { TextOptions } from "../matchers/value-matchers.js";
 import { textOptionsOf } from "./match-options.js";
-import {
-  camelKeys,
-  caseOptions,
-  numberOption,
-  optionsObject,
-  rejectUnknownOptions,
-} from "./options.js";
+import { camelKeys, caseOptions, nameOption, numberOption, optionsObject, rejectUnknownOptions } from "../core/options.js";
 
 /** What `responseContains` reads from a case. */
 export interface ResponseContainsCase {
@@ -93,14 +87,7 @@ export function responseContains(
     unknown
   >;
   rejectUnknownOptions("response-contains", given, optionNames);
-  const name = given.name ?? "Response Contains";
-  if (typeof name !== "string" || name === "") {
-    throw new InvalidOptionError({
-      option: "name",
-      value: name,
-      message: "response-contains: name must be a non-empty string",
-    });
-  }
+  const name = nameOption("response-contains", given.name, "Response Contains");
   const threshold = numberOption("response-contains.threshold", given.threshold, 1, {
     min: 0,
     max: 1,

@@ -7,7 +7,7 @@ import type { ToolSpec } from "../core/test-case.js";
 import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
 import { matchCaseOptions, resolveMatchOptions } from "./match-options.js";
-import { caseOptions } from "./options.js";
+import { caseOptions } from "../core/options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";

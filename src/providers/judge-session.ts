@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import pThrottle from "p-throttle";
 import { InvalidOptionError } from "../core/errors.js";
+import { integerOption } from "../core/options.js";
 import type {
   JudgeRunSummary,
   JudgeBatchRequest,
@@ -50,18 +51,6 @@ export interface JudgeSession {
   ): Promise<JudgeBatchOutcome>;
 }
 
-function positiveInteger(option: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionError({
-      option,
-      value,
-      message: `${option} must be a whole number of at least 1`,
-    });
-  }
-  return value;
-}
-
 /** The default test of an answer worth keeping: it is JSON. */
 const isJson = (response: JudgeResponse): boolean => response.output !== undefined;
 
@@ -70,16 +59,16 @@ export function createJudgeSession(
   model: JudgeModel,
   options: JudgeSessionOptions = {},
 ): JudgeSession {
-  const concurrency = positiveInteger("concurrency", options.concurrency, 8);
+  const concurrency = integerOption("concurrency", options.concurrency, 8, { min: 1 });
   const rate =
     options.rateLimit !== undefined
       ? {
-          limit: positiveInteger("rateLimit.limit", options.rateLimit.limit, 1),
-          interval: positiveInteger("rateLimit.intervalMs", options.rateLimit.intervalMs, 1),
+          limit: integerOption("rateLimit.limit", options.rateLimit.limit, 1, { min: 1 }),
+          interval: integerOption("rateLimit.intervalMs", options.rateLimit.intervalMs, 1, { min: 1 }),
         }
       : options.requestsPerMinute !== undefined
         ? {
-            limit: positiveInteger("requestsPerMinute", options.requestsPerMinute, 1),
+            limit: integerOption("requestsPerMinute", options.requestsPerMinute, 1, { min: 1 }),
             interval: 60_000,
           }
         : undefined;

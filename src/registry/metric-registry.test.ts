@@ -4,8 +4,7 @@ import { ErrorCode, InvalidOptionError } from "../core/errors.js";
 import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
-import { deterministicMetrics } from "../metrics/registry.js";
-import { createDeterministicMetric } from "./deterministic-metric.js";
+import { createDeterministicMetric, deterministicMetrics } from "../metrics/registry.js";
 import { createMetric } from "./metric-registry.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
@@ -32,7 +31,7 @@ describe("createMetric", () => {
       "ragas-tool-call-f1",
       "response-contains",
     ]);
-    expect(deterministicMetrics.every((definition) => !definition.judged)).toBe(true);
+    expect(deterministicMetrics.every((definition) => definition.judge === "none")).toBe(true);
   });
 
   it("names an unknown metric and the known ones", () => {

@@ -12,7 +12,12 @@ import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import { toMetric } from "../core/metric.js";
-import type { MeasureOptions, Metric } from "../core/metric.js";
+import type {
+  MeasureOptions,
+  Metric,
+  MetricDefinition,
+  ResolvedMetricContext,
+} from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { TestCase } from "../core/test-case.js";
@@ -20,9 +25,8 @@ import { didYouMean } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
-import { camelKeys, caseOptions, rejectUnknownOptions } from "../metrics/options.js";
+import { camelKeys, caseOptions, nameOption, rejectUnknownOptions, thresholdOption } from "../core/options.js";
 import { deepevalCaseOptions, deterministicMetrics } from "../metrics/registry.js";
-import { createDeterministicMetric } from "./deterministic-metric.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
 
@@ -42,71 +46,18 @@ export interface MetricContext {
   readonly baseDirectory?: string;
 }
 
-/**
- * One metric toolscore can make by id, in code (`createMetric`) and in a config file or on the
- * command line alike: its id, what it scores, whether it asks a judge, and how it is made.
- */
-export interface MetricDefinition {
-  /** Stable, kebab-case: `tool-call-accuracy`. */
-  readonly id: string;
-  /** One line for `--help` and error messages. */
-  readonly description: string;
-  /** Whether the metric asks an LLM judge (and so needs `context.judge`). */
-  readonly judged: boolean;
-  /**
-   * The options a case's `metricOptions` may set: matching rules and thresholds, never a judge,
-   * endpoint, key, policy or limit (a dataset may come from a stranger's pull request).
-   */
-  readonly caseOptions: readonly string[];
-  /**
-   * For a metric that is not `judged` but may ask the judge all the same: whether it will, made
-   * from `options` in a run with a judge or without (without one, a metric that will needs one),
-   * and when, in words for `--help` and the docs.
-   */
-  readonly mayAskJudge?: {
-    readonly when: string;
-    asks(options: JsonObject, judgeGiven: boolean): boolean;
-  };
-  /** Makes the metric; throws `InvalidOptionError` naming a bad option. */
-  create(options: JsonObject, context: ResolvedMetricContext): Metric;
-}
+/** A definition's threshold option: in [0, 1], `fallback` when not given. */
+const thresholdOf = (id: string, options: JsonObject, fallback: number): number =>
+  thresholdOption(id, options.threshold, fallback, `${id}.threshold`);
 
-/** The context as definitions see it: the judge made on first need. */
-export interface ResolvedMetricContext {
-  readonly judge: () => JudgeModel;
-  /** Whether a judge was given (for metrics that ask one only for some cases). */
-  readonly hasJudge: boolean;
-  readonly baseDirectory: string;
-}
-
-function thresholdOf(id: string, options: JsonObject, fallback: number): number {
-  const value = options.threshold ?? fallback;
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
-    throw new InvalidOptionError({
-      option: `${id}.threshold`,
-      value,
-      message: `${id}: threshold must be a number in [0, 1]`,
-    });
-  }
-  return value;
-}
-
-function nameOf(id: string, options: JsonObject, fallback: string): string {
-  const value = options.name ?? fallback;
-  if (typeof value !== "string" || value === "") {
-    throw new InvalidOptionError({
-      option: `${id}.name`,
-      value,
-      message: `${id}: name must be a non-empty string`,
-    });
-  }
-  return value;
-}
+/** A definition's name option: a non-empty string, `fallback` when not given. */
+const nameOf = (id: string, options: JsonObject, fallback: string): string =>
+  nameOption(id, options.name, fallback, `${id}.name`);
 
 const toolSelection: MetricDefinition = {
   id: "tool-selection",
   description: "an LLM judge of the tools chosen against the case's availableTools",
-  judged: true,
+  judge: "required",
   caseOptions: [],
   create(options, context) {
     rejectUnknownOptions("tool-selection", options, ["name", "threshold"]);
@@ -165,7 +116,7 @@ const gradedFaithfulness: MetricDefinition = {
   id: "multimodal-faithfulness",
   description:
     "a vision-LLM judge of each claim of the answer against the case's text and image contexts (graded)",
-  judged: true,
+  judge: "required",
   caseOptions: [],
   create(options, context) {
     rejectUnknownOptions("multimodal-faithfulness", options, ["name", "threshold"]);
@@ -205,7 +156,7 @@ function ragasMetric(
   return {
     id,
     description,
-    judged: true,
+    judge: "required",
     caseOptions: [],
     create(options, context) {
       rejectUnknownOptions(id, options, ["name"]);
@@ -337,20 +288,14 @@ function trajectoryToolCorrectness(options: JsonObject, context: ResolvedMetricC
 
 /** Every metric toolscore makes by id, deterministic and judged: the one registry. */
 export const metricDefinitions: readonly MetricDefinition[] = [
-  ...deterministicMetrics.map((definition): MetricDefinition => ({
-    id: definition.id,
-    description: definition.description,
-    judged: false,
-    caseOptions: definition.caseOptions,
-    create: (options) => createDeterministicMetric(definition.id, options) as Metric,
-  })),
+  ...deterministicMetrics,
   {
     id: "deepeval-multimodal-tool-correctness",
     description:
       "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",
-    judged: false,
+    judge: "optional",
     caseOptions: deepevalCaseOptions,
-    mayAskJudge: {
+    asksJudge: {
       when: "when its availableTools option is set (of every case's tool selection)",
       asks: (options) => listsTools(camelKeys(options)),
     },
@@ -360,9 +305,9 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     id: "deepeval-trajectory-tool-correctness",
     description:
       "deepeval's DeepEvalToolCorrectnessMetric: names, input parameters and output, names normalized; a judge of selection for cases with availableTools",
-    judged: false,
+    judge: "optional",
     caseOptions: trajectoryCaseOptions,
-    mayAskJudge: {
+    asksJudge: {
       when: "for cases with availableTools, given --judge (every case: its availableTools option)",
       asks: (options, judgeGiven) => judgeGiven || listsTools(camelKeys(options)),
     },

@@ -14,7 +14,7 @@ import type {
   AxionToolCorrectnessOptions,
   ResolvedAxionToolCorrectnessOptions,
 } from "../../metrics/axion-tool-correctness.js";
-import { optionsObject, rejectUnknownOptions } from "../../metrics/options.js";
+import { optionsObject, rejectUnknownOptions } from "../../core/options.js";
 import type { DatasetItem, ToolCallLike } from "./dataset-item.js";
 
 export type ToolCorrectnessOptions = AxionToolCorrectnessOptions;

@@ -23,7 +23,7 @@ import {
   modelOption,
   optionsObject,
   rejectUnknownOptions,
-} from "../../metrics/options.js";
+} from "../../core/options.js";
 import type { MatchLimits } from "../../metrics/limits.js";
 import { loadContentImages } from "../../node/load-content.js";
 import type { ImageLoadOptions } from "../../node/load-image.js";

@@ -35,7 +35,7 @@ import {
   numberOption,
   optionsObject,
   rejectUnknownOptions,
-} from "../../metrics/options.js";
+} from "../../core/options.js";
 import { readToolSelection, toolSelectionRequest } from "../../judges/tool-selection.js";
 import { usableBy } from "../../judges/ask-judge.js";
 import { runJudgeBatch } from "../../providers/judge-batch.js";

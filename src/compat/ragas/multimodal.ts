@@ -3,6 +3,7 @@ import type { PreparedContext } from "../../core/context.js";
 import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../core/errors.js";
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
 import { toMetric } from "../../core/metric.js";
+import { thresholdOption } from "../../core/options.js";
 import type { ConvertsToMetric, MeasureOptions, Metric } from "../../core/metric.js";
 import { toErroredResult } from "../../core/metric-result.js";
 import type { MetricResult } from "../../core/metric-result.js";
@@ -407,14 +408,8 @@ function claimsReason(claims: readonly ClaimVerdict[]): string {
 export function gradedMultimodalFaithfulness(
   options: GradedMultimodalFaithfulnessOptions = {},
 ): Metric<GradedMultimodalFaithfulnessCase, GradedMultimodalFaithfulnessDetails> {
-  const { name = "Multimodal Faithfulness", threshold = 0.5, ...metricOptions } = options;
-  if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
-    throw new InvalidOptionError({
-      option: "threshold",
-      value: threshold,
-      message: "threshold must be a number in [0, 1]",
-    });
-  }
+  const { name = "Multimodal Faithfulness", threshold: given, ...metricOptions } = options;
+  const threshold = thresholdOption("gradedMultimodalFaithfulness", given, 0.5);
   checkImageOptions(metricOptions);
   const judge = resolveJudgeModel(
     metricOptions.llm ?? defaultVisionModel,

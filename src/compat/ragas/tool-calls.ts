@@ -4,7 +4,7 @@ import type { ConvertsToMetric, Metric } from "../../core/metric.js";
 import { ragasMetric } from "../../metrics/registry.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
-import { optionsObject, rejectUnknownOptions } from "../../metrics/options.js";
+import { optionsObject, rejectUnknownOptions } from "../../core/options.js";
 import { comparePythonStrings } from "../../metrics/python-text.js";
 import {
   resolveRagasToolCallAccuracyOptions,

@@ -1,6 +1,6 @@
-import { InvalidOptionError } from "../core/errors.js";
-import { didYouMean } from "../core/suggest.js";
-import type { JsonObject } from "../core/json.js";
+import { InvalidOptionError } from "./errors.js";
+import { didYouMean } from "./suggest.js";
+import type { JsonObject } from "./json.js";
 
 /** Helpers that validate one option each and name it in the error. */
 
@@ -39,6 +39,62 @@ export function numberOption(
       option,
       value,
       message: `${option} must be between ${range.min} and ${range.max}, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+/**
+ * A whole number from `range.min` to `range.max` (no upper bound when left out); `fallback` when
+ * not given. `unit` names what is counted, in the message ("a whole number of cases, at least 1").
+ */
+export function integerOption(
+  option: string,
+  value: unknown,
+  fallback: number,
+  range: { readonly min: number; readonly max?: number; readonly unit?: string },
+): number {
+  if (value === undefined) return fallback;
+  const { min, max = Number.MAX_SAFE_INTEGER, unit } = range;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    const what = unit === undefined ? "a whole number" : `a whole number of ${unit}`;
+    const bounds =
+      max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be ${what}, ${bounds}, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+/** A metric's name: a non-empty string; `fallback` when not given. `id` is the metric's, for the message. */
+export function nameOption(id: string, value: unknown, fallback: string, option = "name"): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || value === "") {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${id}: name must be a non-empty string`,
+    });
+  }
+  return value;
+}
+
+/** A metric's threshold: a number in [0, 1]; `fallback` when not given. */
+export function thresholdOption(
+  id: string,
+  value: unknown,
+  fallback: number,
+  option = "threshold",
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${id}: threshold must be a number in [0, 1]`,
     });
   }
   return value;
