@@ -275,7 +275,9 @@ describe("docs: what a case may set", () => {
       const allowed = options.startsWith("the same") ? [...previous, ...names] : names;
       previous = allowed;
       const ids = metrics.startsWith("the judged")
-        ? metricDefinitions.filter((definition) => definition.judge === "required").map((entry) => entry.id)
+        ? metricDefinitions
+            .filter((definition) => definition.judge === "required")
+            .map((entry) => entry.id)
         : [...metrics.matchAll(/`([\w-]+)`/g)].map((match) => match[1]);
       for (const id of ids) listed.set(id, allowed);
     }

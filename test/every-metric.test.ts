@@ -188,11 +188,7 @@ describe("createMetric makes every metric of the registry", () => {
 
   it.each(
     metricDefinitions.map(
-      (definition) =>
-        [
-          definition.id,
-          asksJudge(definition, {}, true),
-        ] as const,
+      (definition) => [definition.id, asksJudge(definition, {}, true)] as const,
     ),
   )("%s (judged: %s), carrying its id", async (id, judged) => {
     const metric = createMetric(

@@ -150,7 +150,9 @@ describe(`fuzz (${runs} runs each, seed ${seed})`, () => {
   it(
     "every deterministic metric: a scored result in [0, 1], or an error result",
     () => {
-      const deterministic = metricDefinitions.filter((definition) => definition.judge !== "required");
+      const deterministic = metricDefinitions.filter(
+        (definition) => definition.judge !== "required",
+      );
       const metrics = deterministic.map((definition) => createMetric({ metric: definition.id }));
       fc.assert(
         fc.property(
@@ -414,7 +416,9 @@ describe(`fuzz (${runs} runs each, seed ${seed})`, () => {
   it(
     "a case's metricOptions: only matching rules and thresholds, else a typed error naming the key (item 1)",
     () => {
-      const withCaseOptions = metricDefinitions.filter((definition) => definition.judge !== "required");
+      const withCaseOptions = metricDefinitions.filter(
+        (definition) => definition.judge !== "required",
+      );
       fc.assert(
         fc.property(
           fc.constantFrom(...withCaseOptions),

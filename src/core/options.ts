@@ -58,8 +58,7 @@ export function integerOption(
   const { min, max = Number.MAX_SAFE_INTEGER, unit } = range;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     const what = unit === undefined ? "a whole number" : `a whole number of ${unit}`;
-    const bounds =
-      max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
     throw new InvalidOptionError({
       option,
       value,

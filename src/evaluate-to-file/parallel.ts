@@ -43,7 +43,6 @@ export interface ParallelRunOutcome {
   readonly readToEnd: boolean;
 }
 
-
 /**
  * The worker thread's script: beside this module in the ES module build; from the CommonJS
  * bundle (which has no copy of its own) or the sources, the ES module build's, found in the

@@ -5,7 +5,6 @@ import { createMetric, metricDefinition } from "../registry/metric-registry.js";
 import { withThreshold } from "../metrics/registry.js";
 import type { RunMetricConfig } from "../metrics/registry.js";
 
-
 /** Whether a configured metric needs a judge: it asks one even in a run without. */
 export function isJudged(config: RunMetricConfig): boolean {
   return asksJudge(config, false);

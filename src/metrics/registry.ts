@@ -23,7 +23,13 @@ import {
   resolveDeepevalToolCorrectnessOptions,
   scoreDeepevalToolCorrectness,
 } from "./deepeval-tool-correctness.js";
-import { camelKeys, caseOptions, nameOption, optionsObject, rejectUnknownOptions } from "../core/options.js";
+import {
+  camelKeys,
+  caseOptions,
+  nameOption,
+  optionsObject,
+  rejectUnknownOptions,
+} from "../core/options.js";
 import {
   resolveRagasToolCallAccuracyOptions,
   resolveRagasToolCallF1Options,

@@ -8,7 +8,14 @@ import type { Content } from "../core/test-case.js";
 import { describeTextOptions, textNormalizer } from "../matchers/value-matchers.js";
 import type { TextOptions } from "../matchers/value-matchers.js";
 import { textOptionsOf } from "./match-options.js";
-import { camelKeys, caseOptions, nameOption, numberOption, optionsObject, rejectUnknownOptions } from "../core/options.js";
+import {
+  camelKeys,
+  caseOptions,
+  nameOption,
+  numberOption,
+  optionsObject,
+  rejectUnknownOptions,
+} from "../core/options.js";
 
 /** What `responseContains` reads from a case. */
 export interface ResponseContainsCase {

@@ -64,7 +64,9 @@ export function createJudgeSession(
     options.rateLimit !== undefined
       ? {
           limit: integerOption("rateLimit.limit", options.rateLimit.limit, 1, { min: 1 }),
-          interval: integerOption("rateLimit.intervalMs", options.rateLimit.intervalMs, 1, { min: 1 }),
+          interval: integerOption("rateLimit.intervalMs", options.rateLimit.intervalMs, 1, {
+            min: 1,
+          }),
         }
       : options.requestsPerMinute !== undefined
         ? {

@@ -25,7 +25,13 @@ import { didYouMean } from "../core/suggest.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { judgeToolSelection } from "../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../judges/tool-selection.js";
-import { camelKeys, caseOptions, nameOption, rejectUnknownOptions, thresholdOption } from "../core/options.js";
+import {
+  camelKeys,
+  caseOptions,
+  nameOption,
+  rejectUnknownOptions,
+  thresholdOption,
+} from "../core/options.js";
 import { deepevalCaseOptions, deterministicMetrics } from "../metrics/registry.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
