@@ -1,5 +1,5 @@
-import { Ajv } from "ajv";
-import type { ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv, ValidateFunction } from "ajv";
 import { JudgeResponseError } from "../core/errors.js";
 import type { JudgeModel, JudgeRequest, JudgeResponse, JudgeUsage } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -30,12 +30,15 @@ export interface JudgeAnswer<T> {
   readonly modelId: string;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true });
+// Ajv is loaded when a first answer is checked: commands that ask no judge never load it.
+const load = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<JsonObject, ValidateFunction>();
 
 function validatorOf(schema: JsonObject): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) {
+    ajv ??= new (load("ajv") as { Ajv: typeof Ajv }).Ajv({ strict: false, allErrors: true });
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }

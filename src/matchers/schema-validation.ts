@@ -1,16 +1,26 @@
-import { Ajv } from "ajv";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import formatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { FormatsPlugin } from "ajv-formats";
 import { childPath, isJsonObject } from "../core/json.js";
 import { linearRegExpEngine } from "./linear-regex.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { NumberSpellings } from "../core/number-spellings.js";
 
-// ajv-formats is CommonJS with a default export; depending on the loader it arrives wrapped.
-const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
-  formatsModule) as FormatsPlugin;
+// Ajv is loaded when a first schema is compiled (require's cache keeps it): a run without tool
+// schemas never loads it. It is CommonJS, so it loads synchronously, as validation needs.
+const load = createRequire(import.meta.url);
+
+/** A new Ajv of the draft a schema declares, with formats checked. */
+function newAjv(draft2020: boolean): Ajv | Ajv2020 {
+  const formats = load("ajv-formats") as FormatsPlugin & { default?: FormatsPlugin };
+  const addFormats = formats.default ?? formats;
+  const ajv = draft2020
+    ? new (load("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020(ajvOptions)
+    : new (load("ajv") as { Ajv: typeof Ajv }).Ajv(ajvOptions);
+  addFormats(ajv);
+  return ajv;
+}
 
 // Lenient about unknown keywords (tool schemas carry many); every error, not the first; and a
 // schema's $id is not registered, so two tools (or two copies of one) may share an $id.
@@ -233,8 +243,8 @@ function floatsForIntegers(
 export class SchemaValidator {
   // Made on first use: most resolved options never validate a schema.
   private compiled: WeakMap<JsonObject, ValidateFunction | Error> | undefined;
-  private draft07: Ajv | undefined;
-  private draft2020: Ajv2020 | undefined;
+  private draft07: Ajv | Ajv2020 | undefined;
+  private draft2020: Ajv | Ajv2020 | undefined;
 
   private compile(schema: JsonObject): ValidateFunction | Error {
     this.compiled ??= new WeakMap();
@@ -243,20 +253,9 @@ export class SchemaValidator {
     let result: ValidateFunction | Error;
     try {
       const uses2020 = typeof schema.$schema === "string" && schema.$schema.includes("2020-12");
-      let ajv: Ajv | Ajv2020;
-      if (uses2020) {
-        if (!this.draft2020) {
-          this.draft2020 = new Ajv2020(ajvOptions);
-          addFormats(this.draft2020);
-        }
-        ajv = this.draft2020;
-      } else {
-        if (!this.draft07) {
-          this.draft07 = new Ajv(ajvOptions);
-          addFormats(this.draft07);
-        }
-        ajv = this.draft07;
-      }
+      const ajv = uses2020
+        ? (this.draft2020 ??= newAjv(true))
+        : (this.draft07 ??= newAjv(false));
       // Draft-07 Ajv refuses other drafts' $schema ids; the keywords we rely on are shared.
       const rest = { ...schema };
       Reflect.deleteProperty(rest, "$schema");

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCliProcess } from "./support/cli.js";
+import { jsonl, testFolders } from "./support/folders.js";
+
+/** Issue 37, item 7: each command loads what it uses, when it uses it. */
+const preload = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "fixtures",
+  "startup",
+  "loaded-modules.cjs",
+);
+const folder = testFolders("toolscore-startup-");
+
+/** The heavy packages a CLI run loaded, as the preloaded script reports them at exit. */
+async function loadedBy(args: readonly string[], cwd: string): Promise<string[]> {
+  const run = await runCliProcess(args, { cwd, env: { NODE_OPTIONS: `--require ${preload}` } });
+  const line = /^loaded-modules: (.*)$/m.exec(run.stderr);
+  expect(line, run.stderr).not.toBeNull();
+  return JSON.parse(line?.[1] ?? "null") as string[];
+}
+
+const call = (x: unknown) => ({ name: "lookup", arguments: { x } });
+
+describe("start-up: what each command loads", () => {
+  it("loads neither Ajv nor yaml for --version, --help or an eval without schemas", async () => {
+    const cwd = folder({
+      "cases.jsonl": jsonl([{ toolsCalled: [call(1)], expectedTools: [call(1)] }]),
+    });
+    expect(await loadedBy(["--version"], cwd)).toEqual([]);
+    expect(await loadedBy(["eval", "--help"], cwd)).toEqual([]);
+    expect(await loadedBy(["eval", "cases.jsonl", "-o", "out.jsonl"], cwd)).toEqual([]);
+  });
+
+  it("loads Ajv once a case has a schema to check, and yaml for a YAML config", async () => {
+    const tool = {
+      name: "lookup",
+      parameters: { type: "object", properties: { x: { type: "integer" } } },
+    };
+    const cwd = folder({
+      "cases.jsonl": jsonl([
+        { toolsCalled: [call("1")], expectedTools: [call(1)], availableTools: [tool] },
+      ]),
+      "gate.yaml": "metrics:\n  - metric: tool-call-accuracy\n",
+    });
+    expect(await loadedBy(["eval", "cases.jsonl", "-o", "a.jsonl"], cwd)).toEqual(["ajv"]);
+    expect(
+      await loadedBy(["eval", "cases.jsonl", "-o", "b.jsonl", "--config", "gate.yaml"], cwd),
+    ).toEqual(["ajv", "yaml"]);
+  });
+});
