@@ -1,17 +1,26 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCliProcess } from "./support/cli.js";
 import { jsonl, testFolders } from "./support/folders.js";
 
 /** Issue 37, item 7: each command loads what it uses, when it uses it. */
+const folder = testFolders("toolscore-startup-");
+
+// Preloaded into the CLI: at exit, says which of the heavy packages the command loaded
+// (CommonJS packages land in require's cache, however they were required).
 const preload = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "fixtures",
-  "startup",
+  folder({
+    "loaded-modules.cjs": `process.on("exit", () => {
+  const loaded = Object.keys(require.cache);
+  const names = ["ajv", "yaml"].filter((name) =>
+    loaded.some((file) => file.includes("/node_modules/" + name + "/")),
+  );
+  process.stderr.write("loaded-modules: " + JSON.stringify(names) + "\\n");
+});
+`,
+  }),
   "loaded-modules.cjs",
 );
-const folder = testFolders("toolscore-startup-");
 
 /** The heavy packages a CLI run loaded, as the preloaded script reports them at exit. */
 async function loadedBy(args: readonly string[], cwd: string): Promise<string[]> {

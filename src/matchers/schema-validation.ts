@@ -253,9 +253,7 @@ export class SchemaValidator {
     let result: ValidateFunction | Error;
     try {
       const uses2020 = typeof schema.$schema === "string" && schema.$schema.includes("2020-12");
-      const ajv = uses2020
-        ? (this.draft2020 ??= newAjv(true))
-        : (this.draft07 ??= newAjv(false));
+      const ajv = uses2020 ? (this.draft2020 ??= newAjv(true)) : (this.draft07 ??= newAjv(false));
       // Draft-07 Ajv refuses other drafts' $schema ids; the keywords we rely on are shared.
       const rest = { ...schema };
       Reflect.deleteProperty(rest, "$schema");
