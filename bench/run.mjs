@@ -13,6 +13,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import os from "node:os";
@@ -446,10 +447,18 @@ const median = (values) => {
  */
 workloads.startup = () => {
   const bin = path.join(benchDir, "..", "dist", "cli", "bin.js");
+  // A small dataset without schemas: its eval loads neither Ajv nor yaml.
+  const small = path.join(os.tmpdir(), `toolscore-bench-startup-${process.pid}.jsonl`);
+  const call = { name: "lookup", arguments: { id: 1 } };
+  writeFileSync(
+    small,
+    `${JSON.stringify({ toolsCalled: [call], expectedTools: [call] })}\n`.repeat(5),
+  );
   const sides = {
     node: ["-e", "0"],
     "--version": [bin, "--version"],
     "eval --help": [bin, "eval", "--help"],
+    "eval of 5 cases": [bin, "eval", small, "-o", `${small}.results`],
     'import("toolscore")': ["--input-type=module", "-e", 'await import("toolscore")'],
   };
   const ratios = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
@@ -466,6 +475,7 @@ workloads.startup = () => {
       ratios[name].push(cpuSeconds / base);
     }
   }
+  for (const file of [small, `${small}.results`]) rmSync(file, { force: true });
   const shown = Object.keys(sides)
     .filter((name) => name !== "node")
     .map(
