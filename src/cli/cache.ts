@@ -7,6 +7,20 @@ import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { configFor, judgeCacheDirectory } from "./config.js";
 import { ExitCode, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore cache`: what parseArgs reads, and what --help lists. */
+export const cacheFlags = {
+  config: {
+    type: "string",
+    short: "c",
+    value: "<file>",
+    help: "toolscore.config.json / .yaml (default: one in the current folder)",
+    group: "Options",
+  },
+  help: { type: "boolean", short: "h", group: "Options" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const cacheHelp = `Usage: toolscore cache clear [options]
 
@@ -14,9 +28,7 @@ Empties the judge cache: every answer cached in the folder the config names (jud
 in toolscore/judge-cache in your cache folder ($XDG_CACHE_HOME, else ~/.cache). Nothing else in
 that folder is touched. eval --no-cache runs without the cache instead.
 
-Options
-  -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
-  -h, --help
+${flagsHelp(cacheFlags)}
 `;
 
 /** Runs `toolscore cache`; resolves to the exit code. */
@@ -25,10 +37,7 @@ export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: {
-      config: { type: "string", short: "c" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: cacheFlags,
   });
   if (values.help === true) {
     io.stdout.write(cacheHelp);

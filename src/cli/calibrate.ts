@@ -5,30 +5,35 @@ import { formatRate } from "../reporters/format.js";
 import { judgeShown } from "./eval.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
+export const calibrateFlags = {
+  judge: {
+    type: "string",
+    value: "<model>",
+    help: "the judge, e.g. openai/gpt-4o-mini (key from the environment)",
+  },
+  threshold: { type: "string", value: "<0..1>", help: "the pass/fail line (default 0.5)" },
+  concurrency: { type: "string", value: "<n>", help: "judgements in flight (default 8)" },
+  json: { type: "boolean", help: "print the whole report as JSON" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const calibrateHelp = `Usage: toolscore calibrate --judge <provider/model> [options]
 
 Runs a tool-selection judge over toolscore's fifty labelled cases and prints how well it agrees
 with the labels: pass/fail accuracy, Cohen's kappa, mean absolute error, the cases it got wrong.
 
-      --judge <model>       the judge, e.g. openai/gpt-4o-mini (key from the environment)
-      --threshold <0..1>    the pass/fail line (default 0.5)
-      --concurrency <n>     judgements in flight (default 8)
-      --json                print the whole report as JSON
-  -h, --help
+${flagsHelp(calibrateFlags)}
 `;
 
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: {
-      judge: { type: "string" },
-      threshold: { type: "string" },
-      concurrency: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: calibrateFlags,
   });
   if (values.help === true) {
     io.stdout.write(calibrateHelp);

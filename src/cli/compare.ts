@@ -4,6 +4,31 @@ import { formatComparison } from "../reporters/comparison.js";
 import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { compareResults, datasetPath, readRun, writeReports } from "./reports.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore compare`: what parseArgs reads, and what --help lists. */
+export const compareFlags = {
+  tolerance: {
+    type: "string",
+    value: "<0..1>",
+    help: "how far a score may move without counting (default 0)",
+    group: "Options",
+  },
+  markdown: {
+    type: "string",
+    value: "<file.md>",
+    help: "the new run's summary with the comparison, as Markdown (also\nappended to $GITHUB_STEP_SUMMARY when set)",
+    group: "Options",
+  },
+  report: {
+    type: "string",
+    value: "<file.html>",
+    help: "the new run's HTML report, with the comparison",
+    group: "Options",
+  },
+  help: { type: "boolean", short: "h", group: "Options" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const compareHelp = `Usage: toolscore compare <baseline results> <new results> [options]
 
@@ -12,12 +37,7 @@ rate before and after, the cases that newly fail, newly error or newly pass, the
 moved by more than --tolerance, and the cases only one run has. Exits 1 when any case regressed
 (newly failed, newly errored, or a score dropped beyond the tolerance), 0 otherwise.
 
-Options
-      --tolerance <0..1>    how far a score may move without counting (default 0)
-      --markdown <file.md>  the new run's summary with the comparison, as Markdown (also
-                            appended to $GITHUB_STEP_SUMMARY when set)
-      --report <file.html>  the new run's HTML report, with the comparison
-  -h, --help
+${flagsHelp(compareFlags)}
 `;
 
 const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
@@ -28,12 +48,7 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: {
-      tolerance: { type: "string" },
-      markdown: { type: "string" },
-      report: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: compareFlags,
   });
   if (values.help === true) {
     io.stdout.write(compareHelp);

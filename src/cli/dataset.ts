@@ -11,6 +11,26 @@ import type { RecordingsDataset } from "../node/recordings.js";
 import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore dataset`: what parseArgs reads, and what --help lists. */
+export const datasetFlags = {
+  expected: {
+    type: "string",
+    short: "e",
+    value: "<file>",
+    help: "expected cases (.jsonl, .json, .yaml) merged in by id: the case with a\nrecording's id, else the case whose id is the nearest folder holding it\n(one expected case for the repeated runs in a folder)",
+  },
+  out: {
+    type: "string",
+    short: "o",
+    value: "<file>",
+    help: "the dataset to write (default toolscore-dataset.jsonl), in a folder\nthat holds the recordings",
+  },
+  overwrite: { type: "boolean", help: "replace the --out file when it exists" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const datasetHelp = `Usage: toolscore dataset <folder|glob|transcript...> [options]
 
@@ -20,13 +40,7 @@ file's path (runs/a.json, or runs/export.json#<trace id>); its transcript is nam
 trajectoryFile (and traceId), never copied. Quote a glob ('runs/**/*.json') so that the shell
 leaves it alone.
 
-  -e, --expected <file>  expected cases (.jsonl, .json, .yaml) merged in by id: the case with a
-                         recording's id, else the case whose id is the nearest folder holding it
-                         (one expected case for the repeated runs in a folder)
-  -o, --out <file>       the dataset to write (default toolscore-dataset.jsonl), in a folder
-                         that holds the recordings
-      --overwrite        replace the --out file when it exists
-  -h, --help
+${flagsHelp(datasetFlags, 25)}
 
 Exit codes: 0 written; 2 usage error, nothing written; 3 written, but some transcript cannot be
 read (its case is in the dataset, and eval reports it as an error).
@@ -191,12 +205,7 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: {
-      expected: { type: "string", short: "e" },
-      out: { type: "string", short: "o" },
-      overwrite: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: datasetFlags,
   });
   if (values.help === true) {
     io.stdout.write(datasetHelp);

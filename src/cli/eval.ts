@@ -46,6 +46,199 @@ import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead, isTranscriptHead } from "../node/recordings.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore eval`: what parseArgs reads, and what --help lists. */
+export const evalFlags = {
+  expected: {
+    type: "string",
+    short: "e",
+    value: "<file>",
+    help: "with recordings: the expected cases, by recording id (see\ntoolscore dataset --help)",
+    group: "Metrics and options",
+  },
+  metric: {
+    type: "string",
+    short: "m",
+    multiple: true,
+    value: "<id>",
+    help: "a metric to run (repeatable); default tool-call-accuracy",
+    group: "Metrics and options",
+  },
+  set: {
+    type: "string",
+    multiple: true,
+    value: "<id.opt=value>",
+    help: "set a metric option (repeatable), e.g. --set tool-call-accuracy.order=strict",
+    group: "Metrics and options",
+  },
+  config: {
+    type: "string",
+    short: "c",
+    value: "<file>",
+    help: "toolscore.config.json / .yaml (default: one in the current folder)",
+    group: "Metrics and options",
+  },
+  threshold: {
+    type: "string",
+    value: "<0..1>",
+    help: "passing score of every metric that sets none",
+    group: "Metrics and options",
+  },
+  judge: {
+    type: "string",
+    value: "<model>",
+    help: "the judge of judged metrics, e.g. openai/gpt-4o-mini",
+    group: "Metrics and options",
+  },
+  "judge-timeout": {
+    type: "string",
+    value: "<ms>",
+    help: "each try of a judge call, the answer's read included (default\n60000); a call with its retries ends within (retries + 1) times it",
+    group: "Metrics and options",
+  },
+  "no-cache": {
+    type: "boolean",
+    help: "ask the judge again: judge answers are neither read from nor\nwritten to the cache (toolscore cache clear empties it)",
+    group: "Metrics and options",
+  },
+  "normalize-names": {
+    type: "boolean",
+    help: "strip random suffixes from tool names read from transcripts",
+    group: "Metrics and options",
+  },
+  concurrency: {
+    type: "string",
+    value: "<n>",
+    help: "cases in flight at once (default 8)",
+    group: "Metrics and options",
+  },
+  workers: {
+    type: "string",
+    value: "<n>",
+    help: "worker threads for deterministic metrics on JSONL (default: 2 for\ndatasets of 16 MiB or more, none on 1 core; each adds about 40 MB)",
+    group: "Metrics and options",
+  },
+  out: {
+    type: "string",
+    short: "o",
+    value: "<file>",
+    help: "results file (default toolscore-results.jsonl)",
+    group: "Results and reports",
+  },
+  resume: {
+    type: "boolean",
+    help: "skip cases the results file already holds",
+    group: "Results and reports",
+  },
+  "retry-errors": {
+    type: "boolean",
+    help: "with --resume, run again the cases that ended in an error",
+    group: "Results and reports",
+  },
+  overwrite: {
+    type: "boolean",
+    help: "start over even if the results file holds an unfinished run",
+    group: "Results and reports",
+  },
+  report: {
+    type: "string",
+    value: "<file.html>",
+    help: "single-file HTML report",
+    group: "Results and reports",
+  },
+  junit: {
+    type: "string",
+    value: "<file.xml>",
+    help: "JUnit XML, one test per case and metric",
+    group: "Results and reports",
+  },
+  markdown: {
+    type: "string",
+    value: "<file.md>",
+    help: "Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)",
+    group: "Results and reports",
+  },
+  details: {
+    type: "string",
+    value: "<none|failed|all>",
+    help: "which cases keep their alignment in the results file: none (default;\na case read from a JSONL line keeps its score and reason, and reports\ncompute its alignment again from the line), the failed ones, or all",
+    group: "Results and reports",
+  },
+  shard: {
+    type: "string",
+    value: "<i/n>",
+    help: "run only cases whose position mod n is i-1 (merge them with merge)",
+    group: "Results and reports",
+  },
+  "fail-under": {
+    type: "string",
+    value: "<0..1>",
+    help: "pass when at least this share of cases passes (default: all)",
+    group: "Results and reports",
+  },
+  "group-by": {
+    type: "string",
+    value: "<key>",
+    help: "cases that are runs of one case: id, or metadata.<key> (e.g.\nmetadata.task_id); the summary adds pass@k, pass^k and the flaky\ncases (cases with a run number are grouped by id without it)",
+    group: "Results and reports",
+  },
+  baseline: {
+    type: "string",
+    value: "<results>",
+    help: "compare with an earlier run's results file: regressions fail the run\n(exit 1) instead of failed cases (see toolscore compare)",
+    group: "Results and reports",
+  },
+  tolerance: {
+    type: "string",
+    value: "<0..1>",
+    help: "with --baseline, how far a score may move without counting (default 0)",
+    group: "Results and reports",
+  },
+  quiet: {
+    type: "boolean",
+    short: "q",
+    help: "print the summary only: no failed cases, errors or notes",
+    group: "Results and reports",
+  },
+  verbose: {
+    type: "boolean",
+    short: "v",
+    help: "print failed cases' whole reasons (default: one line each, cut to\nthe terminal's width)",
+    group: "Results and reports",
+  },
+  filter: {
+    type: "string",
+    value: "<pattern>",
+    help: "run only the cases whose id matches: a glob (tau-*, *-retry-?) or a\n/regular expression/ with flags i, m, s (RE2 syntax, run in\nlinear time: no lookarounds or backreferences)",
+    group: "Results and reports",
+  },
+  "only-failed": {
+    type: "string",
+    value: "<results>",
+    help: "run only the cases that failed or errored in that results file",
+    group: "Results and reports",
+  },
+  limit: {
+    type: "string",
+    value: "<n>",
+    help: "run at most n cases (of those not done yet), in dataset order; the\nresults file is then unfinished, and --resume runs the rest",
+    group: "Results and reports",
+  },
+  bail: {
+    type: "string",
+    value: "<n>",
+    help: "stop cleanly once n cases failed or errored (--resume goes on)",
+    group: "Results and reports",
+  },
+  "dry-run": {
+    type: "boolean",
+    help: "check the config, the metrics, the judge's setup and every case of\nthe dataset, and score nothing (the results file is left alone)",
+    group: "Results and reports",
+  },
+  help: { type: "boolean", short: "h", group: "Results and reports" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
        toolscore eval <folder|glob|transcript...> [--expected <file>] [options]
@@ -56,57 +249,7 @@ folder, a quoted glob, or several transcript files), every transcript is a case,
 as toolscore dataset builds them; the dataset is written beside the results file
 (<results>.dataset.jsonl), so that report and --resume read the cases again.
 
-Metrics and options
-  -e, --expected <file>     with recordings: the expected cases, by recording id (see
-                            toolscore dataset --help)
-  -m, --metric <id>         a metric to run (repeatable); default tool-call-accuracy
-      --set <id.opt=value>  set a metric option (repeatable), e.g. --set tool-call-accuracy.order=strict
-  -c, --config <file>       toolscore.config.json / .yaml (default: one in the current folder)
-      --threshold <0..1>    passing score of every metric that sets none
-      --judge <model>       the judge of judged metrics, e.g. openai/gpt-4o-mini
-      --judge-timeout <ms>  each try of a judge call, the answer's read included (default
-                            60000); a call with its retries ends within (retries + 1) times it
-      --no-cache            ask the judge again: judge answers are neither read from nor
-                            written to the cache (toolscore cache clear empties it)
-      --normalize-names     strip random suffixes from tool names read from transcripts
-      --concurrency <n>     cases in flight at once (default 8)
-      --workers <n>         worker threads for deterministic metrics on JSONL (default: 2 for
-                            datasets of 16 MiB or more, none on 1 core; each adds about 40 MB)
-
-Results and reports
-  -o, --out <file>          results file (default toolscore-results.jsonl)
-      --resume              skip cases the results file already holds
-      --retry-errors        with --resume, run again the cases that ended in an error
-      --overwrite           start over even if the results file holds an unfinished run
-      --report <file.html>  single-file HTML report
-      --junit <file.xml>    JUnit XML, one test per case and metric
-      --markdown <file.md>  Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)
-      --details <none|failed|all>
-                            which cases keep their alignment in the results file: none (default;
-                            a case read from a JSONL line keeps its score and reason, and reports
-                            compute its alignment again from the line), the failed ones, or all
-      --shard <i/n>         run only cases whose position mod n is i-1 (merge them with merge)
-      --fail-under <0..1>   pass when at least this share of cases passes (default: all)
-      --group-by <key>      cases that are runs of one case: id, or metadata.<key> (e.g.
-                            metadata.task_id); the summary adds pass@k, pass^k and the flaky
-                            cases (cases with a run number are grouped by id without it)
-      --baseline <results>  compare with an earlier run's results file: regressions fail the run
-                            (exit 1) instead of failed cases (see toolscore compare)
-      --tolerance <0..1>    with --baseline, how far a score may move without counting (default 0)
-  -q, --quiet               print the summary only: no failed cases, errors or notes
-  -v, --verbose             print failed cases' whole reasons (default: one line each, cut to
-                            the terminal's width)
-      --filter <pattern>    run only the cases whose id matches: a glob (tau-*, *-retry-?) or a
-                            /regular expression/ with flags i, m, s (RE2 syntax, run in
-                            linear time: no lookarounds or backreferences)
-      --only-failed <results>
-                            run only the cases that failed or errored in that results file
-      --limit <n>           run at most n cases (of those not done yet), in dataset order; the
-                            results file is then unfinished, and --resume runs the rest
-      --bail <n>            stop cleanly once n cases failed or errored (--resume goes on)
-      --dry-run             check the config, the metrics, the judge's setup and every case of
-                            the dataset, and score nothing (the results file is left alone)
-  -h, --help
+${flagsHelp(evalFlags)}
 
 Exit codes: 0 passed, 1 some case failed, 2 usage or configuration error, 3 runtime error
 (a case could not be read or scored), 130/143 interrupted (finished cases are kept).
@@ -145,41 +288,6 @@ function shardOf(value: string | undefined): { index: number; count: number } | 
   }
   return { index: index - 1, count };
 }
-
-const evalFlags = {
-  expected: { type: "string", short: "e" },
-  metric: { type: "string", short: "m", multiple: true },
-  set: { type: "string", multiple: true },
-  config: { type: "string", short: "c" },
-  threshold: { type: "string" },
-  judge: { type: "string" },
-  "judge-timeout": { type: "string" },
-  "normalize-names": { type: "boolean" },
-  concurrency: { type: "string" },
-  workers: { type: "string" },
-  out: { type: "string", short: "o" },
-  resume: { type: "boolean" },
-  "retry-errors": { type: "boolean" },
-  overwrite: { type: "boolean" },
-  report: { type: "string" },
-  junit: { type: "string" },
-  markdown: { type: "string" },
-  shard: { type: "string" },
-  details: { type: "string" },
-  "fail-under": { type: "string" },
-  quiet: { type: "boolean", short: "q" },
-  verbose: { type: "boolean", short: "v" },
-  "no-cache": { type: "boolean" },
-  "dry-run": { type: "boolean" },
-  limit: { type: "string" },
-  filter: { type: "string" },
-  "only-failed": { type: "string" },
-  bail: { type: "string" },
-  "group-by": { type: "string" },
-  baseline: { type: "string" },
-  tolerance: { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
 
 type EvalFlags = ReturnType<typeof parseArgs<{ options: typeof evalFlags }>>["values"];
 

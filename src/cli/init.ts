@@ -3,6 +3,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore init`: what parseArgs reads, and what --help lists. */
+export const initFlags = {
+  help: { type: "boolean", short: "h", group: "Options" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const initHelp = `Usage: toolscore init
 
@@ -14,8 +21,7 @@ package.json installs toolscore from a path outside the repository, which CI wou
 
 Then: npx toolscore eval evals/dataset.jsonl
 
-Options
-  -h, --help
+${flagsHelp(initFlags)}
 `;
 
 const config = `# toolscore's settings for \`toolscore eval\`, read from the folder it runs in.
@@ -124,7 +130,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: { help: { type: "boolean", short: "h" } },
+    options: initFlags,
   });
   if (values.help === true) {
     io.stdout.write(initHelp);

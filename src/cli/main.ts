@@ -5,6 +5,8 @@ import { didYouMean } from "../core/suggest.js";
 import { guardConsole, printable, printableLines } from "../reporters/printable.js";
 import { ExitCode, exitCodeOf } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagNamesOf } from "./flags.js";
+import type { Flag } from "./flags.js";
 
 const mainHelp = `Usage: toolscore <command> [options]
 
@@ -22,37 +24,77 @@ Commands
 Run toolscore <command> --help for a command's options.
 `;
 
-/** A command: what it runs, and its help (whose flags name the closest to a misspelled one). */
-interface Command {
+/** A command: what it runs, its help, and its flag table (for the closest to a misspelled flag). */
+export interface Command {
   readonly run: (argv: readonly string[], io: CliIo) => Promise<number>;
   readonly help: string;
+  readonly flags: Readonly<Record<string, Flag>>;
 }
 
 /** Each command's module, loaded when the command runs: `--version` and `--help` load none. */
 const commands: Record<string, () => Promise<Command>> = {
-  eval: () => import("./eval.js").then((m) => ({ run: m.evalCommand, help: m.evalHelp })),
+  eval: () =>
+    import("./eval.js").then((m) => ({ run: m.evalCommand, help: m.evalHelp, flags: m.evalFlags })),
   dataset: () =>
-    import("./dataset.js").then((m) => ({ run: m.datasetCommand, help: m.datasetHelp })),
-  parse: () => import("./parse.js").then((m) => ({ run: m.parseCommand, help: m.parseHelp })),
-  report: () => import("./report.js").then((m) => ({ run: m.reportCommand, help: m.reportHelp })),
-  merge: () => import("./merge.js").then((m) => ({ run: m.mergeCommand, help: m.mergeHelp })),
+    import("./dataset.js").then((m) => ({
+      run: m.datasetCommand,
+      help: m.datasetHelp,
+      flags: m.datasetFlags,
+    })),
+  parse: () =>
+    import("./parse.js").then((m) => ({
+      run: m.parseCommand,
+      help: m.parseHelp,
+      flags: m.parseFlags,
+    })),
+  report: () =>
+    import("./report.js").then((m) => ({
+      run: m.reportCommand,
+      help: m.reportHelp,
+      flags: m.reportFlags,
+    })),
+  merge: () =>
+    import("./merge.js").then((m) => ({
+      run: m.mergeCommand,
+      help: m.mergeHelp,
+      flags: m.mergeFlags,
+    })),
   compare: () =>
-    import("./compare.js").then((m) => ({ run: m.compareCommand, help: m.compareHelp })),
-  cache: () => import("./cache.js").then((m) => ({ run: m.cacheCommand, help: m.cacheHelp })),
-  init: () => import("./init.js").then((m) => ({ run: m.initCommand, help: m.initHelp })),
+    import("./compare.js").then((m) => ({
+      run: m.compareCommand,
+      help: m.compareHelp,
+      flags: m.compareFlags,
+    })),
+  cache: () =>
+    import("./cache.js").then((m) => ({
+      run: m.cacheCommand,
+      help: m.cacheHelp,
+      flags: m.cacheFlags,
+    })),
+  init: () =>
+    import("./init.js").then((m) => ({ run: m.initCommand, help: m.initHelp, flags: m.initFlags })),
   calibrate: () =>
-    import("./calibrate.js").then((m) => ({ run: m.calibrateCommand, help: m.calibrateHelp })),
+    import("./calibrate.js").then((m) => ({
+      run: m.calibrateCommand,
+      help: m.calibrateHelp,
+      flags: m.calibrateFlags,
+    })),
 };
 
+/** The command `name` names (its module loaded), or undefined for no command. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  // Own keys only: "toString" is on every object's prototype, not a command.
+  return Object.hasOwn(commands, name) ? commands[name]() : undefined;
+}
+
 /**
- * What was wrong with the flags: an unknown one with the closest the command's help lists ("did
+ * What was wrong with the flags: an unknown one with the closest of the command's flag table ("did
  * you mean"), else node's own words.
  */
-function flagProblem(error: TypeError, help: string): string {
+function flagProblem(error: TypeError, flags: Readonly<Record<string, Flag>>): string {
   const unknown = /^Unknown option '(--?[^']+)'/.exec(error.message)?.[1];
   if (unknown === undefined) return error.message;
-  const flags = new Set([...help.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map(([flag]) => flag));
-  return `unknown flag ${unknown}${didYouMean(unknown, flags)}`;
+  return `unknown flag ${unknown}${didYouMean(unknown, flagNamesOf(flags))}`;
 }
 
 /** The values of the environment's variables that hold credentials, by their names. */
@@ -88,15 +130,13 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     io.stdout.write(`${pkg.version}\n`);
     return ExitCode.OK;
   }
-  // Own keys only: "toString" is on every object's prototype, not a command.
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (load === undefined) {
+  const command = await loadCommand(name);
+  if (command === undefined) {
     io.stderr.write(
       `toolscore: unknown command ${printable(JSON.stringify(name))}${didYouMean(name, Object.keys(commands))}\n\n${mainHelp}`,
     );
     return ExitCode.USAGE;
   }
-  const command = await load();
   try {
     return await command.run(rest, io);
   } catch (error) {
@@ -106,7 +146,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
       String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (parseArgsError) {
       io.stderr.write(
-        `toolscore ${name}: ${printable(flagProblem(error, command.help))}\nSee toolscore ${name} --help\n`,
+        `toolscore ${name}: ${printable(flagProblem(error, command.flags))}\nSee toolscore ${name} --help\n`,
       );
       return ExitCode.USAGE;
     }

@@ -10,6 +10,32 @@ import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore merge`: what parseArgs reads, and what --help lists. */
+export const mergeFlags = {
+  out: { type: "string", short: "o", value: "<file>", help: "the merged results file (required)" },
+  "fail-under": {
+    type: "string",
+    value: "<0..1>",
+    help: "pass when at least this share of cases passes (default: all)",
+  },
+  config: {
+    type: "string",
+    short: "c",
+    value: "<file>",
+    help: "the config whose fail_under applies (default: toolscore.config.json,\n.yaml or .yml in the current folder, as eval reads it)",
+  },
+  report: {
+    type: "string",
+    value: "<file.html>",
+    help: "also render reports from the merged results",
+  },
+  junit: { type: "string", value: "<file.xml>" },
+  markdown: { type: "string", value: "<file.md>" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const mergeHelp = `Usage: toolscore merge <shard results...> --out <merged.jsonl> [options]
 
@@ -17,14 +43,7 @@ Joins the results files of all n shards of one run (eval --shard i/n) into one, 
 dataset order, and decides the run's gate as eval does: every case must pass, or the share
 --fail-under (else the config's fail_under) names.
 
-  -o, --out <file>          the merged results file (required)
-      --fail-under <0..1>   pass when at least this share of cases passes (default: all)
-  -c, --config <file>       the config whose fail_under applies (default: toolscore.config.json,
-                            .yaml or .yml in the current folder, as eval reads it)
-      --report <file.html>  also render reports from the merged results
-      --junit <file.xml>
-      --markdown <file.md>
-  -h, --help
+${flagsHelp(mergeFlags)}
 
 Exit codes: 0 the gate passed; 1 too few cases passed; 2 a usage error; 3 a shard missing or
 unfinished, or a case that could not be scored.
@@ -34,15 +53,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: {
-      out: { type: "string", short: "o" },
-      "fail-under": { type: "string" },
-      config: { type: "string", short: "c" },
-      report: { type: "string" },
-      junit: { type: "string" },
-      markdown: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: mergeFlags,
   });
   if (values.help === true) {
     io.stdout.write(mergeHelp);

@@ -6,30 +6,39 @@ import { readTranscriptFile } from "../node/transcript-file.js";
 import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore parse`: what parseArgs reads, and what --help lists. */
+export const parseFlags = {
+  format: {
+    type: "string",
+    value: "<name>",
+    help: "the transcript's format, when detection guesses wrong",
+  },
+  "normalize-names": { type: "boolean", help: "strip random suffixes from tool names" },
+  "trace-id": {
+    type: "string",
+    value: "<id>",
+    help: "of an export of spans holding several traces, the one to read",
+  },
+  json: { type: "boolean", help: "print the whole normalized trajectory as JSON" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const parseHelp = `Usage: toolscore parse <transcript.json|.jsonl> [options]
 
 Reads a transcript (OpenAI chat or Responses, Anthropic, Gemini, Bedrock, LangChain,
 OpenTelemetry GenAI spans, ... detected from its shape) and prints the tool calls found.
 
-      --format <name>      the transcript's format, when detection guesses wrong
-      --normalize-names    strip random suffixes from tool names
-      --trace-id <id>      of an export of spans holding several traces, the one to read
-      --json               print the whole normalized trajectory as JSON
-  -h, --help
+${flagsHelp(parseFlags, 27)}
 `;
 
 export async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: {
-      format: { type: "string" },
-      "normalize-names": { type: "boolean" },
-      "trace-id": { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: parseFlags,
   });
   if (values.help === true) {
     io.stdout.write(parseHelp);

@@ -6,6 +6,33 @@ import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+
+/** The flags of `toolscore report`: what parseArgs reads, and what --help lists. */
+export const reportFlags = {
+  "fail-under": {
+    type: "string",
+    value: "<0..1>",
+    help: "the gate's pass rate (default: the config's fail_under, else all)",
+  },
+  config: {
+    type: "string",
+    short: "c",
+    value: "<file>",
+    help: "the config whose fail_under applies (default: the current folder's)",
+  },
+  verbose: { type: "boolean", short: "v", help: "print failed cases' whole reasons" },
+  report: { type: "string", value: "<file.html>", help: "single-file HTML report" },
+  junit: { type: "string", value: "<file.xml>", help: "JUnit XML" },
+  markdown: { type: "string", value: "<file.md>", help: "Markdown summary" },
+  "max-cases": {
+    type: "string",
+    value: "<n>",
+    help: "most cases in the HTML report (failures first; default 2000)",
+  },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
 
 export const reportHelp = `Usage: toolscore report <results.jsonl> [options]
 
@@ -13,30 +40,14 @@ Renders reports from a results file written by eval (or merge), lists its failed
 states the run's gate verdict as eval decided it (every case must pass, or the share --fail-under,
 else the config's fail_under, names). Exits 0 once the reports are written.
 
-      --fail-under <0..1>   the gate's pass rate (default: the config's fail_under, else all)
-  -c, --config <file>       the config whose fail_under applies (default: the current folder's)
-  -v, --verbose             print failed cases' whole reasons
-      --report <file.html>  single-file HTML report
-      --junit <file.xml>    JUnit XML
-      --markdown <file.md>  Markdown summary
-      --max-cases <n>       most cases in the HTML report (failures first; default 2000)
-  -h, --help
+${flagsHelp(reportFlags)}
 `;
 
 export async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: {
-      report: { type: "string" },
-      junit: { type: "string" },
-      markdown: { type: "string" },
-      "max-cases": { type: "string" },
-      "fail-under": { type: "string" },
-      config: { type: "string", short: "c" },
-      verbose: { type: "boolean", short: "v" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: reportFlags,
   });
   if (values.help === true) {
     io.stdout.write(reportHelp);
