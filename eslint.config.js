@@ -39,4 +39,9 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs"],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The HTML report's script runs in the browser, as a classic script (see html-assets.ts).
+    files: ["src/reporters/html-report.js"],
+    languageOptions: { sourceType: "script", globals: globals.browser },
+  },
 );

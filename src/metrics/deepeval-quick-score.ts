@@ -60,7 +60,8 @@ function greedyTotal(
   options: QuickScoreOptions,
   pairing: QuickPairing | undefined,
 ): number {
-  const used = new Uint8Array(called.length);
+  // Plain arrays: a typed array of this size costs more to allocate than the scoring.
+  const used = new Array<number>(called.length).fill(0);
   let total = 0;
   let row = 0;
   for (const e of expected) {
@@ -102,8 +103,8 @@ function lcsTotal(
   const rows = expected.length;
   const cols = called.length;
   const width = cols + 1;
-  // Zeroed on creation: row 0 and column 0 stay 0.
-  const table = new Float64Array((rows + 1) * width);
+  // Row 0 and column 0 stay 0.
+  const table = new Array<number>((rows + 1) * width).fill(0);
   for (let i = 1; i <= rows; i++) {
     const current = i * width;
     const previous = current - width;
