@@ -17,7 +17,7 @@ import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/datase
 import type { DatasetEntry } from "../node/dataset.js";
 import type { ResultsHeader, ResultsWriter } from "../node/results-file.js";
 import { concludeRun, openResultsRun } from "./results-run.js";
-import type { ResultsRunWording } from "./results-run.js";
+import type { ResultsRun, ResultsRunWording } from "./results-run.js";
 import { createMetric, splitMetricConfig } from "../registry/metric-registry.js";
 import type { MetricConfigInput } from "../registry/metric-registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
@@ -29,12 +29,14 @@ import type { CaseContent, CaseRecord } from "../core/case-record.js";
 import { defaultDescribe } from "../evaluate/score-case.js";
 import type { CasePosition } from "../evaluate/score-case.js";
 import { createSummaryBuilder } from "../core/summary.js";
+import type { SummaryBuilder } from "../core/summary.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { describeEntry, keepError } from "./batch.js";
 import type { RunError, WorkerSetup } from "./batch.js";
 import { runInWorkers, startScoring } from "./parallel.js";
 import type { Scoring } from "./parallel.js";
 import { createCasePlacer } from "./shard.js";
+import type { CasePlacer } from "./shard.js";
 import { withThreshold } from "../metrics/registry.js";
 import type { RunMetricConfig } from "../metrics/registry.js";
 import { asksJudge } from "./run-metrics.js";
@@ -395,35 +397,38 @@ function runMetrics<TCase extends object>(
   return { configs, metrics, names };
 }
 
-async function evaluateToFileWith<TCase extends object>(
+/** A run's options as `resolveRunOptions` checked them. */
+type ResolvedRunOptions = ReturnType<typeof resolveRunOptions>;
+
+/** What a run will do, decided before anything is read or written. */
+interface RunPlan<TCase extends object> {
+  readonly resolved: ResolvedRunOptions;
+  readonly configs: (RunMetricConfig | undefined)[];
+  readonly metrics: Metric<TCase>[];
+  readonly names: string[];
+  /** The configs, when every metric was given as one (the results header then records them). */
+  readonly allConfigs: readonly RunMetricConfig[] | undefined;
+  /** The details kept of cases whose line can be read again: none, or the failed ones'. */
+  readonly keep: "none" | "failed";
+  /** The metrics whose details reports can compute again from the dataset's line. */
+  readonly recomputable: ReadonlySet<string>;
+  /** Set when the cases are scored in batches of lines (worker threads, or this thread). */
+  readonly setup: WorkerSetup | undefined;
+  readonly workers: number;
+}
+
+/** The run's metrics, where they are scored, and which details its records keep. */
+function planRun<TCase extends object>(
   options: EvaluateToFileOptions<TCase>,
-  owned: { scoring?: Scoring },
-): Promise<FileEvaluation> {
-  const {
-    dataset,
-    testCases,
-    shard,
-    limit,
-    bail,
-    details,
-    out,
-    normalizeNames,
-    groupBy,
-    file,
-    format,
-  } = resolveRunOptions(options);
-  const bailing = new AbortController();
-  const signal =
-    bail === undefined
-      ? options.signal
-      : options.signal === undefined
-        ? bailing.signal
-        : AbortSignal.any([options.signal, bailing.signal]);
+  resolved: ResolvedRunOptions,
+): RunPlan<TCase> {
+  const { details, file, format, normalizeNames, groupBy } = resolved;
   const { configs, metrics, names } = runMetrics(options, file);
-  const allConfigs = configs.every((config) => config !== undefined);
+  const allConfigs = configs.every((config) => config !== undefined) ? configs : undefined;
   // Worker threads have no judge: runs that may ask one stay in this thread.
   const judgeGiven = options.judge !== undefined;
-  const deterministic = allConfigs && configs.every((config) => !asksJudge(config, judgeGiven));
+  const deterministic =
+    allConfigs !== undefined && allConfigs.every((config) => !asksJudge(config, judgeGiven));
   const workersGiven = options.workers;
   const batchable = format === "jsonl" && deterministic && options.scoreCase === undefined;
   if (workersGiven !== undefined) {
@@ -436,7 +441,6 @@ async function evaluateToFileWith<TCase extends object>(
       });
     }
   }
-
   // Cases of these metrics keep only the details asked for when their line can be read again.
   const keep = details === "failed" ? "failed" : "none";
   const recomputable = new Set(
@@ -451,16 +455,40 @@ async function evaluateToFileWith<TCase extends object>(
   const setup: WorkerSetup | undefined = batchable
     ? {
         dataset: file as string,
-        metrics: configs,
+        metrics: allConfigs,
         normalizeNames,
         recomputable: [...recomputable],
         keep,
         ...(groupBy === undefined ? {} : { groupBy }),
       }
     : undefined;
-  // Started first: worker threads load while the dataset's fingerprint is read.
-  const scoring = setup === undefined ? undefined : startScoring(setup, workers, signal);
-  owned.scoring = scoring;
+  return { resolved, configs, metrics, names, allConfigs, keep, recomputable, setup, workers };
+}
+
+/** The results file a run writes (or none), and what an earlier run left in it. */
+interface OpenedRun {
+  readonly run: ResultsRun | undefined;
+  readonly writer: ResultsWriter;
+  readonly previous: ResultsRun["previous"];
+  readonly done: (index: number) => boolean;
+  /** The summary so far: the earlier run's records of the cases this one skips. */
+  readonly builder: SummaryBuilder;
+  readonly carried: number;
+  /** Chosen by `select`: the positions of the cases to run. */
+  readonly chosen: Set<number> | undefined;
+}
+
+/**
+ * Opens the run: its header (the dataset's fingerprint, the selection read first, so that a
+ * dataset that cannot be read leaves the results file as it was), then the results file, summing
+ * up what an earlier run of the same cases left there.
+ */
+async function openRun<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  plan: RunPlan<TCase>,
+): Promise<OpenedRun> {
+  const { dataset, testCases, shard, out, normalizeNames, groupBy, file } = plan.resolved;
+  const { metrics, names, allConfigs } = plan;
   const fingerprint =
     options.fingerprint ??
     (file !== undefined
@@ -468,7 +496,6 @@ async function evaluateToFileWith<TCase extends object>(
       : Array.isArray(testCases)
         ? `${testCases.length}:${hashOf(testCases)}`
         : "cases");
-  // Read before the results file is opened: a dataset that cannot be read leaves it as it was.
   const chosen =
     options.select === undefined
       ? undefined
@@ -478,11 +505,12 @@ async function evaluateToFileWith<TCase extends object>(
     version: 1,
     dataset: options.name ?? dataset ?? "cases",
     fingerprint,
-    config: allConfigs
-      ? configHash({ metrics: configs, normalizeNames })
-      : hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
+    config:
+      allConfigs !== undefined
+        ? configHash({ metrics: allConfigs, normalizeNames })
+        : hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
     metrics: names,
-    ...(allConfigs ? { metricConfigs: configs } : {}),
+    ...(allConfigs === undefined ? {} : { metricConfigs: allConfigs }),
     ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
     ...(options.select === undefined ? {} : { selection: options.select.name }),
@@ -521,30 +549,87 @@ async function evaluateToFileWith<TCase extends object>(
       message: "resume and retryErrors need a results file to resume: give out",
     });
   }
-  const previous = run?.previous;
-  const done = run?.done ?? (() => false);
-  const writer = run?.writer ?? discard;
   if (run !== undefined && !run.scannedAreCarried) {
     // A case the file holds twice, or one to retry: summed up again from the carried records.
     builder = newBuilder();
     carried = 0;
     for await (const record of run.carried()) carry(record);
   }
+  return {
+    run,
+    writer: run?.writer ?? discard,
+    previous: run?.previous,
+    done: run?.done ?? (() => false),
+    builder,
+    carried,
+    chosen,
+  };
+}
 
-  const progress = bailAfter(options.progress ?? noProgress, bail, bailing);
+/** What scoring the cases came to. */
+interface RunOutcome {
+  readonly ran: number;
+  readonly replaced: number;
+  /** Whether the dataset was read to its end (a bail at its last case stopped nothing). */
+  readonly readToEnd: boolean;
+  /** What ended the scoring early, if anything did. */
+  readonly failure: unknown;
+}
+
+/** What scoring the cases writes to and reports through. */
+interface Scorer {
+  readonly opened: OpenedRun;
+  readonly placer: CasePlacer;
+  readonly progress: RunProgress & { failures(): number };
+  readonly signal: AbortSignal | undefined;
+  readonly errors: RunError[];
+}
+
+/** Scores the run's cases in worker threads (or this one) in batches of JSONL lines. */
+async function runInBatches<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  setup: WorkerSetup,
+  scoring: Scoring,
+  scorer: Scorer,
+): Promise<RunOutcome> {
+  const { opened, placer, progress, signal, errors } = scorer;
+  const { bail } = options;
+  try {
+    const outcome = await runInWorkers({
+      setup,
+      scoring,
+      writer: opened.writer,
+      builder: opened.builder,
+      progress,
+      placer,
+      // Batches of at most the failures left: no case starts after the last one allowed.
+      ...(bail === undefined
+        ? {}
+        : { batchLines: () => Math.max(1, Math.min(16, bail - progress.failures())) }),
+      had: (index) => opened.previous?.has(index) === true,
+      ...(signal === undefined ? {} : { signal }),
+      onError: (error) => {
+        keepError(errors, error);
+      },
+      onNote: (note) => options.onNote?.(note),
+    });
+    return { ...outcome, failure: undefined };
+  } catch (error) {
+    return { ran: 0, replaced: 0, readToEnd: false, failure: error };
+  }
+}
+
+/** Scores the run's cases one by one with `evaluate`, from the dataset file or the code's list. */
+async function runOneByOne<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  plan: RunPlan<TCase>,
+  scorer: Scorer,
+): Promise<RunOutcome> {
+  const { opened, placer, progress, signal, errors } = scorer;
+  const { file, testCases, normalizeNames, groupBy } = plan.resolved;
   const onNote = options.onNote;
-  const errors: RunError[] = [];
   let ran = 0;
   let replaced = 0;
-  const placer = createCasePlacer({
-    shard,
-    chosen,
-    done,
-    limit,
-    onDone: () => {
-      progress.tick("skipped");
-    },
-  });
   // What each case in flight brings to its record: where its JSONL line is (reports read it
   // again from there), or its content.
   const contents = new Map<
@@ -588,80 +673,87 @@ async function evaluateToFileWith<TCase extends object>(
     }
     return where;
   };
-
-  const started = performance.now();
-  let failure: unknown;
-  let readToEnd = false;
+  const { recomputable, keep } = plan;
   try {
-    if (setup !== undefined && scoring !== undefined) {
-      const outcome = await runInWorkers({
-        setup,
-        scoring,
-        writer,
-        builder,
-        progress,
-        placer,
-        // Batches of at most the failures left: no case starts after the last one allowed.
-        ...(bail === undefined
-          ? {}
-          : { batchLines: () => Math.max(1, Math.min(16, bail - progress.failures())) }),
-        had: (index) => previous?.has(index) === true,
-        ...(signal === undefined ? {} : { signal }),
-        onError: (error) => {
-          keepError(errors, error);
-        },
-        onNote: (note) => onNote?.(note),
-      });
-      ran = outcome.ran;
-      replaced = outcome.replaced;
-      readToEnd = outcome.readToEnd;
-    } else {
-      await evaluate<TCase>({
-        testCases:
-          file === undefined
-            ? (testCases as Iterable<TCase> | AsyncIterable<TCase>)
-            : (fromDataset() as AsyncIterable<TCase>),
-        metrics,
-        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-        ...(signal === undefined ? {} : { signal }),
-        ...(options.scoreCase === undefined ? {} : { scoreCase: options.scoreCase }),
-        ...(file === undefined ? { skip: skipInCode } : {}),
-        keepResults: false,
-        ...(groupBy === undefined ? {} : { groupBy }),
-        describe: file === undefined ? describeInCode : describeEntry,
-        onEvent: (event) => {
-          if (event.type === "case-end") {
-            const { result } = event;
-            const extra = contents.get(result.index);
-            contents.delete(result.index);
-            const content = options.recordContent?.(result) ?? extra?.content;
-            writer.write(
-              toCaseRecord(result, content, extra?.source, {
-                recomputable,
-                keep,
-              }),
-            );
-            builder.add(result);
-            ran++;
-            if (previous?.has(result.index) === true) replaced++;
-            progress.tick(result.status);
-            if (result.status === "error") keepError(errors, result);
-            options.onResult?.(result);
-          }
-          if (event.type !== "run-end") options.onEvent?.(event);
-        },
-      });
-    }
+    await evaluate<TCase>({
+      testCases:
+        file === undefined
+          ? (testCases as Iterable<TCase> | AsyncIterable<TCase>)
+          : (fromDataset() as AsyncIterable<TCase>),
+      metrics: plan.metrics,
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(signal === undefined ? {} : { signal }),
+      ...(options.scoreCase === undefined ? {} : { scoreCase: options.scoreCase }),
+      ...(file === undefined ? { skip: skipInCode } : {}),
+      keepResults: false,
+      ...(groupBy === undefined ? {} : { groupBy }),
+      describe: file === undefined ? describeInCode : describeEntry,
+      onEvent: (event) => {
+        if (event.type === "case-end") {
+          const { result } = event;
+          const extra = contents.get(result.index);
+          contents.delete(result.index);
+          const content = options.recordContent?.(result) ?? extra?.content;
+          opened.writer.write(toCaseRecord(result, content, extra?.source, { recomputable, keep }));
+          opened.builder.add(result);
+          ran++;
+          if (opened.previous?.has(result.index) === true) replaced++;
+          progress.tick(result.status);
+          if (result.status === "error") keepError(errors, result);
+          options.onResult?.(result);
+        }
+        if (event.type !== "run-end") options.onEvent?.(event);
+      },
+    });
+    return { ran, replaced, readToEnd: false, failure: undefined };
   } catch (error) {
-    failure = error;
+    return { ran, replaced, readToEnd: false, failure: error };
   }
+}
+
+async function evaluateToFileWith<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  owned: { scoring?: Scoring },
+): Promise<FileEvaluation> {
+  const resolved = resolveRunOptions(options);
+  const { shard, limit, bail } = resolved;
+  const bailing = new AbortController();
+  const signal =
+    bail === undefined
+      ? options.signal
+      : options.signal === undefined
+        ? bailing.signal
+        : AbortSignal.any([options.signal, bailing.signal]);
+  const plan = planRun(options, resolved);
+  // Started first: worker threads load while the dataset's fingerprint is read.
+  const scoring =
+    plan.setup === undefined ? undefined : startScoring(plan.setup, plan.workers, signal);
+  owned.scoring = scoring;
+  const opened = await openRun(options, plan);
+  const progress = bailAfter(options.progress ?? noProgress, bail, bailing);
+  const placer = createCasePlacer({
+    shard,
+    chosen: opened.chosen,
+    done: opened.done,
+    limit,
+    onDone: () => {
+      progress.tick("skipped");
+    },
+  });
+  const errors: RunError[] = [];
+  const scorer: Scorer = { opened, placer, progress, signal, errors };
+  const started = performance.now();
+  const { ran, replaced, readToEnd, failure } =
+    plan.setup !== undefined && scoring !== undefined
+      ? await runInBatches(options, plan.setup, scoring, scorer)
+      : await runOneByOne(options, plan, scorer);
+
   // A bail at the dataset's last case stopped nothing: the run is complete.
+  const { carried, run, writer, builder } = opened;
   const bailed = bailing.signal.aborted && !(readToEnd && carried + ran === placer.datasetCases());
   const aborted = options.signal?.aborted === true;
   const datasetCases = placer.datasetCases();
   const limited = placer.limited();
-  // Nothing to run (an empty dataset, or nothing in this shard) and nothing written: the
-  // earlier file stays as it was.
   // Nothing written and nothing to keep (the dataset held no case, or the run failed before its
   // first one): an earlier results file stays as it was.
   const nothingToRun = datasetCases === 0 && shard === undefined && !aborted;
