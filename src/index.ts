@@ -209,11 +209,11 @@ export { agreementStats } from "./judges/calibration/agreement.js";
 export type { AgreementStats, LabelledScore } from "./judges/calibration/agreement.js";
 
 // Reports.
-export { formatConsoleSummary } from "./reporters/console.js";
-export type { ConsoleSummaryOptions } from "./reporters/console.js";
-export { markdownSummary } from "./reporters/markdown.js";
-export type { MarkdownSummaryOptions } from "./reporters/markdown.js";
-export { writeJUnitReport } from "./reporters/junit.js";
+export { formatConsoleReport } from "./reporters/console.js";
+export type { ConsoleReportOptions } from "./reporters/console.js";
+export { formatMarkdownReport } from "./reporters/markdown.js";
+export type { MarkdownReportOptions } from "./reporters/markdown.js";
+export { formatJUnitReport } from "./reporters/junit.js";
 export type { JUnitReportOptions } from "./reporters/junit.js";
-export { renderHtmlReport } from "./reporters/html.js";
+export { formatHtmlReport } from "./reporters/html.js";
 export type { HtmlReportOptions } from "./reporters/html.js";

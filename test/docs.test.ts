@@ -286,3 +286,32 @@ describe("docs: what a case may set", () => {
     }
   });
 });
+
+describe("docs: the engine's page", () => {
+  it("lists every value toolscore/engine exports, and nothing else", async () => {
+    const engine = (await import("../src/engine.js")) as Record<string, unknown>;
+    const page = text.get(path.join(root, "docs", "reference", "engine.md")) ?? "";
+    const listed = new Set(
+      page
+        .split("\n")
+        .filter((line) => line.startsWith("| `"))
+        .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1])),
+    );
+    expect([...listed].sort()).toEqual(Object.keys(engine).sort());
+  });
+});
+
+describe("docs: the root's page", () => {
+  it("names every value toolscore exports, and lists no export it lacks", async () => {
+    const root_ = (await import("../src/index.js")) as Record<string, unknown>;
+    const page = text.get(path.join(root, "docs", "reference", "api.md")) ?? "";
+    const named = new Set([...page.matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    expect(Object.keys(root_).filter((name) => !named.has(name))).toEqual([]);
+    const listed = page
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    expect(listed.filter((name) => !(name in root_))).toEqual([]);
+    expect(listed.length).toBeGreaterThan(40);
+  });
+});

@@ -14,7 +14,7 @@ import { gateVerdict } from "../core/gate.js";
 import { endpointShown } from "../core/redact.js";
 import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
-import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
+import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile, isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
@@ -793,7 +793,7 @@ async function showOutcome(
           ? { width: io.stdout.columns }
           : {}),
       };
-  io.stdout.write(`${formatConsoleSummary(summary, { color, ...shownCases })}\n`);
+  io.stdout.write(`${formatConsoleReport({ summary, color, ...shownCases })}\n`);
   io.stdout.write(`results: ${shownPath(plan.out, io)}\n`);
   const comparison =
     plan.baseline === undefined || outcome.aborted

@@ -4,7 +4,7 @@ import { ToolscoreError } from "../core/errors.js";
 import { gateVerdict } from "../core/gate.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { mergeResults } from "../node/results-file.js";
-import { formatConsoleSummary } from "../reporters/console.js";
+import { formatConsoleReport } from "../reporters/console.js";
 import { printableLines } from "../reporters/printable.js";
 import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
@@ -82,7 +82,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
     throw error;
   }
   const { summary, metrics, dataset } = await readRun(out);
-  io.stdout.write(`${formatConsoleSummary(summary)}\nmerged: ${values.out}\n`);
+  io.stdout.write(`${formatConsoleReport({ summary })}\nmerged: ${values.out}\n`);
   const gate = gateVerdict(summary, { failUnder, failUnderFrom });
   await writeReports({
     out,

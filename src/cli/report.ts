@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { gateVerdict } from "../core/gate.js";
 import { firstFailures } from "../node/results-file.js";
-import { formatConsoleSummary, maxFailuresShown } from "../reporters/console.js";
+import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -70,7 +70,8 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
   const failures = summary.failed > 0 ? await firstFailures(file, maxFailuresShown) : [];
   const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
   io.stdout.write(
-    `${formatConsoleSummary(summary, {
+    `${formatConsoleReport({
+      summary: summary,
       failures,
       verbose: values.verbose === true,
       ...(width === undefined ? {} : { width }),

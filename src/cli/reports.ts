@@ -8,9 +8,9 @@ import { datasetFingerprint, readDatasetLine } from "../node/dataset.js";
 import { inlineRecordImages } from "../node/inline-images.js";
 import type { ResultsHeader } from "../node/results-file.js";
 import { readRecords, scanResults } from "../node/results-file.js";
-import { createCaseSelector, renderHtmlReport } from "../reporters/html.js";
-import { writeJUnitReport } from "../reporters/junit.js";
-import { markdownSummary } from "../reporters/markdown.js";
+import { createCaseSelector, formatHtmlReport } from "../reporters/html.js";
+import { formatJUnitReport } from "../reporters/junit.js";
+import { formatMarkdownReport } from "../reporters/markdown.js";
 import type { DatasetCase } from "../adapters/dataset-case.js";
 import type { Metric } from "../core/metric.js";
 import { caseContentOf, metricEntryOf } from "../evaluate/record.js";
@@ -60,7 +60,7 @@ async function writeJUnitFile(
     stream.on("finish", resolve);
     stream.on("error", reject);
   });
-  await writeJUnitReport({
+  await formatJUnitReport({
     summary: input.summary,
     metrics: input.metrics,
     records: readRecords(input.out, scan),
@@ -232,7 +232,8 @@ export async function writeReports(input: {
       if (record.status !== "passed") failures.push(record);
       if (failures.length >= 50) break;
     }
-    const text = markdownSummary(summary, {
+    const text = formatMarkdownReport({
+      summary: summary,
       title: `toolscore: ${input.source}`,
       failures,
       ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
@@ -277,7 +278,7 @@ export async function writeReports(input: {
     await ensureFolder(reports.report);
     await writeFile(
       reports.report,
-      renderHtmlReport({
+      formatHtmlReport({
         summary,
         metrics,
         records: records.map(withMatcherDescriptions),

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RunComparison } from "../core/comparison.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { formatComparison } from "./comparison.js";
-import { renderHtmlReport } from "./html.js";
-import { markdownSummary } from "./markdown.js";
+import { formatHtmlReport } from "./html.js";
+import { formatMarkdownReport } from "./markdown.js";
 
 const hostile = "<img src=x onerror=alert(1)>|`x`\u001b[2J";
 const comparison: RunComparison = {
@@ -36,13 +36,14 @@ describe("a comparison with a baseline", () => {
   });
 
   it("is a Markdown section and an HTML section that nothing in the data can break", () => {
-    const markdown = markdownSummary(summary, {
+    const markdown = formatMarkdownReport({
+      summary: summary,
       comparison: { comparison, baseline: "base.jsonl" },
     });
     expect(markdown).toContain("### ❌ Compared with base.jsonl");
     expect(markdown).not.toContain("<img");
     expect(markdown).not.toMatch(/\| <img|[^\\]\|`x`/);
-    const html = renderHtmlReport({
+    const html = formatHtmlReport({
       summary,
       metrics: ["m"],
       records: [],

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecords, summaryOf } from "../../test/support/records.js";
-import { formatConsoleSummary } from "./console.js";
+import { formatConsoleReport } from "./console.js";
 import { formatDuration, formatRate, sparkline } from "./format.js";
 
-describe("formatConsoleSummary", () => {
+describe("formatConsoleReport", () => {
   it("tabulates each metric and the case verdict", () => {
-    const text = formatConsoleSummary(summaryOf(sampleRecords()), {
+    const text = formatConsoleReport({
+      summary: summaryOf(sampleRecords()),
       errors: [{ id: "case-4", line: 4, message: "bad line" }],
     });
     const lines = text.split("\n");
@@ -36,19 +37,19 @@ describe("formatConsoleSummary", () => {
     const failures = failed.filter((record) => record.status === "failed");
     const summary = summaryOf(failed);
     const lineOf = (text: string) => text.split("\n").find((line) => line.startsWith("✗")) ?? "";
-    const whole = lineOf(formatConsoleSummary(summary, { failures }));
+    const whole = lineOf(formatConsoleReport({ summary, failures }));
     expect(whole).toContain("x".repeat(200));
     expect(whole).toMatch(/ 0\.25: called\[1\] refund: \$\.amount is 300, expected 30/);
-    const cut = lineOf(formatConsoleSummary(summary, { failures, width: 80 }));
+    const cut = lineOf(formatConsoleReport({ summary, failures, width: 80 }));
     expect(cut).toHaveLength(80);
     expect(cut.endsWith("…")).toBe(true);
-    const verbose = formatConsoleSummary(summary, { failures, width: 80, verbose: true });
+    const verbose = formatConsoleReport({ summary, failures, width: 80, verbose: true });
     expect(lineOf(verbose)).toContain("x".repeat(200));
     expect(verbose).toContain("\n    second line");
   });
 
   it("colours only when asked, and keeps columns aligned", () => {
-    const text = formatConsoleSummary(summaryOf(sampleRecords()), { color: true });
+    const text = formatConsoleReport({ summary: summaryOf(sampleRecords()), color: true });
     expect(text).toContain("\u001b[31m1 failed\u001b[0m");
   });
 });

@@ -13,7 +13,9 @@ import {
   sparkline,
 } from "./format.js";
 
-export interface ConsoleSummaryOptions {
+export interface ConsoleReportOptions {
+  /** The run's summary. */
+  readonly summary: EvaluationSummary;
   /** ANSI colours (green pass, red fail). Default false. */
   readonly color?: boolean;
   /**
@@ -74,10 +76,8 @@ function table(rows: readonly (readonly string[])[]): string[] {
  * The run at a glance for a terminal: a table per metric (mean, pass rate, a histogram
  * sparkline), the case verdict, judge usage, and the first case errors.
  */
-export function formatConsoleSummary(
-  summary: EvaluationSummary,
-  options: ConsoleSummaryOptions = {},
-): string {
+export function formatConsoleReport(options: ConsoleReportOptions): string {
+  const { summary } = options;
   const paint = (code: number, text: string) =>
     options.color === true ? `\u001b[${code}m${text}\u001b[0m` : text;
   const rows = [
@@ -162,7 +162,7 @@ function failureLines(
   summary: EvaluationSummary,
   failures: readonly Pick<CaseRecord, "id" | "metrics">[],
   paint: (code: number, text: string) => string,
-  shape: Pick<ConsoleSummaryOptions, "width" | "verbose">,
+  shape: Pick<ConsoleReportOptions, "width" | "verbose">,
 ): string[] {
   const width =
     shape.verbose === true || shape.width === undefined

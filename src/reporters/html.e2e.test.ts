@@ -12,7 +12,7 @@ import { metricNames, sampleRecords, summaryOf } from "../../test/support/record
 import type { CaseRecord } from "../core/case-record.js";
 import { matchToolCalls } from "../metrics/match-tool-calls.js";
 import { reportScript } from "./html-assets.js";
-import { renderHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
+import { formatHtmlReport, scriptSafeJson, selectReportCases } from "./html.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-html-"));
 const screenshots = path.resolve("test-results");
@@ -86,7 +86,7 @@ async function reportRecords(): Promise<CaseRecord[]> {
   ];
 }
 
-describe("renderHtmlReport (static)", () => {
+describe("formatHtmlReport (static)", () => {
   it("embeds data so that no value can close the script element", () => {
     const json = scriptSafeJson({ text: "</script><script>alert(1)</script><!--", line: "\u2028" });
     expect(json).not.toContain("<");
@@ -97,7 +97,7 @@ describe("renderHtmlReport (static)", () => {
   });
 
   it("allows its own script by hash and nothing else", async () => {
-    const html = renderHtmlReport({
+    const html = formatHtmlReport({
       summary: summaryOf(sampleRecords()),
       metrics: metricNames,
       records: await reportRecords(),
@@ -120,7 +120,7 @@ describe("renderHtmlReport (static)", () => {
   });
 });
 
-describeInChromium("renderHtmlReport in Chromium", () => {
+describeInChromium("formatHtmlReport in Chromium", () => {
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
@@ -133,7 +133,7 @@ describeInChromium("renderHtmlReport in Chromium", () => {
     const file = path.join(directory, "report.html");
     writeFileSync(
       file,
-      renderHtmlReport({
+      formatHtmlReport({
         summary: summaryOf(records),
         metrics: metricNames,
         records,

@@ -141,7 +141,7 @@ ${more}
  * Content-Security-Policy allows only the report's own script and style (by hash) and embedded
  * images (data URIs); an image given by URL is shown as a link the reader may follow.
  */
-export function renderHtmlReport(options: HtmlReportOptions): string {
+export function formatHtmlReport(options: HtmlReportOptions): string {
   const title = options.title ?? "toolscore report";
   const data = {
     title,

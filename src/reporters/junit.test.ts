@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import { validateXML } from "xmllint-wasm";
 import { describe, expect, it } from "vitest";
 import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
-import { escapeXml, writeJUnitReport } from "./junit.js";
+import { escapeXml, formatJUnitReport } from "./junit.js";
 
 const schema = readFileSync(new URL("../../test/support/junit.xsd", import.meta.url), "utf8");
 
 async function render(): Promise<string> {
   const records = sampleRecords();
   const chunks: string[] = [];
-  await writeJUnitReport({
+  await formatJUnitReport({
     summary: summaryOf(records),
     metrics: metricNames,
     records,
@@ -21,7 +21,7 @@ async function render(): Promise<string> {
   return chunks.join("");
 }
 
-describe("writeJUnitReport", () => {
+describe("formatJUnitReport", () => {
   it("is valid against the JUnit schema, hostile text included", async () => {
     const xml = await render();
     const result = await validateXML({

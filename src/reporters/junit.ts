@@ -78,7 +78,7 @@ function testcase(record: CaseRecord, metric: string, entry: MetricEntry | undef
  * `<failure>` below threshold, an `<error>` when the case or metric could not run. Written as a
  * stream, so a million-case run never sits in memory.
  */
-export async function writeJUnitReport(options: JUnitReportOptions): Promise<void> {
+export async function formatJUnitReport(options: JUnitReportOptions): Promise<void> {
   const { summary, metrics, records, write } = options;
   const name = escapeXml(options.name ?? "toolscore");
   const scoredByMetric = summary.metrics.filter((metric) => metrics.includes(metric.name));

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecords, summaryOf } from "../../test/support/records.js";
-import { markdownSummary } from "./markdown.js";
+import { formatMarkdownReport } from "./markdown.js";
 
-describe("markdownSummary", () => {
+describe("formatMarkdownReport", () => {
   const records = sampleRecords();
-  const text = markdownSummary(summaryOf(records), {
+  const text = formatMarkdownReport({
+    summary: summaryOf(records),
     title: "agent evals",
     failures: records.filter((record) => record.status !== "passed"),
   });

@@ -16,7 +16,9 @@ import {
   sparkline,
 } from "./format.js";
 
-export interface MarkdownSummaryOptions {
+export interface MarkdownReportOptions {
+  /** The run's summary. */
+  readonly summary: EvaluationSummary;
   /** Heading of the summary. Default "toolscore". */
   readonly title?: string;
   /** Failed and errored cases to list (the first `maxCases` are shown). */
@@ -63,10 +65,8 @@ function caseReason(record: CaseRecord): string {
  * The run as GitHub-flavoured Markdown, for a pull request comment or `$GITHUB_STEP_SUMMARY`:
  * the verdict, a table per metric, and the first failing cases with their reasons.
  */
-export function markdownSummary(
-  summary: EvaluationSummary,
-  options: MarkdownSummaryOptions = {},
-): string {
+export function formatMarkdownReport(options: MarkdownReportOptions): string {
+  const { summary } = options;
   const title = options.title ?? "toolscore";
   const { gate } = options;
   const passed = gate === undefined ? summary.failed === 0 && summary.errors === 0 : gate.passed;
