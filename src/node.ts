@@ -37,6 +37,12 @@ export type {
 export { inlineRecordImages } from "./node/inline-images.js";
 export type { InlineImagesOptions } from "./node/inline-images.js";
 export { evaluateToFile } from "./evaluate-to-file/evaluate-to-file.js";
+export {
+  compareResults,
+  summarizeResults,
+  writeResultsReports,
+} from "./reports/results-reports.js";
+export type { WriteResultsReportsOptions } from "./reports/results-reports.js";
 export type {
   EvaluateToFileOptions,
   FileEvaluation,

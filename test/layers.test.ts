@@ -27,10 +27,11 @@ const allowed: Record<string, readonly string[]> = {
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "providers", "adapters", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
+  reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "adapters", "core"],
   cli: [
+    "reports",
     "evaluate-to-file",
     "registry",
-    "evaluate",
     "reporters",
     "node",
     "judges",

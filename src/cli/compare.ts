@@ -3,7 +3,8 @@ import { parseArgs } from "node:util";
 import { formatComparison } from "../reporters/comparison.js";
 import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { compareResults, datasetPath, readRun, writeReports } from "./reports.js";
+import { writeReports } from "./reports.js";
+import { compareResults, datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp } from "./flags.js";
 import type { Flag } from "./flags.js";
 
@@ -63,7 +64,7 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
   const baseline = namedFile(baselineArgument, results, io);
   const current = namedFile(currentArgument, results, io);
   const tolerance = numberFlag("tolerance", values.tolerance, 0, 1) ?? 0;
-  const comparison = await compareResults(baseline, current, tolerance);
+  const comparison = await compareResults(baseline, current, { tolerance });
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
   io.stdout.write(`${formatComparison(comparison, { baseline: baselineArgument, color })}\n`);
   if (
@@ -71,7 +72,7 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
     values.report !== undefined ||
     (io.env.GITHUB_STEP_SUMMARY ?? "") !== ""
   ) {
-    const run = await readRun(current);
+    const run = await summarizeResults(current);
     await writeReports({
       out: current,
       summary: run.summary,

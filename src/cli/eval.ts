@@ -38,7 +38,8 @@ import type { CliIo } from "./io.js";
 import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
-import { compareResults, readRun, refuseLinkedReports, writeReports } from "./reports.js";
+import { refuseLinkedReports, writeReports } from "./reports.js";
+import { compareResults, summarizeResults } from "../reports/results-reports.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { globMatches } from "../matchers/glob.js";
 import { linearRegExp } from "../matchers/linear-regex.js";
@@ -522,7 +523,7 @@ async function selectionOf(values: EvalFlags, io: CliIo): Promise<EvalPlan["sele
       option: "--only-failed",
     };
     const failed = new Set<string>();
-    await readRun(namedFile(given, results, io), (record) => {
+    await summarizeResults(namedFile(given, results, io), (record) => {
       if (record.status !== "passed") failed.add(record.id);
     });
     tests.push((id) => failed.has(id));
@@ -798,7 +799,9 @@ async function showOutcome(
   const comparison =
     plan.baseline === undefined || outcome.aborted
       ? undefined
-      : await compareResults(plan.baseline.file, plan.out, plan.baseline.tolerance);
+      : await compareResults(plan.baseline.file, plan.out, {
+          tolerance: plan.baseline.tolerance,
+        });
   if (comparison !== undefined && plan.baseline !== undefined) {
     io.stdout.write(`${formatComparison(comparison, { baseline: plan.baseline.name, color })}\n`);
   }

@@ -9,7 +9,8 @@ import { printableLines } from "../reporters/printable.js";
 import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+import { reportTargets, writeReports } from "./reports.js";
+import { datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp } from "./flags.js";
 import type { Flag } from "./flags.js";
 
@@ -81,7 +82,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
     }
     throw error;
   }
-  const { summary, metrics, dataset } = await readRun(out);
+  const { summary, metrics, dataset } = await summarizeResults(out);
   io.stdout.write(`${formatConsoleReport({ summary })}\nmerged: ${values.out}\n`);
   const gate = gateVerdict(summary, { failUnder, failUnderFrom });
   await writeReports({

@@ -5,7 +5,8 @@ import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { configFor, failUnderOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { datasetPath, readRun, reportTargets, writeReports } from "./reports.js";
+import { reportTargets, writeReports } from "./reports.js";
+import { datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp } from "./flags.js";
 import type { Flag } from "./flags.js";
 
@@ -66,7 +67,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
   }
   const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
   const file = namedFile(positionals[0], results, io);
-  const { summary, metrics, dataset } = await readRun(file);
+  const { summary, metrics, dataset } = await summarizeResults(file);
   const failures = summary.failed > 0 ? await firstFailures(file, maxFailuresShown) : [];
   const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
   io.stdout.write(

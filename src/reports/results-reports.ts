@@ -1,0 +1,374 @@
+/**
+ * Reports from a results file, as `toolscore report`, `eval` and `merge` write them, and the
+ * file's summary and comparison with another run's: library functions of `toolscore/node`.
+ */
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, open, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { DatasetParseError } from "../core/errors.js";
+import { datasetFingerprint, readDatasetLine } from "../node/dataset.js";
+import { inlineRecordImages } from "../node/inline-images.js";
+import { writeFlags } from "../node/output-path.js";
+import type { ResultsHeader } from "../node/results-file.js";
+import { readRecords, scanResults } from "../node/results-file.js";
+import { createCaseSelector, formatHtmlReport } from "../reporters/html.js";
+import { formatJUnitReport } from "../reporters/junit.js";
+import { formatMarkdownReport } from "../reporters/markdown.js";
+import type { DatasetCase } from "../adapters/dataset-case.js";
+import type { Metric } from "../core/metric.js";
+import { caseContentOf, metricEntryOf, summaryInput } from "../evaluate/record.js";
+import type { CaseRecord, MetricEntry } from "../core/case-record.js";
+import { createCaseScorer } from "../evaluate/score-case.js";
+import type { CaseScorer } from "../evaluate/score-case.js";
+import type { EvaluationSummary } from "../core/summary.js";
+import { createSummaryBuilder } from "../core/summary.js";
+import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
+import type { ComparedCase, RunComparison } from "../core/comparison.js";
+import type { GateVerdict } from "../core/gate.js";
+import type { JsonObject } from "../core/json.js";
+import { describeMatchers } from "../matchers/value-matchers.js";
+import { createRunMetrics, isJudged } from "../evaluate-to-file/run-metrics.js";
+
+async function writeJUnitFile(
+  file: string,
+  input: {
+    out: string;
+    summary: EvaluationSummary;
+    metrics: readonly string[];
+    timestamp?: string;
+    gate?: GateVerdict;
+  },
+) {
+  const scan = await scanResults(input.out);
+  const stream = (await open(file, writeFlags.truncate)).createWriteStream();
+  const finished = new Promise<void>((resolve, reject) => {
+    stream.on("finish", resolve);
+    stream.on("error", reject);
+  });
+  await formatJUnitReport({
+    summary: input.summary,
+    metrics: input.metrics,
+    records: readRecords(input.out, scan),
+    ...(input.timestamp === undefined ? {} : { timestamp: input.timestamp }),
+    ...(input.gate === undefined ? {} : { gate: input.gate }),
+    write: (chunk) =>
+      stream.write(chunk)
+        ? undefined
+        : new Promise<void>((resolve) =>
+            stream.once("drain", () => {
+              resolve();
+            }),
+          ),
+  });
+  stream.end();
+  await finished;
+}
+
+/**
+ * The run's deterministic metrics by name, from the results file's header, to compute again the
+ * details a passing case's record left out; none when the header does not say how they were
+ * configured (an older file) or the configuration no longer holds.
+ */
+function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
+  const metrics = new Map<string, Metric>();
+  const configs = header.metricConfigs;
+  if (configs?.length !== header.metrics.length) return metrics;
+  configs.forEach((config, at) => {
+    try {
+      if (isJudged(config)) return;
+      const [metric] = createRunMetrics([config]);
+      metrics.set(header.metrics[at], metric);
+    } catch {
+      // A configuration this version cannot read: the report shows the case without alignment.
+    }
+  });
+  return metrics;
+}
+
+/**
+ * The record with the details its passing metrics left out, computed again from the case as the
+ * run scored it (with the case's own metric options). A metric whose score comes out different
+ * (it should not) keeps its entry as it was.
+ */
+async function withDetails(
+  record: CaseRecord,
+  testCase: DatasetCase,
+  metrics: ReadonlyMap<string, Metric>,
+  scorer: CaseScorer<DatasetCase>,
+): Promise<CaseRecord> {
+  const anyMissing = Object.entries(record.metrics).some(
+    ([name, entry]) =>
+      entry.status === "scored" && entry.details === undefined && metrics.has(name),
+  );
+  if (!anyMissing) return record;
+  const entries: Record<string, MetricEntry> = { ...record.metrics };
+  const again = await scorer.score(testCase, record.index);
+  for (const result of again.results) {
+    const entry = record.metrics[result.metric] as MetricEntry | undefined;
+    if (
+      result.status !== "scored" ||
+      entry?.status !== "scored" ||
+      entry.details !== undefined ||
+      result.score !== entry.score
+    )
+      continue;
+    entries[result.metric] = metricEntryOf(result);
+  }
+  return { ...record, metrics: entries };
+}
+
+/**
+ * The records with their cases' content, read again from the dataset lines they point at (a
+ * JSONL run keeps only where each line is). When the dataset is gone or has changed since the
+ * run, the records stay as they are and the report shows results without calls. Details that a
+ * passing case's record left out are computed again from the line.
+ */
+async function withCaseContent(
+  records: readonly CaseRecord[],
+  dataset: string,
+  header: ResultsHeader,
+  onWarning: (message: string) => void,
+): Promise<CaseRecord[]> {
+  if (records.every((record) => record.source === undefined)) return [...records];
+  let fingerprint: string | undefined;
+  try {
+    fingerprint = await datasetFingerprint(dataset);
+  } catch {
+    fingerprint = undefined;
+  }
+  if (fingerprint !== header.fingerprint) {
+    onWarning(
+      `${header.dataset} is ${fingerprint === undefined ? "not at hand" : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
+    );
+    return [...records];
+  }
+  const metrics = rederivingMetrics(header);
+  const scorer = createCaseScorer<DatasetCase>({ metrics: [...metrics.values()] });
+  const out: CaseRecord[] = [];
+  for (const record of records) {
+    if (record.source === undefined || record.case !== undefined) {
+      out.push(record);
+      continue;
+    }
+    const entry = await readDatasetLine(
+      dataset,
+      {
+        index: record.index,
+        ...(record.line === undefined ? {} : { line: record.line }),
+        ...record.source,
+      },
+      { normalizeNames: header.normalizeNames === true },
+    );
+    if (DatasetParseError.isInstance(entry)) {
+      out.push(record);
+      continue;
+    }
+    out.push({
+      ...(await withDetails(record, entry, metrics, scorer)),
+      case: caseContentOf(entry),
+    });
+  }
+  return out;
+}
+
+/** What `writeResultsReports` writes, and from what. */
+export interface WriteResultsReportsOptions {
+  /** The results file. */
+  readonly results: string;
+  /** Its summary (`summarizeResults`), and its metrics' names. */
+  readonly summary: EvaluationSummary;
+  readonly metrics: readonly string[];
+  /** The dataset (absolute), to read the reported cases' calls again from their lines. */
+  readonly dataset: string;
+  /** The run's name in the reports' titles: the dataset as the user named it. */
+  readonly source: string;
+  /** Where to write the single-file HTML report. */
+  readonly html?: string;
+  /** Where to write JUnit XML, one test per case and metric. */
+  readonly junit?: string;
+  /** Where to write the Markdown summary. */
+  readonly markdown?: string;
+  /** A file the Markdown summary is appended to (a CI job summary such as $GITHUB_STEP_SUMMARY). */
+  readonly appendMarkdownTo?: string;
+  /** The most cases the HTML report shows, failures first (default 2,000). */
+  readonly maxCases?: number;
+  /** A comparison with a baseline run, for the Markdown summary and the HTML report. */
+  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  /** The run's verdict under its gate, which every report states. */
+  readonly gate?: GateVerdict;
+  /** What could not be shown as asked (a dataset changed since the run, images not embedded). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/**
+ * Writes the reports asked for from a results file, each reading the file in case order in
+ * bounded memory (the HTML report keeps at most `maxCases` cases, failures first); resolves to
+ * the files written, JUnit, Markdown and HTML in that order.
+ */
+export async function writeResultsReports(
+  options: WriteResultsReportsOptions,
+): Promise<{ kind: "junit" | "markdown" | "html"; file: string }[]> {
+  const { results: out, summary, metrics } = options;
+  const onWarning = options.onWarning ?? (() => undefined);
+  const written: { kind: "junit" | "markdown" | "html"; file: string }[] = [];
+  const ensureFolder = (file: string) => mkdir(path.dirname(file), { recursive: true });
+  const markdownWanted = options.markdown !== undefined || options.appendMarkdownTo !== undefined;
+  if (options.junit === undefined && options.html === undefined && !markdownWanted) return written;
+  const scan = await scanResults(out);
+  if (options.junit !== undefined) {
+    await ensureFolder(options.junit);
+    await writeJUnitFile(options.junit, {
+      out,
+      summary,
+      metrics,
+      timestamp: scan.header.startedAt,
+      ...(options.gate === undefined ? {} : { gate: options.gate }),
+    });
+    written.push({ kind: "junit", file: options.junit });
+  }
+  if (markdownWanted) {
+    const failures: CaseRecord[] = [];
+    for await (const record of readRecords(out, scan)) {
+      if (record.status !== "passed") failures.push(record);
+      if (failures.length >= 50) break;
+    }
+    const text = formatMarkdownReport({
+      summary,
+      title: `toolscore: ${options.source}`,
+      failures,
+      ...(options.comparison === undefined ? {} : { comparison: options.comparison }),
+      ...(options.gate === undefined ? {} : { gate: options.gate }),
+    });
+    if (options.markdown !== undefined) {
+      await ensureFolder(options.markdown);
+      await writeFile(options.markdown, text, { flag: writeFlags.truncate });
+      written.push({ kind: "markdown", file: options.markdown });
+    }
+    if (options.appendMarkdownTo !== undefined) await appendFile(options.appendMarkdownTo, text);
+  }
+  if (options.html !== undefined) {
+    const max = options.maxCases ?? 2000;
+    const selector = createCaseSelector<CaseRecord>(max);
+    for await (const record of readRecords(out, scan)) selector.add(record);
+    const chosen = await withCaseContent(
+      selector.chosen(),
+      options.dataset,
+      scan.header,
+      onWarning,
+    );
+    const datasetDirectory = path.dirname(options.dataset);
+    const records: CaseRecord[] = [];
+    const notEmbedded: string[] = [];
+    const onImageError = (_source: unknown, error: unknown) => {
+      notEmbedded.push(error instanceof Error ? error.message : String(error));
+    };
+    for (let at = 0; at < chosen.length; at += 32) {
+      records.push(
+        ...(await Promise.all(
+          chosen
+            .slice(at, at + 32)
+            .map((record) =>
+              inlineRecordImages(record, { baseDirectory: datasetDirectory, onImageError }),
+            ),
+        )),
+      );
+    }
+    if (notEmbedded.length > 0) {
+      onWarning(
+        `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${notEmbedded[0]}${notEmbedded.length > 1 ? "; ..." : ""})`,
+      );
+    }
+    await ensureFolder(options.html);
+    await writeFile(
+      options.html,
+      formatHtmlReport({
+        summary,
+        metrics,
+        records: records.map(withMatcherDescriptions),
+        totalCases: summary.cases,
+        title: `toolscore: ${options.source}`,
+        source: options.source,
+        generatedAt: new Date().toISOString(),
+        ...(options.comparison === undefined ? {} : { comparison: options.comparison }),
+        ...(options.gate === undefined ? {} : { gate: options.gate }),
+      }),
+      { flag: writeFlags.truncate },
+    );
+    written.push({ kind: "html", file: options.html });
+  }
+  return written;
+}
+
+/**
+ * A results file read back: its summary, rebuilt from its records in case order, and each record
+ * handed to `onRecord` on the way.
+ */
+export async function summarizeResults(
+  file: string,
+  onRecord?: (record: CaseRecord) => void,
+): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
+  const scan = await scanResults(file);
+  const { groupBy } = scan.header;
+  const builder = createSummaryBuilder(
+    scan.header.metrics,
+    groupBy === undefined ? {} : { groupBy },
+  );
+  for await (const record of readRecords(file, scan)) {
+    builder.add(summaryInput(record));
+    onRecord?.(record);
+  }
+  const summary = builder.summary({
+    durationMs: scan.end?.durationMs ?? 0,
+    aborted: scan.end?.complete !== true,
+    ...(scan.judge === undefined ? {} : { judge: scan.judge }),
+  });
+  return {
+    summary,
+    // The header's metrics, then any the records add (an observed run's components).
+    metrics: summary.metrics.map((metric) => metric.name),
+    dataset: scan.header.dataset,
+  };
+}
+
+/** Two results files compared case by case, and per metric: only the baseline is held. */
+export async function compareResults(
+  baseline: string,
+  current: string,
+  options: { readonly tolerance?: number } = {},
+): Promise<RunComparison> {
+  const tolerance = options.tolerance ?? 0;
+  const before: ComparedCase[] = [];
+  const was = await summarizeResults(baseline, (record) => before.push(comparedCase(record)));
+  const comparer = createComparer({ baseline: before, tolerance });
+  before.length = 0;
+  const now = await summarizeResults(current, (record) => {
+    comparer.add(comparedCase(record));
+  });
+  return { ...comparer.result(), metrics: metricChanges(was.summary, now.summary) };
+}
+
+/**
+ * The dataset a results file names, as given to eval: found from the current folder, else from
+ * the results file's folder.
+ */
+export function datasetPath(dataset: string, results: string, cwd: string): string {
+  const fromCwd = path.resolve(cwd, dataset);
+  if (existsSync(fromCwd)) return fromCwd;
+  return path.resolve(path.dirname(results), dataset);
+}
+
+/** A record whose expected calls' matchers carry their descriptions, for the HTML report. */
+function withMatcherDescriptions(record: CaseRecord): CaseRecord {
+  const expected = record.case?.expectedTools;
+  if (record.case === undefined || expected === undefined) return record;
+  return {
+    ...record,
+    case: {
+      ...record.case,
+      expectedTools: expected.map((call) => ({
+        ...call,
+        arguments: describeMatchers(call.arguments) as JsonObject,
+      })),
+    },
+  };
+}
