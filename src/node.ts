@@ -37,6 +37,8 @@ export type {
 export { inlineRecordImages } from "./node/inline-images.js";
 export type { InlineImagesOptions } from "./node/inline-images.js";
 export { evaluateToFile } from "./evaluate-to-file/evaluate-to-file.js";
+export { dryRun } from "./evaluate-to-file/dry-run.js";
+export type { DryRunResult } from "./evaluate-to-file/dry-run.js";
 export {
   compareResults,
   summarizeResults,

@@ -5,7 +5,6 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { JudgeModel } from "../core/judge.js";
-import { datasetFormatOf } from "../node/dataset.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
@@ -18,13 +17,11 @@ import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile, isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
-import type { RunError } from "../evaluate-to-file/evaluate-to-file.js";
-import { describeEntry } from "../evaluate-to-file/batch.js";
-import { createRunMetrics } from "../evaluate-to-file/run-metrics.js";
-import { inShard } from "../evaluate-to-file/shard.js";
-import { DatasetParseError } from "../core/errors.js";
-import { readDataset } from "../node/dataset.js";
-import type { FileEvaluation } from "../evaluate-to-file/evaluate-to-file.js";
+import type {
+  EvaluateToFileOptions,
+  FileEvaluation,
+} from "../evaluate-to-file/evaluate-to-file.js";
+import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import {
   applySetting,
   configFor,
@@ -407,9 +404,6 @@ async function planEval(
   const { failUnder, failUnderFrom } = failUnderOf(values["fail-under"], config, io);
   const concurrency =
     numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;
-  if (concurrency !== undefined && !Number.isInteger(concurrency)) {
-    throw usageError("--concurrency must be a whole number", "--concurrency");
-  }
   const shard = shardOf(values.shard);
   const details = values.details ?? config.details ?? "none";
   if (!isDetailsChoice(details)) {
@@ -470,7 +464,6 @@ async function planEval(
       );
   // Recordings are run as the dataset built from them, and named by it (reports read it again).
   const datasetArgument = recordings ? shownPath(dataset, io) : positionals[0];
-  const workers = workersOf(values.workers, dataset, metrics);
   return {
     dataset,
     datasetArgument,
@@ -480,7 +473,7 @@ async function planEval(
     failUnder,
     failUnderFrom,
     concurrency,
-    workers,
+    workers: numberFlag("workers", values.workers, 0, 64),
     normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
     shard,
     details,
@@ -492,9 +485,9 @@ async function planEval(
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     noCache: values["no-cache"] === true,
-    limit: wholeFlag("limit", values.limit),
+    limit: numberFlag("limit", values.limit, 1, Number.MAX_SAFE_INTEGER),
     select: await selectionOf(values, io),
-    bail: wholeFlag("bail", values.bail),
+    bail: numberFlag("bail", values.bail, 1, Number.MAX_SAFE_INTEGER),
     groupBy:
       values["group-by"] === undefined
         ? config.groupBy
@@ -555,15 +548,6 @@ function idPattern(pattern: string): (id: string) => boolean {
   return (id) => compiled.test(id);
 }
 
-/** A flag that counts cases: a whole number of at least 1. */
-function wholeFlag(name: string, value: string | undefined): number | undefined {
-  const number = numberFlag(name, value, 1, Number.MAX_SAFE_INTEGER);
-  if (number !== undefined && !Number.isInteger(number)) {
-    throw usageError(`--${name} must be a whole number of cases`, `--${name}`);
-  }
-  return number;
-}
-
 /** --baseline and --tolerance, checked: the baseline exists and is not the file this run writes. */
 function baselineOf(values: EvalFlags, out: string, io: CliIo): EvalPlan["baseline"] {
   if (values.baseline === undefined) {
@@ -601,26 +585,6 @@ function metricsOf(values: EvalFlags, config: EvalConfig): MetricConfig[] {
   } else metrics = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
   for (const setting of values.set ?? []) metrics = applySetting(metrics, setting);
   return metrics;
-}
-
-/** --workers, checked: worker threads score deterministic metrics on JSONL datasets only. */
-function workersOf(
-  value: string | undefined,
-  dataset: string,
-  metrics: readonly MetricConfig[],
-): number | undefined {
-  const workers = numberFlag("workers", value, 0, 64);
-  if (
-    workers !== undefined &&
-    workers > 0 &&
-    (datasetFormatOf(dataset) !== "jsonl" || needsJudge(metrics))
-  ) {
-    throw usageError("--workers runs deterministic metrics on JSONL datasets only", "--workers");
-  }
-  if (workers !== undefined && !Number.isInteger(workers)) {
-    throw usageError("--workers must be a whole number", "--workers");
-  }
-  return workers;
 }
 
 /**
@@ -686,38 +650,53 @@ async function dryRun(
   judge: ReturnType<typeof judgeOnDemand>,
   io: CliIo,
 ): Promise<number> {
-  const metrics = createRunMetrics(plan.metrics, {
-    ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
-    ...(judge.model === undefined ? {} : { judge: judge.model }),
-    baseDirectory: path.dirname(plan.dataset),
+  const checked = await dryRunToFile({
+    ...runOptions(plan, judge, io),
+    onNote: plan.quiet ? () => undefined : cappedNotes(io),
   });
-  const onNote = plan.quiet ? () => undefined : cappedNotes(io);
-  let cases = 0;
-  let position = 0;
-  const errors: RunError[] = [];
-  let errorCount = 0;
-  for await (const entry of readDataset(plan.dataset, { normalizeNames: plan.normalizeNames })) {
-    const where = describeEntry(entry, position++);
-    if (!inShard(plan.shard, where.index)) continue;
-    if (DatasetParseError.isInstance(entry)) {
-      errorCount++;
-      if (errors.length < 10) errors.push({ id: where.id, message: entry.message });
-      continue;
-    }
-    cases++;
-    for (const note of entry.notes ?? []) onNote(`${entry.id}: ${note}`);
-  }
-  const names = metrics.map((metric) => metric.name).join(", ");
+  const { cases, unreadable } = checked;
+  const shown = checked.errors.slice(0, 10);
   io.stdout.write(
-    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${errorCount > 0 ? `, ${errorCount} that cannot be` : ""}; metrics: ${names}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shownPath(plan.out, io)} left as it was.\n`,
+    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${unreadable > 0 ? `, ${unreadable} that cannot be` : ""}; metrics: ${checked.metrics.join(", ")}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shownPath(plan.out, io)} left as it was.\n`,
   );
-  for (const error of errors) io.stdout.write(`! ${printable(error.message)}\n`);
-  if (errorCount > errors.length) io.stdout.write(`  … and ${errorCount - errors.length} more\n`);
-  if (cases + errorCount === 0) {
+  for (const error of shown) io.stdout.write(`! ${printable(error.message)}\n`);
+  if (unreadable > shown.length) io.stdout.write(`  … and ${unreadable - shown.length} more\n`);
+  if (cases + unreadable === 0) {
     io.stderr.write(`toolscore: ${plan.datasetArgument} holds no test cases\n`);
     return ExitCode.USAGE;
   }
-  return errorCount > 0 ? ExitCode.RUNTIME : ExitCode.OK;
+  return unreadable > 0 ? ExitCode.RUNTIME : ExitCode.OK;
+}
+
+/** The run engine's options for the plan (the dry run checks the same ones). */
+function runOptions(
+  plan: EvalPlan,
+  judge: ReturnType<typeof judgeOnDemand>,
+  io: CliIo,
+): EvaluateToFileOptions {
+  return {
+    dataset: plan.dataset,
+    name: plan.datasetArgument,
+    metrics: plan.metrics,
+    out: plan.out,
+    resume: plan.resume,
+    overwrite: plan.overwrite,
+    retryErrors: plan.retryErrors,
+    ...(plan.shard === undefined ? {} : { shard: plan.shard }),
+    details: plan.details,
+    ...(plan.groupBy === undefined ? {} : { groupBy: plan.groupBy }),
+    ...(plan.workers === undefined ? {} : { workers: plan.workers }),
+    ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
+    ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
+    normalizeNames: plan.normalizeNames,
+    ...(judge.model === undefined ? {} : { judge: judge.model }),
+    judgeSummary: judge.summary,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(plan.limit === undefined ? {} : { limit: plan.limit }),
+    ...(plan.bail === undefined ? {} : { bail: plan.bail }),
+    ...(plan.select === undefined ? {} : { select: plan.select }),
+    wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
+  };
 }
 
 /** Runs the plan through the run engine, with a progress line and the first notes shown. */
@@ -733,27 +712,7 @@ async function runPlan(
   });
   try {
     return await evaluateToFile({
-      dataset: plan.dataset,
-      name: plan.datasetArgument,
-      metrics: plan.metrics,
-      out: plan.out,
-      resume: plan.resume,
-      overwrite: plan.overwrite,
-      retryErrors: plan.retryErrors,
-      ...(plan.shard === undefined ? {} : { shard: plan.shard }),
-      details: plan.details,
-      ...(plan.groupBy === undefined ? {} : { groupBy: plan.groupBy }),
-      ...(plan.workers === undefined ? {} : { workers: plan.workers }),
-      ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
-      ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
-      normalizeNames: plan.normalizeNames,
-      ...(judge.model === undefined ? {} : { judge: judge.model }),
-      judgeSummary: judge.summary,
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-      ...(plan.limit === undefined ? {} : { limit: plan.limit }),
-      ...(plan.bail === undefined ? {} : { bail: plan.bail }),
-      ...(plan.select === undefined ? {} : { select: plan.select }),
-      wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
+      ...runOptions(plan, judge, io),
       progress,
       onNote: plan.quiet ? () => undefined : cappedNotes(io),
     });

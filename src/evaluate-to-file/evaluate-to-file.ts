@@ -267,7 +267,7 @@ export async function evaluateToFile<TCase extends object = object>(
 }
 
 /** What `evaluateToFile` checks of its options before anything runs, in the order it reports. */
-function resolveRunOptions<TCase extends object>(options: EvaluateToFileOptions<TCase>) {
+export function resolveRunOptions<TCase extends object>(options: EvaluateToFileOptions<TCase>) {
   if (typeof options !== "object" || (options as unknown) === null) {
     throw new InvalidOptionError({
       option: "options",
@@ -398,10 +398,10 @@ function runMetrics<TCase extends object>(
 }
 
 /** A run's options as `resolveRunOptions` checked them. */
-type ResolvedRunOptions = ReturnType<typeof resolveRunOptions>;
+export type ResolvedRunOptions = ReturnType<typeof resolveRunOptions>;
 
 /** What a run will do, decided before anything is read or written. */
-interface RunPlan<TCase extends object> {
+export interface RunPlan<TCase extends object> {
   readonly resolved: ResolvedRunOptions;
   readonly configs: (RunMetricConfig | undefined)[];
   readonly metrics: Metric<TCase>[];
@@ -418,7 +418,7 @@ interface RunPlan<TCase extends object> {
 }
 
 /** The run's metrics, where they are scored, and which details its records keep. */
-function planRun<TCase extends object>(
+export function planRun<TCase extends object>(
   options: EvaluateToFileOptions<TCase>,
   resolved: ResolvedRunOptions,
 ): RunPlan<TCase> {
