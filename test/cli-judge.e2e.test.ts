@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "./support/cli.js";
 import { makeImage } from "./support/images.js";
 import { useLlmServer } from "./support/judge-fixtures.js";
+import { readJsonl } from "./support/folders.js";
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-judge-"));
 afterAll(() => {
@@ -13,11 +14,7 @@ afterAll(() => {
 
 const server = useLlmServer();
 
-const lines = (file: string) =>
-  readFileSync(path.join(cwd, file), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (file: string) => readJsonl(path.join(cwd, file));
 
 /** What a run in a folder without a config says first. */
 const noConfig =

@@ -4,7 +4,7 @@ import { validateXML } from "xmllint-wasm";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
-import { jsonl, testFolders } from "./support/folders.js";
+import { jsonl, readJsonl, testFolders } from "./support/folders.js";
 import { DatasetParseError } from "../src/core/errors.js";
 import { readDataset } from "../src/node/dataset.js";
 import { readParityCases } from "./parity-files.js";
@@ -12,11 +12,7 @@ import { anthropicRun, openAiRun } from "./support/transcripts.js";
 
 const folder = testFolders("toolscore-cli-");
 
-const lines = (file: string) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = readJsonl;
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({
   name,

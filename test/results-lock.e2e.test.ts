@@ -2,28 +2,17 @@
  * Issue 22, item 9: one run writes a results file at a time. A second run on the same file is
  * refused with a clear error, and the first one's file stays whole.
  */
-import {
-  existsSync,
-  linkSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ResultsFileError } from "../src/index.js";
 import { lockResultsFile } from "../src/node/results-lock.js";
 import { mergeResults } from "../src/node/results-file.js";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
+import { testFolders } from "./support/folders.js";
 
-const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-lock-"));
-afterAll(() => {
-  rmSync(cwd, { recursive: true, force: true });
-});
+const cwd = testFolders("toolscore-lock-")();
 
 describe("the results file lock", () => {
   it("refuses a second holder in the same process, and takes over a dead one's lock", () => {

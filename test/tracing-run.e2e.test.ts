@@ -11,6 +11,7 @@ import { evaluateObserved, observe, traceTool, updateCurrentSpan } from "../src/
 import type { Golden } from "../src/tracing.js";
 import { describeInChromium, launchChromium } from "./support/chromium.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
+import { readJsonl } from "./support/folders.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-tracing-"));
 afterAll(() => {
@@ -19,11 +20,7 @@ afterAll(() => {
 
 const call = (name: string, inputParameters: Record<string, unknown> = {}) =>
   toToolCall({ name, inputParameters });
-const lines = (file: string) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = readJsonl;
 
 /**
  * A support agent with two observed components: `router` (every golden) picks a tool and sets

@@ -8,10 +8,8 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   truncateSync,
@@ -20,28 +18,16 @@ import {
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "./support/cli.js";
 import { useLlmServer } from "./support/judge-fixtures.js";
+import { testFolders } from "./support/folders.js";
 
-const root = mkdtempSync(path.join(os.tmpdir(), "toolscore-untrusted-"));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
+const folder = testFolders("toolscore-untrusted-");
 
 const server = useLlmServer();
 const secret = "sk-untrusted-test-0123456789abcdef";
-
-/** A fresh folder holding `files`. */
-function folder(files: Record<string, string | Buffer>): string {
-  const dir = mkdtempSync(path.join(root, "case-"));
-  for (const [name, content] of Object.entries(files)) {
-    writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
-}
 
 const jsonl = (items: readonly object[]) => items.map((item) => JSON.stringify(item)).join("\n");
 

@@ -1,17 +1,14 @@
+import { thrown } from "../../test/support/errors.js";
 import { describe, expect, it } from "vitest";
 import { DatasetParseError, ErrorCode } from "../core/errors.js";
 import { anthropicRun, openAiRun } from "../../test/support/transcripts.js";
 import { readDatasetCase } from "./dataset-case.js";
 
-function errorOf(record: unknown, line = 7): DatasetParseError {
-  try {
-    readDatasetCase(record, { index: 6, line, source: "runs.jsonl" });
-  } catch (error) {
-    if (DatasetParseError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a DatasetParseError");
-}
+const errorOf = (record: unknown, line = 7): DatasetParseError =>
+  thrown(
+    () => readDatasetCase(record, { index: 6, line, source: "runs.jsonl" }),
+    DatasetParseError,
+  );
 
 describe("readDatasetCase", () => {
   it("accepts camelCase and snake_case names alike", () => {

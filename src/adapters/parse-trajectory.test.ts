@@ -1,16 +1,10 @@
+import { thrown } from "../../test/support/errors.js";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
 import { detectFormat } from "./detect-format.js";
 import { parseTrajectories, parseTrajectory } from "./parse-trajectory.js";
 
-function errorOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an error");
-}
+const errorOf = (run: () => unknown): unknown => thrown(run);
 
 describe("parseTrajectory", () => {
   it("says why it cannot tell a format, and how to name one", () => {

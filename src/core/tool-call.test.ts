@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { thrown } from "../../test/support/errors.js";
 import { InvalidInputError } from "./errors.js";
 import { toToolCall, toToolCalls } from "./tool-call.js";
 
-function errorOf(run: () => unknown): InvalidInputError {
-  try {
-    run();
-  } catch (error) {
-    if (InvalidInputError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected an InvalidInputError");
-}
+const errorOf = (run: () => unknown) => thrown(run, InvalidInputError);
 
 describe("toToolCall", () => {
   it("normalizes defaults", () => {

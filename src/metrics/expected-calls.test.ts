@@ -1,17 +1,10 @@
+import { thrown } from "../../test/support/errors.js";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import { isValueMatcher } from "../matchers/value-matchers.js";
 import { toExpectedCalls } from "./expected-calls.js";
 
-function failure(input: unknown): InvalidInputError {
-  try {
-    toExpectedCalls(input);
-  } catch (error) {
-    if (InvalidInputError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected toExpectedCalls to throw");
-}
+const failure = (input: unknown) => thrown(() => toExpectedCalls(input), InvalidInputError);
 
 describe("toExpectedCalls", () => {
   it("reads a flat list, with any spelling of the arguments", () => {

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
 
 /**
  * Fresh folders for a test file, under one temporary root removed after its tests: each call
- * makes a folder with the files given (text as is, anything else as JSON), in subfolders as named.
+ * makes a folder with the files given (text and bytes as they are, anything else as JSON), in
+ * subfolders as named.
  */
 export function testFolders(prefix: string): (files?: Record<string, unknown>) => string {
   const root = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -20,7 +21,7 @@ export function testFolders(prefix: string): (files?: Record<string, unknown>) =
       mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
       writeFileSync(
         path.join(directory, name),
-        typeof content === "string" ? content : JSON.stringify(content),
+        typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content),
       );
     }
     return directory;
@@ -30,3 +31,10 @@ export function testFolders(prefix: string): (files?: Record<string, unknown>) =
 /** Items as JSONL text, one JSON value a line, ending with a line break. */
 export const jsonl = (items: readonly unknown[]): string =>
   `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
+
+/** The JSON values of a JSONL file, one a line, blank lines left out. */
+export const readJsonl = (file: string): Record<string, unknown>[] =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
