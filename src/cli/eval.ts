@@ -492,10 +492,10 @@ async function planEval(
       values["group-by"] === undefined
         ? config.groupBy
         : readGroupBy(values["group-by"], "--group-by"),
-    ...(baseline === undefined ? {} : { baseline }),
+    baseline,
     judge: {
-      ...(judgeModel === undefined ? {} : { model: judgeModel }),
-      ...(judgeTimeout === undefined ? {} : { timeoutMs: judgeTimeout }),
+      model: judgeModel,
+      timeoutMs: judgeTimeout,
     },
   };
 }
@@ -605,7 +605,7 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
               const model = resolveJudgeModel(name, {
                 env: io.env,
                 ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
-                ...(timeoutMs === undefined ? {} : { timeoutMs }),
+                timeoutMs,
                 ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
               });
               const cacheDirectory = plan.noCache
@@ -682,19 +682,19 @@ function runOptions(
     resume: plan.resume,
     overwrite: plan.overwrite,
     retryErrors: plan.retryErrors,
-    ...(plan.shard === undefined ? {} : { shard: plan.shard }),
+    shard: plan.shard,
     details: plan.details,
-    ...(plan.groupBy === undefined ? {} : { groupBy: plan.groupBy }),
-    ...(plan.workers === undefined ? {} : { workers: plan.workers }),
-    ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
-    ...(plan.threshold === undefined ? {} : { threshold: plan.threshold }),
+    groupBy: plan.groupBy,
+    workers: plan.workers,
+    concurrency: plan.concurrency,
+    threshold: plan.threshold,
     normalizeNames: plan.normalizeNames,
-    ...(judge.model === undefined ? {} : { judge: judge.model }),
+    judge: judge.model,
     judgeSummary: judge.summary,
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-    ...(plan.limit === undefined ? {} : { limit: plan.limit }),
-    ...(plan.bail === undefined ? {} : { bail: plan.bail }),
-    ...(plan.select === undefined ? {} : { select: plan.select }),
+    signal: io.signal,
+    limit: plan.limit,
+    bail: plan.bail,
+    select: plan.select,
     wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
   };
 }
@@ -783,7 +783,7 @@ async function showOutcome(
     io,
     dataset: plan.dataset,
     source: plan.datasetArgument,
-    ...(plan.config.reportMaxCases === undefined ? {} : { maxCases: plan.config.reportMaxCases }),
+    maxCases: plan.config.reportMaxCases,
     ...(comparison === undefined || plan.baseline === undefined
       ? {}
       : { comparison: { comparison, baseline: plan.baseline.name } }),

@@ -379,8 +379,8 @@ function runMetrics<TCase extends object>(
     return createMetric(
       { metric: config.metric, options: config.options },
       {
-        ...(options.judge === undefined ? {} : { judge: options.judge }),
-        ...(options.modelSettings === undefined ? {} : { modelSettings: options.modelSettings }),
+        judge: options.judge,
+        modelSettings: options.modelSettings,
         baseDirectory,
       },
     );
@@ -459,7 +459,7 @@ export function planRun<TCase extends object>(
         normalizeNames,
         recomputable: [...recomputable],
         keep,
-        ...(groupBy === undefined ? {} : { groupBy }),
+        groupBy,
       }
     : undefined;
   return { resolved, configs, metrics, names, allConfigs, keep, recomputable, setup, workers };
@@ -535,9 +535,9 @@ async function openRun<TCase extends object>(
       : await openResultsRun({
           file: out,
           header,
-          ...(options.resume === undefined ? {} : { resume: options.resume }),
-          ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
-          ...(options.retryErrors === undefined ? {} : { retryErrors: options.retryErrors }),
+          resume: options.resume,
+          overwrite: options.overwrite,
+          retryErrors: options.retryErrors,
           wording: { ...wording, file: options.out as string },
           // The earlier run's records are summed up as the file is checked, in one read.
           onScanned: carry,
@@ -607,7 +607,7 @@ async function runInBatches<TCase extends object>(
         ? {}
         : { batchLines: () => Math.max(1, Math.min(16, bail - progress.failures())) }),
       had: (index) => opened.previous?.has(index) === true,
-      ...(signal === undefined ? {} : { signal }),
+      signal,
       onError: (error) => {
         keepError(errors, error);
       },
@@ -681,12 +681,12 @@ async function runOneByOne<TCase extends object>(
           ? (testCases as Iterable<TCase> | AsyncIterable<TCase>)
           : (fromDataset() as AsyncIterable<TCase>),
       metrics: plan.metrics,
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(signal === undefined ? {} : { signal }),
-      ...(options.scoreCase === undefined ? {} : { scoreCase: options.scoreCase }),
+      concurrency: options.concurrency,
+      signal,
+      scoreCase: options.scoreCase,
       ...(file === undefined ? { skip: skipInCode } : {}),
       keepResults: false,
-      ...(groupBy === undefined ? {} : { groupBy }),
+      groupBy,
       describe: file === undefined ? describeInCode : describeEntry,
       onEvent: (event) => {
         if (event.type === "case-end") {

@@ -49,8 +49,8 @@ async function writeJUnitFile(
     summary: input.summary,
     metrics: input.metrics,
     records: readRecords(input.out, scan),
-    ...(input.timestamp === undefined ? {} : { timestamp: input.timestamp }),
-    ...(input.gate === undefined ? {} : { gate: input.gate }),
+    timestamp: input.timestamp,
+    gate: input.gate,
     write: (chunk) =>
       stream.write(chunk)
         ? undefined
@@ -154,7 +154,7 @@ async function withCaseContent(
       dataset,
       {
         index: record.index,
-        ...(record.line === undefined ? {} : { line: record.line }),
+        line: record.line,
         ...record.source,
       },
       { normalizeNames: header.normalizeNames === true },
@@ -222,7 +222,7 @@ export async function writeResultsReports(
       summary,
       metrics,
       timestamp: scan.header.startedAt,
-      ...(options.gate === undefined ? {} : { gate: options.gate }),
+      gate: options.gate,
     });
     written.push({ kind: "junit", file: options.junit });
   }
@@ -236,8 +236,8 @@ export async function writeResultsReports(
       summary,
       title: `toolscore: ${options.source}`,
       failures,
-      ...(options.comparison === undefined ? {} : { comparison: options.comparison }),
-      ...(options.gate === undefined ? {} : { gate: options.gate }),
+      comparison: options.comparison,
+      gate: options.gate,
     });
     if (options.markdown !== undefined) {
       await ensureFolder(options.markdown);
@@ -289,8 +289,8 @@ export async function writeResultsReports(
         title: `toolscore: ${options.source}`,
         source: options.source,
         generatedAt: new Date().toISOString(),
-        ...(options.comparison === undefined ? {} : { comparison: options.comparison }),
-        ...(options.gate === undefined ? {} : { gate: options.gate }),
+        comparison: options.comparison,
+        gate: options.gate,
       }),
       { flag: writeFlags.truncate },
     );
@@ -320,7 +320,7 @@ export async function summarizeResults(
   const summary = builder.summary({
     durationMs: scan.end?.durationMs ?? 0,
     aborted: scan.end?.complete !== true,
-    ...(scan.judge === undefined ? {} : { judge: scan.judge }),
+    judge: scan.judge,
   });
   return {
     summary,
