@@ -29,6 +29,23 @@ export interface SkippedResult {
 export type MetricResult<TDetails = unknown> =
   ScoredResult<TDetails> | ErroredResult | SkippedResult;
 
+/** A score as a result: it passes when it reaches the threshold. */
+export function scoredResult<TDetails>(
+  metric: string,
+  scored: { score: number; threshold: number; reason: string; details: TDetails },
+): ScoredResult<TDetails> {
+  const { score, threshold, reason, details } = scored;
+  return {
+    status: "scored",
+    metric,
+    score,
+    threshold,
+    success: score >= threshold,
+    reason,
+    details,
+  };
+}
+
 /**
  * Records a thrown value as the error outcome of one metric on one case, keeping its code and
  * field when it is a toolscore error.

@@ -1,8 +1,9 @@
 import { ErrorCode, InvalidOptionError } from "./errors.js";
 import type { JsonObject } from "./json.js";
+import type { PreparedContext } from "./context.js";
 import type { JudgeModel } from "./judge.js";
 import type { MetricResult } from "./metric-result.js";
-import type { TestCase } from "./test-case.js";
+import type { ImageSource, TestCase } from "./test-case.js";
 
 /** What a metric's `measure` may be asked to honour. */
 export interface MeasureOptions {
@@ -170,8 +171,16 @@ export interface ResolvedMetricContext {
   readonly judge: () => JudgeModel;
   /** Whether a judge was given (for metrics that ask one only for some cases). */
   readonly hasJudge: boolean;
-  /** The folder relative image paths are read from, and the only one they may be read from. */
-  readonly baseDirectory: string;
+  /** Where relative image paths are read from, and the only folders they may be read from. */
+  readonly imageLoading: { readonly baseDirectory: string; readonly allowedRoots: string[] };
+  /**
+   * Reads contexts for a judge of `provider` as `imageLoading` allows: each a text or an image,
+   * in order, an image that did not load marked failed (files and the network arrive as this).
+   */
+  readonly loadContexts: (
+    values: readonly (string | ImageSource)[],
+    options: { readonly provider: string; readonly signal?: AbortSignal | undefined },
+  ) => Promise<PreparedContext[]>;
 }
 
 /** What every metric definition has, whatever it asks of a judge. */

@@ -99,6 +99,14 @@ export function thresholdOption(
   return value;
 }
 
+/** A metric definition's `name` option: a non-empty string, `fallback` when not given. */
+export const metricName = (id: string, options: JsonObject, fallback: string): string =>
+  nameOption(id, options.name, fallback, `${id}.name`);
+
+/** A metric definition's `threshold` option: in [0, 1], `fallback` when not given. */
+export const metricThreshold = (id: string, options: JsonObject, fallback: number): number =>
+  thresholdOption(id, options.threshold, fallback, `${id}.threshold`);
+
 export function enumOption<T extends string>(
   option: string,
   value: unknown,

@@ -296,13 +296,14 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
 /** The context deterministic metrics are made with: they never ask a judge or read a file. */
 const withoutJudge: ResolvedMetricContext = {
   hasJudge: false,
-  baseDirectory: ".",
+  imageLoading: { baseDirectory: ".", allowedRoots: [] },
   judge: () => {
     throw new JudgeRequiredError({
       option: "judge",
       message: "a deterministic metric asked for a judge",
     });
   },
+  loadContexts: () => Promise.reject(new Error("a deterministic metric asked to load contexts")),
 };
 
 /**

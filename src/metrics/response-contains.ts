@@ -2,7 +2,7 @@ import { InvalidInputError, InvalidOptionError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import { measureBySync } from "../core/metric.js";
 import type { SyncMetric } from "../core/metric.js";
-import { toErroredResult } from "../core/metric-result.js";
+import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { Content } from "../core/test-case.js";
 import { describeTextOptions, textNormalizer } from "../matchers/value-matchers.js";
@@ -139,15 +139,12 @@ export function responseContains(
           : missing.length === 0
             ? `all ${wanted.length} expected ${wanted.length === 1 ? "string" : "strings"} found in ${where}${suffix}`
             : `${missing.length} of ${wanted.length} expected strings not found in ${where}${suffix}: ${missing.map((value) => JSON.stringify(value)).join(", ")}`;
-      return {
-        status: "scored",
-        metric: name,
+      return scoredResult(name, {
         score,
         threshold,
-        success: score >= threshold,
         reason,
         details: { found, missing, searched, texts: texts.length },
-      };
+      });
     } catch (error) {
       return toErroredResult(name, error);
     }

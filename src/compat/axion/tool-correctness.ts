@@ -1,7 +1,7 @@
 import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
 import { toMetric } from "../../core/metric.js";
 import type { ConvertsToMetric, SyncMetric } from "../../core/metric.js";
-import { toErroredResult } from "../../core/metric-result.js";
+import { scoredResult, toErroredResult } from "../../core/metric-result.js";
 import type { MetricResult } from "../../core/metric-result.js";
 import type { TestCase } from "../../core/test-case.js";
 import { toToolCalls } from "../../core/tool-call.js";
@@ -80,15 +80,12 @@ export class ToolCorrectness implements ConvertsToMetric {
     const measureSync = (testCase: TestCase): MetricResult<AxionToolCorrectnessDetails> => {
       try {
         const { score, explanation, details } = this.executeNow(testCase);
-        return {
-          status: "scored",
-          metric: name,
+        return scoredResult(name, {
           score,
           threshold: this.threshold,
-          success: score >= this.threshold,
           reason: explanation,
           details,
-        };
+        });
       } catch (error) {
         return toErroredResult(name, error);
       }

@@ -6,11 +6,11 @@
  * toolscore metric that grades claim by claim (not a ragas class).
  */
 import { gradedMultimodalFaithfulness } from "./multimodal.js";
+import type { GradedMultimodalFaithfulnessOptions } from "./multimodal.js";
 import type {
   GradedMultimodalFaithfulnessCase,
   GradedMultimodalFaithfulnessDetails,
-  GradedMultimodalFaithfulnessOptions,
-} from "./multimodal.js";
+} from "../../judges/graded-faithfulness.js";
 
 export {
   MultiModalFaithfulness,
@@ -33,7 +33,8 @@ export type {
   RagasToolCallF1Options,
   RagasToolCallScore,
 } from "../../metrics/ragas-tool-call.js";
-export type { ContextStatus, MultiModalMetricOptions, MultiModalResult } from "./multimodal.js";
+export type { MultiModalMetricOptions, MultiModalResult } from "./multimodal.js";
+export type { ContextStatus } from "../../judges/graded-faithfulness.js";
 export type {
   GradedMultimodalFaithfulnessCase,
   GradedMultimodalFaithfulnessDetails,

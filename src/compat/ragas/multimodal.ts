@@ -4,19 +4,26 @@ import { InvalidInputError, InvalidOptionError, MediaLoadError } from "../../cor
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
 import { toMetric } from "../../core/metric.js";
 import { thresholdOption } from "../../core/options.js";
-import type { ConvertsToMetric, MeasureOptions, Metric } from "../../core/metric.js";
+import type { ConvertsToMetric, Metric } from "../../core/metric.js";
 import { toErroredResult } from "../../core/metric-result.js";
-import type { MetricResult } from "../../core/metric-result.js";
 import type { ImageSource, TestCase } from "../../core/test-case.js";
 import type { JudgeAnswer } from "../../judges/ask-judge.js";
 import {
-  claimsScore,
-  judgeClaims,
   judgeFaithfulness,
   judgeRelevance,
   unjudgeableContexts,
 } from "../../judges/faithfulness.js";
-import type { BinaryVerdict, ClaimVerdict } from "../../judges/faithfulness.js";
+import type { BinaryVerdict } from "../../judges/faithfulness.js";
+import {
+  contextStatus,
+  gradedFaithfulness,
+  notJudgeable,
+} from "../../judges/graded-faithfulness.js";
+import type {
+  ContextStatus,
+  GradedMultimodalFaithfulnessCase,
+  GradedMultimodalFaithfulnessDetails,
+} from "../../judges/graded-faithfulness.js";
 import { assertImageCodecsInstalled } from "../../node/image-codec.js";
 import { prepareContexts } from "../../node/prepare-contexts.js";
 import type { PrepareContextsOptions } from "../../node/prepare-contexts.js";
@@ -42,20 +49,6 @@ export interface MultiModalMetricOptions {
    */
   onImageError?: "report" | "fail";
 }
-
-/** How one context was read: text, or an image with how its loading went. */
-export type ContextStatus =
-  | { readonly index: number; readonly kind: "text" }
-  | {
-      readonly index: number;
-      readonly kind: "image";
-      readonly origin: string;
-      readonly status: "loaded";
-      readonly mediaType: string;
-      readonly width: number;
-      readonly height: number;
-    }
-  | Extract<PreparedContext, { status: "failed" }>;
 
 /** ragas' metric result (`value`, `reason`), with what toolscore adds. */
 export interface MultiModalResult {
@@ -88,29 +81,6 @@ export class SingleTurnSample {
   ) {
     Object.assign(this, fields);
   }
-}
-
-/** A context's status, without its bytes. */
-function statusOf(context: PreparedContext): ContextStatus {
-  if (context.kind === "text") return { index: context.index, kind: "text" };
-  if (context.status === "failed") {
-    return {
-      index: context.index,
-      kind: "image",
-      origin: context.origin,
-      status: "failed",
-      error: context.error,
-    };
-  }
-  return {
-    index: context.index,
-    kind: "image",
-    origin: context.origin,
-    status: "loaded",
-    mediaType: context.image.mediaType,
-    width: context.image.width,
-    height: context.image.height,
-  };
 }
 
 /** toolscore's test case field that stands for a ragas sample field, when the sample's is absent. */
@@ -175,7 +145,7 @@ async function loadContexts(
   options: MultiModalMetricOptions,
   values: readonly (string | ImageSource)[],
   signal: AbortSignal | undefined,
-): Promise<{ contexts: PreparedContext[]; failed: PreparedContext[] }> {
+): Promise<PreparedContext[]> {
   const contexts = await prepareContexts(values, {
     ...options.imageLoading,
     provider: options.imageLoading?.provider ?? judge.provider,
@@ -190,19 +160,7 @@ async function loadContexts(
       message: first.error.message,
     });
   }
-  return { contexts, failed };
-}
-
-/** Why contexts could not be judged: every image that did not load, and what went wrong. */
-function notJudgeable(failed: readonly PreparedContext[]): string {
-  const why = failed
-    .map((context) =>
-      context.kind === "image" && context.status === "failed"
-        ? `context ${context.index + 1} (${context.origin}) did not load: ${context.error.message}`
-        : "",
-    )
-    .join("; ");
-  return `Not judgeable: ${why}. An image that fails to load is never judged as text.`;
+  return contexts;
 }
 
 /** What the multimodal ragas metrics share: the judge, image loading, the not-judgeable path. */
@@ -234,12 +192,8 @@ abstract class MultiModalMetric implements ConvertsToMetric {
     signal: AbortSignal | undefined,
     ask: (contexts: PreparedContext[]) => Promise<JudgeAnswer<BinaryVerdict>>,
   ): Promise<MultiModalResult> {
-    const { contexts, failed } = await loadContexts(
-      this.judge,
-      this.options,
-      contextsOf(input),
-      signal,
-    );
+    const contexts = await loadContexts(this.judge, this.options, contextsOf(input), signal);
+    const failed = unjudgeableContexts(contexts);
     return this.result(contexts, failed, failed.length > 0 ? undefined : await ask(contexts));
   }
 
@@ -248,7 +202,7 @@ abstract class MultiModalMetric implements ConvertsToMetric {
     failed: readonly PreparedContext[],
     answer: JudgeAnswer<BinaryVerdict> | undefined,
   ): MultiModalResult {
-    const statuses = contexts.map(statusOf);
+    const statuses = contexts.map(contextStatus);
     if (answer === undefined) {
       return {
         value: Number.NaN,
@@ -353,45 +307,11 @@ export class MultiModalRelevance extends MultiModalMetric {
   }
 }
 
-/** What the graded metric reads from a case. */
-export interface GradedMultimodalFaithfulnessCase {
-  readonly response: string;
-  /** Texts, image paths, image URLs and data URIs, in order (or image sources). */
-  readonly retrievedContexts: readonly (string | ImageSource)[];
-}
-
-/** The graded metric's evidence: every claim with its verdict and the contexts it rests on. */
-export interface GradedMultimodalFaithfulnessDetails {
-  readonly claims: readonly ClaimVerdict[];
-  readonly contexts: readonly ContextStatus[];
-  readonly usage: JudgeUsage;
-  readonly attempts: number;
-  readonly costUsd?: number;
-}
-
 export interface GradedMultimodalFaithfulnessOptions extends MultiModalMetricOptions {
   /** Default "Multimodal Faithfulness". */
   name?: string;
   /** Minimum passing score. Default 0.5. */
   threshold?: number;
-}
-
-const quote = (claim: ClaimVerdict) =>
-  `${JSON.stringify(claim.claim)}${
-    claim.contexts.length === 0
-      ? ""
-      : ` (context ${claim.contexts.map((c) => `${c.index + 1}, ${c.kind}`).join("; ")})`
-  }`;
-
-function claimsReason(claims: readonly ClaimVerdict[]): string {
-  if (claims.length === 0) return "The response makes no factual claims.";
-  const supported = claims.filter((c) => c.verdict === "supported").length;
-  const parts = [`${supported} of ${claims.length} claims supported by the contexts.`];
-  const contradicted = claims.filter((c) => c.verdict === "contradicted");
-  const unsupported = claims.filter((c) => c.verdict === "unsupported");
-  if (contradicted.length > 0) parts.push(`Contradicted: ${contradicted.map(quote).join("; ")}.`);
-  if (unsupported.length > 0) parts.push(`Unsupported: ${unsupported.map(quote).join("; ")}.`);
-  return parts.join(" ");
 }
 
 /**
@@ -415,49 +335,17 @@ export function gradedMultimodalFaithfulness(
     metricOptions.llm ?? defaultVisionModel,
     metricOptions.modelSettings ?? {},
   );
-  return {
+  return gradedFaithfulness({
     name,
-    async measure(
-      testCase: GradedMultimodalFaithfulnessCase,
-      measureOptions: MeasureOptions = {},
-    ): Promise<MetricResult<GradedMultimodalFaithfulnessDetails>> {
-      const signal = measureOptions.signal;
-      try {
-        const record = testCase as unknown as Record<string, unknown>;
-        const response = stringField(record, "response", "response");
-        const { contexts, failed } = await loadContexts(
-          judge,
-          metricOptions,
-          contextsOf(record),
-          signal,
-        );
-        if (failed.length > 0)
-          return { status: "skipped", metric: name, reason: notJudgeable(failed) };
-        const answer = await judgeClaims(
-          judge,
-          { response, contexts },
-          signal === undefined ? {} : { signal },
-        );
-        const score = claimsScore(answer.value);
-        return {
-          status: "scored",
-          metric: name,
-          score,
-          threshold,
-          success: score >= threshold,
-          reason: claimsReason(answer.value),
-          details: {
-            claims: answer.value,
-            contexts: contexts.map(statusOf),
-            usage: answer.usage,
-            attempts: answer.attempts,
-            ...(answer.costUsd === undefined ? {} : { costUsd: answer.costUsd }),
-          },
-        };
-      } catch (error) {
-        if (signal?.aborted === true) throw error;
-        return toErroredResult(name, error);
-      }
+    threshold,
+    judge,
+    read: (testCase: GradedMultimodalFaithfulnessCase) => {
+      const record = testCase as unknown as Record<string, unknown>;
+      return {
+        response: stringField(record, "response", "response"),
+        contexts: contextsOf(record),
+      };
     },
-  };
+    load: (values, signal) => loadContexts(judge, metricOptions, values, signal),
+  });
 }
