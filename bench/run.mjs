@@ -454,11 +454,22 @@ workloads.startup = () => {
     small,
     `${JSON.stringify({ toolsCalled: [call], expectedTools: [call] })}\n`.repeat(5),
   );
+  writeFileSync(`${small}.json`, JSON.stringify({ metrics: ["tool-call-accuracy"] }));
   const sides = {
     node: ["-e", "0"],
     "--version": [bin, "--version"],
     "eval --help": [bin, "eval", "--help"],
     "eval of 5 cases": [bin, "eval", small, "-o", `${small}.results`],
+    // A config is checked against its schema, which loads Ajv.
+    "eval with a JSON config": [
+      bin,
+      "eval",
+      small,
+      "-o",
+      `${small}.results`,
+      "-c",
+      `${small}.json`,
+    ],
     'import("toolscore")': ["--input-type=module", "-e", 'await import("toolscore")'],
   };
   const ratios = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
@@ -475,7 +486,7 @@ workloads.startup = () => {
       ratios[name].push(cpuSeconds / base);
     }
   }
-  for (const file of [small, `${small}.results`]) rmSync(file, { force: true });
+  for (const file of [small, `${small}.results`, `${small}.json`]) rmSync(file, { force: true });
   const shown = Object.keys(sides)
     .filter((name) => name !== "node")
     .map(

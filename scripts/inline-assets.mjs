@@ -4,7 +4,7 @@
 // the sources read the file itself), and the module tsc built from it gets the file's text as a
 // string literal in that call's place, so the package reads no file of its own at run time and
 // the CommonJS bundle, made from these modules, carries the text too. Fails on a missing file.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,4 +38,6 @@ for (const file of modules(dist)) {
   });
   writeFileSync(file, written);
 }
+// The config's schema is also a file of the package, for editors (toolscore/config.schema.json).
+copyFileSync(path.join(src, "cli", "config.schema.json"), path.join(dist, "config.schema.json"));
 console.log(`inline-assets: ${inlined} file(s) written into the build`);

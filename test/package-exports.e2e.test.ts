@@ -4,6 +4,7 @@
  * packages, so no test needs the internet or an earlier install), then imported, required,
  * type-checked and run, on this Node and on the oldest that `engines` allows.
  */
+import { createRequire } from "node:module";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
   peerDependencies: Record<string, string>;
 };
 const entryPoints = Object.keys(manifest.exports)
-  .filter((key) => key !== "./package.json")
+  .filter((key) => !key.endsWith(".json"))
   .map((key) => ({
     name: key === "." ? "toolscore" : `toolscore/${key.slice(2)}`,
     commonjs: manifest.exports[key].require !== undefined,
@@ -157,6 +158,15 @@ describe("the packed package, installed from its tarball", () => {
     expect(published.repository.url).toMatch(/^git\+https:\/\/.+\.git$/);
     expect(published.homepage).toMatch(/^https:\/\//);
     expect(published.bugs.url).toMatch(/^https:\/\//);
+    // The config's schema, for editors: the file the docs name, resolvable by its export.
+    const schema = JSON.parse(
+      readFileSync(path.join(installed, "dist", "config.schema.json"), "utf8"),
+    ) as { title: string };
+    expect(schema.title).toBe("toolscore config");
+    const resolved = createRequire(path.join(consumer.directory, "index.js")).resolve(
+      "toolscore/config.schema.json",
+    );
+    expect(resolved).toBe(path.join(installed, "dist", "config.schema.json"));
   });
 
   it("ships its guides: no link of its README or docs goes nowhere", () => {

@@ -53,7 +53,7 @@ describe("public API", () => {
       exports: Record<string, unknown>;
     };
     const named = Object.keys(manifest.exports)
-      .filter((key) => key !== "./package.json")
+      .filter((key) => !key.endsWith(".json"))
       .map((key) => (key === "." ? "toolscore" : `toolscore/${key.slice(2)}`));
     expect(Object.keys(entries).sort()).toEqual(named.sort());
   });

@@ -42,7 +42,7 @@ describe("start-up: what each command loads", () => {
     expect(await loadedBy(["eval", "cases.jsonl", "-o", "out.jsonl"], cwd)).toEqual([]);
   });
 
-  it("loads Ajv once a case has a schema to check, and yaml for a YAML config", async () => {
+  it("loads Ajv once a case or a config has a schema to check, and yaml for a YAML config", async () => {
     const tool = {
       name: "lookup",
       parameters: { type: "object", properties: { x: { type: "integer" } } },
@@ -52,7 +52,13 @@ describe("start-up: what each command loads", () => {
         { toolsCalled: [call("1")], expectedTools: [call(1)], availableTools: [tool] },
       ]),
       "gate.yaml": "metrics:\n  - metric: tool-call-accuracy\n",
+      "gate.json": JSON.stringify({ metrics: ["tool-call-accuracy"] }),
+      "plain.jsonl": jsonl([{ toolsCalled: [call(1)], expectedTools: [call(1)] }]),
     });
+    // A config is checked against its JSON Schema: Ajv, without yaml for a JSON one.
+    expect(
+      await loadedBy(["eval", "plain.jsonl", "-o", "c.jsonl", "--config", "gate.json"], cwd),
+    ).toEqual(["ajv"]);
     expect(await loadedBy(["eval", "cases.jsonl", "-o", "a.jsonl"], cwd)).toEqual(["ajv"]);
     expect(
       await loadedBy(["eval", "cases.jsonl", "-o", "b.jsonl", "--config", "gate.yaml"], cwd),

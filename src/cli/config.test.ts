@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configHash } from "../evaluate-to-file/evaluate-to-file.js";
-import { applySetting, findConfigFile, readConfigFile } from "./config.js";
+import { metricDefinitions } from "../registry/metric-registry.js";
+import { applySetting, configSchema, findConfigFile, readConfigFile } from "./config.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-config-"));
 afterAll(() => {
@@ -61,11 +62,76 @@ describe("readConfigFile", () => {
       /judge must be/,
     );
     await expect(readConfigFile(write("g.yaml", "report_max_cases: 0\n"))).rejects.toThrow(
-      /reportMaxCases must be a whole number/,
+      /g\.yaml:1:1: report_max_cases must be a whole number of at least 1/,
     );
     await expect(readConfigFile(path.join(directory, "none.yaml"))).rejects.toThrow(
       /cannot read the config file/,
     );
+  });
+
+  it("is checked against its published schema, in the file's words, at the line", async () => {
+    const problems: [string, string, RegExp][] = [
+      [
+        "h.yaml",
+        "metrics:\n  - tool-call-acuracy\n",
+        /h\.yaml:1:1: metrics\[0\]: unknown metric "tool-call-acuracy" \(did you mean "tool-call-accuracy"\?\)/,
+      ],
+      ["i.yaml", "metrics:\n  tool-call-acuracy: {}\n", /unknown metric "tool-call-acuracy"/],
+      [
+        "j.yaml",
+        "judge:\n  model: openai/x\n  timeout: 5\n",
+        /j\.yaml:1:1: judge\.timeout is not a setting \(known: model, baseURL, concurrency, requestsPerMinute, timeoutMs, maxRetries, cache\)/,
+      ],
+      [
+        "k.yaml",
+        "judge:\n  model: openai/x\n  timeout_ms: -1\n",
+        /judge\.timeout_ms must be a whole number of milliseconds/,
+      ],
+      [
+        "l.yaml",
+        "judge:\n  model: openai/x\n  cache: true\n",
+        /judge\.cache must be a folder, or false for none/,
+      ],
+      [
+        "m.yaml",
+        "metrics: []\nthreshold: 150%\n",
+        /m\.yaml:2:1: threshold must be a share from 0 to 1/,
+      ],
+      [
+        "n.yaml",
+        "failUnder: 0.5\nfail_under: 0.9\n",
+        /n\.yaml:2:1: failUnder and fail_under are one setting: keep one/,
+      ],
+      [
+        "o.json",
+        JSON.stringify({ metrics: [{ metric: "response-contains", options: 3 }] }),
+        /o\.json:1:2: metrics\[0\]\.options must be an object/,
+      ],
+      ["p.yaml", "group_by: run\n", /group_by takes id or metadata\.<key>/],
+      ["q.yaml", "out: ''\n", /out must be a path/],
+    ];
+    for (const [name, text, message] of problems) {
+      await expect(readConfigFile(write(name, text)), name).rejects.toThrow(message);
+    }
+    // An editor's $schema line is the editor's: accepted, not read.
+    expect(
+      await readConfigFile(
+        write("r.json", JSON.stringify({ $schema: "./node_modules/toolscore/config.schema.json" })),
+      ),
+    ).toEqual({ metrics: [] });
+  });
+
+  it("names in its schema every metric of the registry, and every setting it reads", () => {
+    const ids = (configSchema.definitions.metricId.enum as string[]).toSorted();
+    expect(ids).toEqual(metricDefinitions.map((definition) => definition.id).toSorted());
+    const camel = Object.keys(configSchema.properties).filter((key) => !key.includes("_"));
+    const snake = Object.keys(configSchema.properties).filter((key) => key.includes("_"));
+    // Every snake_case setting has its camelCase twin, with the same schema.
+    for (const key of snake) {
+      const twin = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      expect(configSchema.properties[twin], key).toEqual(configSchema.properties[key]);
+    }
+    expect(camel).toContain("$schema");
   });
 
   it("finds the config file of a folder", () => {

@@ -1,6 +1,6 @@
-import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import path from "node:path";
 import { didYouMean } from "../core/suggest.js";
@@ -9,9 +9,9 @@ import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
-import { isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 
 /** One metric of a run as configured: a registry id, and its options. */
 export interface MetricConfig {
@@ -64,21 +64,102 @@ export const configFileNames = [
   "toolscore.config.yml",
 ];
 
-const topLevelKeys = [
-  "metrics",
-  "judge",
-  "concurrency",
-  "threshold",
-  "failUnder",
-  "normalizeNames",
-  "out",
-  "report",
-  "junit",
-  "markdown",
-  "reportMaxCases",
-  "details",
-  "groupBy",
-];
+/**
+ * The config file's JSON Schema, also published for editors (`toolscore/config.schema.json`):
+ * each setting with its description and, as `errorMessage`, what it must be.
+ */
+export const configSchema = JSON.parse(
+  readFileSync(new URL("./config.schema.json", import.meta.url), "utf8"),
+) as JsonObject & {
+  properties: Record<string, JsonObject>;
+  definitions: Record<string, JsonObject>;
+};
+
+/** The settings a config may hold, in camelCase (the `$schema` line is the editor's). */
+const topLevelKeys = Object.keys(configSchema.properties).filter(
+  (key) => key !== "$schema" && !key.includes("_"),
+);
+
+// Ajv is loaded when a config file is read: a run without one never loads it.
+const load = createRequire(import.meta.url);
+let validateConfig: ValidateFunction | undefined;
+
+/** What the schema says a value at a path must be, as the user wrote the path. */
+function settingPath(instancePath: string): string {
+  return instancePath
+    .split("/")
+    .slice(1)
+    .map((key, index) => (/^\d+$/.test(key) ? `[${key}]` : index === 0 ? key : `.${key}`))
+    .join("");
+}
+
+/** The key of an error's setting: the one its path starts with, or the unknown one it names. */
+function settingOf(error: ErrorObject): string {
+  const key = error.instancePath.split("/").at(1);
+  return key ?? (error.params as { additionalProperty?: string }).additionalProperty ?? "";
+}
+
+/** An Ajv error in the user's words, or undefined where the schema words none. */
+function wordsOf(error: ErrorObject): { rank: number; message: string } | undefined {
+  const where = settingPath(error.instancePath);
+  if (error.keyword === "additionalProperties") {
+    const key = (error.params as { additionalProperty: string }).additionalProperty;
+    if (where === "") return { rank: 2, message: unknownSetting(key) };
+    const known = Object.keys((error.parentSchema as { properties: JsonObject }).properties);
+    const camelCase = known.filter((name) => !name.includes("_"));
+    return {
+      rank: 2,
+      message: `${where}.${key} is not a setting (known: ${camelCase.join(", ")})`,
+    };
+  }
+  if (error.parentSchema === configSchema.definitions.metricId && typeof error.data === "string") {
+    const ids = configSchema.definitions.metricId.enum as string[];
+    return {
+      rank: 3,
+      message: `${where}: unknown metric ${JSON.stringify(error.data)}${didYouMean(error.data, ids)}; known metrics: ${ids.join(", ")}`,
+    };
+  }
+  const words = (error.parentSchema as JsonObject).errorMessage;
+  if (typeof words !== "string") return undefined;
+  // A choice that failed as a whole says least: what failed inside it says more.
+  return { rank: error.keyword === "oneOf" ? 0 : 1, message: `${where} ${words}` };
+}
+
+/**
+ * The first thing wrong with a config, by its schema: the deepest error the schema words; at one
+ * depth, an unknown metric, then an unknown key, then what a value must be.
+ */
+function schemaProblem(value: JsonObject): { message: string; key: string } | undefined {
+  if (validateConfig === undefined) {
+    const ajv: Ajv = new (load("ajv") as { Ajv: typeof Ajv }).Ajv({ strict: false, verbose: true });
+    validateConfig = ajv.compile(configSchema);
+  }
+  if (validateConfig(value)) return undefined;
+  let best: { depth: number; rank: number; message: string; key: string } | undefined;
+  for (const error of validateConfig.errors ?? []) {
+    const worded = wordsOf(error);
+    const words = worded ?? {
+      rank: 0,
+      message: `${settingPath(error.instancePath)} ${error.message ?? "is invalid"}`,
+    };
+    // What the schema words comes before what Ajv says, however deep.
+    const depth = error.instancePath.split("/").length + (worded === undefined ? 0 : 1000);
+    if (
+      best === undefined ||
+      depth > best.depth ||
+      (depth === best.depth && words.rank > best.rank)
+    )
+      best = { depth, ...words, key: settingOf(error) };
+  }
+  return best ?? { message: "is not a config", key: "" };
+}
+
+/** An unknown top-level setting, suggested and listed in the spelling the file uses. */
+function unknownSetting(key: string): string {
+  const style = key.includes("_") ? snake : (name: string) => name;
+  const known = topLevelKeys.map(style);
+  return `unknown setting "${key}"${didYouMean(key, known)} (known: ${known.join(", ")})`;
+}
 
 function configError(
   file: string,
@@ -124,84 +205,83 @@ function camel(key: string): string {
   return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-function metricsOf(value: unknown, file: string): MetricConfig[] {
+/** The metrics as configured, in either form the schema allows. */
+function metricsOf(value: JsonValue | undefined): MetricConfig[] {
   if (value === undefined) return [];
   // `metrics: { tool-call-accuracy: { order: strict } }`
   if (isJsonObject(value)) {
-    return Object.entries(value).map(([metric, options]) => {
-      if (options !== null && !isJsonObject(options)) {
-        throw configError(file, `the options of metric ${metric} must be an object`, options);
-      }
-      return { metric, options: options ?? {} };
-    });
+    return Object.entries(value).map(([metric, options]) => ({
+      metric,
+      options: (options ?? {}) as JsonObject,
+    }));
   }
   // `metrics: [tool-call-accuracy, { metric: axion-tool-correctness, strict_order: true }]`
-  if (!Array.isArray(value)) {
-    throw configError(file, "metrics must be a list, or an object of options by metric id", value);
-  }
-  return value.map((item: unknown, index) => {
+  return (value as (string | JsonObject)[]).map((item) => {
     if (typeof item === "string") return { metric: item, options: {} };
-    if (!isJsonObject(item) || typeof item.metric !== "string") {
-      throw configError(
-        file,
-        `metrics[${index}] must be a metric id, or an object with a "metric" id and its options`,
-        item,
-      );
-    }
-    const { metric, options: given, ...inline } = item;
-    const options = given as JsonValue | undefined;
-    if (options !== undefined && !isJsonObject(options)) {
-      throw configError(file, `metrics[${index}].options must be an object`, options);
-    }
-    return { metric, options: { ...inline, ...(options ?? {}) } };
+    const { metric, options, ...inline } = item;
+    return { metric: metric as string, options: { ...inline, ...((options ?? {}) as JsonObject) } };
   });
 }
 
-function judgeOf(value: unknown, file: string): JudgeConfig | undefined {
+/** The judge as configured: a model string, or its settings in camelCase. */
+function judgeOf(value: JsonValue | undefined): JudgeConfig | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return { model: value };
-  if (!isJsonObject(value) || typeof value.model !== "string") {
-    throw configError(
-      file,
-      'judge must be a model string ("openai/gpt-4o-mini") or { model, ... }',
-    );
-  }
-  const known = [
-    "model",
-    "baseURL",
-    "concurrency",
-    "requestsPerMinute",
-    "timeoutMs",
-    "maxRetries",
-    "cache",
-  ];
   const settings: Record<string, unknown> = {};
+  // snake_case too, as the rest of the config takes it (timeout_ms, base_url).
   for (const [given, setting] of Object.entries(value)) {
-    // snake_case too, as the rest of the config takes it (timeout_ms, base_url).
-    const key = camel(given).replace(/Url$/, "URL");
-    if (!known.includes(key)) {
-      throw configError(file, `judge.${given} is not a setting (known: ${known.join(", ")})`);
-    }
-    settings[key] = setting;
-  }
-  for (const key of ["timeoutMs", "maxRetries"] as const) {
-    const setting = settings[key];
-    if (
-      setting !== undefined &&
-      !(typeof setting === "number" && Number.isInteger(setting) && setting >= 0)
-    ) {
-      throw configError(
-        file,
-        `judge.${key} must be a whole number of ${key === "timeoutMs" ? "milliseconds" : "retries"}`,
-      );
-    }
+    settings[camel(given).replace(/Url$/, "URL")] = setting;
   }
   return settings as unknown as JudgeConfig;
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** Reads a config file (JSON or YAML); its relative paths are relative to the file. */
+/** Keys of an object in camelCase; one setting given in both spellings is an error. */
+function camelSettings(
+  value: JsonObject,
+  file: string,
+  text: string,
+): { given: Partial<Record<string, JsonValue>>; spelled: Partial<Record<string, string>> } {
+  const given: Partial<Record<string, JsonValue>> = {};
+  const spelled: Partial<Record<string, string>> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "$schema") continue;
+    const name = camel(key);
+    if (spelled[name] !== undefined) {
+      throw configError(
+        file,
+        `${spelled[name]} and ${key} are one setting: keep one`,
+        undefined,
+        keyPosition(text, key),
+      );
+    }
+    given[name] = item;
+    spelled[name] = key;
+  }
+  return { given, spelled };
+}
+
+/** Reads the text of a config file as JSON or YAML, with where a syntax error is. */
+async function parseConfig(file: string, text: string): Promise<unknown> {
+  // The YAML parser is loaded only for a YAML config.
+  const yaml = /\.ya?ml$/i.test(file) ? await import("yaml") : undefined;
+  try {
+    return yaml === undefined ? JSON.parse(text) : yaml.parse(text);
+  } catch (error) {
+    throw configError(
+      file,
+      `not valid ${yaml === undefined ? "JSON" : "YAML"}: ${error instanceof Error ? error.message : String(error)}`,
+      undefined,
+      parseErrorPosition(error, text),
+    );
+  }
+}
+
+/**
+ * Reads a config file (JSON or YAML), checked against its schema (`configSchema`); its relative
+ * paths are relative to the file.
+ */
 export async function readConfigFile(file: string): Promise<EvalConfig> {
   let text: string;
   try {
@@ -214,109 +294,47 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
       cause: error,
     });
   }
-  // The YAML parser is loaded only for a YAML config.
-  const yaml = /\.ya?ml$/i.test(file) ? await import("yaml") : undefined;
-  let value: unknown;
-  try {
-    value = yaml === undefined ? JSON.parse(text) : yaml.parse(text);
-  } catch (error) {
-    throw configError(
-      file,
-      `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
-      undefined,
-      parseErrorPosition(error, text),
-    );
-  }
+  const value = await parseConfig(file, text);
   if (value === null || value === undefined) return { metrics: [] };
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
-  const given: Record<string, unknown> = {};
-  /** Each setting as the file spells it, for messages in the user's words. */
-  const spelled: Record<string, string> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!topLevelKeys.includes(camel(key))) {
-      // Suggested and listed in the spelling the file uses.
-      const style = key.includes("_") ? snake : (name: string) => name;
-      const known = topLevelKeys.map(style);
-      throw configError(
-        file,
-        `unknown setting "${key}"${didYouMean(key, known)} (known: ${known.join(", ")})`,
-        undefined,
-        keyPosition(text, key),
-      );
-    }
-    given[camel(key)] = item;
-    spelled[camel(key)] = key;
+  const problem = schemaProblem(value);
+  if (problem !== undefined) {
+    throw configError(file, problem.message, undefined, keyPosition(text, problem.key));
   }
-  const settingError = (key: string, message: string, item?: unknown) =>
-    configError(
-      file,
-      `${spelled[key] ?? key} ${message}`,
-      item,
-      keyPosition(text, spelled[key] ?? key),
-    );
+  const { given, spelled } = camelSettings(value, file, text);
   const directory = path.dirname(path.resolve(file));
   const relative = (key: string): string | undefined => {
     const item = given[key];
-    if (item === undefined) return undefined;
-    if (typeof item !== "string" || item === "") throw configError(file, `${key} must be a path`);
-    return path.resolve(directory, item);
-  };
-  const numberOf = (key: string): number | undefined => {
-    const item = given[key];
-    if (item === undefined) return undefined;
-    if (typeof item !== "number") throw settingError(key, "must be a number", item);
-    return item;
+    return item === undefined ? undefined : path.resolve(directory, item as string);
   };
   /** A share from 0 to 1, also written as a percentage ("90%"). */
   const shareOf = (key: string): number | undefined => {
     const item = given[key];
-    if (item === undefined) return undefined;
     const share = typeof item === "string" ? percentShare(item) : item;
-    if (typeof share !== "number" || !(share >= 0 && share <= 1)) {
-      throw settingError(key, `must be a share from 0 to 1 (0.9) or a percentage ("90%")`, item);
+    if (share !== undefined && !((share as number) >= 0 && (share as number) <= 1)) {
+      throw configError(
+        file,
+        `${spelled[key] ?? key} must be a share from 0 to 1 (0.9) or a percentage ("90%")`,
+        item,
+        keyPosition(text, spelled[key] ?? key),
+      );
     }
-    return share;
+    return share as number | undefined;
   };
-  const judge = judgeOf(given.judge, file);
-  const out = relative("out");
-  const report = relative("report");
-  const junit = relative("junit");
-  const markdown = relative("markdown");
-  const concurrency = numberOf("concurrency");
-  const threshold = shareOf("threshold");
-  const failUnder = shareOf("failUnder");
-  const reportMaxCases = numberOf("reportMaxCases");
-  if (reportMaxCases !== undefined && !(Number.isInteger(reportMaxCases) && reportMaxCases >= 1)) {
-    throw configError(file, "reportMaxCases must be a whole number of at least 1", reportMaxCases);
-  }
-  if (given.details !== undefined && !isDetailsChoice(given.details)) {
-    throw configError(file, 'details must be "none", "failed" or "all"', given.details);
-  }
-  let groupBy: GroupBy | undefined;
-  if (given.groupBy !== undefined) {
-    try {
-      groupBy = readGroupBy(given.groupBy, "group_by");
-    } catch (error) {
-      throw configError(file, (error as Error).message, given.groupBy);
-    }
-  }
-  if (given.normalizeNames !== undefined && typeof given.normalizeNames !== "boolean") {
-    throw configError(file, "normalizeNames must be true or false");
-  }
   return {
-    metrics: metricsOf(given.metrics, file),
-    ...(judge === undefined ? {} : { judge }),
-    ...(concurrency === undefined ? {} : { concurrency }),
-    ...(threshold === undefined ? {} : { threshold }),
-    ...(failUnder === undefined ? {} : { failUnder }),
-    ...(reportMaxCases === undefined ? {} : { reportMaxCases }),
-    ...(given.details === undefined ? {} : { details: given.details }),
-    ...(groupBy === undefined ? {} : { groupBy }),
-    ...(given.normalizeNames === undefined ? {} : { normalizeNames: given.normalizeNames }),
-    ...(out === undefined ? {} : { out }),
-    ...(report === undefined ? {} : { report }),
-    ...(junit === undefined ? {} : { junit }),
-    ...(markdown === undefined ? {} : { markdown }),
+    metrics: metricsOf(given.metrics),
+    judge: judgeOf(given.judge),
+    concurrency: given.concurrency as number | undefined,
+    threshold: shareOf("threshold"),
+    failUnder: shareOf("failUnder"),
+    reportMaxCases: given.reportMaxCases as number | undefined,
+    details: given.details as DetailsChoice | undefined,
+    groupBy: given.groupBy as GroupBy | undefined,
+    normalizeNames: given.normalizeNames as boolean | undefined,
+    out: relative("out"),
+    report: relative("report"),
+    junit: relative("junit"),
+    markdown: relative("markdown"),
   };
 }
 

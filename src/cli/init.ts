@@ -24,7 +24,8 @@ Then: npx toolscore eval evals/dataset.jsonl
 ${flagsHelp(initFlags)}
 `;
 
-const config = `# toolscore's settings for \`toolscore eval\`, read from the folder it runs in.
+const config = `# yaml-language-server: $schema=node_modules/toolscore/dist/config.schema.json
+# toolscore's settings for \`toolscore eval\`, read from the folder it runs in.
 # Flags override them; paths are relative to this file. Every setting and metric option is in
 # toolscore's guides, installed with it: node_modules/toolscore/docs/guides/cli.md and
 # node_modules/toolscore/docs/guides/matching.md; toolscore eval --help lists the metrics.
