@@ -7,6 +7,9 @@ import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
 import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import type { Flag } from "./flags.js";
+import { notEvaluablePolicies } from "../core/gate.js";
+import type { GateRule, NotEvaluablePolicy } from "../core/gate.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
@@ -45,6 +48,8 @@ export interface EvalConfig {
   readonly concurrency?: number;
   readonly threshold?: number;
   readonly failUnder?: number;
+  /** What the gate does with cases a judge could not tell. Default "fail". */
+  readonly notEvaluable?: NotEvaluablePolicy;
   readonly normalizeNames?: boolean;
   readonly out?: string;
   readonly report?: string;
@@ -327,6 +332,7 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
     concurrency: given.concurrency as number | undefined,
     threshold: shareOf("threshold"),
     failUnder: shareOf("failUnder"),
+    notEvaluable: given.notEvaluable as NotEvaluablePolicy | undefined,
     reportMaxCases: given.reportMaxCases as number | undefined,
     details: given.details as DetailsChoice | undefined,
     groupBy: given.groupBy as GroupBy | undefined,
@@ -466,22 +472,51 @@ export function percentShare(text: string): number | undefined {
   return found === null ? undefined : Number(found[1]) / 100;
 }
 
-export function failUnderOf(
-  flag: string | undefined,
+/** The gate's flags, the same in every command that decides a run's gate (eval, report, merge). */
+export const gateFlags = {
+  "fail-under": {
+    type: "string",
+    value: "<0..1>",
+    help: "pass when at least this share of cases passes (default: the config's fail_under, else all)",
+  },
+  "not-evaluable": {
+    type: "string",
+    value: "fail|ignore",
+    help: "cases a judge could not tell fail the gate (default), or are left out of it",
+  },
+} as const satisfies Readonly<Record<string, Flag>>;
+
+/**
+ * The run's gate rule from the flags over the config: the pass rate `--fail-under` (else
+ * `fail_under`, with where it came from for the verdict line), and what cases a judge could not
+ * tell do (`--not-evaluable`, else `not_evaluable`).
+ */
+export function gateRuleOf(
+  flags: {
+    readonly "fail-under"?: string | undefined;
+    readonly "not-evaluable"?: string | undefined;
+  },
   config: EvalConfig,
   io: Pick<CliIo, "cwd">,
-): { readonly failUnder: number | undefined; readonly failUnderFrom: string | undefined } {
+): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable"> {
+  const flag = flags["fail-under"];
   const percent = flag === undefined ? undefined : percentShare(flag);
   const given = percent ?? numberFlag("fail-under", flag, 0, 1);
   if (given !== undefined && !(given >= 0 && given <= 1)) {
     throw usageError(`--fail-under must be a share from 0 to 1, or a percentage, got ${flag}`);
   }
-  if (given !== undefined) return { failUnder: given, failUnderFrom: "--fail-under" };
+  const policy = flags["not-evaluable"];
+  if (policy !== undefined && !(notEvaluablePolicies as readonly string[]).includes(policy)) {
+    throw usageError(`--not-evaluable takes fail or ignore, got ${policy}`, "--not-evaluable");
+  }
+  const notEvaluable = (policy as NotEvaluablePolicy | undefined) ?? config.notEvaluable;
+  if (given !== undefined) return { failUnder: given, failUnderFrom: "--fail-under", notEvaluable };
   return {
     failUnder: config.failUnder,
     failUnderFrom:
       config.failUnder === undefined || config.file === undefined
         ? undefined
         : shownPath(config.file, io),
+    notEvaluable,
   };
 }

@@ -25,7 +25,8 @@ import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import {
   applySetting,
   configFor,
-  failUnderOf,
+  gateFlags,
+  gateRuleOf,
   findConfigFile,
   judgeCacheDirectory,
 } from "./config.js";
@@ -170,12 +171,8 @@ export const evalFlags = {
     help: "run only cases whose position mod n is i-1 (merge them with merge)",
     group: "Results and reports",
   },
-  "fail-under": {
-    type: "string",
-    value: "<0..1>",
-    help: "pass when at least this share of cases passes (default: all)",
-    group: "Results and reports",
-  },
+  "fail-under": { ...gateFlags["fail-under"], group: "Results and reports" },
+  "not-evaluable": { ...gateFlags["not-evaluable"], group: "Results and reports" },
   "group-by": {
     type: "string",
     value: "<key>",
@@ -330,9 +327,8 @@ interface EvalPlan {
   readonly config: EvalConfig;
   readonly metrics: MetricConfig[];
   readonly threshold: number | undefined;
-  readonly failUnder: number | undefined;
-  /** Where `failUnder` came from: the flag, or the config file as the user would name it. */
-  readonly failUnderFrom: string | undefined;
+  /** The gate's pass rate (with where it came from) and what not-evaluable cases do. */
+  readonly gate: ReturnType<typeof gateRuleOf>;
   readonly concurrency: number | undefined;
   readonly workers: number | undefined;
   readonly normalizeNames: boolean;
@@ -401,7 +397,7 @@ async function planEval(
   const config = await configFor(values.config, io);
   const metrics = metricsOf(values, config);
   const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
-  const { failUnder, failUnderFrom } = failUnderOf(values["fail-under"], config, io);
+  const gate = gateRuleOf(values, config, io);
   const concurrency =
     numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;
   const shard = shardOf(values.shard);
@@ -470,8 +466,7 @@ async function planEval(
     config,
     metrics,
     threshold,
-    failUnder,
-    failUnderFrom,
+    gate,
     concurrency,
     workers: numberFlag("workers", values.workers, 0, 64),
     normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
@@ -766,8 +761,7 @@ async function showOutcome(
   }
   const stop: unknown = outcome.aborted ? io.signal?.reason : undefined;
   const verdict = gateVerdict(summary, {
-    failUnder: plan.failUnder,
-    failUnderFrom: plan.failUnderFrom,
+    ...plan.gate,
     baseline:
       comparison === undefined || plan.baseline === undefined
         ? undefined

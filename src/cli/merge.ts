@@ -6,7 +6,7 @@ import { refuseLinkedOutput } from "../node/output-path.js";
 import { mergeResults } from "../node/results-file.js";
 import { formatConsoleReport } from "../reporters/console.js";
 import { printableLines } from "../reporters/printable.js";
-import { configFor, failUnderOf } from "./config.js";
+import { configFor, gateFlags, gateRuleOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
@@ -17,11 +17,7 @@ import type { Flag } from "./flags.js";
 /** The flags of `toolscore merge`: what parseArgs reads, and what --help lists. */
 export const mergeFlags = {
   out: { type: "string", short: "o", value: "<file>", help: "the merged results file (required)" },
-  "fail-under": {
-    type: "string",
-    value: "<0..1>",
-    help: "pass when at least this share of cases passes (default: all)",
-  },
+  ...gateFlags,
   config: {
     type: "string",
     short: "c",
@@ -60,11 +56,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout.write(mergeHelp);
     return ExitCode.OK;
   }
-  const { failUnder, failUnderFrom } = failUnderOf(
-    values["fail-under"],
-    await configFor(values.config, io),
-    io,
-  );
+  const gateRule = gateRuleOf(values, await configFor(values.config, io), io);
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
   const out = path.resolve(io.cwd, values.out);
@@ -84,7 +76,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const { summary, metrics, dataset } = await summarizeResults(out);
   io.stdout.write(`${formatConsoleReport({ summary })}\nmerged: ${values.out}\n`);
-  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
+  const gate = gateVerdict(summary, gateRule);
   await writeReports({
     out,
     summary,

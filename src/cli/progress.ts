@@ -1,3 +1,4 @@
+import type { CaseStatus } from "../core/case-result.js";
 import { plural } from "../core/words.js";
 import { formatDuration } from "../reporters/format.js";
 
@@ -9,7 +10,7 @@ export interface ProgressStream {
 
 export interface Progress {
   /** A case finished (`status` tallies), or was skipped as already done. */
-  tick(status: "passed" | "failed" | "error" | "skipped"): void;
+  tick(status: CaseStatus | "skipped"): void;
   /** Bytes of the dataset read so far. */
   bytes(read: number): void;
   /** Clears the bar (TTY) and writes the last line. */
@@ -38,6 +39,7 @@ export function createProgress(input: {
   let skipped = 0;
   let failed = 0;
   let errors = 0;
+  let notEvaluable = 0;
   let read = 0;
   let drawn = false;
 
@@ -49,7 +51,7 @@ export function createProgress(input: {
       fraction > 0 && fraction < 1
         ? formatDuration((elapsed / fraction) * (1 - fraction) * 1000)
         : "–";
-    const counts = `${plural(done, "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}`;
+    const counts = `${plural(done, "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}${notEvaluable > 0 ? `, ${notEvaluable} not evaluable` : ""}`;
     const speed = `${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s`;
     if (!tty) return `${label}: ${Math.round(fraction * 100)}% ${counts}, ${speed}, ETA ${eta}\n`;
     const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 70));
@@ -72,6 +74,7 @@ export function createProgress(input: {
         done++;
         if (status === "failed") failed++;
         else if (status === "error") errors++;
+        else if (status === "not-evaluable") notEvaluable++;
       }
       maybeDraw();
     },

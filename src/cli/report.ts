@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { gateVerdict } from "../core/gate.js";
 import { firstFailures } from "../node/results-file.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
-import { configFor, failUnderOf } from "./config.js";
+import { configFor, gateFlags, gateRuleOf } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
@@ -12,11 +12,7 @@ import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore report`: what parseArgs reads, and what --help lists. */
 export const reportFlags = {
-  "fail-under": {
-    type: "string",
-    value: "<0..1>",
-    help: "the gate's pass rate (default: the config's fail_under, else all)",
-  },
+  ...gateFlags,
   config: {
     type: "string",
     short: "c",
@@ -54,11 +50,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     io.stdout.write(reportHelp);
     return ExitCode.OK;
   }
-  const { failUnder, failUnderFrom } = failUnderOf(
-    values["fail-under"],
-    await configFor(values.config, io),
-    io,
-  );
+  const gateRule = gateRuleOf(values, await configFor(values.config, io), io);
   if (positionals.length !== 1)
     throw usageError("report takes one results file (see toolscore report --help)");
   const maxCases = values["max-cases"] === undefined ? undefined : Number(values["max-cases"]);
@@ -78,7 +70,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
       ...(width === undefined ? {} : { width }),
     })}\n`,
   );
-  const gate = gateVerdict(summary, { failUnder, failUnderFrom });
+  const gate = gateVerdict(summary, gateRule);
   await writeReports({
     out: file,
     summary,

@@ -14,7 +14,8 @@ export type MetricEntry =
       readonly details?: unknown;
     }
   | { readonly status: "error"; readonly error: ErroredResult["error"] }
-  | { readonly status: "skipped"; readonly reason: string };
+  | { readonly status: "skipped"; readonly reason: string }
+  | { readonly status: "not-evaluable"; readonly reason: string; readonly details?: unknown };
 
 /** A call as reports show it. */
 export interface RecordedCall {

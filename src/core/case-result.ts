@@ -4,9 +4,13 @@ import type { MetricResult } from "./metric-result.js";
 /**
  * - `passed`: every metric scored the case at or above its threshold (or skipped it);
  * - `failed`: some metric scored it below its threshold, and none errored;
+ * - `not-evaluable`: a judge could not tell for some metric, and none failed or errored;
  * - `error`: the case could not be read, or some metric could not score it.
  */
-export type CaseStatus = "passed" | "failed" | "error";
+export type CaseStatus = (typeof caseStatuses)[number];
+
+/** Every case status, in the order of their codes in flat figures (worker threads, indexes). */
+export const caseStatuses = ["passed", "failed", "error", "not-evaluable"] as const;
 
 /** Why a case could not be evaluated at all. */
 export interface CaseError {
@@ -38,12 +42,14 @@ export interface CaseResult {
   readonly durationMs: number;
 }
 
-/** Passed, failed or error, from the metric results (see {@link CaseStatus}). */
+/** A case's status from its metric results: error, then failed, then not evaluable, else passed. */
 export function caseStatusOf(results: readonly MetricResult[]): CaseStatus {
   let failed = false;
+  let notEvaluable = false;
   for (const result of results) {
     if (result.status === "error") return "error";
     if (result.status === "scored" && !result.success) failed = true;
+    if (result.status === "not-evaluable") notEvaluable = true;
   }
-  return failed ? "failed" : "passed";
+  return failed ? "failed" : notEvaluable ? "not-evaluable" : "passed";
 }

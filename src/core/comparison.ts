@@ -74,7 +74,12 @@ export function comparedCase(
   return record.run === undefined ? compared : { ...compared, run: record.run };
 }
 
-const rank: Readonly<Record<CaseStatus, number>> = { passed: 0, failed: 1, error: 2 };
+const rank: Readonly<Record<CaseStatus, number>> = {
+  passed: 0,
+  "not-evaluable": 1,
+  failed: 2,
+  error: 3,
+};
 
 /** The key a case is matched by: its id, and its run or which occurrence of that id it is. */
 function keyer(): (item: Pick<ComparedCase, "id" | "run">) => string {

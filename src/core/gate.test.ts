@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { gateVerdict } from "./gate.js";
 
-const run = (passed: number, failed: number, errors = 0) => {
-  const cases = passed + failed + errors;
-  return { cases, passed, failed, errors, passRate: cases === 0 ? null : passed / cases };
+const run = (passed: number, failed: number, errors = 0, notEvaluable = 0) => {
+  const cases = passed + failed + errors + notEvaluable;
+  const passRate = cases === 0 ? null : passed / cases;
+  return { cases, passed, failed, errors, notEvaluable, passRate };
 };
 
 describe("gateVerdict", () => {
@@ -28,6 +29,30 @@ describe("gateVerdict", () => {
     expect(gateVerdict(run(1, 0), {}).text).toBe("gate: the 1 case passed: exit 0");
     expect(gateVerdict(run(3, 1), {}).text).toBe(
       "gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1",
+    );
+  });
+
+  it("fails on cases a judge could not tell, unless told to leave them out", () => {
+    expect(gateVerdict(run(3, 0, 0, 1), {})).toEqual({
+      passed: false,
+      exitCode: 1,
+      text: "gate: 1 of 4 cases not evaluable; every case must pass (no fail_under): exit 1",
+    });
+    expect(gateVerdict(run(2, 1, 0, 1), {}).text).toBe(
+      "gate: 1 of 4 cases failed, 1 not evaluable; every case must pass (no fail_under): exit 1",
+    );
+    expect(gateVerdict(run(3, 0, 0, 1), { notEvaluable: "ignore" }).text).toBe(
+      "gate: all 3 cases passed (1 not evaluable, left out): exit 0",
+    );
+    // The pass rate: over every case, or over those the judge could tell.
+    expect(gateVerdict(run(3, 0, 0, 1), { failUnder: 0.8 }).text).toBe(
+      "gate: 75% passed < fail_under 80%: exit 1",
+    );
+    expect(gateVerdict(run(3, 0, 0, 1), { failUnder: 0.8, notEvaluable: "ignore" }).text).toBe(
+      "gate: 100% passed (1 not evaluable, left out) ≥ fail_under 80%: exit 0",
+    );
+    expect(gateVerdict(run(0, 0, 0, 2), { failUnder: 0.8, notEvaluable: "ignore" }).passed).toBe(
+      true,
     );
   });
 

@@ -11,7 +11,18 @@ export interface GateRule {
   readonly baseline?: { readonly name: string; readonly regressions: number } | undefined;
   /** The signal that stopped the run before its end. */
   readonly stoppedBy?: "SIGINT" | "SIGTERM" | undefined;
+  /**
+   * Cases a judge could not tell: they fail the gate as a case that did not pass (`"fail"`,
+   * the default), or are left out of it, the pass rate taken over the others (`"ignore"`).
+   */
+  readonly notEvaluable?: NotEvaluablePolicy | undefined;
 }
+
+/** What a gate does with cases a judge could not tell (see `GateRule.notEvaluable`). */
+export type NotEvaluablePolicy = "fail" | "ignore";
+
+/** The choices of `GateRule.notEvaluable`. */
+export const notEvaluablePolicies: readonly NotEvaluablePolicy[] = ["fail", "ignore"];
 
 /** A run's verdict: whether the gate passed, the exit code it gives, and one line saying why. */
 export interface GateVerdict {
@@ -32,7 +43,10 @@ export function percent(share: number): string {
  * against a baseline, the pass rate against `failUnder`, else every case must pass.
  */
 export function gateVerdict(
-  summary: Pick<EvaluationSummary, "cases" | "passed" | "failed" | "errors" | "passRate">,
+  summary: Pick<
+    EvaluationSummary,
+    "cases" | "passed" | "failed" | "errors" | "notEvaluable" | "passRate"
+  >,
   rule: GateRule,
 ): GateVerdict {
   const verdict = (exitCode: GateVerdict["exitCode"], why: string): GateVerdict => ({
@@ -51,24 +65,34 @@ export function gateVerdict(
     return verdict(1, `${plural(baseline.regressions, "regression")} against ${baseline.name}`);
   }
   const against = baseline === undefined ? "" : `, no regressions against ${baseline.name}`;
+  const unknown = summary.notEvaluable;
+  const ignored = unknown > 0 && rule.notEvaluable === "ignore";
+  const leftOut = ignored ? ` (${unknown} not evaluable, left out)` : "";
   if (rule.failUnder !== undefined) {
-    const rate = summary.passRate ?? 1;
+    const judged = summary.cases - (ignored ? unknown : 0);
+    const rate = judged === 0 ? 1 : summary.passed / judged;
     const from = rule.failUnderFrom === undefined ? "" : ` (${rule.failUnderFrom})`;
     const passed = rate >= rule.failUnder;
     return verdict(
       passed ? 0 : 1,
-      `${percent(rate)} passed ${passed ? "≥" : "<"} fail_under ${percent(rule.failUnder)}${from}${against}`,
+      `${percent(rate)} passed${leftOut} ${passed ? "≥" : "<"} fail_under ${percent(rule.failUnder)}${from}${against}`,
     );
   }
-  if (baseline !== undefined) return verdict(0, `no regressions against ${baseline.name}`);
-  if (summary.failed > 0) {
-    return verdict(
-      1,
-      `${summary.failed} of ${plural(summary.cases, "case")} failed; every case must pass (no fail_under)`,
-    );
+  if (baseline !== undefined)
+    return verdict(0, `no regressions against ${baseline.name}${leftOut}`);
+  const notPassed = summary.failed + (ignored ? 0 : unknown);
+  if (notPassed > 0) {
+    const counted = !ignored && unknown > 0;
+    const of = `of ${plural(summary.cases, "case")}`;
+    const why =
+      summary.failed === 0
+        ? `${unknown} ${of} not evaluable`
+        : `${summary.failed} ${of} failed${counted ? `, ${unknown} not evaluable` : ""}`;
+    return verdict(1, `${why}; every case must pass (no fail_under)`);
   }
+  const passed = summary.cases - (ignored ? unknown : 0);
   return verdict(
     0,
-    summary.cases === 1 ? "the 1 case passed" : `all ${summary.cases} cases passed`,
+    `${passed === 1 ? "the 1 case passed" : `all ${passed} cases passed`}${leftOut}`,
   );
 }

@@ -25,9 +25,21 @@ export interface SkippedResult {
   readonly reason: string;
 }
 
+/**
+ * A judge answered that the case lacks what it needs to decide (a reference it was not given, a
+ * tool output cut off), or its samples disagreed beyond the agreement asked: neither a pass nor a
+ * failure, counted apart, with the judge's reason.
+ */
+export interface NotEvaluableResult<TDetails = unknown> {
+  readonly status: "not-evaluable";
+  readonly metric: string;
+  readonly reason: string;
+  readonly details?: TDetails;
+}
+
 /** The outcome of one metric on one case. Switch on `status`. */
 export type MetricResult<TDetails = unknown> =
-  ScoredResult<TDetails> | ErroredResult | SkippedResult;
+  ScoredResult<TDetails> | ErroredResult | SkippedResult | NotEvaluableResult<TDetails>;
 
 /** A score as a result: it passes when it reaches the threshold. */
 export function scoredResult<TDetails>(

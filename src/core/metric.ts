@@ -132,7 +132,7 @@ export function resolveMetric<TCase = TestCase>(value: unknown, option: string):
   });
 }
 
-const statuses: ReadonlySet<string> = new Set(["scored", "error", "skipped"]);
+const statuses: ReadonlySet<string> = new Set(["scored", "error", "skipped", "not-evaluable"]);
 
 /**
  * `result` when it is a `MetricResult`; else an error result saying what `metric` gave instead

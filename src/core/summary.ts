@@ -13,6 +13,8 @@ export interface MetricSummary {
   readonly failed: number;
   readonly errors: number;
   readonly skipped: number;
+  /** Cases its judge could not tell (not passed, not failed: see `NotEvaluableResult`). */
+  readonly notEvaluable: number;
   readonly mean: number | null;
   readonly min: number | null;
   readonly max: number | null;
@@ -35,6 +37,8 @@ export interface EvaluationSummary {
   readonly failed: number;
   /** Cases that could not be read, or that some metric could not score. */
   readonly errors: number;
+  /** Cases a judge could not tell, that no metric failed or errored on. */
+  readonly notEvaluable: number;
   /**
    * Cases with no metric result at all: they could not be read, or the application run for them
    * threw. Every metric of the run counts them as errors in reports.
@@ -63,6 +67,7 @@ interface Accumulator {
   failed: number;
   errors: number;
   skipped: number;
+  notEvaluable: number;
   sum: number;
   min: number;
   max: number;
@@ -74,7 +79,13 @@ interface Accumulator {
  * How a metric ended on a case, as a number in the flat figures worker threads send
  * (`SummaryBuilder.addFlat`); `notRun` is a case that could not be read.
  */
-export const FlatOutcome = { scored: 0, error: 1, skipped: 2, notRun: 3 } as const;
+export const FlatOutcome = {
+  scored: 0,
+  error: 1,
+  skipped: 2,
+  notRun: 3,
+  "not-evaluable": 4,
+} as const;
 
 /**
  * Adds up case results into an {@link EvaluationSummary} in constant memory, whatever the number
@@ -121,6 +132,7 @@ export function createSummaryBuilder(
         failed: 0,
         errors: 0,
         skipped: 0,
+        notEvaluable: 0,
         sum: 0,
         min: Infinity,
         max: -Infinity,
@@ -136,6 +148,7 @@ export function createSummaryBuilder(
   let passed = 0;
   let failed = 0;
   let errors = 0;
+  let notEvaluable = 0;
   let unscored = 0;
 
   const countCase = (status: CaseResult["status"], group: string | undefined) => {
@@ -143,6 +156,7 @@ export function createSummaryBuilder(
     cases++;
     if (status === "passed") passed++;
     else if (status === "failed") failed++;
+    else if (status === "not-evaluable") notEvaluable++;
     else errors++;
   };
   const addScore = (accumulator: Accumulator, id: string, score: number, success: boolean) => {
@@ -169,6 +183,7 @@ export function createSummaryBuilder(
         accumulator.cases++;
         if (metric.status === "error") accumulator.errors++;
         else if (metric.status === "skipped") accumulator.skipped++;
+        else if (metric.status === "not-evaluable") accumulator.notEvaluable++;
         else addScore(accumulator, result.id, metric.score, metric.success);
       }
     },
@@ -183,6 +198,7 @@ export function createSummaryBuilder(
         accumulator.cases++;
         if (kind === FlatOutcome.error) accumulator.errors++;
         else if (kind === FlatOutcome.skipped) accumulator.skipped++;
+        else if (kind === FlatOutcome["not-evaluable"]) accumulator.notEvaluable++;
         else addScore(accumulator, id, scores[at + m], successes[at + m] === 1);
       }
       if (ran === 0 && ordered.length > 0) unscored++;
@@ -196,6 +212,7 @@ export function createSummaryBuilder(
         failed: a.failed,
         errors: a.errors,
         skipped: a.skipped,
+        notEvaluable: a.notEvaluable,
         mean: a.scored === 0 ? null : a.sum / a.scored,
         min: a.scored === 0 ? null : a.min,
         max: a.scored === 0 ? null : a.max,
@@ -209,6 +226,7 @@ export function createSummaryBuilder(
         passed,
         failed,
         errors,
+        notEvaluable,
         unscored,
         passRate: cases === 0 ? null : passed / cases,
         metrics,

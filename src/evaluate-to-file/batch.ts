@@ -7,7 +7,8 @@ import { DatasetParseError } from "../core/errors.js";
 import { FlatOutcome } from "../core/summary.js";
 import { createLineReader } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
-import type { CaseResult } from "../core/case-result.js";
+import { caseStatuses } from "../core/case-result.js";
+import type { CaseResult, CaseStatus } from "../core/case-result.js";
 import { createCaseScorer } from "../evaluate/score-case.js";
 import type { CasePosition } from "../evaluate/score-case.js";
 import { caseRecordLine } from "../evaluate/record.js";
@@ -68,7 +69,10 @@ export interface WorkerResult {
   readonly notes: string[];
 }
 
-const statusCode = { passed: 0, failed: 1, error: 2 } as const;
+const statusCode = Object.fromEntries(caseStatuses.map((status, code) => [status, code])) as Record<
+  CaseStatus,
+  number
+>;
 
 /** Where a dataset entry sits: a case's own place, or the place of the line that failed. */
 export function describeEntry(item: DatasetEntry | object, position: number): CasePosition {

@@ -21,7 +21,7 @@ import type { ResultsRun, ResultsRunWording } from "./results-run.js";
 import { createMetric, splitMetricConfig } from "../registry/metric-registry.js";
 import type { MetricConfigInput } from "../registry/metric-registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
-import type { CaseResult } from "../core/case-result.js";
+import type { CaseResult, CaseStatus } from "../core/case-result.js";
 import { evaluate } from "../evaluate/evaluate.js";
 import type { RunEvent, ScoreCaseContext } from "../evaluate/evaluate.js";
 import { caseContentOf, summaryInput, toCaseRecord } from "../evaluate/record.js";
@@ -44,7 +44,7 @@ import { asksJudge } from "./run-metrics.js";
 /** What a run reports as it reads and scores, for a progress bar. */
 export interface RunProgress {
   /** A case finished (`status` tallies), or was skipped as already done. */
-  tick(status: "passed" | "failed" | "error" | "skipped"): void;
+  tick(status: CaseStatus | "skipped"): void;
   /** Bytes of the dataset read so far. */
   bytes(read: number): void;
 }

@@ -5,6 +5,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
+import { caseStatuses } from "../core/case-result.js";
 import type { SummaryBuilder } from "../core/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
 import type { RunProgress } from "./evaluate-to-file.js";
@@ -13,7 +14,7 @@ import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
 import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
 import type { CasePlacer } from "./shard.js";
 
-const statuses = ["passed", "failed", "error"] as const;
+const statuses = caseStatuses;
 
 export interface ParallelRunInput {
   readonly setup: WorkerSetup;

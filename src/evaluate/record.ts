@@ -157,6 +157,13 @@ function entryOf(
       return { status: "error", error: withoutCredentials(result.error) };
     case "skipped":
       return { status: "skipped", reason: redactCredentials(result.reason) };
+    case "not-evaluable":
+      // The judge's samples and agreement: kept always, they say why it could not tell.
+      return {
+        status: "not-evaluable",
+        reason: shownReason(result.reason),
+        details: result.details === undefined ? undefined : boundValue(result.details),
+      };
   }
 }
 
@@ -357,6 +364,8 @@ export function metricResultsOf(record: CaseRecord): MetricResult[] {
         return { status: "error", metric, error: entry.error };
       case "skipped":
         return { status: "skipped", metric, reason: entry.reason };
+      case "not-evaluable":
+        return { status: "not-evaluable", metric, reason: entry.reason, details: entry.details };
     }
   });
 }

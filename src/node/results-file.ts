@@ -14,6 +14,7 @@ import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { DEFAULT_MAX_DEPTH, isJsonObject, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
+import { caseStatuses } from "../core/case-result.js";
 import type { CaseStatus } from "../core/case-result.js";
 import type { CaseRecord } from "../core/case-record.js";
 import { jsonlLines } from "./dataset.js";
@@ -87,7 +88,7 @@ export interface ResultsScan {
   locate(index: number): { offset: number; length: number } | undefined;
 }
 
-const statusCodes: readonly CaseStatus[] = ["passed", "failed", "error"];
+const statusCodes: readonly CaseStatus[] = caseStatuses;
 
 /** A growable index from case number to line position, in typed arrays (about 13 bytes a case). */
 class LineIndex {

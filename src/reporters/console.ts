@@ -94,6 +94,7 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
     paint(32, `${summary.passed} passed`),
     summary.failed > 0 ? paint(31, `${summary.failed} failed`) : `${summary.failed} failed`,
     summary.errors > 0 ? paint(33, errorCount) : errorCount,
+    ...(summary.notEvaluable > 0 ? [paint(35, `${summary.notEvaluable} not evaluable`)] : []),
   ].join(", ");
   lines.push(
     `${plural(summary.cases, "case")}: ${verdict} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? ", interrupted" : ""}`,
@@ -173,22 +174,29 @@ function failureLines(
   let casesShown = 0;
   for (const record of failures) {
     const failed = Object.entries(record.metrics).flatMap(([name, entry]) =>
-      entry.status === "scored" && !entry.success ? [{ name, entry }] : [],
+      (entry.status === "scored" && !entry.success) || entry.status === "not-evaluable"
+        ? [{ name, entry }]
+        : [],
     );
     if (lines.length - 1 + failed.length > maxFailuresShown) break;
     casesShown++;
     for (const { name, entry } of failed) {
       const [first, ...more] = (entry.reason ?? "").split("\n");
-      const head = `${printable(record.id)}  ${printable(name)} ${scoreText(entry.score)}`;
+      const unsure = entry.status === "not-evaluable";
+      const head = `${printable(record.id)}  ${printable(name)} ${unsure ? "not evaluable" : scoreText(entry.score)}`;
       let text = first === "" ? head : `${head}: ${printable(first)}`;
       // "✗ " takes two columns.
       if (width !== undefined && text.length + 2 > width) text = `${text.slice(0, width - 3)}…`;
-      lines.push(`${paint(31, "✗")} ${text}`);
+      lines.push(unsure ? `${paint(35, "?")} ${text}` : `${paint(31, "✗")} ${text}`);
       if (shape.verbose === true) for (const line of more) lines.push(`    ${printable(line)}`);
     }
   }
-  const rest = summary.failed - casesShown;
+  const rest = summary.failed + summary.notEvaluable - casesShown;
   if (rest > 0)
-    lines.push(`  … and ${rest} more failed case${rest === 1 ? "" : "s"} in the results file`);
+    lines.push(
+      summary.notEvaluable === 0
+        ? `  … and ${rest} more failed case${rest === 1 ? "" : "s"} in the results file`
+        : `  … and ${rest} more case${rest === 1 ? "" : "s"} failed or not evaluable in the results file`,
+    );
   return lines;
 }

@@ -112,14 +112,19 @@
 
   function renderSummary() {
     var root = document.getElementById("summary");
-    var cards = el("div", "cards", [
-      card(summary.cases, "cases"),
-      card(summary.passed, "passed"),
-      card(summary.failed, "failed"),
-      card(summary.errors, "errors"),
-      card(rate(summary.passRate), "pass rate"),
-      card(duration(summary.durationMs), "duration"),
-    ]);
+    var cards = el(
+      "div",
+      "cards",
+      [
+        card(summary.cases, "cases"),
+        card(summary.passed, "passed"),
+        card(summary.failed, "failed"),
+        card(summary.errors, "errors"),
+      ].concat(summary.notEvaluable > 0 ? [card(summary.notEvaluable, "not evaluable")] : [], [
+        card(rate(summary.passRate), "pass rate"),
+        card(duration(summary.durationMs), "duration"),
+      ]),
+    );
     if (summary.judge) {
       cards.appendChild(card(summary.judge.calls, "judge calls"));
       cards.appendChild(card(summary.judge.cacheHits, "cache hits"));
@@ -520,7 +525,9 @@
             (entry.reason ? ": " + entry.reason : "")
           : entry.status === "error"
             ? entry.error.code + ": " + entry.error.message
-            : "skipped: " + entry.reason;
+            : entry.status === "not-evaluable"
+              ? "not evaluable: " + entry.reason
+              : "skipped: " + entry.reason;
       body.appendChild(
         el("p", entry.status === "error" ? "reason error-text" : "reason", [
           el("b", "", [name + ": "]),
@@ -576,6 +583,7 @@
       if (entry.status === "error") return names[i] + ": " + entry.error.message;
       if (entry.status === "scored" && !entry.success && entry.reason)
         return entry.reason.split("\n")[0].split(/; |\. (?=\d+ of \d+ expected)/)[0];
+      if (entry.status === "not-evaluable") return names[i] + " not evaluable: " + entry.reason;
     }
     return "";
   }
@@ -646,7 +654,7 @@
     });
     var elements = data.records.map(caseElement);
     // Failures and errors first, each in dataset order, as a capped report chooses them.
-    var rank = { error: 0, failed: 0 };
+    var rank = { error: 0, failed: 0, "not-evaluable": 0 };
     var failuresFirst = data.records
       .map(function (_, index) {
         return index;
@@ -696,7 +704,10 @@
           (wanted === "all" || record.status === wanted) &&
           (!needle || searchText[index].indexOf(needle) !== -1) &&
           (!failing ||
-            (entry && (entry.status === "error" || (entry.status === "scored" && !entry.success))));
+            (entry &&
+              (entry.status === "error" ||
+                entry.status === "not-evaluable" ||
+                (entry.status === "scored" && !entry.success))));
         elements[index].hidden = !show;
         if (show) visible++;
       });

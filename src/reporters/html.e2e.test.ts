@@ -311,3 +311,50 @@ describeInChromium("formatHtmlReport in Chromium", () => {
     expect(statSync(shot).size).toBeGreaterThan(10_000);
   });
 });
+
+describeInChromium("formatHtmlReport in Chromium: cases a judge could not tell", () => {
+  let browser: Browser | undefined;
+  let page: Page;
+
+  beforeAll(async () => {
+    const [first, second] = sampleRecords();
+    const [metric] = metricNames;
+    const unsure: CaseRecord = {
+      ...second,
+      status: "not-evaluable",
+      error: undefined,
+      metrics: {
+        [metric]: { status: "not-evaluable", reason: "the refund's tool output was cut off" },
+      },
+    };
+    const records = [first, unsure];
+    const file = path.join(directory, "not-evaluable.html");
+    writeFileSync(
+      file,
+      formatHtmlReport({ summary: summaryOf(records), metrics: metricNames, records }),
+    );
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`file://${file}`);
+    await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("counts them apart, shows the judge's reason, and filters them", async () => {
+    const cards = await page.locator(".card").allTextContents();
+    expect(cards).toContain("1not evaluable");
+    const unsure = page.locator('details.case[data-status="not-evaluable"]');
+    expect(await unsure.locator(".badge").textContent()).toBe("not-evaluable");
+    expect(await unsure.locator("summary").textContent()).toContain(
+      "not evaluable: the refund's tool output was cut off",
+    );
+    await page.selectOption("#filter-status", "not-evaluable");
+    expect(await page.locator("details.case:not([hidden])").count()).toBe(1);
+    await page.selectOption("#filter-status", "all");
+    await page.selectOption("#filter-metric", metricNames[0]);
+    expect(await page.locator("details.case:not([hidden])").count()).toBe(1);
+  });
+});

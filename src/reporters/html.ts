@@ -187,7 +187,7 @@ ${options.summary.repeats === undefined ? "" : repeatsSection(options.summary.re
 <div id="truncated"></div>
 <div class="filters" role="search">
 <input id="filter-text" type="search" placeholder="Filter by case id, tool name or reason" aria-label="filter cases">
-<select id="filter-status" aria-label="status"><option value="all">all statuses</option><option value="passed">passed</option><option value="failed">failed</option><option value="error">error</option></select>
+<select id="filter-status" aria-label="status"><option value="all">all statuses</option><option value="passed">passed</option><option value="failed">failed</option><option value="error">error</option><option value="not-evaluable">not evaluable</option></select>
 <select id="filter-metric" aria-label="metric"><option value="">any metric</option></select>
 <select id="filter-order" aria-label="order"><option value="failures">failures first</option><option value="dataset">dataset order</option></select>
 <span id="filter-count" class="count"></span>

@@ -61,6 +61,9 @@ function testcase(record: CaseRecord, metric: string, entry: MetricEntry | undef
   switch (entry.status) {
     case "skipped":
       return `${open}>\n      <skipped message="${escapeXml(entry.reason)}"/>\n    </testcase>\n`;
+    case "not-evaluable":
+      // JUnit has no "could not tell": skipped, said so; the gate decides whether it fails the run.
+      return `${open}>\n      <skipped message="${escapeXml(`not evaluable: ${entry.reason}`)}"/>\n    </testcase>\n`;
     case "error":
       return `${open}>\n      <error message="${escapeXml(entry.error.message)}" type="${escapeXml(entry.error.code)}">${escapeXml(`${record.id}${where}: ${entry.error.message}`)}</error>\n    </testcase>\n`;
     case "scored": {

@@ -56,6 +56,8 @@ function caseReason(record: CaseRecord): string {
     if (entry.status === "error") reasons.push(`${name}: ${entry.error.message}`);
     else if (entry.status === "scored" && !entry.success) {
       reasons.push(`${name} ${scoreText(entry.score)}${entry.reason ? `: ${entry.reason}` : ""}`);
+    } else if (entry.status === "not-evaluable") {
+      reasons.push(`${name} not evaluable: ${entry.reason}`);
     }
   }
   return reasons.join("; ");
@@ -69,12 +71,15 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
   const { summary } = options;
   const title = options.title ?? "toolscore";
   const { gate } = options;
-  const passed = gate === undefined ? summary.failed === 0 && summary.errors === 0 : gate.passed;
+  const passed =
+    gate === undefined
+      ? summary.failed === 0 && summary.errors === 0 && summary.notEvaluable === 0
+      : gate.passed;
   const lines = [
     `## ${passed ? "✅" : "❌"} ${cell(title)}`,
     "",
     ...(gate === undefined ? [] : [`**${cell(gate.text, 400)}**`, ""]),
-    `**${summary.cases}** ${summary.cases === 1 ? "case" : "cases"}: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** ${summary.errors === 1 ? "error" : "errors"} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
+    `**${summary.cases}** ${summary.cases === 1 ? "case" : "cases"}: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** ${summary.errors === 1 ? "error" : "errors"}${summary.notEvaluable > 0 ? `, **${summary.notEvaluable}** not evaluable` : ""} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
     "",
     `| ${[...metricColumns, "histogram"].join(" | ")} |`,
     `| ${["---", ...metricColumns.slice(1).map(() => "---:"), "---"].join(" | ")} |`,

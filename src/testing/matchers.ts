@@ -212,7 +212,7 @@ export async function toPassMetric(
     const why =
       result.status === "error"
         ? `${result.error.code}: ${result.error.message}`
-        : `skipped: ${result.reason}`;
+        : `${result.status === "skipped" ? "skipped" : "not evaluable"}: ${result.reason}`;
     return { pass: false, message: () => `${metric.name} could not score the case (${why})` };
   }
   const pass = threshold === undefined ? result.success : result.score >= threshold;
