@@ -138,6 +138,123 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect((await runCliProcess(["cache", "purge"], { cwd, env })).code).toBe(2);
   });
 
+  it("judges each call's arguments, samples the judge, says when it cannot tell, and gates on it", async () => {
+    const call = (name: string, args: object, output: unknown) => ({
+      name,
+      arguments: args,
+      output,
+    });
+    writeFileSync(
+      path.join(cwd, "refunds.jsonl"),
+      [
+        {
+          id: "right",
+          input: "Refund 30 EUR on order 4521",
+          toolsCalled: [call("refund_order", { order: "4521", amount: 30 }, "ok")],
+        },
+        {
+          id: "wrong",
+          input: "Refund 30 EUR on order 4522",
+          toolsCalled: [call("refund_order", { order: "4522", amount: 300 }, "ok")],
+        },
+        {
+          id: "unsure",
+          input: "Refund what order 4523 cost",
+          toolsCalled: [
+            call("get_order", { order: "4523" }, null),
+            call("refund_order", { order: "4523", amount: 55 }, "ok"),
+          ],
+        },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join("\n"),
+    );
+    writeFileSync(
+      path.join(cwd, "refunds.yaml"),
+      "metrics:\n  - metric: argument-correctness\n    samples: 3\n",
+    );
+    // Right for 30, wrong for 300; for 4523 the three samples split three ways on the refund.
+    let unsureAnswers = 0;
+    server().answer = ({ prompt }) => {
+      if (prompt.includes("4523")) {
+        unsureAnswers++;
+        return {
+          calls: [
+            { call: 1, verdict: "right", reason: "the order asked" },
+            {
+              call: 2,
+              verdict: ["right", "wrong", "cannot_tell"][unsureAnswers % 3],
+              reason: "the order's total is not shown",
+            },
+          ],
+        };
+      }
+      const wrong = prompt.includes('"amount":300');
+      return {
+        calls: [
+          {
+            call: 1,
+            verdict: wrong ? "wrong" : "right",
+            reason: wrong ? "amount is 300, the user asked for 30" : "30 as asked",
+          },
+        ],
+      };
+    };
+    const env = {
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: server().openaiBaseURL,
+      XDG_CACHE_HOME: path.join(cwd, "user-cache"),
+    };
+    const args = ["eval", "refunds.jsonl", "-c", "refunds.yaml", "--judge", "openai/gpt-4o-mini"];
+    const out = ["-o", "refunds.results.jsonl"];
+    const run = await runCliProcess([...args, ...out], { cwd, env });
+    expect(run.code, run.stderr).toBe(1);
+    // Three samples a case, over real HTTP through the OpenAI SDK, at the sampling temperature.
+    const calls = server().modelCalls;
+    expect(calls).toHaveLength(9);
+    expect(calls.every((entry) => entry.body.temperature === 0.7)).toBe(true);
+    const byId = new Map(lines("refunds.results.jsonl").map((record) => [record.id, record]));
+    expect(byId.get("right")).toMatchObject({ status: "passed" });
+    expect(byId.get("wrong")).toMatchObject({
+      status: "failed",
+      metrics: {
+        "Argument Correctness": {
+          score: 0,
+          reason:
+            "called[0] refund_order: amount is 300, the user asked for 30; 0 of 1 call judged right.",
+        },
+      },
+    });
+    expect(byId.get("unsure")).toMatchObject({
+      status: "not-evaluable",
+      metrics: { "Argument Correctness": { status: "not-evaluable" } },
+    });
+    expect(run.stdout).toContain("3 cases: 1 passed, 1 failed, 0 errors, 1 not evaluable");
+    expect(run.stdout).toContain(
+      "? unsure  Argument Correctness not evaluable: called[1] refund_order: cannot tell: the judge's 3 answers disagreed (right 1, wrong 1, cannot_tell 1). The verdict hangs on it (1 of 2 calls judged right, threshold 1).",
+    );
+    expect(run.stdout).toContain(
+      "gate: 1 of 3 cases failed, 1 not evaluable; every case must pass (no fail_under): exit 1",
+    );
+
+    // The same run from the judge cache: no call; leaving the not evaluable case out of the gate.
+    const again = await runCliProcess(
+      [...args, ...out, "--fail-under", "0.5", "--not-evaluable", "ignore"],
+      { cwd, env },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(server().modelCalls).toHaveLength(9);
+    expect(lines("refunds.results.jsonl").at(-1)).toMatchObject({
+      judge: { calls: 0, cacheHits: 9 },
+    });
+    expect(again.stdout).toContain(
+      "gate: 50% passed (1 not evaluable, left out) ≥ fail_under 50% (--fail-under): exit 0",
+    );
+    expect(
+      (await runCliProcess([...args, ...out, "--not-evaluable", "maybe"], { cwd, env })).stderr,
+    ).toContain("--not-evaluable takes fail or ignore, got maybe");
+  });
+
   it("calibrate measures a judge against the labelled cases", async () => {
     // A judge that passes everything agrees with the labels that pass, and no better than chance.
     server().answer = () => ({

@@ -262,7 +262,7 @@ describe("docs: what a case may set", () => {
     const start = lines.indexOf("### What a case may set");
     const rows = lines
       .slice(start)
-      .filter((line) => line.startsWith("| `") || line.startsWith("| the judged"));
+      .filter((line) => line.startsWith("| `") || line.startsWith("| the other judged"));
     const listed = new Map<string, string[]>();
     let previous: string[] = [];
     for (const row of rows) {
@@ -274,9 +274,10 @@ describe("docs: what a case may set", () => {
       // "the same, and x": the row above's, and x.
       const allowed = options.startsWith("the same") ? [...previous, ...names] : names;
       previous = allowed;
-      const ids = metrics.startsWith("the judged")
+      // "the other judged metrics": those that need a judge and no row above names.
+      const ids = metrics.startsWith("the other judged")
         ? metricDefinitions
-            .filter((definition) => definition.judge === "required")
+            .filter((definition) => definition.judge === "required" && !listed.has(definition.id))
             .map((entry) => entry.id)
         : [...metrics.matchAll(/`([\w-]+)`/g)].map((match) => match[1]);
       for (const id of ids) listed.set(id, allowed);

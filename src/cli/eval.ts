@@ -741,7 +741,10 @@ async function showOutcome(
     ? { flaky: false }
     : {
         errors: outcome.errors,
-        failures: summary.failed > 0 ? await firstFailures(plan.out, maxFailuresShown) : [],
+        failures:
+          summary.failed + summary.notEvaluable > 0
+            ? await firstFailures(plan.out, maxFailuresShown)
+            : [],
         verbose: plan.verbose,
         // On a terminal, a line each; in a log (CI), the whole first line of each reason.
         ...(io.stdout.isTTY === true && io.stdout.columns !== undefined

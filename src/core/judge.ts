@@ -57,6 +57,11 @@ export interface JudgeRequest {
   readonly temperature?: number;
   /** Longest answer, in tokens. Default 1,024. */
   readonly maxOutputTokens?: number;
+  /**
+   * Which of several answers to one question this asks for (0-based), when a metric samples its
+   * judge: it keeps the answers apart in a judge cache. Never sent to the provider.
+   */
+  readonly sample?: number;
 }
 
 export interface JudgeCallOptions {

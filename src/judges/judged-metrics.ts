@@ -1,10 +1,12 @@
-import type { MeasureOptions, MetricDefinition } from "../core/metric.js";
+import type { MeasureOptions, Metric, MetricDefinition } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
-import { metricName, metricThreshold, rejectUnknownOptions } from "../core/options.js";
+import { caseOptions, metricName, metricThreshold, rejectUnknownOptions } from "../core/options.js";
 import type { Content, TestCase } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
+import { argumentCorrectnessOutcome, judgeArguments } from "./argument-correctness.js";
 import { gradedFaithfulness } from "./graded-faithfulness.js";
+import { samplingOptionNames, samplingOptions } from "./samples.js";
 import { judgeToolSelection } from "./tool-selection.js";
 import type { ToolSelectionVerdict } from "./tool-selection.js";
 
@@ -100,5 +102,63 @@ const multimodalFaithfulness: MetricDefinition = {
   },
 };
 
+const argumentCorrectness: MetricDefinition = {
+  id: "argument-correctness",
+  description:
+    "an LLM judge of each call's arguments against the request and the tool outputs before it (share of calls right)",
+  judge: "required",
+  caseOptions: ["threshold"],
+  create(options, context) {
+    const id = "argument-correctness";
+    rejectUnknownOptions(id, options, ["name", "threshold", ...samplingOptionNames]);
+    const name = metricName(id, options, "Argument Correctness");
+    const threshold = metricThreshold(id, options, 1);
+    const sampling = samplingOptions(id, options);
+    const judge = context.judge();
+    const metric: Metric = {
+      id,
+      name,
+      async measure(testCase: TestCase, measureOptions: MeasureOptions = {}) {
+        const signal = measureOptions.signal;
+        try {
+          const calls = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
+          if (calls.length === 0) {
+            return { status: "skipped", metric: name, reason: "the agent made no calls to judge" };
+          }
+          const answer = await judgeArguments(
+            judge,
+            {
+              input: testCase.input ?? "",
+              availableTools: testCase.availableTools ?? [],
+              toolsCalled: calls,
+            },
+            sampling,
+            { signal },
+          );
+          const details = { ...answer, samples: sampling.samples };
+          const outcome = argumentCorrectnessOutcome(answer.calls, threshold);
+          if (outcome.kind === "not-evaluable") {
+            return { status: "not-evaluable", metric: name, reason: outcome.reason, details };
+          }
+          return scoredResult(name, { ...outcome, threshold, details });
+        } catch (error) {
+          if (signal?.aborted === true) throw error;
+          return toErroredResult(name, error);
+        }
+      },
+      withOptions: (overrides) =>
+        argumentCorrectness.create(
+          { ...options, ...caseOptions(id, overrides, ["threshold"]) },
+          context,
+        ),
+    };
+    return metric;
+  },
+};
+
 /** toolscore's own judged metrics, by id: each asks the run's judge. */
-export const judgedMetrics: readonly MetricDefinition[] = [toolSelection, multimodalFaithfulness];
+export const judgedMetrics: readonly MetricDefinition[] = [
+  toolSelection,
+  multimodalFaithfulness,
+  argumentCorrectness,
+];

@@ -2,6 +2,7 @@ import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
 import { askJudge, unitScore } from "./ask-judge.js";
+import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
 import { toolSelectionInstructions, toolSelectionSchema } from "./prompts/tool-selection.js";
@@ -33,26 +34,12 @@ export interface ToolSelectionVerdict {
   readonly misSelected: readonly string[];
 }
 
-function describeTool(tool: ToolSpec): string {
-  const parts = [`- ${tool.name}`];
-  if (tool.description) parts.push(`: ${tool.description}`);
-  if (tool.parameters) parts.push(`\n  parameters: ${JSON.stringify(tool.parameters)}`);
-  return parts.join("");
-}
-
 function describeCalls(calls: readonly SelectedCall[]): string {
   return calls
     .map(
       (call, index) => `${index + 1}. ${call.name}(${JSON.stringify(call.inputParameters ?? {})})`,
     )
     .join("\n");
-}
-
-/** Content from the case: each text part fenced (see `fenced`), images as they are. */
-function fencedParts(parts: readonly (TextPart | ImagePart)[]): (TextPart | ImagePart)[] {
-  return parts.map((part) =>
-    part.type === "text" ? { type: "text", text: fenced(part.text) } : part,
-  );
 }
 
 /**
@@ -63,48 +50,21 @@ export function toolSelectionRequest(
   input: ToolSelectionInput,
   options: { images: boolean },
 ): JudgeRequest {
-  const request: (TextPart | ImagePart)[] = [];
-  const parts: readonly (TextPart | ImagePart)[] =
-    typeof input.input === "string" ? [{ type: "text", text: input.input }] : input.input;
-  let hidden = 0;
-  for (const part of parts) {
-    if (part.type === "text") request.push(part);
-    else if (options.images) request.push(part);
-    else hidden++;
-  }
-  const content: (TextPart | ImagePart)[] = [
-    { type: "text", text: "## The user's request" },
-    ...fencedParts(request),
-  ];
-  if (hidden > 0) {
-    content.push({
-      type: "text",
-      text: `(The request also holds ${hidden} image${hidden === 1 ? "" : "s"} that you cannot see.)`,
-    });
-  }
+  const images = options.images;
+  const content: (TextPart | ImagePart)[] = shownContent("## The user's request", input.input, {
+    images,
+    what: "request",
+  });
   if (input.output !== undefined) {
-    content.push({ type: "text", text: "## The agent's answer" });
-    const answer: readonly (TextPart | ImagePart)[] =
-      typeof input.output === "string" ? [{ type: "text", text: input.output }] : input.output;
-    let unseen = 0;
-    for (const part of answer) {
-      if (part.type === "text" || options.images) content.push(...fencedParts([part]));
-      else unseen++;
-    }
-    if (unseen > 0) {
-      content.push({
-        type: "text",
-        text: `(The answer also holds ${unseen} image${unseen === 1 ? "" : "s"} that you cannot see.)`,
-      });
-    }
+    content.push(
+      ...shownContent("## The agent's answer", input.output, { images, what: "answer" }),
+    );
   }
   content.push({
     type: "text",
     text: [
       "## Available tools",
-      input.availableTools.length === 0
-        ? "(none)"
-        : fenced(input.availableTools.map(describeTool).join("\n")),
+      describeTools(input.availableTools),
       "## Calls the agent made, in order",
       input.toolsCalled.length === 0 ? "(no calls)" : fenced(describeCalls(input.toolsCalled)),
     ].join("\n"),

@@ -295,23 +295,27 @@ export async function scanResults(
 }
 
 /**
- * The first `max` records of failed cases in a results file, in the order they finished; reading
- * stops there, so a run with early failures costs little whatever its size. (A failed case is
- * final: a resumed run keeps it, and only errored cases run again.)
+ * The first `max` records of failed and not evaluable cases in a results file, in the order they
+ * finished; reading stops there, so a run with early failures costs little whatever its size.
+ * (Such a case is final: a resumed run keeps it, and only errored cases run again.)
  */
 export async function firstFailures(file: string, max: number): Promise<CaseRecord[]> {
   const found: CaseRecord[] = [];
   if (max <= 0) return found;
   for await (const { text } of jsonlLines(file)) {
     // Most lines are not failures: only those are parsed.
-    if (!text.includes('"status":"failed"')) continue;
+    if (!text.includes('"status":"failed"') && !text.includes('"status":"not-evaluable"')) continue;
     let record: unknown;
     try {
       record = JSON.parse(text);
     } catch {
       continue; // a line torn by a kill
     }
-    if (isJsonObject(record) && record.status === "failed" && typeof record.index === "number") {
+    if (
+      isJsonObject(record) &&
+      (record.status === "failed" || record.status === "not-evaluable") &&
+      typeof record.index === "number"
+    ) {
       found.push(record as unknown as CaseRecord);
       if (found.length >= max) break;
     }

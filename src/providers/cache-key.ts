@@ -19,7 +19,8 @@ export function credentialFingerprint(
 
 /**
  * The cache key of a judge call: a SHA-256 of everything that decides the answer (provider,
- * endpoint, account, model, messages with their images, schema, temperature, answer length), in
+ * endpoint, account, model, messages with their images, schema, temperature, answer length, which
+ * sample), in
  * canonical JSON. The endpoint and the account's fingerprint keep a cache that a stranger wrote
  * (entries committed to a repository, say) from answering for a judge it never asked. The
  * format's version is part of it, so a change of format never reads old entries wrongly.
@@ -37,6 +38,8 @@ export function judgeCacheKey(model: JudgeModel, request: JudgeRequest): string 
         schema: request.schema,
         temperature: request.temperature ?? 0,
         maxOutputTokens: request.maxOutputTokens ?? 1024,
+        // The first answer keeps the key it had before sampling existed.
+        ...(request.sample === undefined || request.sample === 0 ? {} : { sample: request.sample }),
       }),
     )
     .digest("hex");

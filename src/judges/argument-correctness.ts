@@ -1,0 +1,211 @@
+import type { JudgeModel, JudgeRequest, JudgeUsage } from "../core/judge.js";
+import type { JsonObject } from "../core/json.js";
+import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { describeTools, shownContent } from "./case-content.js";
+import { fenced } from "./fence.js";
+import {
+  argumentCorrectnessInstructions,
+  argumentCorrectnessSchema,
+} from "./prompts/argument-correctness.js";
+import { askSamples, majority } from "./samples.js";
+import type { SamplingOptions } from "./samples.js";
+
+/** A judge's verdict on one call's arguments. */
+export type ArgumentVerdict = "right" | "wrong" | "cannot_tell";
+
+/** What the judge is shown: the request, the tools available, the calls with their outputs. */
+export interface ArgumentCorrectnessInput {
+  readonly input: Content;
+  readonly availableTools: readonly ToolSpec[];
+  readonly toolsCalled: readonly ToolCall[];
+}
+
+/** One call's verdict over every sample: the majority, its reason, and how far samples agreed. */
+export interface CallArgumentsVerdict {
+  /** The call's place among the calls made, from 0. */
+  readonly index: number;
+  readonly name: string;
+  /** `cannot_tell` also when the samples agreed less than `minAgreement`. */
+  readonly verdict: ArgumentVerdict;
+  readonly reason: string;
+  /** Share of samples that gave the majority verdict. */
+  readonly agreement: number;
+  /** Every sample's verdict, in order. */
+  readonly samples: readonly ArgumentVerdict[];
+}
+
+/** Longest tool output shown to the judge, in characters; the rest is said to be cut off. */
+export const maxOutputShown = 4000;
+
+function describeOutput(call: ToolCall): string {
+  if (call.output === null) return "(no output recorded)";
+  const text = typeof call.output === "string" ? call.output : JSON.stringify(call.output);
+  const shown =
+    text.length <= maxOutputShown
+      ? text
+      : `${text.slice(0, maxOutputShown)}\n… (cut off: ${text.length - maxOutputShown} more characters not shown)`;
+  return `${call.isError === true ? "error: " : ""}${shown}`;
+}
+
+function describeCall(call: ToolCall, number: number): string {
+  const args = call.invalidArguments ?? JSON.stringify(call.inputParameters);
+  return [
+    `Call ${number}: ${call.name}(${args})`,
+    call.reasoning === undefined ? "" : `The agent's stated reason: ${call.reasoning}`,
+    `Returned: ${describeOutput(call)}`,
+  ]
+    .filter((line) => line !== "")
+    .join("\n");
+}
+
+/** The judge request for one case; images of the request are sent when the judge takes them. */
+export function argumentCorrectnessRequest(
+  input: ArgumentCorrectnessInput,
+  options: { readonly images: boolean },
+): JudgeRequest {
+  const content: (TextPart | ImagePart)[] = [
+    ...shownContent("## The user's request", input.input, { ...options, what: "request" }),
+    {
+      type: "text",
+      text: [
+        "## Available tools",
+        input.availableTools.length === 0
+          ? "(their definitions were not given: judge the arguments from the request and the outputs)"
+          : describeTools(input.availableTools),
+        "## Calls the agent made, in order, with what each returned",
+        ...input.toolsCalled.map((call, index) => fenced(describeCall(call, index + 1))),
+      ].join("\n"),
+    },
+  ];
+  return {
+    messages: [
+      { role: "system", content: argumentCorrectnessInstructions },
+      { role: "user", content },
+    ],
+    schema: argumentCorrectnessSchema,
+  };
+}
+
+interface SampleVerdict {
+  readonly verdict: ArgumentVerdict;
+  readonly reason: string;
+}
+
+/** Reads an answer that fits the schema: one verdict for each of `count` calls, or what is wrong. */
+export function readArgumentVerdicts(count: number) {
+  return (output: JsonObject): SampleVerdict[] | string => {
+    const calls = output.calls as { call: number; verdict: ArgumentVerdict; reason: string }[];
+    const verdicts: (SampleVerdict | undefined)[] = new Array<SampleVerdict | undefined>(count);
+    for (const entry of calls) {
+      if (entry.call < 1 || entry.call > count) {
+        return `call ${entry.call} is not one of the ${count} calls listed`;
+      }
+      if (verdicts[entry.call - 1] !== undefined) return `call ${entry.call} is judged twice`;
+      verdicts[entry.call - 1] = { verdict: entry.verdict, reason: entry.reason.trim() };
+    }
+    const missing = verdicts.findIndex((verdict) => verdict === undefined);
+    if (missing !== -1) return `call ${missing + 1} has no verdict: judge every call listed`;
+    return verdicts as SampleVerdict[];
+  };
+}
+
+/** The verdicts on every call of a case, and what asking for them cost. */
+export interface ArgumentCorrectnessAnswer {
+  readonly calls: readonly CallArgumentsVerdict[];
+  readonly usage: JudgeUsage;
+  readonly attempts: number;
+  readonly cached: boolean;
+  readonly costUsd?: number;
+}
+
+/** Combines the samples of one call: the majority, or `cannot_tell` when they agree too little. */
+function combineCall(
+  call: ToolCall,
+  index: number,
+  samples: readonly SampleVerdict[],
+  minAgreement: number,
+): CallArgumentsVerdict {
+  const verdicts = samples.map((sample) => sample.verdict);
+  const { value, agreement } = majority(verdicts);
+  const shared = { index, name: call.name, agreement, samples: verdicts };
+  if (agreement < minAgreement) {
+    const tally = (["right", "wrong", "cannot_tell"] as const)
+      .map((verdict) => [verdict, verdicts.filter((given) => given === verdict).length] as const)
+      .filter(([, count]) => count > 0)
+      .map(([verdict, count]) => `${verdict} ${count}`)
+      .join(", ");
+    return {
+      ...shared,
+      verdict: "cannot_tell",
+      reason: `the judge's ${samples.length} answers disagreed (${tally})`,
+    };
+  }
+  const reason = samples.find((sample) => sample.verdict === value)?.reason ?? "";
+  return { ...shared, verdict: value, reason };
+}
+
+/**
+ * Asks a judge whether each call's arguments were right for the request and the outputs before
+ * it, `sampling.samples` times; each call gets the majority verdict, or `cannot_tell` when the
+ * samples agree less than `sampling.minAgreement`.
+ */
+export async function judgeArguments(
+  model: JudgeModel,
+  input: ArgumentCorrectnessInput,
+  sampling: SamplingOptions,
+  options: { readonly signal?: AbortSignal | undefined } = {},
+): Promise<ArgumentCorrectnessAnswer> {
+  const request = argumentCorrectnessRequest(input, { images: model.supportsImages });
+  const answers = await askSamples(model, request, sampling, {
+    read: readArgumentVerdicts(input.toolsCalled.length),
+    signal: options.signal,
+  });
+  const calls = input.toolsCalled.map((call, index) =>
+    combineCall(
+      call,
+      index,
+      answers.values.map((sample) => sample[index]),
+      sampling.minAgreement,
+    ),
+  );
+  return {
+    calls,
+    usage: answers.usage,
+    attempts: answers.attempts,
+    cached: answers.cached,
+    costUsd: answers.costUsd,
+  };
+}
+
+/** What the verdicts come to: a score with its reason, or not evaluable when it hangs on a call the judge could not tell. */
+export type ArgumentCorrectnessOutcome =
+  | { readonly kind: "scored"; readonly score: number; readonly reason: string }
+  | { readonly kind: "not-evaluable"; readonly reason: string };
+
+const named = (call: CallArgumentsVerdict) => `called[${call.index}] ${call.name}`;
+
+/**
+ * The share of calls judged right; calls the judge could not tell count as not right, unless
+ * they decide whether the case passes: then the case is not evaluable, naming them.
+ */
+export function argumentCorrectnessOutcome(
+  calls: readonly CallArgumentsVerdict[],
+  threshold: number,
+): ArgumentCorrectnessOutcome {
+  const right = calls.filter((call) => call.verdict === "right").length;
+  const unsure = calls.filter((call) => call.verdict === "cannot_tell");
+  const wrong = calls.filter((call) => call.verdict === "wrong");
+  const score = right / calls.length;
+  const best = (right + unsure.length) / calls.length;
+  const tally = `${right} of ${calls.length} call${calls.length === 1 ? "" : "s"} judged right`;
+  const unsureText = unsure.map((call) => `${named(call)}: cannot tell: ${call.reason}`);
+  if (unsure.length > 0 && score < threshold && best >= threshold) {
+    return {
+      kind: "not-evaluable",
+      reason: `${unsureText.join("; ")}. The verdict hangs on ${unsure.length === 1 ? "it" : "them"} (${tally}, threshold ${threshold}).`,
+    };
+  }
+  const wrongText = wrong.map((call) => `${named(call)}: ${call.reason}`);
+  return { kind: "scored", score, reason: [...wrongText, ...unsureText, `${tally}.`].join("; ") };
+}

@@ -1,0 +1,45 @@
+/**
+ * The argument-correctness judge's instructions and answer schema: data, read and reviewed apart
+ * from code. Changing them changes the cache keys, on purpose.
+ */
+import type { JudgeSchema } from "../../core/judge.js";
+import { fencedTextRule } from "../fence.js";
+
+export const argumentCorrectnessPromptVersion = "argument-correctness/1";
+
+export const argumentCorrectnessInstructions = `You judge the arguments an AI agent passed to the tools it called.
+You are shown the user's request, every tool the agent could call (name, description, parameters' JSON Schema), and the calls it made, in order, each with what the tool returned.
+For each call, decide whether its arguments were right given what the agent knew when it made the call: the request, and the outputs of the calls before it (never the outputs of later calls).
+Judge the arguments only, not whether the tool was the right one to call, and not the final answer.
+
+Arguments are right when every value the request or an earlier output settles is passed as settled (amounts, ids, dates, names, units, quantities), required parameters are given, and free-text values (a query, a message body) serve the request faithfully. They are wrong when a value contradicts the request or an earlier output, is invented where the request or an earlier output gives it, or a required value is missing.
+
+Answer "cannot_tell" for a call when the case does not hold what deciding needs: the value depends on an output that is missing or cut off, or on something the request does not say and no earlier output shows. Do not guess: "cannot_tell" is a valid answer, and a wrong "right" or "wrong" is worse than it.
+
+For every call, in order, give its number, your verdict ("right", "wrong" or "cannot_tell") and one sentence naming the argument and why (for "wrong": the argument, what was passed and what was due).
+${fencedTextRule}`;
+
+export const argumentCorrectnessSchema: JudgeSchema = {
+  name: "argument_correctness_verdicts",
+  description: "A verdict on the arguments of each call an agent made.",
+  schema: {
+    type: "object",
+    properties: {
+      calls: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            call: { type: "integer", description: "The call's number, from 1, as listed." },
+            verdict: { type: "string", enum: ["right", "wrong", "cannot_tell"] },
+            reason: { type: "string", description: "One sentence: the argument and why." },
+          },
+          required: ["call", "verdict", "reason"],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ["calls"],
+    additionalProperties: false,
+  },
+};
