@@ -32,6 +32,8 @@ const everyField = {
   misSelected: [],
   claims: [{ claim: "Paris is sunny", verdict: "supported", contexts: [1], reason: "context 1" }],
   calls: [{ call: 1, verdict: "right", reason: "Paris, as asked" }],
+  verdict: "completed",
+  unmet: [],
 };
 
 /** The fields the request's schema asks for, out of one answer that has them all. */

@@ -68,6 +68,7 @@ const fieldNames = {
   actualOutput: ["actualOutput", "actual_output", "response"],
   expectedOutput: ["expectedOutput", "expected_output", "reference"],
   expectedOutputContains: ["expectedOutputContains", "expected_output_contains"],
+  expectedOutcome: ["expectedOutcome", "expected_outcome"],
   toolsCalled: ["toolsCalled", "tools_called"],
   expectedTools: ["expectedTools", "expected_tools"],
   availableTools: ["availableTools", "available_tools"],
@@ -201,7 +202,9 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     fail(`run must be a whole number (0, 1, 2, ...), got ${JSON.stringify(run)}`, "run");
   }
 
-  const content = (field: "input" | "actualOutput" | "expectedOutput"): Content | undefined => {
+  const content = (
+    field: "input" | "actualOutput" | "expectedOutput" | "expectedOutcome",
+  ): Content | undefined => {
     const value = values[field];
     if (value === undefined) return undefined;
     const name = givenAs[field] ?? field;
@@ -334,6 +337,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   }
   const actualOutput = content("actualOutput");
   const expectedOutput = content("expectedOutput");
+  const expectedOutcome = content("expectedOutcome");
   const contains = list("expectedOutputContains");
   if (contains?.some((item) => typeof item !== "string") === true) {
     fail(
@@ -352,6 +356,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (actualOutput !== undefined) read.actualOutput = actualOutput;
   if (expectedOutput !== undefined) read.expectedOutput = expectedOutput;
   if (contains !== undefined) read.expectedOutputContains = contains as readonly string[];
+  if (expectedOutcome !== undefined) read.expectedOutcome = expectedOutcome;
   if (replies !== undefined) read.replies = replies;
   if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
   if (expectedTools !== undefined) read.expectedTools = expectedTools as readonly ToolCall[];

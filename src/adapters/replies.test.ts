@@ -168,4 +168,13 @@ describe("replies", () => {
       readDatasetCase({ id: "b", expectedOutputContains: [1] }, { index: 1, line: 2 }),
     ).toThrow(/line 2: expectedOutputContains must be a list of strings/);
   });
+
+  it("reads expectedOutcome, task-completion's reference, in either spelling", () => {
+    expect(
+      readDatasetCase({ input: "refund", expected_outcome: "refunded 30 EUR" }, { index: 0 }),
+    ).toMatchObject({ expectedOutcome: "refunded 30 EUR" });
+    expect(() => readDatasetCase({ expectedOutcome: 3 }, { index: 1, line: 2 })).toThrow(
+      /line 2: expectedOutcome must be text or a list of text and image parts/,
+    );
+  });
 });

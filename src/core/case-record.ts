@@ -33,6 +33,7 @@ export interface CaseContent {
   readonly input?: Content;
   readonly actualOutput?: Content;
   readonly expectedOutput?: Content;
+  readonly expectedOutcome?: Content;
   readonly toolsCalled?: readonly RecordedCall[];
   readonly expectedTools?: readonly RecordedCall[];
   readonly retrievedContexts?: readonly (string | ImageSource)[];

@@ -47,6 +47,11 @@ export interface TestCase {
   readonly input?: Content;
   readonly actualOutput?: Content;
   readonly expectedOutput?: Content;
+  /**
+   * What the run should have achieved, in words (`task-completion`'s reference): "order 4521
+   * refunded 30 EUR and the customer told so". Without it the judge reads the request alone.
+   */
+  readonly expectedOutcome?: Content;
   /** Strings the agent's replies must contain (`response-contains`). */
   readonly expectedOutputContains?: readonly string[];
   /**

@@ -72,6 +72,9 @@ export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): C
     ...(testCase.expectedOutput === undefined
       ? {}
       : { expectedOutput: asContent(testCase.expectedOutput) }),
+    ...(testCase.expectedOutcome === undefined
+      ? {}
+      : { expectedOutcome: asContent(testCase.expectedOutcome) }),
     ...(testCase.toolsCalled === undefined
       ? {}
       : { toolsCalled: testCase.toolsCalled.map(recordedCall) }),

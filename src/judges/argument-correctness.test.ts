@@ -1,30 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonValue } from "../core/json.js";
+import { fakeJudge } from "../../test/support/fake-judge.js";
 import type { TestCase } from "../core/test-case.js";
 import { createMetric } from "../registry/metric-registry.js";
-
-/** A judge that answers each request with `answer(request, sample)`; it keeps what it was asked. */
-function fakeJudge(answer: (request: JudgeRequest, sample: number) => JsonValue) {
-  const asked: JudgeRequest[] = [];
-  const model: JudgeModel = {
-    specificationVersion: "v1",
-    provider: "fake",
-    modelId: "judge-1",
-    supportsImages: false,
-    generate(request) {
-      asked.push(request);
-      const output = answer(request, request.sample ?? 0);
-      return Promise.resolve({
-        output,
-        text: JSON.stringify(output),
-        usage: { inputTokens: 10, outputTokens: 5 },
-        modelId: "judge-1",
-      });
-    },
-  };
-  return { model, asked };
-}
 
 /** Every call judged `verdict`. */
 const all =

@@ -8,7 +8,7 @@ import {
   argumentCorrectnessInstructions,
   argumentCorrectnessSchema,
 } from "./prompts/argument-correctness.js";
-import { askSamples, majority } from "./samples.js";
+import { askSamples, disagreement, majority } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one call's arguments. */
@@ -48,6 +48,7 @@ function describeOutput(call: ToolCall): string {
   return `${call.isError === true ? "error: " : ""}${shown}`;
 }
 
+/** A call as judges read it: numbered, its arguments, the agent's reason, what it returned. */
 function describeCall(call: ToolCall, number: number): string {
   const args = call.invalidArguments ?? JSON.stringify(call.inputParameters);
   return [
@@ -59,6 +60,18 @@ function describeCall(call: ToolCall, number: number): string {
     .join("\n");
 }
 
+/** The tools available and the calls made with their outputs, as the run judges read them. */
+export function runSections(tools: readonly ToolSpec[], calls: readonly ToolCall[]): string[] {
+  return [
+    "## Available tools",
+    tools.length === 0 ? "(their definitions were not given)" : describeTools(tools),
+    "## Calls the agent made, in order, with what each returned",
+    calls.length === 0
+      ? "(no calls)"
+      : calls.map((call, index) => fenced(describeCall(call, index + 1))).join("\n"),
+  ];
+}
+
 /** The judge request for one case; images of the request are sent when the judge takes them. */
 export function argumentCorrectnessRequest(
   input: ArgumentCorrectnessInput,
@@ -68,14 +81,7 @@ export function argumentCorrectnessRequest(
     ...shownContent("## The user's request", input.input, { ...options, what: "request" }),
     {
       type: "text",
-      text: [
-        "## Available tools",
-        input.availableTools.length === 0
-          ? "(their definitions were not given: judge the arguments from the request and the outputs)"
-          : describeTools(input.availableTools),
-        "## Calls the agent made, in order, with what each returned",
-        ...input.toolsCalled.map((call, index) => fenced(describeCall(call, index + 1))),
-      ].join("\n"),
+      text: runSections(input.availableTools, input.toolsCalled).join("\n"),
     },
   ];
   return {
@@ -130,15 +136,10 @@ function combineCall(
   const { value, agreement } = majority(verdicts);
   const shared = { index, name: call.name, agreement, samples: verdicts };
   if (agreement < minAgreement) {
-    const tally = (["right", "wrong", "cannot_tell"] as const)
-      .map((verdict) => [verdict, verdicts.filter((given) => given === verdict).length] as const)
-      .filter(([, count]) => count > 0)
-      .map(([verdict, count]) => `${verdict} ${count}`)
-      .join(", ");
     return {
       ...shared,
       verdict: "cannot_tell",
-      reason: `the judge's ${samples.length} answers disagreed (${tally})`,
+      reason: disagreement(verdicts, ["right", "wrong", "cannot_tell"]),
     };
   }
   const reason = samples.find((sample) => sample.verdict === value)?.reason ?? "";

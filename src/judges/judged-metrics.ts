@@ -1,4 +1,6 @@
-import type { MeasureOptions, Metric, MetricDefinition } from "../core/metric.js";
+import { InvalidInputError } from "../core/errors.js";
+import type { JudgeModel } from "../core/judge.js";
+import type { MeasureOptions, MetricDefinition } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseOptions, metricName, metricThreshold, rejectUnknownOptions } from "../core/options.js";
@@ -6,7 +8,9 @@ import type { Content, TestCase } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { argumentCorrectnessOutcome, judgeArguments } from "./argument-correctness.js";
 import { gradedFaithfulness } from "./graded-faithfulness.js";
+import { judgeTaskCompletion, taskVerdictScore } from "./task-completion.js";
 import { samplingOptionNames, samplingOptions } from "./samples.js";
+import type { SamplingOptions } from "./samples.js";
 import { judgeToolSelection } from "./tool-selection.js";
 import type { ToolSelectionVerdict } from "./tool-selection.js";
 
@@ -102,63 +106,147 @@ const multimodalFaithfulness: MetricDefinition = {
   },
 };
 
-const argumentCorrectness: MetricDefinition = {
+/** What a sampled judge made of a case: a score, not evaluable, or nothing to judge. */
+export type JudgedOutcome =
+  | {
+      readonly kind: "scored";
+      readonly score: number;
+      readonly reason: string;
+      readonly details: unknown;
+    }
+  | { readonly kind: "not-evaluable"; readonly reason: string; readonly details: unknown }
+  | { readonly kind: "skipped"; readonly reason: string };
+
+/** A judged metric that samples its judge, as the registry makes it from its options. */
+interface SampledJudgeMetric {
+  readonly id: string;
+  readonly description: string;
+  readonly defaultName: string;
+  /** Default 1: a gate passes a case only on a full verdict unless told otherwise. */
+  readonly defaultThreshold: number;
+  /** Judges one case; throws for a case it cannot read (recorded as that case's error). */
+  judgeCase(input: {
+    readonly testCase: TestCase;
+    readonly judge: JudgeModel;
+    readonly sampling: SamplingOptions;
+    readonly threshold: number;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<JudgedOutcome>;
+}
+
+/**
+ * The definition of a sampled judged metric: options `name`, `threshold` (the one a case may set)
+ * and the sampling ones; each case's outcome as a result, an error recorded, never a default.
+ */
+function sampledJudgeDefinition(spec: SampledJudgeMetric): MetricDefinition {
+  const { id } = spec;
+  const definition: MetricDefinition = {
+    id,
+    description: spec.description,
+    judge: "required",
+    caseOptions: ["threshold"],
+    create(options, context) {
+      rejectUnknownOptions(id, options, ["name", "threshold", ...samplingOptionNames]);
+      const name = metricName(id, options, spec.defaultName);
+      const threshold = metricThreshold(id, options, spec.defaultThreshold);
+      const sampling = samplingOptions(id, options);
+      const judge = context.judge();
+      return {
+        id,
+        name,
+        async measure(testCase: TestCase, measureOptions: MeasureOptions = {}) {
+          const signal = measureOptions.signal;
+          try {
+            const outcome = await spec.judgeCase({ testCase, judge, sampling, threshold, signal });
+            if (outcome.kind === "skipped") {
+              return { status: "skipped", metric: name, reason: outcome.reason };
+            }
+            if (outcome.kind === "not-evaluable") {
+              const { reason, details } = outcome;
+              return { status: "not-evaluable", metric: name, reason, details };
+            }
+            return scoredResult(name, { ...outcome, threshold });
+          } catch (error) {
+            if (signal?.aborted === true) throw error;
+            return toErroredResult(name, error);
+          }
+        },
+        withOptions: (overrides) =>
+          definition.create({ ...options, ...caseOptions(id, overrides, ["threshold"]) }, context),
+      };
+    },
+  };
+  return definition;
+}
+
+const argumentCorrectness = sampledJudgeDefinition({
   id: "argument-correctness",
   description:
     "an LLM judge of each call's arguments against the request and the tool outputs before it (share of calls right)",
-  judge: "required",
-  caseOptions: ["threshold"],
-  create(options, context) {
-    const id = "argument-correctness";
-    rejectUnknownOptions(id, options, ["name", "threshold", ...samplingOptionNames]);
-    const name = metricName(id, options, "Argument Correctness");
-    const threshold = metricThreshold(id, options, 1);
-    const sampling = samplingOptions(id, options);
-    const judge = context.judge();
-    const metric: Metric = {
-      id,
-      name,
-      async measure(testCase: TestCase, measureOptions: MeasureOptions = {}) {
-        const signal = measureOptions.signal;
-        try {
-          const calls = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
-          if (calls.length === 0) {
-            return { status: "skipped", metric: name, reason: "the agent made no calls to judge" };
-          }
-          const answer = await judgeArguments(
-            judge,
-            {
-              input: testCase.input ?? "",
-              availableTools: testCase.availableTools ?? [],
-              toolsCalled: calls,
-            },
-            sampling,
-            { signal },
-          );
-          const details = { ...answer, samples: sampling.samples };
-          const outcome = argumentCorrectnessOutcome(answer.calls, threshold);
-          if (outcome.kind === "not-evaluable") {
-            return { status: "not-evaluable", metric: name, reason: outcome.reason, details };
-          }
-          return scoredResult(name, { ...outcome, threshold, details });
-        } catch (error) {
-          if (signal?.aborted === true) throw error;
-          return toErroredResult(name, error);
-        }
+  defaultName: "Argument Correctness",
+  defaultThreshold: 1,
+  async judgeCase({ testCase, judge, sampling, threshold, signal }) {
+    const calls = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
+    if (calls.length === 0) return { kind: "skipped", reason: "the agent made no calls to judge" };
+    const answer = await judgeArguments(
+      judge,
+      {
+        input: testCase.input ?? "",
+        availableTools: testCase.availableTools ?? [],
+        toolsCalled: calls,
       },
-      withOptions: (overrides) =>
-        argumentCorrectness.create(
-          { ...options, ...caseOptions(id, overrides, ["threshold"]) },
-          context,
-        ),
-    };
-    return metric;
+      sampling,
+      { signal },
+    );
+    const details = { ...answer, samples: sampling.samples };
+    return { ...argumentCorrectnessOutcome(answer.calls, threshold), details };
   },
-};
+});
+
+const taskCompletion = sampledJudgeDefinition({
+  id: "task-completion",
+  description:
+    "an LLM judge of the whole run (calls, outputs, replies): did the agent do what the user asked, against expectedOutcome when given",
+  defaultName: "Task Completion",
+  defaultThreshold: 1,
+  async judgeCase({ testCase, judge, sampling, signal }) {
+    if (testCase.input === undefined) {
+      throw new InvalidInputError({
+        field: "input",
+        message: "task-completion judges a run against the user's request: the case needs input",
+      });
+    }
+    const answer = await judgeTaskCompletion(
+      judge,
+      {
+        input: testCase.input,
+        availableTools: testCase.availableTools ?? [],
+        toolsCalled: toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" }),
+        replies: testCase.replies ?? [],
+        output: testCase.actualOutput,
+        expectedOutcome: testCase.expectedOutcome,
+      },
+      sampling,
+      { signal },
+    );
+    const details = answer;
+    if (answer.verdict === "cannot_tell") {
+      return { kind: "not-evaluable", reason: `cannot tell: ${answer.reason}`, details };
+    }
+    const unmet = answer.unmet.length === 0 ? "" : ` Not achieved: ${answer.unmet.join("; ")}.`;
+    return {
+      kind: "scored",
+      score: taskVerdictScore[answer.verdict],
+      reason: `${answer.verdict.replace("_", " ")}: ${answer.reason}${unmet}`,
+      details,
+    };
+  },
+});
 
 /** toolscore's own judged metrics, by id: each asks the run's judge. */
 export const judgedMetrics: readonly MetricDefinition[] = [
   toolSelection,
   multimodalFaithfulness,
   argumentCorrectness,
+  taskCompletion,
 ];

@@ -110,3 +110,16 @@ export function medianScore(scores: readonly number[]): {
     sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   return { value, agreement: 1 - (sorted[sorted.length - 1] - sorted[0]) };
 }
+
+/** Why samples that agreed too little decide nothing: `the judge's 3 answers disagreed (right 1, wrong 2)`, verdicts in `order`. */
+export function disagreement<T extends string>(
+  verdicts: readonly T[],
+  order: readonly T[],
+): string {
+  const tally = order
+    .map((verdict) => [verdict, verdicts.filter((given) => given === verdict).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([verdict, count]) => `${verdict} ${count}`)
+    .join(", ");
+  return `the judge's ${verdicts.length} answers disagreed (${tally})`;
+}

@@ -1,0 +1,144 @@
+import type { JudgeModel, JudgeRequest, JudgeUsage } from "../core/judge.js";
+import type { JsonObject } from "../core/json.js";
+import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { runSections } from "./argument-correctness.js";
+import { shownContent } from "./case-content.js";
+import { fenced } from "./fence.js";
+import { taskCompletionInstructions, taskCompletionSchema } from "./prompts/task-completion.js";
+import { askSamples, disagreement, majority } from "./samples.js";
+import type { SamplingOptions } from "./samples.js";
+
+/** A judge's verdict on a whole run. */
+export type TaskVerdict = "completed" | "partially_completed" | "not_completed" | "cannot_tell";
+
+/** What a verdict scores: done 1, partly 0.5, not 0 (`cannot_tell` scores nothing). */
+export const taskVerdictScore: Readonly<Record<Exclude<TaskVerdict, "cannot_tell">, number>> = {
+  completed: 1,
+  partially_completed: 0.5,
+  not_completed: 0,
+};
+
+/** The whole run, as the judge is shown it. */
+export interface TaskCompletionInput {
+  readonly input: Content;
+  readonly availableTools: readonly ToolSpec[];
+  readonly toolsCalled: readonly ToolCall[];
+  /** The agent's replies, in order (from its transcript). */
+  readonly replies: readonly string[];
+  /** The agent's final answer, when the case gives one. */
+  readonly output?: Content;
+  /** What a completed task looks like, when the case gives it. */
+  readonly expectedOutcome?: Content;
+}
+
+interface SampleVerdict {
+  readonly verdict: TaskVerdict;
+  readonly reason: string;
+  readonly unmet: readonly string[];
+}
+
+/** The judge request for one run; images of the request and answer are sent when it takes them. */
+export function taskCompletionRequest(
+  input: TaskCompletionInput,
+  options: { readonly images: boolean },
+): JudgeRequest {
+  const { images } = options;
+  const content: (TextPart | ImagePart)[] = [
+    ...shownContent("## The user's request", input.input, { images, what: "request" }),
+  ];
+  if (input.expectedOutcome !== undefined) {
+    content.push(
+      ...shownContent("## The expected outcome", input.expectedOutcome, {
+        images,
+        what: "expected outcome",
+      }),
+    );
+  }
+  content.push({
+    type: "text",
+    text: [
+      ...runSections(input.availableTools, input.toolsCalled),
+      "## What the agent said, in order",
+      input.replies.length === 0
+        ? "(nothing)"
+        : input.replies.map((reply) => fenced(reply)).join("\n"),
+    ].join("\n"),
+  });
+  if (input.output !== undefined) {
+    content.push(
+      ...shownContent("## The agent's final answer", input.output, { images, what: "answer" }),
+    );
+  }
+  return {
+    messages: [
+      { role: "system", content: taskCompletionInstructions },
+      { role: "user", content },
+    ],
+    schema: taskCompletionSchema,
+  };
+}
+
+function readTaskVerdict(output: JsonObject): SampleVerdict {
+  return {
+    verdict: output.verdict as TaskVerdict,
+    reason: (output.reason as string).trim(),
+    unmet: (output.unmet as string[]).map((item) => item.trim()).filter((item) => item !== ""),
+  };
+}
+
+/** The run's verdict over every sample, and what asking cost. */
+export interface TaskCompletionAnswer {
+  /** The majority; `cannot_tell` also when samples agreed less than `minAgreement`. */
+  readonly verdict: TaskVerdict;
+  readonly reason: string;
+  readonly unmet: readonly string[];
+  readonly agreement: number;
+  readonly samples: readonly TaskVerdict[];
+  readonly usage: JudgeUsage;
+  readonly attempts: number;
+  readonly cached: boolean;
+  readonly costUsd?: number;
+}
+
+/**
+ * Asks a judge, `sampling.samples` times, whether the run did what the user asked (against the
+ * expected outcome when given); the majority verdict stands when samples agree enough.
+ */
+export async function judgeTaskCompletion(
+  model: JudgeModel,
+  input: TaskCompletionInput,
+  sampling: SamplingOptions,
+  options: { readonly signal?: AbortSignal | undefined } = {},
+): Promise<TaskCompletionAnswer> {
+  const request = taskCompletionRequest(input, { images: model.supportsImages });
+  const answers = await askSamples(model, request, sampling, {
+    read: readTaskVerdict,
+    signal: options.signal,
+  });
+  const verdicts = answers.values.map((answer) => answer.verdict);
+  const { value, agreement } = majority(verdicts);
+  const cost = {
+    agreement,
+    samples: verdicts,
+    usage: answers.usage,
+    attempts: answers.attempts,
+    cached: answers.cached,
+    costUsd: answers.costUsd,
+  };
+  if (agreement < sampling.minAgreement) {
+    return {
+      verdict: "cannot_tell",
+      reason: disagreement(verdicts, [
+        "completed",
+        "partially_completed",
+        "not_completed",
+        "cannot_tell",
+      ]),
+      unmet: [],
+      ...cost,
+    };
+  }
+  const chosen = answers.values.find((answer) => answer.verdict === value) ?? answers.values[0];
+  return { verdict: value, reason: chosen.reason, unmet: chosen.unmet, ...cost };
+}
