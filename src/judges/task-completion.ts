@@ -30,6 +30,8 @@ export interface TaskCompletionInput {
   readonly output?: Content;
   /** What a completed task looks like, when the case gives it. */
   readonly expectedOutcome?: Content;
+  /** The task, as the one evaluating states it (deepeval's `task`), beside the request. */
+  readonly task?: string;
 }
 
 interface SampleVerdict {
@@ -47,6 +49,14 @@ export function taskCompletionRequest(
   const content: (TextPart | ImagePart)[] = [
     ...shownContent("## The user's request", input.input, { images, what: "request" }),
   ];
+  if (input.task !== undefined) {
+    content.push(
+      ...shownContent("## The task, as the evaluator states it", input.task, {
+        images,
+        what: "task",
+      }),
+    );
+  }
   if (input.expectedOutcome !== undefined) {
     content.push(
       ...shownContent("## The expected outcome", input.expectedOutcome, {
