@@ -280,6 +280,23 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       env,
     });
     expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0 });
+
+    // task-completion's labelled set, with a judge that says every run is complete.
+    server().answer = () => ({ reason: "done", unmet: [], verdict: "completed" });
+    const task = await runCliProcess(
+      ["calibrate", "task-completion", "--judge", "openai/gpt-4o-mini"],
+      { cwd, env },
+    );
+    expect(task.code, task.stderr).toBe(0);
+    expect(task.stdout).toContain("task-completion: judge openai/gpt-4o-mini on 43 labelled cases");
+    expect(task.stdout).toContain("cannot tell         0 said, 0 of 5 labelled undecidable");
+    expect(task.stdout).toMatch(/refund-output-missing: label not-evaluable, judge 1/);
+    const unknown = await runCliProcess(
+      ["calibrate", "task-completon", "--judge", "openai/gpt-4o-mini"],
+      { cwd, env },
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('did you mean "task-completion"?');
   });
 
   it("reruns only the errored cases with --resume --retry-errors, and counts each case once", async () => {

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
-import { calibrateToolSelectionJudge } from "../judges/calibration/calibrate.js";
+import { calibrateJudge, calibratedMetrics } from "../judges/calibration/calibrate.js";
+import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
+import { didYouMean } from "../core/suggest.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatRate } from "../reporters/format.js";
 import { judgeShown } from "./eval.js";
@@ -15,16 +17,22 @@ export const calibrateFlags = {
     value: "<model>",
     help: "the judge, e.g. openai/gpt-4o-mini (key from the environment)",
   },
-  threshold: { type: "string", value: "<0..1>", help: "the pass/fail line (default 0.5)" },
+  threshold: {
+    type: "string",
+    value: "<0..1>",
+    help: "the pass/fail line (default: the metric's threshold)",
+  },
   concurrency: { type: "string", value: "<n>", help: "judgements in flight (default 8)" },
   json: { type: "boolean", help: "print the whole report as JSON" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
 
-export const calibrateHelp = `Usage: toolscore calibrate --judge <provider/model> [options]
+export const calibrateHelp = `Usage: toolscore calibrate [metric] --judge <provider/model> [options]
 
-Runs a tool-selection judge over toolscore's fifty labelled cases and prints how well it agrees
-with the labels: pass/fail accuracy, Cohen's kappa, mean absolute error, the cases it got wrong.
+Runs a judged metric over toolscore's labelled cases for it and prints how well its judge agrees
+with the labels: pass/fail accuracy, Cohen's kappa, mean absolute error, how its "cannot tell"
+answers match the cases labelled undecidable, and the cases it got wrong. Metrics:
+${calibratedMetrics.map((metric) => `  ${metric}${metric === "tool-selection" ? " (default)" : ""}`).join("\n")}
 
 ${flagsHelp(calibrateFlags)}
 `;
@@ -39,13 +47,20 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     io.stdout.write(calibrateHelp);
     return ExitCode.OK;
   }
-  if (positionals.length > 0) throw usageError("calibrate takes no files (see --help)");
+  if (positionals.length > 1) throw usageError("calibrate takes one metric at most (see --help)");
+  const metric = positionals[0] ?? "tool-selection";
+  if (!(calibratedMetrics as readonly string[]).includes(metric)) {
+    throw usageError(
+      `calibrate measures ${calibratedMetrics.join(", ")}; ${JSON.stringify(metric)} has no labelled set${didYouMean(metric, calibratedMetrics)}`,
+      "metric",
+    );
+  }
   if (values.judge === undefined) {
     throw usageError("calibrate needs --judge, e.g. --judge openai/gpt-4o-mini", "--judge");
   }
-  const threshold = values.threshold === undefined ? 0.5 : Number(values.threshold);
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
-  if (!(threshold >= 0 && threshold <= 1)) {
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
     throw usageError("--threshold must be a number from 0 to 1", "--threshold");
   }
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
@@ -53,34 +68,42 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   }
   const model = resolveJudgeModel(values.judge, { env: io.env });
   io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
-  const report = await calibrateToolSelectionJudge(model, {
+  const report = await calibrateJudge(model, {
+    metric: metric as CalibratedMetric,
     threshold,
     concurrency,
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    signal: io.signal,
   });
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return ExitCode.OK;
   }
   const kappa = report.cohensKappa === undefined ? "–" : report.cohensKappa.toFixed(2);
+  const unsure = report.notEvaluable;
   io.stdout.write(
     [
-      `judge ${report.model} on ${report.cases} labelled cases (${report.errors} could not be judged)`,
-      `  pass/fail accuracy  ${formatRate(report.accuracy)}`,
+      `${report.metric}: judge ${report.model} on ${report.results.length} labelled cases (${report.errors} could not be judged)`,
+      `  pass/fail accuracy  ${formatRate(report.accuracy)} (threshold ${report.threshold}, ${report.cases} cases both decided)`,
       `  Cohen's kappa       ${kappa}`,
       `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
+      `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
       `  tokens ${report.usage.inputTokens + report.usage.outputTokens}${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
       "",
     ].join("\n"),
   );
-  const wrong = report.results.filter(
-    (result) =>
-      result.score === undefined || result.score >= threshold !== result.label >= threshold,
+  const passes = (value: number) => value >= report.threshold;
+  const wrong = report.results.filter((result) =>
+    typeof result.label === "number"
+      ? result.score === undefined || passes(result.score) !== passes(result.label)
+      : result.notEvaluable !== true,
   );
   for (const result of wrong.slice(0, 20)) {
+    const judged =
+      result.score ??
+      (result.notEvaluable === true ? "cannot tell" : (result.error?.code ?? "error"));
     io.stdout.write(
-      `  ${result.id}: label ${result.label}, judge ${result.score ?? "error"}${result.reason === undefined ? "" : ` (${result.reason})`}\n`,
+      `  ${result.id}: label ${result.label}, judge ${judged}${result.reason === undefined ? "" : ` (${result.reason})`}\n`,
     );
   }
   return report.errors > 0 ? ExitCode.RUNTIME : ExitCode.OK;
