@@ -5,7 +5,9 @@ import type { MeasureOptions, Metric } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ImageSource } from "../core/test-case.js";
-import { claimsScore, judgeClaims, unjudgeableContexts } from "./faithfulness.js";
+import { claimsRequest, claimsScore, readClaims, unjudgeableContexts } from "./faithfulness.js";
+import { askSamples, medianScore } from "./samples.js";
+import type { SamplingOptions } from "./samples.js";
 import type { ClaimVerdict } from "./faithfulness.js";
 
 /** How one context was read: text, or an image with how its loading went. */
@@ -96,6 +98,8 @@ export interface GradedFaithfulnessSettings<TCase> {
   readonly name: string;
   readonly threshold: number;
   readonly judge: JudgeModel;
+  /** How many gradings to ask for, and how far they must agree. Default: one. */
+  readonly sampling?: SamplingOptions;
   /** The case's response and contexts; throws `InvalidInputError` for a case that lacks them. */
   readonly read: (testCase: TCase) => {
     readonly response: string;
@@ -136,19 +140,33 @@ export function gradedFaithfulness<TCase>(
         const failed = unjudgeableContexts(contexts);
         if (failed.length > 0)
           return { status: "skipped", metric: name, reason: notJudgeable(failed) };
-        const answer = await judgeClaims(judge, { response, contexts }, { signal });
-        return scoredResult(name, {
-          score: claimsScore(answer.value),
-          threshold,
-          reason: claimsReason(answer.value),
-          details: {
-            claims: answer.value,
-            contexts: contexts.map(contextStatus),
-            usage: answer.usage,
-            attempts: answer.attempts,
-            costUsd: answer.costUsd,
-          },
+        const sampling = settings.sampling ?? { samples: 1, temperature: 0, minAgreement: 0 };
+        const answers = await askSamples(judge, claimsRequest(response, contexts), sampling, {
+          read: readClaims(contexts),
+          signal,
         });
+        const scores = answers.values.map(claimsScore);
+        const { value: score, agreement } = medianScore(scores);
+        // The claims of the sample whose score is nearest the median.
+        const nearest = scores.reduce(
+          (best, value, index) =>
+            Math.abs(value - score) < Math.abs((scores[best] ?? 0) - score) ? index : best,
+          0,
+        );
+        const claims = answers.values[nearest] ?? [];
+        const details = {
+          claims,
+          contexts: contexts.map(contextStatus),
+          usage: answers.usage,
+          attempts: answers.attempts,
+          costUsd: answers.costUsd,
+          ...(scores.length === 1 ? {} : { agreement, scores }),
+        };
+        if (agreement < sampling.minAgreement) {
+          const reason = `the judge's ${scores.length} gradings disagreed (${scores.map((value) => value.toFixed(2)).join(", ")})`;
+          return { status: "not-evaluable", metric: name, reason, details };
+        }
+        return scoredResult(name, { score, threshold, reason: claimsReason(claims), details });
       } catch (error) {
         if (signal?.aborted === true) throw error;
         return toErroredResult(name, error);

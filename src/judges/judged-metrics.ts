@@ -11,8 +11,7 @@ import { gradedFaithfulness } from "./graded-faithfulness.js";
 import { judgeTaskCompletion, taskVerdictScore } from "./task-completion.js";
 import { samplingOptionNames, samplingOptions } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
-import { judgeToolSelection } from "./tool-selection.js";
-import type { ToolSelectionVerdict } from "./tool-selection.js";
+import { judgeToolSelectionSampled } from "./tool-selection.js";
 
 /** The answer's text: a string, or the text parts of its content. */
 function responseText(content: Content | undefined): string {
@@ -23,52 +22,6 @@ function responseText(content: Content | undefined): string {
     .join("\n");
 }
 
-const toolSelection: MetricDefinition = {
-  id: "tool-selection",
-  description: "an LLM judge of the tools chosen against the case's availableTools",
-  judge: "required",
-  caseOptions: [],
-  create(options, context) {
-    rejectUnknownOptions("tool-selection", options, ["name", "threshold"]);
-    const name = metricName("tool-selection", options, "Tool Selection");
-    const threshold = metricThreshold("tool-selection", options, 0.5);
-    const judge = context.judge();
-    return {
-      id: "tool-selection",
-      name,
-      async measure(
-        testCase: TestCase,
-        measureOptions: MeasureOptions = {},
-      ): Promise<MetricResult<ToolSelectionVerdict>> {
-        if (testCase.availableTools === undefined || testCase.availableTools.length === 0) {
-          return { status: "skipped", metric: name, reason: "the case lists no availableTools" };
-        }
-        try {
-          const called = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
-          const answer = await judgeToolSelection(
-            judge,
-            {
-              input: testCase.input ?? "",
-              availableTools: testCase.availableTools,
-              toolsCalled: called.map((call) => ({
-                name: call.name,
-                inputParameters: call.inputParameters,
-              })),
-              output: testCase.actualOutput,
-            },
-            { signal: measureOptions.signal },
-          );
-          const { score, reason } = answer.value;
-          return scoredResult(name, { score, threshold, reason, details: answer.value });
-        } catch (error) {
-          if (measureOptions.signal?.aborted === true) throw error;
-          return toErroredResult(name, error);
-        }
-      },
-    };
-  },
-};
-
 const multimodalFaithfulness: MetricDefinition = {
   id: "multimodal-faithfulness",
   description:
@@ -76,13 +29,18 @@ const multimodalFaithfulness: MetricDefinition = {
   judge: "required",
   caseOptions: [],
   create(options, context) {
-    rejectUnknownOptions("multimodal-faithfulness", options, ["name", "threshold"]);
+    rejectUnknownOptions("multimodal-faithfulness", options, [
+      "name",
+      "threshold",
+      ...samplingOptionNames,
+    ]);
     const name = metricName("multimodal-faithfulness", options, "Multimodal Faithfulness");
     const judge = context.judge();
     const metric = gradedFaithfulness({
       name,
       threshold: metricThreshold("multimodal-faithfulness", options, 0.5),
       judge,
+      sampling: samplingOptions("multimodal-faithfulness", options),
       read: (testCase: TestCase) => ({
         response: responseText(testCase.actualOutput),
         contexts: testCase.retrievedContexts ?? [],
@@ -124,6 +82,8 @@ interface SampledJudgeMetric {
   readonly defaultName: string;
   /** Default 1: a gate passes a case only on a full verdict unless told otherwise. */
   readonly defaultThreshold: number;
+  /** What a case's `metricOptions` may set. Default `["threshold"]`. */
+  readonly caseOptions?: readonly string[];
   /** Judges one case; throws for a case it cannot read (recorded as that case's error). */
   judgeCase(input: {
     readonly testCase: TestCase;
@@ -144,7 +104,7 @@ function sampledJudgeDefinition(spec: SampledJudgeMetric): MetricDefinition {
     id,
     description: spec.description,
     judge: "required",
-    caseOptions: ["threshold"],
+    caseOptions: spec.caseOptions ?? ["threshold"],
     create(options, context) {
       rejectUnknownOptions(id, options, ["name", "threshold", ...samplingOptionNames]);
       const name = metricName(id, options, spec.defaultName);
@@ -172,12 +132,45 @@ function sampledJudgeDefinition(spec: SampledJudgeMetric): MetricDefinition {
           }
         },
         withOptions: (overrides) =>
-          definition.create({ ...options, ...caseOptions(id, overrides, ["threshold"]) }, context),
+          definition.create(
+            { ...options, ...caseOptions(id, overrides, definition.caseOptions) },
+            context,
+          ),
       };
     },
   };
   return definition;
 }
+
+const toolSelection = sampledJudgeDefinition({
+  id: "tool-selection",
+  description: "an LLM judge of the tools chosen against the case's availableTools",
+  defaultName: "Tool Selection",
+  defaultThreshold: 0.5,
+  caseOptions: [],
+  async judgeCase({ testCase, judge, sampling, signal }) {
+    const availableTools = testCase.availableTools ?? [];
+    if (availableTools.length === 0) {
+      return { kind: "skipped", reason: "the case lists no availableTools" };
+    }
+    const called = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
+    const input = {
+      input: testCase.input ?? "",
+      availableTools,
+      toolsCalled: called.map(({ name, inputParameters }) => ({ name, inputParameters })),
+      output: testCase.actualOutput,
+    };
+    const answer = await judgeToolSelectionSampled(judge, input, sampling, { signal });
+    const { value, agreement, scores } = answer;
+    if (agreement < sampling.minAgreement) {
+      const reason = `the judge's ${scores.length} scores disagreed (${scores.join(", ")})`;
+      return { kind: "not-evaluable", reason, details: { ...value, agreement, scores } };
+    }
+    // One sample's details are the verdict as it always was.
+    const details = scores.length === 1 ? value : { ...value, agreement, scores };
+    return { kind: "scored", score: value.score, reason: value.reason, details };
+  },
+});
 
 const argumentCorrectness = sampledJudgeDefinition({
   id: "argument-correctness",

@@ -2,6 +2,8 @@ import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
 import { askJudge, unitScore } from "./ask-judge.js";
+import { askSamples, medianScore } from "./samples.js";
+import type { SamplingOptions } from "./samples.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
@@ -108,4 +110,36 @@ export function judgeToolSelection(
     read: readToolSelection,
     ...options,
   });
+}
+
+/** A tool-selection verdict over samples: the median score, the sample nearest it, the spread. */
+export interface SampledToolSelection {
+  /** The verdict of the sample nearest the median, with the median as its score. */
+  readonly value: ToolSelectionVerdict;
+  /** 1 minus the spread of the samples' scores. */
+  readonly agreement: number;
+  readonly scores: readonly number[];
+}
+
+/**
+ * Asks for the tool-selection verdict `sampling.samples` times (see `askSamples`): the median
+ * score, and the reason of the sample nearest it.
+ */
+export async function judgeToolSelectionSampled(
+  model: JudgeModel,
+  input: ToolSelectionInput,
+  sampling: SamplingOptions,
+  options: { readonly signal?: AbortSignal | undefined } = {},
+): Promise<SampledToolSelection> {
+  const request = toolSelectionRequest(input, { images: model.supportsImages });
+  const answers = await askSamples(model, request, sampling, {
+    read: readToolSelection,
+    signal: options.signal,
+  });
+  const scores = answers.values.map((verdict) => verdict.score);
+  const { value: median, agreement } = medianScore(scores);
+  const nearest = answers.values.reduce((best, verdict) =>
+    Math.abs(verdict.score - median) < Math.abs(best.score - median) ? verdict : best,
+  );
+  return { value: { ...nearest, score: median }, agreement, scores };
 }

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import type { TestCase } from "../core/test-case.js";
+import { createMetric } from "../registry/metric-registry.js";
+import { fakeJudge } from "../../test/support/fake-judge.js";
+
+const selection = (score: number) => ({
+  reason: `score ${score}`,
+  overSelected: [],
+  underSelected: score < 1 ? ["book"] : [],
+  misSelected: [],
+  score,
+});
+
+const flight: TestCase = {
+  input: "Book me a flight to Oslo",
+  availableTools: [{ name: "search_flights" }, { name: "book" }],
+  toolsCalled: [{ name: "search_flights", arguments: { to: "OSL" } }] as never,
+};
+
+describe("tool-selection, sampled", () => {
+  it("is the single verdict as it always was with one sample", async () => {
+    const { model, asked } = fakeJudge(() => selection(0.5));
+    const result = await createMetric({ metric: "tool-selection" }, { judge: model }).measure(
+      flight,
+    );
+    expect(result).toEqual({
+      status: "scored",
+      metric: "Tool Selection",
+      score: 0.5,
+      threshold: 0.5,
+      success: true,
+      reason: "score 0.5",
+      details: selection(0.5),
+    });
+    expect(asked.map((request) => [request.sample, request.temperature])).toEqual([[0, 0]]);
+  });
+
+  it("takes the median of n scores with its spread, and is not evaluable when they spread", async () => {
+    const close = fakeJudge((_, sample) => selection([1, 0.75, 1][sample]));
+    const metric = (model: typeof close.model) =>
+      createMetric({ metric: "tool-selection", samples: 3 }, { judge: model });
+    expect(await metric(close.model).measure(flight)).toMatchObject({
+      status: "scored",
+      score: 1,
+      details: { agreement: 0.75, scores: [1, 0.75, 1], reason: "score 1" },
+    });
+    const apart = fakeJudge((_, sample) => selection([1, 0, 0.5][sample]));
+    expect(await metric(apart.model).measure(flight)).toMatchObject({
+      status: "not-evaluable",
+      reason: "the judge's 3 scores disagreed (1, 0, 0.5)",
+    });
+  });
+
+  it("takes its sampling from the config, never from a case", () => {
+    const { model } = fakeJudge(() => selection(1));
+    const metric = createMetric({ metric: "tool-selection" }, { judge: model });
+    expect(() => metric.withOptions?.({ samples: 9 })).toThrow(/samples/);
+    expect(() => createMetric({ metric: "tool-selection", samples: 0 }, { judge: model })).toThrow(
+      /tool-selection.samples must be a whole number of answers, from 1 to 25/,
+    );
+  });
+});
+
+describe("multimodal-faithfulness, sampled", () => {
+  const receipt: TestCase = {
+    actualOutput: "The total is 12 EUR, paid by card.",
+    retrievedContexts: ["The receipt total is 12 EUR.", "Paid in cash."],
+  };
+  const claim = (text: string, verdict: string, contexts: number[]) => ({
+    claim: text,
+    verdict,
+    contexts,
+    reason: `${text}: ${verdict}`,
+  });
+  // Two gradings find both claims' fate; one misses the contradiction.
+  const gradings = [
+    [claim("total 12 EUR", "supported", [1]), claim("paid by card", "contradicted", [2])],
+    [claim("total 12 EUR", "supported", [1]), claim("paid by card", "supported", [2])],
+    [claim("total 12 EUR", "supported", [1]), claim("paid by card", "contradicted", [2])],
+  ];
+
+  it("grades n times, the median score with the claims of the grading nearest it", async () => {
+    const { model, asked } = fakeJudge((_, sample) => ({ claims: gradings[sample] }));
+    const metric = createMetric(
+      { metric: "multimodal-faithfulness", samples: 3, minAgreement: 0.5 },
+      { judge: model },
+    );
+    const result = await metric.measure(receipt);
+    expect(asked.map((request) => request.sample)).toEqual([0, 1, 2]);
+    expect(result).toMatchObject({
+      status: "scored",
+      score: 0.5,
+      details: { agreement: 0.5, scores: [0.5, 1, 0.5] },
+    });
+    expect(
+      (result as { details: { claims: { verdict: string }[] } }).details.claims[1],
+    ).toMatchObject({ verdict: "contradicted" });
+  });
+
+  it("is not evaluable when the gradings spread more than minAgreement allows", async () => {
+    const { model } = fakeJudge((_, sample) => ({ claims: gradings[sample] }));
+    const metric = createMetric(
+      { metric: "multimodal-faithfulness", samples: 3 },
+      { judge: model },
+    );
+    expect(await metric.measure(receipt)).toMatchObject({
+      status: "not-evaluable",
+      reason: "the judge's 3 gradings disagreed (0.50, 1.00, 0.50)",
+    });
+  });
+});
