@@ -255,6 +255,67 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     ).toContain("--not-evaluable takes fail or ignore, got maybe");
   });
 
+  it("decides judged values in a dataset's expected calls, and refuses them without a judge", async () => {
+    const email = (body: string) => ({
+      name: "send_email",
+      arguments: { to: "ada@example.com", body },
+    });
+    const expected = {
+      name: "send_email",
+      arguments: {
+        to: "ada@example.com",
+        body: { $match: "judged", criterion: "apologizes and names the 30 EUR refund" },
+      },
+    };
+    writeFileSync(
+      path.join(cwd, "emails.jsonl"),
+      [
+        {
+          id: "kind",
+          input: "Refund 30 EUR",
+          toolsCalled: [email("Sorry! 30 EUR refunded.")],
+          expectedTools: [expected],
+        },
+        {
+          id: "curt",
+          input: "Refund 30 EUR",
+          toolsCalled: [email("Done.")],
+          expectedTools: [expected],
+        },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join("\n"),
+    );
+    server().answer = ({ prompt }) =>
+      (prompt.split("The value the agent passed")[1] ?? "").includes("30 EUR")
+        ? { reason: "apologizes and names 30 EUR", verdict: "meets" }
+        : { reason: "it names no amount", verdict: "fails" };
+    const env = {
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: server().openaiBaseURL,
+      XDG_CACHE_HOME: path.join(cwd, "user-cache"),
+    };
+    const out = ["-o", "emails.results.jsonl"];
+    const run = await runCliProcess(
+      ["eval", "emails.jsonl", ...out, "--judge", "openai/gpt-4o-mini"],
+      { cwd, env },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(server().modelCalls).toHaveLength(2);
+    const byId = new Map(lines("emails.results.jsonl").map((record) => [record.id, record]));
+    expect(byId.get("kind")).toMatchObject({ status: "passed" });
+    expect(byId.get("curt")).toMatchObject({ status: "failed" });
+    expect(run.stdout).toContain(
+      '$.body: judged not to meet "apologizes and names the 30 EUR refund": it names no amount',
+    );
+    // Without a judge: each case holding one is a JUDGE_REQUIRED error (exit 3), never a pass.
+    const none = await runCliProcess(["eval", "emails.jsonl", ...out, "--overwrite"], { cwd, env });
+    expect(none.code).toBe(3);
+    expect(
+      lines("emails.results.jsonl").filter((record) => record.status === "error"),
+    ).toHaveLength(2);
+  });
+
   it("calibrate measures a judge against the labelled cases", async () => {
     // A judge that passes everything agrees with the labels that pass, and no better than chance.
     server().answer = () => ({

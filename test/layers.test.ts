@@ -25,7 +25,7 @@ const allowed: Record<string, readonly string[]> = {
   testing: ["metrics", "adapters", "core"],
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
-  registry: ["compat", "metrics", "judges", "providers", "node", "core"],
+  registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
   reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "adapters", "core"],
   cli: [

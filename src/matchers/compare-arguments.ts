@@ -169,7 +169,9 @@ function testMatcher(walk: Walk, matcher: ValueMatcher, actual: JsonValue | unde
       : matcher.test(actual);
   if (walk.verdicts) {
     const verdict = ok ? "match" : actual === undefined ? "missing" : "mismatch";
-    const note = ok ? `matched ${matcher.describe}` : `expected ${matcher.describe}`;
+    const note = ok
+      ? `matched ${matcher.describe}`
+      : (matcher.explain?.(actual) ?? `expected ${matcher.describe}`);
     record(walk, verdict, matcher, actual, note);
   }
   return ok ? 1 : 0;

@@ -1,6 +1,6 @@
 import { linearRegExp } from "./linear-regex.js";
 import type { LinearRegExp } from "./linear-regex.js";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError, JudgeRequiredError } from "../core/errors.js";
 import { didYouMean } from "../core/suggest.js";
 import {
   childPath,
@@ -32,6 +32,14 @@ export interface ValueMatcher {
   testNormalized?(value: JsonValue | undefined, normalize: (text: string) => string): boolean;
   /** The JSON form, for datasets and reports (`{"$match": "regex", ...}`); undefined for `custom`. */
   toJSON(): JsonValue;
+  /** What a judge decides, for `judged` matchers: the criterion a value must meet. */
+  readonly criterion?: string;
+  /** The expected values a matcher holds (`oneOf`'s alternatives, `optional`'s value). */
+  readonly children?: readonly ExpectedValue[];
+  /** The same matcher holding `children` instead (what binding judged matchers rebuilds). */
+  rebuild?(children: readonly ExpectedValue[]): ValueMatcher;
+  /** Why a value fails, when the matcher can say more than `describe` (a judge's why). */
+  explain?(value: JsonValue | undefined): string | undefined;
 }
 
 /** True for a value made by one of the `match.*` functions (from any copy of toolscore). */
@@ -41,6 +49,15 @@ export function isValueMatcher(value: unknown): value is ValueMatcher {
     value !== null &&
     (value as Record<symbol, unknown>)[brand] === true
   );
+}
+
+/** A matcher that holds expected values, rebuilt around others by `rebuild`. */
+function withChildren(
+  children: readonly ExpectedValue[],
+  rebuild: (children: readonly ExpectedValue[]) => ValueMatcher,
+  base: ValueMatcher,
+): ValueMatcher {
+  return { ...base, children, rebuild };
 }
 
 /** A matcher with its test under a rule's string normalization. */
@@ -246,16 +263,20 @@ export const match = {
       misuse("match.oneOf", "match.oneOf needs a non-empty array");
     const alternatives = values.map((v, i) => toExpectedValue(v, { field: `oneOf[${i}]` }) ?? null);
     const json = alternatives.map(expectedJson);
-    return withNormalized(
-      matcher(
-        "oneOf",
-        alternatives.every((alternative) => !hasMatchers(alternative))
-          ? `one of ${json.map((value) => JSON.stringify(value)).join(", ")}`
-          : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
-        (v) => alternatives.some((alternative) => satisfies(alternative, v)),
-        { $match: "oneOf", values: json },
+    return withChildren(
+      alternatives,
+      (children) => match.oneOf(children),
+      withNormalized(
+        matcher(
+          "oneOf",
+          alternatives.every((alternative) => !hasMatchers(alternative))
+            ? `one of ${json.map((value) => JSON.stringify(value)).join(", ")}`
+            : `one of ${alternatives.map((a) => (isValueMatcher(a) ? a.describe : JSON.stringify(expectedJson(a)))).join(", ")}`,
+          (v) => alternatives.some((alternative) => satisfies(alternative, v)),
+          { $match: "oneOf", values: json },
+        ),
+        (v, normalize) => alternatives.some((alternative) => satisfies(alternative, v, normalize)),
       ),
-      (v, normalize) => alternatives.some((alternative) => satisfies(alternative, v, normalize)),
     );
   },
   /** A number within bounds (inclusive unless `exclusive`). */
@@ -298,14 +319,18 @@ export const match = {
    */
   optional(value: unknown): ValueMatcher {
     const expected = toExpectedValue(value, { field: "optional" }) ?? null;
-    return withNormalized(
-      matcher(
-        "optional",
-        `absent, or ${isValueMatcher(expected) ? expected.describe : JSON.stringify(expectedJson(expected))}`,
-        (v) => v === undefined || satisfies(expected, v),
-        { $match: "optional", value: expectedJson(expected) },
+    return withChildren(
+      [expected],
+      ([child]) => match.optional(child),
+      withNormalized(
+        matcher(
+          "optional",
+          `absent, or ${isValueMatcher(expected) ? expected.describe : JSON.stringify(expectedJson(expected))}`,
+          (v) => v === undefined || satisfies(expected, v),
+          { $match: "optional", value: expectedJson(expected) },
+        ),
+        (v, normalize) => v === undefined || satisfies(expected, v, normalize),
       ),
-      (v, normalize) => v === undefined || satisfies(expected, v, normalize),
     );
   },
   /**
@@ -332,6 +357,29 @@ export const match = {
         ...(options.trim === undefined ? {} : { trim: options.trim }),
       },
     );
+  },
+  /**
+   * A value an LLM judge decides against `criterion` ("a polite email that names the refund
+   * amount"), everything around it matched as ever. Scoring binds it to the run's judge; unbound
+   * (no judge) its test is a `JUDGE_REQUIRED` error, never a pass or a fail.
+   */
+  judged(criterion: string): ValueMatcher {
+    if (typeof criterion !== "string" || criterion.trim() === "")
+      misuse("match.judged", "match.judged needs a criterion: what the value must be, in words");
+    return {
+      ...matcher(
+        "judged",
+        `a value judged to meet ${JSON.stringify(criterion)}`,
+        () => {
+          throw new JudgeRequiredError({
+            option: "judge",
+            message: `a judged matcher ("${criterion}") needs a judge: give one (--judge provider/model, or createMetric's { judge })`,
+          });
+        },
+        { $match: "judged", criterion },
+      ),
+      criterion,
+    };
   },
   /** Your own predicate; `description` says what it accepts. Not expressible in JSON datasets. */
   custom(
@@ -383,6 +431,7 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
     optional: ["value"],
     text: ["value", "ignoreCase", "ignoreCharacters", "trim"],
     absent: [],
+    judged: ["criterion"],
   };
   // Own keys only: "toString" or "constructor" are on every object's prototype, not matchers.
   if (typeof kind !== "string" || !Object.hasOwn(allowed, kind)) {
@@ -466,6 +515,10 @@ function fromJson(record: Record<string, unknown>, path: string): ValueMatcher {
       }
       case "present":
         return match.present();
+      case "judged":
+        return match.judged(
+          field(record, "criterion", path, isString, "what the value must be, in words"),
+        );
       case "optional":
         if (!Object.hasOwn(record, "value")) fail(path, "needs a value (or a matcher)");
         return match.optional(

@@ -18,6 +18,10 @@ function describeVerdict(verdict: ArgumentVerdict): string {
   if (verdict.note === unparsedArgumentsNote) {
     return `${unparsedArgumentsNote}: ${show(verdict.actual)}`;
   }
+  // A judge's why stands as it is: `$.body: judged not to meet "...": it omits the amount`.
+  if (verdict.verdict === "mismatch" && verdict.note?.startsWith("judged") === true) {
+    return `${verdict.path}: ${verdict.note}`;
+  }
   switch (verdict.verdict) {
     case "missing":
       return `${verdict.path} missing${verdict.note ? ` (${verdict.note})` : ""}`;

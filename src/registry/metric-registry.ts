@@ -8,6 +8,9 @@ import type { Metric, MetricDefinition, ResolvedMetricContext } from "../core/me
 import { rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
+import { samplingOptions } from "../judges/samples.js";
+import { withJudgedValues } from "./judged-leaves.js";
+import { judgedLeavesOf } from "../matchers/judged-leaves.js";
 import { deterministicMetrics } from "../metrics/registry.js";
 import { prepareContexts } from "../node/prepare-contexts.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -30,11 +33,54 @@ export interface MetricContext {
 }
 
 /**
+ * tool-call-accuracy as the registry makes it: with a judge, a case's judged values
+ * (`match.judged`) are decided first (`withJudgedValues`), sampled by `samples`, `temperature`
+ * and `minAgreement`; without one, a case that holds them is a `JUDGE_REQUIRED` error.
+ */
+function withJudgedValuesDefinition(definition: MetricDefinition): MetricDefinition {
+  return {
+    ...definition,
+    judge: "optional",
+    asksJudge: {
+      when: "for cases whose expected calls hold judged values (match.judged), given --judge",
+      asks: (_options, judgeGiven) => judgeGiven,
+    },
+    create(options, context) {
+      if (judgedLeavesOf(options).length > 0) {
+        throw new InvalidOptionError({
+          option: definition.id,
+          value: "(judged value)",
+          message: `${definition.id}: a judged value (match.judged) belongs in a case's expected calls; its options and toolRules cannot hold one`,
+        });
+      }
+      const { samples, temperature, minAgreement, ...rest } = options;
+      const sampling: JsonObject = {};
+      for (const [key, value] of Object.entries({ samples, temperature, minAgreement }))
+        if (Object.hasOwn(options, key)) sampling[key] = value;
+      if (!context.hasJudge) {
+        const given = Object.keys(sampling).at(0);
+        if (given !== undefined) {
+          throw new JudgeRequiredError({
+            option: `${definition.id}.${given}`,
+            message: `${definition.id}.${given} samples the judge of judged values: give a judge (--judge provider/model)`,
+          });
+        }
+        return definition.create(rest, context);
+      }
+      const metric = definition.create(rest, context);
+      return withJudgedValues(metric, context.judge, samplingOptions(definition.id, sampling));
+    },
+  };
+}
+
+/**
  * Every metric toolscore makes by id, deterministic and judged: the one registry. Each definition
  * lives with what it scores (`metrics`, `judges`, the compatible APIs of `compat`).
  */
 export const metricDefinitions: readonly MetricDefinition[] = [
-  ...deterministicMetrics,
+  ...deterministicMetrics.map((definition) =>
+    definition.id === "tool-call-accuracy" ? withJudgedValuesDefinition(definition) : definition,
+  ),
   ...deepevalMetrics,
   ...judgedMetrics,
   ...ragasMultimodalMetrics,

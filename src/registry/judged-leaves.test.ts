@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import type { JudgeRequest } from "../core/judge.js";
+import { match } from "../matchers/value-matchers.js";
+import { fakeJudge } from "../../test/support/fake-judge.js";
+import { createMetric } from "./metric-registry.js";
+
+const criterion = "polite, names the refund amount";
+const textOf = (request: JudgeRequest) => JSON.stringify(request.messages);
+
+/** A judge that finds a body polite and complete when it says "sorry" and "30 EUR". */
+const emailJudge = () =>
+  fakeJudge((request) => {
+    // The value alone: what follows its heading.
+    const text = textOf(request).split("The value the agent passed")[1] ?? "";
+    if (text.includes("maybe"))
+      return { reason: "the refund policy is not shown", verdict: "cannot_tell" };
+    const meets = text.includes("sorry") && text.includes("30 EUR");
+    return {
+      reason: meets ? "polite and names 30 EUR" : "it does not mention the amount",
+      verdict: meets ? "meets" : "fails",
+    };
+  });
+
+const email = (body: string) => ({
+  name: "send_email",
+  arguments: { to: "ada@example.com", body },
+});
+const accuracy = (judge?: ReturnType<typeof emailJudge>) =>
+  createMetric({ metric: "tool-call-accuracy" }, judge === undefined ? {} : { judge: judge.model });
+
+describe("judged values in expected calls (match.judged)", () => {
+  it("lets a judge decide a value, everything else matched as ever, and says why it failed", async () => {
+    const judge = emailJudge();
+    const expected = [
+      { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+    ];
+    const right = await accuracy(judge).measure({
+      input: "Refund 30 EUR and tell the customer",
+      toolsCalled: [email("We are sorry: 30 EUR is on its way back.")] as never,
+      expectedTools: expected as never,
+    });
+    expect(right).toMatchObject({ status: "scored", score: 1, success: true });
+    const wrong = await accuracy(judge).measure({
+      input: "Refund 30 EUR and tell the customer",
+      toolsCalled: [email("We are sorry for the trouble.")] as never,
+      expectedTools: expected as never,
+    });
+    expect(wrong).toMatchObject({ status: "scored", success: false });
+    expect((wrong as { reason: string }).reason).toContain(
+      `$.body: judged not to meet "${criterion}": it does not mention the amount`,
+    );
+    // The judge saw the criterion, the value, where it sits, the tool and the request.
+    const text = textOf(judge.asked[0]);
+    for (const part of [
+      criterion,
+      "We are sorry: 30 EUR is on its way back.",
+      "$.body of the call to send_email",
+      "Refund 30 EUR and tell the customer",
+    ]) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it("reads the JSON form, inside oneOf too, as datasets write it", async () => {
+    const judge = emailJudge();
+    const expectedTools = [
+      {
+        name: "send_email",
+        arguments: {
+          to: "ada@example.com",
+          body: { $match: "oneOf", values: ["(no body)", { $match: "judged", criterion }] },
+        },
+      },
+    ];
+    const result = await accuracy(judge).measure({
+      input: "Refund 30 EUR",
+      toolsCalled: [email("So sorry! 30 EUR refunded.")] as never,
+      expectedTools: expectedTools as never,
+    });
+    expect(result).toMatchObject({ status: "scored", score: 1 });
+  });
+
+  it("lets the verdicts decide the pairing, asking only what it can need, each question once", async () => {
+    const judge = emailJudge();
+    const result = await accuracy(judge).measure({
+      input: "Refund 30 EUR, then log it",
+      toolsCalled: [
+        { name: "log_event", arguments: { body: "refund done" } },
+        email("Refund processed."),
+        email("We are sorry, 30 EUR is refunded."),
+      ] as never,
+      expectedTools: [
+        { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+        { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+      ] as never,
+    });
+    // Two emails, two distinct bodies: two questions, none about the log call; one body fails.
+    expect(judge.asked).toHaveLength(2);
+    expect(judge.asked.some((request) => textOf(request).includes("refund done"))).toBe(false);
+    expect(result).toMatchObject({ status: "scored", success: false });
+    expect((result as { reason: string }).reason).toContain("judged not to meet");
+  });
+
+  it("needs a judge: a case holding a judged value is a JUDGE_REQUIRED error, never a pass", async () => {
+    const result = await accuracy().measure({
+      toolsCalled: [email("sorry, 30 EUR")] as never,
+      expectedTools: [
+        { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+      ] as never,
+    });
+    expect(result).toMatchObject({ status: "error", error: { code: "JUDGE_REQUIRED" } });
+    expect(() => createMetric({ metric: "tool-call-accuracy", samples: 3 })).toThrow(
+      /give a judge/,
+    );
+    // Options cannot hold one: refused before any case runs.
+    expect(() =>
+      createMetric({
+        metric: "tool-call-accuracy",
+        toolRules: { send_email: { body: { $match: "judged", criterion } } },
+      }),
+    ).toThrow(/belongs in a case's expected calls/);
+    // Cases without judged values are scored as ever, judge or not.
+    expect(
+      await accuracy(emailJudge()).measure({
+        toolsCalled: [email("x")] as never,
+        expectedTools: [email("x")] as never,
+      }),
+    ).toMatchObject({ status: "scored", score: 1 });
+  });
+
+  it("refuses a case that would ask more than 50 questions", async () => {
+    const judge = emailJudge();
+    const bodies = Array.from({ length: 51 }, (_, index) => email(`sorry ${index}`));
+    const result = await accuracy(judge).measure({
+      toolsCalled: bodies as never,
+      expectedTools: [
+        { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+      ] as never,
+    });
+    expect(result).toMatchObject({ status: "error", error: { code: "LIMIT_EXCEEDED" } });
+    expect(judge.asked).toHaveLength(0);
+  });
+
+  it("is not evaluable when it fails where the judge could not tell", async () => {
+    const result = await accuracy(emailJudge()).measure({
+      input: "Refund 30 EUR",
+      toolsCalled: [email("maybe later")] as never,
+      expectedTools: [
+        { name: "send_email", arguments: { to: "ada@example.com", body: match.judged(criterion) } },
+      ] as never,
+    });
+    expect(result).toMatchObject({ status: "not-evaluable" });
+    expect((result as { reason: string }).reason).toContain(
+      `$.body: judged: cannot tell whether it meets "${criterion}": the refund policy is not shown`,
+    );
+  });
+});
