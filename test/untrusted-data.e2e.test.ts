@@ -171,7 +171,10 @@ describe("trust comes from the run, never from the data (issue 34, item 1)", () 
     expect(run.stderr + run.stdout).not.toContain(secret);
 
     const help = await runCliProcess(["eval", "--help"], { cwd: dir });
-    expect(help.stdout).toMatch(/^ {2}tool-call-accuracy +deterministic: never asks a judge$/m);
+    expect(help.stdout).toMatch(/^ {2}response-contains +deterministic: never asks a judge$/m);
+    expect(help.stdout).toMatch(
+      /^ {2}tool-call-accuracy +asks the judge for cases whose expected calls hold judged values/m,
+    );
     expect(help.stdout).toMatch(/^ {2}tool-selection +judged: needs --judge$/m);
     expect(help.stdout).toMatch(
       /^ {2}deepeval-multimodal-tool-correctness +asks the judge when its availableTools option/m,
