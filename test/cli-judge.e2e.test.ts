@@ -287,7 +287,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
         .join("\n"),
     );
     server().answer = ({ prompt }) =>
-      (prompt.split("The value the agent passed")[1] ?? "").includes("30 EUR")
+      (prompt.split("## The value\n")[1] ?? "").includes("30 EUR")
         ? { reason: "apologizes and names 30 EUR", verdict: "meets" }
         : { reason: "it names no amount", verdict: "fails" };
     const env = {

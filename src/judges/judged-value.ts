@@ -37,10 +37,10 @@ export function judgedValueRequest(
         fenced(
           question.tool === undefined ? `- ${question.toolName}` : describeTool(question.tool),
         ),
-        `## The argument: ${question.path} of the call to ${question.toolName}`,
+        `## Where it sits: ${question.path} of the call to ${question.toolName}`,
         "## The criterion",
         fenced(question.criterion),
-        "## The value the agent passed",
+        "## The value",
         fenced(
           typeof question.value === "string" ? question.value : JSON.stringify(question.value),
         ),

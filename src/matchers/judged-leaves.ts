@@ -54,13 +54,17 @@ export function mapJudgedLeaves(
   return mapped;
 }
 
-/** Every judged leaf of an expected value, in order. */
-export function judgedLeavesOf(value: unknown): JudgedLeaf[] {
+/** Every judged leaf of an expected value, in order; paths start at `root` (default `$`). */
+export function judgedLeavesOf(value: unknown, root = "$"): JudgedLeaf[] {
   const leaves: JudgedLeaf[] = [];
-  mapJudgedLeaves(value, (leaf) => {
-    leaves.push(leaf);
-    return null;
-  });
+  mapJudgedLeaves(
+    value,
+    (leaf) => {
+      leaves.push(leaf);
+      return null;
+    },
+    root,
+  );
   return leaves;
 }
 

@@ -11,7 +11,7 @@ const textOf = (request: JudgeRequest) => JSON.stringify(request.messages);
 const emailJudge = () =>
   fakeJudge((request) => {
     // The value alone: what follows its heading.
-    const text = textOf(request).split("The value the agent passed")[1] ?? "";
+    const text = textOf(request).split("## The value\\n")[1] ?? "";
     if (text.includes("maybe"))
       return { reason: "the refund policy is not shown", verdict: "cannot_tell" };
     const meets = text.includes("sorry") && text.includes("30 EUR");
@@ -54,7 +54,7 @@ describe("judged values in expected calls (match.judged)", () => {
     for (const part of [
       criterion,
       "We are sorry: 30 EUR is on its way back.",
-      "$.body of the call to send_email",
+      "Where it sits: $.body of the call to send_email",
       "Refund 30 EUR and tell the customer",
     ]) {
       expect(text).toContain(part);
@@ -126,6 +126,45 @@ describe("judged values in expected calls (match.judged)", () => {
         expectedTools: [email("x")] as never,
       }),
     ).toMatchObject({ status: "scored", score: 1 });
+  });
+
+  it("judges a value of a call's output the same way", async () => {
+    const judge = fakeJudge((request) => {
+      const value = textOf(request).split("## The value\\n")[1] ?? "";
+      return value.includes("under 100")
+        ? { reason: "all under 100 EUR", verdict: "meets" }
+        : { reason: "one flight costs 140 EUR", verdict: "fails" };
+    });
+    const search = (summary: string) => ({
+      name: "search_flights",
+      arguments: { to: "OSL" },
+      output: { summary },
+    });
+    const expectedTools = [
+      {
+        name: "search_flights",
+        arguments: { to: "OSL" },
+        output: { summary: match.judged("only flights under 100 EUR") },
+      },
+    ];
+    // Outputs are compared under the output rule (default ignore): here, exactly.
+    const withOutput = createMetric(
+      { metric: "tool-call-accuracy", output: "exact" },
+      { judge: judge.model },
+    );
+    const good = await withOutput.measure({
+      toolsCalled: [search("3 flights, all under 100 EUR")] as never,
+      expectedTools: expectedTools as never,
+    });
+    expect(good).toMatchObject({ status: "scored", score: 1 });
+    const bad = await withOutput.measure({
+      toolsCalled: [search("2 flights: 89 and 140 EUR")] as never,
+      expectedTools: expectedTools as never,
+    });
+    expect(bad).toMatchObject({ status: "scored", success: false });
+    expect(textOf(judge.asked[0])).toContain(
+      "Where it sits: output.summary of the call to search_flights",
+    );
   });
 
   it("refuses a case that would ask more than 50 questions", async () => {

@@ -15,11 +15,19 @@ import { judgedLeavesOf, mapJudgedLeaves, valueAt } from "../matchers/judged-lea
 import type { JudgedLeaf } from "../matchers/judged-leaves.js";
 import { match } from "../matchers/value-matchers.js";
 
-/** An expected call as given, with where its arguments are and the judged values they hold. */
+/** Where judged values may sit in an expected call: its arguments, or its output. */
+interface Place {
+  /** The expected call's key that holds it (`arguments`, `inputParameters`, ..., `output`). */
+  readonly key: string;
+  readonly leaves: readonly JudgedLeaf[];
+  /** The value at the same place in a call made. */
+  readonly actual: (call: ToolCall) => JsonValue | undefined;
+}
+
+/** An expected call as given, with the places of the judged values it holds. */
 interface ExpectedEntry {
   readonly record: Record<string, unknown>;
-  readonly argumentsKey: string | undefined;
-  readonly leaves: readonly JudgedLeaf[];
+  readonly places: readonly Place[];
 }
 
 /** The most distinct judged-value questions one case may ask (before samples). */
@@ -38,10 +46,18 @@ function expectedEntries(testCase: TestCase): ExpectedEntry[] | undefined {
       "expected",
       () => `expectedTools[${index}]`,
     );
-    const args = argumentsKey === undefined ? undefined : record[argumentsKey];
-    return { record, argumentsKey, leaves: judgedLeavesOf(args) };
+    const places: Place[] = [];
+    if (argumentsKey !== undefined) {
+      const leaves = judgedLeavesOf(record[argumentsKey]);
+      if (leaves.length > 0)
+        places.push({ key: argumentsKey, leaves, actual: (call) => call.inputParameters });
+    }
+    const outputLeaves = judgedLeavesOf(record.output, "output");
+    if (outputLeaves.length > 0)
+      places.push({ key: "output", leaves: outputLeaves, actual: (call) => call.output });
+    return { record, places };
   });
-  return entries.some((entry) => entry.leaves.length > 0) ? entries : undefined;
+  return entries.some((entry) => entry.places.length > 0) ? entries : undefined;
 }
 
 /**
@@ -61,20 +77,21 @@ function questionsOf(
     const name = entry.record.name as string;
     for (const call of called) {
       if (call.name !== name) continue;
-      for (const leaf of entry.leaves) {
-        const value = valueAt(call.inputParameters, leaf.at);
-        if (value === undefined) continue;
-        const key = keyOf(leaf, name, value);
-        if (questions.has(key)) continue;
-        questions.set(key, {
-          criterion: leaf.criterion,
-          value,
-          path: leaf.path,
-          toolName: name,
-          tool: tools.get(name),
-          request: testCase.input ?? "",
-        });
-      }
+      for (const place of entry.places)
+        for (const leaf of place.leaves) {
+          const value = valueAt(place.actual(call), leaf.at);
+          if (value === undefined) continue;
+          const key = keyOf(leaf, name, value);
+          if (questions.has(key)) continue;
+          questions.set(key, {
+            criterion: leaf.criterion,
+            value,
+            path: leaf.path,
+            toolName: name,
+            tool: tools.get(name),
+            request: testCase.input ?? "",
+          });
+        }
     }
   }
   return questions;
@@ -86,9 +103,9 @@ function boundExpected(
   verdicts: ReadonlyMap<string, JudgedValueAnswer>,
 ): unknown[] {
   return entries.map((entry) => {
-    if (entry.leaves.length === 0 || entry.argumentsKey === undefined) return entry.record;
+    if (entry.places.length === 0) return entry.record;
     const name = entry.record.name as string;
-    const bound = mapJudgedLeaves(entry.record[entry.argumentsKey], (leaf) => {
+    const bind = (leaf: JudgedLeaf) => {
       const verdictOf = (value: JsonValue | undefined) =>
         value === undefined ? undefined : verdicts.get(keyOf(leaf, name, value));
       const shown = JSON.stringify(leaf.criterion);
@@ -107,8 +124,13 @@ function boundExpected(
             : `judged not to meet ${shown}: ${answer.reason}`;
         },
       };
-    });
-    return { ...entry.record, [entry.argumentsKey]: bound };
+    };
+    const bound: Record<string, unknown> = { ...entry.record };
+    for (const place of entry.places) {
+      const root = place.key === "output" ? "output" : "$";
+      bound[place.key] = mapJudgedLeaves(entry.record[place.key], bind, root);
+    }
+    return bound;
   });
 }
 
