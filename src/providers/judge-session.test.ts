@@ -37,6 +37,22 @@ describe("createJudgeSession", () => {
     expect(session.summary().calls).toBe(24);
   });
 
+  it("asks one question once while its answer is on its way, whoever asks it again", async () => {
+    server().latencyMs = 40;
+    const session = createJudgeSession(model());
+    const answers = await Promise.all([
+      session.model.generate(ask(1)),
+      session.model.generate(ask(1)),
+      session.model.generate(ask(2)),
+    ]);
+    expect(server().modelCalls).toHaveLength(2);
+    expect(answers[1]).toMatchObject({ cached: true, costUsd: 0, output: answers[0].output });
+    expect(session.summary()).toMatchObject({ calls: 2, cacheHits: 1 });
+    // Once answered, a later ask is a new call (no cache here).
+    await session.model.generate(ask(1));
+    expect(server().modelCalls).toHaveLength(3);
+  });
+
   it("paces calls to a rate limit", async () => {
     const session = createJudgeSession(model(), { rateLimit: { limit: 2, intervalMs: 250 } });
     const start = performance.now();

@@ -109,11 +109,10 @@ export function createJudgeSession(
   };
 
   const lookUp = async (
-    request: JudgeRequest,
+    key: string,
     accept: (response: JudgeResponse) => boolean,
   ): Promise<{ key?: string; hit?: JudgeResponse }> => {
     if (cache === undefined) return {};
-    const key = judgeCacheKey(model, request);
     if (mode === "use") {
       const hit = await cache.get(key);
       // An unusable answer kept by an older version is asked again, and replaced.
@@ -156,16 +155,40 @@ export function createJudgeSession(
   const limited = (request: JudgeRequest, signal: AbortSignal | undefined) =>
     limit(() => paced(request, signal));
 
+  // The same request asked again while its answer is on its way waits for that answer: a run
+  // never pays twice for one question (cases that share a judged value, say).
+  const inFlight = new Map<string, Promise<JudgeResponse>>();
+
   const generate = async (
     request: JudgeRequest,
     callOptions: JudgeCallOptions = {},
   ): Promise<JudgeResponse> => {
     const accept = callOptions.accept ?? isJson;
-    const { key, hit } = await lookUp(request, accept);
-    if (hit !== undefined) return hit;
-    const response = account(await limited(request, callOptions.signal), false);
-    await store(key, response, accept);
-    return response;
+    const flight = judgeCacheKey(model, request);
+    const shared = inFlight.get(flight);
+    if (shared !== undefined) {
+      try {
+        const response = await shared;
+        counts.cacheHits++;
+        return { ...response, cached: true, costUsd: 0 };
+      } catch (error) {
+        // The first asker's failure or stop is its own: this one asks for itself.
+        if (callOptions.signal?.aborted === true) throw error;
+      }
+    }
+    const own = (async () => {
+      const { key, hit } = await lookUp(flight, accept);
+      if (hit !== undefined) return hit;
+      const response = account(await limited(request, callOptions.signal), false);
+      await store(key, response, accept);
+      return response;
+    })();
+    inFlight.set(flight, own);
+    try {
+      return await own;
+    } finally {
+      if (inFlight.get(flight) === own) inFlight.delete(flight);
+    }
   };
 
   const session: JudgeSession = {
@@ -198,7 +221,10 @@ export function createJudgeSession(
       const keys = new Map<string, string | undefined>();
       const pending: JudgeBatchRequest[] = [];
       for (const entry of requests) {
-        const { key, hit } = await lookUp(entry.request, entry.accept ?? isJson);
+        const { key, hit } = await lookUp(
+          judgeCacheKey(model, entry.request),
+          entry.accept ?? isJson,
+        );
         if (hit === undefined) {
           keys.set(entry.customId, key);
           pending.push(entry);
