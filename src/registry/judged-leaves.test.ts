@@ -167,6 +167,33 @@ describe("judged values in expected calls (match.judged)", () => {
     );
   });
 
+  it("reads expected calls in groups (steps) too, and leaves cases without judged values as they were", async () => {
+    const judge = emailJudge();
+    const grouped = await accuracy(judge).measure({
+      input: "Refund 30 EUR",
+      toolsCalled: [
+        { name: "refund", arguments: { amount: 30 } },
+        email("So sorry, 30 EUR refunded."),
+      ] as never,
+      expectedTools: [
+        [{ name: "refund", arguments: { amount: 30 } }],
+        [
+          {
+            name: "send_email",
+            arguments: { to: "ada@example.com", body: match.judged(criterion) },
+          },
+        ],
+      ] as never,
+    });
+    expect(grouped).toMatchObject({ status: "scored", score: 1 });
+    const plain = await accuracy(judge).measure({
+      toolsCalled: [{ name: "refund", arguments: { amount: 30 } }] as never,
+      expectedTools: [[{ name: "refund", arguments: { amount: 30 } }]] as never,
+    });
+    expect(plain).toMatchObject({ status: "scored", score: 1 });
+    expect(judge.asked).toHaveLength(1);
+  });
+
   it("refuses a case that would ask more than 50 questions", async () => {
     const judge = emailJudge();
     const bodies = Array.from({ length: 51 }, (_, index) => email(`sorry ${index}`));

@@ -1,6 +1,7 @@
 import { readCallFields } from "../core/call-fields.js";
 import { LimitExceededError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
+import { isJsonObject } from "../core/json.js";
 import type { JsonValue } from "../core/json.js";
 import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
@@ -36,16 +37,37 @@ export const maxJudgedQuestions = 50;
 const keyOf = (leaf: JudgedLeaf, tool: string, value: JsonValue) =>
   JSON.stringify([leaf.criterion, leaf.path, tool, value]);
 
-/** The expected calls of a case with the judged values each holds; undefined when none holds one. */
+/**
+ * Each expected call of a case's `expectedTools`, in order, in any of its forms (a list of calls,
+ * a list of groups, a parsed transcript's `{ calls }`), replaced by what `visit` gives.
+ */
+function eachExpectedCall(
+  input: unknown,
+  visit: (entry: unknown, where: string) => unknown,
+  field = "expectedTools",
+): unknown {
+  if (isJsonObject(input) && Array.isArray(input.calls)) {
+    return { ...input, calls: eachExpectedCall(input.calls, visit, `${field}.calls`) };
+  }
+  if (!Array.isArray(input)) return input;
+  if (input.length > 0 && input.every((item) => Array.isArray(item))) {
+    return input.map((group: unknown[], g) =>
+      group.map((entry, i) => visit(entry, `${field}[${g}][${i}]`)),
+    );
+  }
+  return input.map((entry: unknown, i) => visit(entry, `${field}[${i}]`));
+}
+
+/**
+ * The expected calls of a case with the places of the judged values each holds, in order;
+ * undefined when the case holds none (it is then scored exactly as without a judge).
+ */
 function expectedEntries(testCase: TestCase): ExpectedEntry[] | undefined {
   const given: unknown = testCase.expectedTools;
-  if (!Array.isArray(given)) return undefined;
-  const entries = given.map((entry: unknown, index): ExpectedEntry => {
-    const { record, argumentsKey } = readCallFields(
-      entry,
-      "expected",
-      () => `expectedTools[${index}]`,
-    );
+  if (judgedLeavesOf(given).length === 0) return undefined;
+  const entries: ExpectedEntry[] = [];
+  eachExpectedCall(given, (entry, where) => {
+    const { record, argumentsKey } = readCallFields(entry, "expected", () => where);
     const places: Place[] = [];
     if (argumentsKey !== undefined) {
       const leaves = judgedLeavesOf(record[argumentsKey]);
@@ -55,9 +77,10 @@ function expectedEntries(testCase: TestCase): ExpectedEntry[] | undefined {
     const outputLeaves = judgedLeavesOf(record.output, "output");
     if (outputLeaves.length > 0)
       places.push({ key: "output", leaves: outputLeaves, actual: (call) => call.output });
-    return { record, places };
+    entries.push({ record, places });
+    return entry;
   });
-  return entries.some((entry) => entry.places.length > 0) ? entries : undefined;
+  return entries;
 }
 
 /**
@@ -97,13 +120,16 @@ function questionsOf(
   return questions;
 }
 
-/** The case's expected calls with each judged value decided by the verdicts. */
+/** The case's expected calls, in their own form, with each judged value decided by the verdicts. */
 function boundExpected(
+  given: unknown,
   entries: readonly ExpectedEntry[],
   verdicts: ReadonlyMap<string, JudgedValueAnswer>,
-): unknown[] {
-  return entries.map((entry) => {
-    if (entry.places.length === 0) return entry.record;
+): unknown {
+  let next = 0;
+  return eachExpectedCall(given, (original) => {
+    const entry = entries[next++];
+    if (entry.places.length === 0) return original;
     const name = entry.record.name as string;
     const bind = (leaf: JudgedLeaf) => {
       const verdictOf = (value: JsonValue | undefined) =>
@@ -186,7 +212,10 @@ export function withJudgedValues(
       return toErroredResult(metric.name, error);
     }
     const result = await scoreWith(
-      { ...testCase, expectedTools: boundExpected(entries, verdicts) as never },
+      {
+        ...testCase,
+        expectedTools: boundExpected(testCase.expectedTools, entries, verdicts) as never,
+      },
       options,
     );
     const unsure = [...verdicts.values()].filter((answer) => answer.verdict === "cannot_tell");
