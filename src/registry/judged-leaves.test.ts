@@ -194,6 +194,50 @@ describe("judged values in expected calls (match.judged)", () => {
     expect(judge.asked).toHaveLength(1);
   });
 
+  it("takes a judged value as a path rule of the config or of a case, for every matching value", async () => {
+    const judge = emailJudge();
+    const rule = { $match: "judged", criterion };
+    const metric = createMetric(
+      {
+        metric: "tool-call-accuracy",
+        toolRules: { send_email: { arguments: { paths: { body: rule } } } },
+      },
+      { judge: judge.model },
+    );
+    const expectedTools = [
+      { name: "send_email", arguments: { to: "ada@example.com", body: "(the agent writes it)" } },
+    ];
+    expect(
+      await metric.measure({
+        input: "Refund 30 EUR",
+        toolsCalled: [email("So sorry: 30 EUR refunded.")] as never,
+        expectedTools: expectedTools as never,
+      }),
+    ).toMatchObject({ status: "scored", score: 1 });
+    const curt = await metric.measure({
+      input: "Refund 30 EUR",
+      toolsCalled: [email("Done.")] as never,
+      expectedTools: expectedTools as never,
+    });
+    expect((curt as { reason: string }).reason).toContain(
+      `$.body: judged not to meet "${criterion}": it does not mention the amount`,
+    );
+    // A case's own metricOptions may set the rule (for every tool here), as a case sets rules.
+    const plain = createMetric({ metric: "tool-call-accuracy" }, { judge: judge.model });
+    const perCase = plain.withOptions?.({ arguments: { paths: { body: rule } } });
+    expect(
+      await perCase?.measure({
+        input: "Refund 30 EUR",
+        toolsCalled: [email("So sorry: 30 EUR back.")] as never,
+        expectedTools: expectedTools as never,
+      }),
+    ).toMatchObject({ status: "scored", score: 1 });
+    // Without a judge, the config's rule is refused before any case runs.
+    expect(() =>
+      createMetric({ metric: "tool-call-accuracy", arguments: { paths: { body: rule } } }),
+    ).toThrow(/hold a judged value .*give a judge/);
+  });
+
   it("refuses a case that would ask more than 50 questions", async () => {
     const judge = emailJudge();
     const bodies = Array.from({ length: 51 }, (_, index) => email(`sorry ${index}`));

@@ -1,8 +1,8 @@
 import { readCallFields } from "../core/call-fields.js";
-import { LimitExceededError } from "../core/errors.js";
+import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
-import { isJsonObject } from "../core/json.js";
-import type { JsonValue } from "../core/json.js";
+import { childPath, isJsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
 import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
@@ -14,7 +14,10 @@ import type { JudgedValueAnswer, JudgedValueQuestion } from "../judges/judged-va
 import type { SamplingOptions } from "../judges/samples.js";
 import { judgedLeavesOf, mapJudgedLeaves, valueAt } from "../matchers/judged-leaves.js";
 import type { JudgedLeaf } from "../matchers/judged-leaves.js";
+import { compilePathPattern } from "../matchers/path-rules.js";
+import type { PathPattern } from "../matchers/path-rules.js";
 import { match } from "../matchers/value-matchers.js";
+import type { ValueMatcher } from "../matchers/value-matchers.js";
 
 /** Where judged values may sit in an expected call: its arguments, or its output. */
 interface Place {
@@ -131,26 +134,8 @@ function boundExpected(
     const entry = entries[next++];
     if (entry.places.length === 0) return original;
     const name = entry.record.name as string;
-    const bind = (leaf: JudgedLeaf) => {
-      const verdictOf = (value: JsonValue | undefined) =>
-        value === undefined ? undefined : verdicts.get(keyOf(leaf, name, value));
-      const shown = JSON.stringify(leaf.criterion);
-      return {
-        ...match.custom(
-          (value) => verdictOf(value)?.verdict === "meets",
-          `a value judged to meet ${shown}`,
-        ),
-        kind: "judged",
-        toJSON: () => ({ $match: "judged", criterion: leaf.criterion }),
-        explain(value: JsonValue | undefined) {
-          const answer = verdictOf(value);
-          if (answer === undefined) return undefined;
-          return answer.verdict === "cannot_tell"
-            ? `judged: cannot tell whether it meets ${shown}: ${answer.reason}`
-            : `judged not to meet ${shown}: ${answer.reason}`;
-        },
-      };
-    };
+    const bind = (leaf: JudgedLeaf) =>
+      decided(leaf, (value) => verdicts.get(keyOf(leaf, name, value)));
     const bound: Record<string, unknown> = { ...entry.record };
     for (const place of entry.places) {
       const root = place.key === "output" ? "output" : "$";
@@ -160,33 +145,156 @@ function boundExpected(
   });
 }
 
+/** A judged value a metric's options hold as a path rule, and what it applies to. */
+interface RuleLeaf {
+  readonly leaf: JudgedLeaf;
+  /** The tool whose `toolRules` hold it; undefined for `arguments.paths` (every tool). */
+  readonly tool: string | undefined;
+  readonly pattern: PathPattern;
+}
+
 /**
- * A tool-call metric whose cases may hold judged values (`match.judged`): their questions are
- * asked first (only what the pairing can need, each once a case; the judge cache answers
- * repeats), then the case is scored as ever with the verdicts in place, pairing included. A case
- * that fails where a judge could not tell is not evaluable; cases without judged values are
- * scored as they always were.
+ * The judged values of a metric's options, which may sit only as path rules
+ * (`arguments.paths[glob]`, `toolRules[tool].arguments.paths[glob]`); anywhere else is an
+ * `InvalidOptionError` naming where they belong.
+ */
+export function ruleLeavesOf(id: string, options: JsonObject): RuleLeaf[] {
+  return judgedLeavesOf(options).map((leaf) => {
+    const [first, second, third, fourth, fifth] = leaf.at;
+    const atPath =
+      first === "arguments" && second === "paths" && leaf.at.length === 3
+        ? { tool: undefined, glob: third }
+        : first === "toolRules" &&
+            third === "arguments" &&
+            fourth === "paths" &&
+            leaf.at.length === 5
+          ? { tool: String(second), glob: fifth }
+          : undefined;
+    if (atPath === undefined || typeof atPath.glob !== "string") {
+      throw new InvalidOptionError({
+        option: `${id}${leaf.path.slice(1)}`,
+        value: "(judged value)",
+        message: `${id}: a judged value (match.judged) belongs in a case's expected calls or as a path rule (arguments.paths or toolRules.<tool>.arguments.paths), not at ${leaf.path.slice(2)}`,
+      });
+    }
+    return { leaf, tool: atPath.tool, pattern: compilePathPattern(atPath.glob) };
+  });
+}
+
+/** Every value in a call's arguments with the keys that lead to it (the root left out). */
+function argumentNodes(
+  value: JsonValue,
+  at: (string | number)[] = [],
+  found: { at: (string | number)[]; value: JsonValue }[] = [],
+) {
+  if (at.length > 0) found.push({ at, value });
+  if (Array.isArray(value))
+    value.forEach((item, index) => argumentNodes(item, [...at, index], found));
+  else if (isJsonObject(value))
+    for (const [key, item] of Object.entries(value)) argumentNodes(item, [...at, key], found);
+  return found;
+}
+
+const ruleKeyOf = (leaf: JudgedLeaf, value: JsonValue) =>
+  JSON.stringify(["rule", leaf.criterion, leaf.path, value]);
+
+/** The questions a case's path rules ask: each value of a matching call at a matching path. */
+function ruleQuestions(
+  rules: readonly RuleLeaf[],
+  called: readonly ToolCall[],
+  testCase: TestCase,
+  questions: Map<string, JudgedValueQuestion>,
+): void {
+  const tools = new Map<string, ToolSpec>(
+    (testCase.availableTools ?? []).map((tool) => [tool.name, tool]),
+  );
+  for (const call of called) {
+    const nodes = argumentNodes(call.inputParameters);
+    for (const rule of rules) {
+      if (rule.tool !== undefined && rule.tool !== call.name) continue;
+      for (const node of nodes) {
+        if (!rule.pattern.matches(node.at)) continue;
+        const key = ruleKeyOf(rule.leaf, node.value);
+        if (questions.has(key)) continue;
+        questions.set(key, {
+          criterion: rule.leaf.criterion,
+          value: node.value,
+          path: node.at.reduce<string>((path, key) => childPath(path, key), "$"),
+          toolName: call.name,
+          tool: tools.get(call.name),
+          request: testCase.input ?? "",
+        });
+      }
+    }
+  }
+}
+
+/** A judged value's stand-in once the judge has answered: a matcher reading its verdicts. */
+function decided(
+  leaf: JudgedLeaf,
+  verdictOf: (value: JsonValue) => JudgedValueAnswer | undefined,
+): ValueMatcher {
+  const shown = JSON.stringify(leaf.criterion);
+  const answerOf = (value: JsonValue | undefined) =>
+    value === undefined ? undefined : verdictOf(value);
+  return {
+    ...match.custom(
+      (value) => answerOf(value)?.verdict === "meets",
+      `a value judged to meet ${shown}`,
+    ),
+    kind: "judged",
+    toJSON: () => ({ $match: "judged", criterion: leaf.criterion }),
+    explain(value) {
+      const answer = answerOf(value);
+      if (answer === undefined) return undefined;
+      return answer.verdict === "cannot_tell"
+        ? `judged: cannot tell whether it meets ${shown}: ${answer.reason}`
+        : `judged not to meet ${shown}: ${answer.reason}`;
+    },
+  };
+}
+
+/** How the metric is made from its options, and how a case's own options merge into them. */
+export interface JudgedValuesMetric {
+  readonly make: (options: JsonObject) => Metric;
+  readonly options: JsonObject;
+  readonly merge: (options: JsonObject, overrides: JsonObject) => JsonObject;
+}
+
+/**
+ * A tool-call metric whose cases (or path rules) may hold judged values (`match.judged`): their
+ * questions are asked first (only what the pairing can need, each once a case; the judge cache
+ * answers repeats), then the case is scored as ever with the verdicts in place, pairing included.
+ * A case that fails where a judge could not tell is not evaluable; cases without judged values
+ * are scored as they always were.
  */
 export function withJudgedValues(
-  metric: Metric,
+  spec: JudgedValuesMetric,
   judge: () => JudgeModel,
   sampling: SamplingOptions,
 ): Metric {
-  const scoreWith = (testCase: TestCase, options?: MeasureOptions) =>
-    metric.measureSync === undefined
-      ? metric.measure(testCase, options)
-      : metric.measureSync(testCase);
+  const metric = spec.make(spec.options);
+  const rules = ruleLeavesOf(metric.id ?? metric.name, spec.options);
+  const scoreWith = (scorer: Metric, testCase: TestCase, options?: MeasureOptions) =>
+    scorer.measureSync === undefined
+      ? scorer.measure(testCase, options)
+      : scorer.measureSync(testCase);
   const measure = async (
     testCase: TestCase,
     options: MeasureOptions = {},
   ): Promise<MetricResult> => {
     let entries: ExpectedEntry[] | undefined;
-    let questions: Map<string, JudgedValueQuestion>;
+    const questions = new Map<string, JudgedValueQuestion>();
     try {
       entries = expectedEntries(testCase);
-      if (entries === undefined) return await scoreWith(testCase, options);
+      if (entries === undefined && rules.length === 0) {
+        return await scoreWith(metric, testCase, options);
+      }
       const called = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
-      questions = questionsOf(entries, called, testCase);
+      if (entries !== undefined)
+        for (const [key, question] of questionsOf(entries, called, testCase))
+          questions.set(key, question);
+      ruleQuestions(rules, called, testCase, questions);
       if (questions.size > maxJudgedQuestions) {
         throw new LimitExceededError({
           limit: "maxJudgedQuestions",
@@ -211,11 +319,26 @@ export function withJudgedValues(
       if (options.signal?.aborted === true) throw error;
       return toErroredResult(metric.name, error);
     }
+    let scorer = metric;
+    try {
+      if (rules.length > 0) {
+        scorer = spec.make(
+          mapJudgedLeaves(spec.options, (leaf) =>
+            decided(leaf, (value) => verdicts.get(ruleKeyOf(leaf, value))),
+          ) as JsonObject,
+        );
+      }
+    } catch (error) {
+      return toErroredResult(metric.name, error);
+    }
     const result = await scoreWith(
-      {
-        ...testCase,
-        expectedTools: boundExpected(testCase.expectedTools, entries, verdicts) as never,
-      },
+      scorer,
+      entries === undefined
+        ? testCase
+        : {
+            ...testCase,
+            expectedTools: boundExpected(testCase.expectedTools, entries, verdicts) as never,
+          },
       options,
     );
     const unsure = [...verdicts.values()].filter((answer) => answer.verdict === "cannot_tell");
@@ -234,11 +357,7 @@ export function withJudgedValues(
     ...(metric.id === undefined ? {} : { id: metric.id }),
     name: metric.name,
     measure,
-    ...(metric.withOptions === undefined
-      ? {}
-      : {
-          withOptions: (overrides) =>
-            withJudgedValues(metric.withOptions?.(overrides) ?? metric, judge, sampling),
-        }),
+    withOptions: (overrides) =>
+      withJudgedValues({ ...spec, options: spec.merge(spec.options, overrides) }, judge, sampling),
   };
 }

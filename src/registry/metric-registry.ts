@@ -5,12 +5,11 @@ import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { Metric, MetricDefinition, ResolvedMetricContext } from "../core/metric.js";
-import { rejectUnknownOptions } from "../core/options.js";
+import { caseOptions, rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
 import { samplingOptions } from "../judges/samples.js";
-import { withJudgedValues } from "./judged-leaves.js";
-import { judgedLeavesOf } from "../matchers/judged-leaves.js";
+import { ruleLeavesOf, withJudgedValues } from "./judged-leaves.js";
 import { deterministicMetrics } from "../metrics/registry.js";
 import { prepareContexts } from "../node/prepare-contexts.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -46,29 +45,37 @@ function withJudgedValuesDefinition(definition: MetricDefinition): MetricDefinit
       asks: (_options, judgeGiven) => judgeGiven,
     },
     create(options, context) {
-      if (judgedLeavesOf(options).length > 0) {
-        throw new InvalidOptionError({
-          option: definition.id,
-          value: "(judged value)",
-          message: `${definition.id}: a judged value (match.judged) belongs in a case's expected calls; its options and toolRules cannot hold one`,
-        });
-      }
+      // Judged values may sit only as path rules: anywhere else is named before any case runs.
+      const rules = ruleLeavesOf(definition.id, options);
       const { samples, temperature, minAgreement, ...rest } = options;
       const sampling: JsonObject = {};
       for (const [key, value] of Object.entries({ samples, temperature, minAgreement }))
         if (Object.hasOwn(options, key)) sampling[key] = value;
       if (!context.hasJudge) {
         const given = Object.keys(sampling).at(0);
-        if (given !== undefined) {
+        if (rules.length > 0 || given !== undefined) {
           throw new JudgeRequiredError({
-            option: `${definition.id}.${given}`,
-            message: `${definition.id}.${given} samples the judge of judged values: give a judge (--judge provider/model)`,
+            option: given === undefined ? definition.id : `${definition.id}.${given}`,
+            message:
+              rules.length > 0
+                ? `${definition.id}'s options hold a judged value (match.judged): give a judge (--judge provider/model)`
+                : `${definition.id}.${given ?? ""} samples the judge of judged values: give a judge (--judge provider/model)`,
           });
         }
         return definition.create(rest, context);
       }
-      const metric = definition.create(rest, context);
-      return withJudgedValues(metric, context.judge, samplingOptions(definition.id, sampling));
+      return withJudgedValues(
+        {
+          make: (made) => definition.create(made, context),
+          options: rest,
+          merge: (base, overrides) => ({
+            ...base,
+            ...caseOptions(definition.id, overrides, definition.caseOptions),
+          }),
+        },
+        context.judge,
+        samplingOptions(definition.id, sampling),
+      );
     },
   };
 }
