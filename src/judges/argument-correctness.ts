@@ -8,7 +8,7 @@ import {
   argumentCorrectnessInstructions,
   argumentCorrectnessSchema,
 } from "./prompts/argument-correctness.js";
-import { askSamples, disagreement, majority } from "./samples.js";
+import { askSamples, majorityVerdict } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one call's arguments. */
@@ -132,18 +132,12 @@ function combineCall(
   samples: readonly SampleVerdict[],
   minAgreement: number,
 ): CallArgumentsVerdict {
-  const verdicts = samples.map((sample) => sample.verdict);
-  const { value, agreement } = majority(verdicts);
-  const shared = { index, name: call.name, agreement, samples: verdicts };
-  if (agreement < minAgreement) {
-    return {
-      ...shared,
-      verdict: "cannot_tell",
-      reason: disagreement(verdicts, ["right", "wrong", "cannot_tell"]),
-    };
-  }
-  const reason = samples.find((sample) => sample.verdict === value)?.reason ?? "";
-  return { ...shared, verdict: value, reason };
+  const { verdict, reason, agreement, verdicts } = majorityVerdict(samples, {
+    order: ["right", "wrong", "cannot_tell"],
+    undecided: "cannot_tell",
+    minAgreement,
+  });
+  return { index, name: call.name, verdict, reason, agreement, samples: verdicts };
 }
 
 /**

@@ -146,14 +146,9 @@ export function gradedFaithfulness<TCase>(
           signal,
         });
         const scores = answers.values.map(claimsScore);
-        const { value: score, agreement } = medianScore(scores);
         // The claims of the sample whose score is nearest the median.
-        const nearest = scores.reduce(
-          (best, value, index) =>
-            Math.abs(value - score) < Math.abs((scores[best] ?? 0) - score) ? index : best,
-          0,
-        );
-        const claims = answers.values[nearest] ?? [];
+        const { value: score, agreement, nearest } = medianScore(scores);
+        const claims = answers.values[nearest];
         const details = {
           claims,
           contexts: contexts.map(contextStatus),

@@ -4,7 +4,7 @@ import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.j
 import { describeTool, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import { judgedValueInstructions, judgedValueSchema } from "./prompts/judged-value.js";
-import { askSamples, disagreement, majority } from "./samples.js";
+import { askSamples, majorityVerdict } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one value against its criterion. */
@@ -84,12 +84,10 @@ export async function judgeValue(
     read: readVerdict,
     signal: options.signal,
   });
-  const verdicts = answers.values.map((answer) => answer.verdict);
-  const { value, agreement } = majority(verdicts);
-  if (agreement < sampling.minAgreement) {
-    const reason = disagreement(verdicts, ["meets", "fails", "cannot_tell"]);
-    return { verdict: "cannot_tell", reason, agreement, usage: answers.usage };
-  }
-  const reason = answers.values.find((answer) => answer.verdict === value)?.reason ?? "";
-  return { verdict: value, reason, agreement, usage: answers.usage };
+  const { verdict, reason, agreement } = majorityVerdict(answers.values, {
+    order: ["meets", "fails", "cannot_tell"],
+    undecided: "cannot_tell",
+    minAgreement: sampling.minAgreement,
+  });
+  return { verdict, reason, agreement, usage: answers.usage };
 }

@@ -82,10 +82,8 @@ export async function askSamples<T>(
   };
 }
 
-/** A verdict of several samples: the most frequent one (the first seen, on a tie), and its share. */
-export function majority<T extends string>(
-  verdicts: readonly T[],
-): { readonly value: T; readonly agreement: number } {
+/** The most frequent of several verdicts (the first seen, on a tie), and its share. */
+function majority<T extends string>(verdicts: readonly T[]): { value: T; agreement: number } {
   if (verdicts.length === 0) {
     throw new InvalidOptionError({ option: "samples", value: 0, message: "no samples to combine" });
   }
@@ -96,10 +94,51 @@ export function majority<T extends string>(
   return { value, agreement: (counts.get(value) ?? 0) / verdicts.length };
 }
 
-/** A score of several samples: their median, and 1 minus their spread (max - min) as agreement. */
+/** A sampled answer that gives a verdict with its reason. */
+export interface SampledVerdict<V extends string> {
+  readonly verdict: V;
+  readonly reason: string;
+}
+
+/**
+ * The verdict of several samples: the majority, with the first sample that gave it (its reason);
+ * when they agree less than `minAgreement`, `undecided`, saying how they split
+ * (`the judge's 3 answers disagreed (right 1, wrong 2)`, verdicts in `order`).
+ */
+export function majorityVerdict<V extends string, S extends SampledVerdict<V>>(
+  samples: readonly S[],
+  options: { readonly order: readonly V[]; readonly undecided: V; readonly minAgreement: number },
+): {
+  readonly verdict: V;
+  readonly reason: string;
+  /** The sample behind the verdict; undefined when the samples disagreed. */
+  readonly chosen: S | undefined;
+  readonly agreement: number;
+  readonly verdicts: V[];
+} {
+  const verdicts = samples.map((sample) => sample.verdict);
+  const { value, agreement } = majority(verdicts);
+  if (agreement < options.minAgreement) {
+    const tally = options.order
+      .map((verdict) => [verdict, verdicts.filter((given) => given === verdict).length] as const)
+      .filter(([, count]) => count > 0)
+      .map(([verdict, count]) => `${verdict} ${count}`)
+      .join(", ");
+    const reason = `the judge's ${verdicts.length} answers disagreed (${tally})`;
+    return { verdict: options.undecided, reason, chosen: undefined, agreement, verdicts };
+  }
+  const chosen = samples.find((sample) => sample.verdict === value);
+  return { verdict: value, reason: chosen?.reason ?? "", chosen, agreement, verdicts };
+}
+
+/**
+ * A score of several samples: their median, 1 minus their spread (max - min) as agreement, and
+ * which sample is nearest the median (the first, on a tie).
+ */
 export function medianScore(scores: readonly number[]): {
   readonly value: number;
   readonly agreement: number;
+  readonly nearest: number;
 } {
   if (scores.length === 0) {
     throw new InvalidOptionError({ option: "samples", value: 0, message: "no samples to combine" });
@@ -108,18 +147,10 @@ export function medianScore(scores: readonly number[]): {
   const middle = sorted.length >> 1;
   const value =
     sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  return { value, agreement: 1 - (sorted[sorted.length - 1] - sorted[0]) };
-}
-
-/** Why samples that agreed too little decide nothing: `the judge's 3 answers disagreed (right 1, wrong 2)`, verdicts in `order`. */
-export function disagreement<T extends string>(
-  verdicts: readonly T[],
-  order: readonly T[],
-): string {
-  const tally = order
-    .map((verdict) => [verdict, verdicts.filter((given) => given === verdict).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([verdict, count]) => `${verdict} ${count}`)
-    .join(", ");
-  return `the judge's ${verdicts.length} answers disagreed (${tally})`;
+  const nearest = scores.reduce(
+    (best, score, index) =>
+      Math.abs(score - value) < Math.abs(scores[best] - value) ? index : best,
+    0,
+  );
+  return { value, agreement: 1 - (sorted[sorted.length - 1] - sorted[0]), nearest };
 }

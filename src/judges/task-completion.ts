@@ -6,7 +6,7 @@ import { runSections } from "./argument-correctness.js";
 import { shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import { taskCompletionInstructions, taskCompletionSchema } from "./prompts/task-completion.js";
-import { askSamples, disagreement, majority } from "./samples.js";
+import { askSamples, majorityVerdict } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on a whole run. */
@@ -126,9 +126,15 @@ export async function judgeTaskCompletion(
     read: readTaskVerdict,
     signal: options.signal,
   });
-  const verdicts = answers.values.map((answer) => answer.verdict);
-  const { value, agreement } = majority(verdicts);
-  const cost = {
+  const { verdict, reason, chosen, agreement, verdicts } = majorityVerdict(answers.values, {
+    order: ["completed", "partially_completed", "not_completed", "cannot_tell"],
+    undecided: "cannot_tell",
+    minAgreement: sampling.minAgreement,
+  });
+  return {
+    verdict,
+    reason,
+    unmet: chosen?.unmet ?? [],
     agreement,
     samples: verdicts,
     usage: answers.usage,
@@ -136,19 +142,4 @@ export async function judgeTaskCompletion(
     cached: answers.cached,
     costUsd: answers.costUsd,
   };
-  if (agreement < sampling.minAgreement) {
-    return {
-      verdict: "cannot_tell",
-      reason: disagreement(verdicts, [
-        "completed",
-        "partially_completed",
-        "not_completed",
-        "cannot_tell",
-      ]),
-      unmet: [],
-      ...cost,
-    };
-  }
-  const chosen = answers.values.find((answer) => answer.verdict === value) ?? answers.values[0];
-  return { verdict: value, reason: chosen.reason, unmet: chosen.unmet, ...cost };
 }

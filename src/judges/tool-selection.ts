@@ -137,9 +137,6 @@ export async function judgeToolSelectionSampled(
     signal: options.signal,
   });
   const scores = answers.values.map((verdict) => verdict.score);
-  const { value: median, agreement } = medianScore(scores);
-  const nearest = answers.values.reduce((best, verdict) =>
-    Math.abs(verdict.score - median) < Math.abs(best.score - median) ? verdict : best,
-  );
-  return { value: { ...nearest, score: median }, agreement, scores };
+  const { value: median, agreement, nearest } = medianScore(scores);
+  return { value: { ...answers.values[nearest], score: median }, agreement, scores };
 }

@@ -86,19 +86,30 @@ function expectedEntries(testCase: TestCase): ExpectedEntry[] | undefined {
   return entries;
 }
 
+/** Adds a question once, keyed by what decides its answer, with the case's context. */
+type Ask = (key: string, question: Omit<JudgedValueQuestion, "tool" | "request">) => void;
+
+/** An `Ask` filling `questions` for one case: the tool's definition and the user's request. */
+function askerFor(testCase: TestCase, questions: Map<string, JudgedValueQuestion>): Ask {
+  const tools = new Map<string, ToolSpec>(
+    (testCase.availableTools ?? []).map((tool) => [tool.name, tool]),
+  );
+  return (key, question) => {
+    if (questions.has(key)) return;
+    const request = testCase.input ?? "";
+    questions.set(key, { ...question, tool: tools.get(question.toolName), request });
+  };
+}
+
 /**
  * The questions a case's pairing can need: each judged value of an expected call, against the
  * value at its place in every call made of that tool, once per (criterion, path, tool, value).
  */
-function questionsOf(
+function expectedQuestions(
   entries: readonly ExpectedEntry[],
   called: readonly ToolCall[],
-  testCase: TestCase,
-): Map<string, JudgedValueQuestion> {
-  const questions = new Map<string, JudgedValueQuestion>();
-  const tools = new Map<string, ToolSpec>(
-    (testCase.availableTools ?? []).map((tool) => [tool.name, tool]),
-  );
+  ask: Ask,
+): void {
   for (const entry of entries) {
     const name = entry.record.name as string;
     for (const call of called) {
@@ -107,20 +118,11 @@ function questionsOf(
         for (const leaf of place.leaves) {
           const value = valueAt(place.actual(call), leaf.at);
           if (value === undefined) continue;
-          const key = keyOf(leaf, name, value);
-          if (questions.has(key)) continue;
-          questions.set(key, {
-            criterion: leaf.criterion,
-            value,
-            path: leaf.path,
-            toolName: name,
-            tool: tools.get(name),
-            request: testCase.input ?? "",
-          });
+          const { criterion, path } = leaf;
+          ask(keyOf(leaf, name, value), { criterion, value, path, toolName: name });
         }
     }
   }
-  return questions;
 }
 
 /** The case's expected calls, in their own form, with each judged value decided by the verdicts. */
@@ -199,30 +201,18 @@ const ruleKeyOf = (leaf: JudgedLeaf, value: JsonValue) =>
   JSON.stringify(["rule", leaf.criterion, leaf.path, value]);
 
 /** The questions a case's path rules ask: each value of a matching call at a matching path. */
-function ruleQuestions(
-  rules: readonly RuleLeaf[],
-  called: readonly ToolCall[],
-  testCase: TestCase,
-  questions: Map<string, JudgedValueQuestion>,
-): void {
-  const tools = new Map<string, ToolSpec>(
-    (testCase.availableTools ?? []).map((tool) => [tool.name, tool]),
-  );
+function ruleQuestions(rules: readonly RuleLeaf[], called: readonly ToolCall[], ask: Ask): void {
   for (const call of called) {
     const nodes = argumentNodes(call.inputParameters);
     for (const rule of rules) {
       if (rule.tool !== undefined && rule.tool !== call.name) continue;
       for (const node of nodes) {
         if (!rule.pattern.matches(node.at)) continue;
-        const key = ruleKeyOf(rule.leaf, node.value);
-        if (questions.has(key)) continue;
-        questions.set(key, {
+        ask(ruleKeyOf(rule.leaf, node.value), {
           criterion: rule.leaf.criterion,
           value: node.value,
           path: node.at.reduce<string>((path, key) => childPath(path, key), "$"),
           toolName: call.name,
-          tool: tools.get(call.name),
-          request: testCase.input ?? "",
         });
       }
     }
@@ -291,10 +281,9 @@ export function withJudgedValues(
         return await scoreWith(metric, testCase, options);
       }
       const called = toToolCalls(testCase.toolsCalled ?? [], { field: "toolsCalled" });
-      if (entries !== undefined)
-        for (const [key, question] of questionsOf(entries, called, testCase))
-          questions.set(key, question);
-      ruleQuestions(rules, called, testCase, questions);
+      const ask = askerFor(testCase, questions);
+      if (entries !== undefined) expectedQuestions(entries, called, ask);
+      ruleQuestions(rules, called, ask);
       if (questions.size > maxJudgedQuestions) {
         throw new LimitExceededError({
           limit: "maxJudgedQuestions",
