@@ -316,6 +316,96 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     ).toHaveLength(2);
   });
 
+  it("--batch sends the questions through the Batch API, with the results a run without it gets", async () => {
+    const folder = mkdtempSync(path.join(cwd, "batch-"));
+    writeFileSync(
+      path.join(folder, "refunds.jsonl"),
+      [120, 30, 120]
+        .map((amount, at) => ({
+          id: `refund-${at + 1}`,
+          input: `Refund order ${4500 + at} in full: 120 EUR.`,
+          toolsCalled: [
+            { name: "refund_order", arguments: { order: `${4500 + at}`, amount }, output: "ok" },
+          ],
+          actualOutput: `Refunded ${amount} EUR.`,
+        }))
+        .map((item) => JSON.stringify(item))
+        .join("\n"),
+    );
+    writeFileSync(
+      path.join(folder, "toolscore.config.json"),
+      JSON.stringify({
+        metrics: ["task-completion"],
+        judge: { model: "openai/gpt-4o-mini", batch_interval_seconds: 0.01 },
+      }),
+    );
+    server().answer = ({ prompt }) =>
+      prompt.includes("Refunded 120 EUR")
+        ? { reason: "refunded in full", unmet: [], verdict: "completed" }
+        : { reason: "a part only", unmet: ["the full refund"], verdict: "partially_completed" };
+    const env = {
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: server().openaiBaseURL,
+      XDG_CACHE_HOME: path.join(folder, "user-cache"),
+    };
+    const verdicts = (file: string) =>
+      readJsonl(path.join(folder, file))
+        .filter((record) => record.id !== undefined)
+        .map((record) => [record.id, record.status, record.metrics]);
+
+    const batched = await runCliProcess(["eval", "refunds.jsonl", "--batch", "-o", "batch.jsonl"], {
+      cwd: folder,
+      env,
+    });
+    expect(batched.code, batched.stderr).toBe(1);
+    expect(batched.stderr).toContain(
+      "toolscore: batch 1: 3 judge questions sent through the provider's batch API; checking every 0.01 s, at most 120 times\n",
+    );
+    expect(server().modelCalls).toHaveLength(0);
+    expect(server().requests.filter((request) => request.path === "/v1/batches")).toHaveLength(1);
+    expect(batched.stdout).toMatch(/judge: 0 calls, 3 batched, 0 cached/);
+    expect(readJsonl(path.join(folder, "batch.jsonl")).at(-1)).toMatchObject({
+      judge: { calls: 0, batchedRequests: 3 },
+    });
+
+    // Without batches and without the cache: the same records, from three direct calls.
+    const direct = await runCliProcess(
+      ["eval", "refunds.jsonl", "--no-cache", "-o", "direct.jsonl"],
+      { cwd: folder, env },
+    );
+    expect(direct.code).toBe(1);
+    expect(server().modelCalls).toHaveLength(3);
+    // What differs from run to run or by where an answer came from is left out.
+    const timeless = (file: string): unknown =>
+      JSON.parse(JSON.stringify(verdicts(file)), (key, value: unknown) =>
+        ["durationMs", "cached", "costUsd"].includes(key) ? undefined : value,
+      );
+    expect(timeless("batch.jsonl")).toEqual(timeless("direct.jsonl"));
+    expect(verdicts("batch.jsonl").map(([id, status]) => [id, status])).toEqual([
+      ["refund-1", "passed"],
+      ["refund-2", "failed"],
+      ["refund-3", "passed"],
+    ]);
+
+    // Again with --batch: the cache holds every answer, so no batch is sent.
+    const again = await runCliProcess(["eval", "refunds.jsonl", "--batch", "-o", "again.jsonl"], {
+      cwd: folder,
+      env,
+    });
+    expect(again.code).toBe(1);
+    expect(server().requests.filter((request) => request.path === "/v1/batches")).toHaveLength(1);
+    expect(again.stdout).toMatch(/judge: 0 calls, 3 cached/);
+
+    // --batch without a judge is refused before anything runs.
+    writeFileSync(
+      path.join(folder, "toolscore.config.json"),
+      JSON.stringify({ metrics: ["tool-call-accuracy"] }),
+    );
+    const none = await runCliProcess(["eval", "refunds.jsonl", "--batch"], { cwd: folder, env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("--batch sends the judge's questions in batches: add --judge");
+  });
+
   it("calibrate measures a judge against the labelled cases", async () => {
     // A judge that passes everything agrees with the labels that pass, and no better than chance.
     server().answer = () => ({

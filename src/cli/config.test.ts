@@ -80,7 +80,7 @@ describe("readConfigFile", () => {
       [
         "j.yaml",
         "judge:\n  model: openai/x\n  timeout: 5\n",
-        /j\.yaml:1:1: judge\.timeout is not a setting \(known: model, baseURL, concurrency, requestsPerMinute, timeoutMs, maxRetries, cache\)/,
+        /j\.yaml:1:1: judge\.timeout is not a setting \(known: model, baseURL, concurrency, requestsPerMinute, timeoutMs, maxRetries, cache, batch, batchIntervalSeconds, batchMaxChecks\)/,
       ],
       [
         "k.yaml",

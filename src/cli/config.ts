@@ -37,6 +37,12 @@ export interface JudgeConfig {
   readonly maxRetries?: number;
   /** The judge cache folder; false for none. Default: `toolscore/judge-cache` in the user's cache folder. */
   readonly cache?: string | false;
+  /** Send the judge's questions through the provider's batch API (as `--batch`). */
+  readonly batch?: boolean;
+  /** Seconds between status checks of a batch. Default 30. */
+  readonly batchIntervalSeconds?: number;
+  /** Status checks of a batch at most before the run stops (resumable). Default 120. */
+  readonly batchMaxChecks?: number;
 }
 
 /** Everything `toolscore eval` runs with, from the config file and the flags. */

@@ -6,6 +6,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { JudgeModel } from "../core/judge.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
+import { createFileBatchStore } from "../node/file-batch-store.js";
+import type { RunBatchOptions } from "../evaluate-to-file/judge-batches.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -95,6 +97,11 @@ export const evalFlags = {
     type: "string",
     value: "<ms>",
     help: "each try of a judge call, the answer's read included (default\n60000); a call with its retries ends within (retries + 1) times it",
+    group: "Metrics and options",
+  },
+  batch: {
+    type: "boolean",
+    help: "send the judge's questions through the provider's batch API (half\nthe price, answers within hours), then score every case from them",
     group: "Metrics and options",
   },
   "no-cache": {
@@ -354,7 +361,7 @@ interface EvalPlan {
   readonly groupBy: GroupBy | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
-  readonly judge: { readonly model?: string; readonly timeoutMs?: number };
+  readonly judge: { readonly model?: string; readonly timeoutMs?: number; readonly batch: boolean };
 }
 
 /** Reads and checks the flags and the config file into a plan; throws a usage error. */
@@ -416,6 +423,13 @@ async function planEval(
     throw usageError(
       `${judged.map((item) => item.metric).join(", ")} needs a judge: add --judge openai/gpt-4o-mini (or judge: in the config)`,
       "--judge",
+    );
+  }
+  const batch = values.batch === true || config.judge?.batch === true;
+  if (batch && judgeModel === undefined) {
+    throw usageError(
+      "--batch sends the judge's questions in batches: add --judge openai/gpt-4o-mini (or judge: in the config)",
+      "--batch",
     );
   }
   const judgeTimeout =
@@ -491,6 +505,7 @@ async function planEval(
     judge: {
       model: judgeModel,
       timeoutMs: judgeTimeout,
+      batch,
     },
   };
 }
@@ -590,40 +605,59 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
   const settings = plan.config.judge;
   const name = plan.judge.model;
   let session: JudgeSession | undefined;
+  const sessionOf = (model: string): JudgeSession => {
+    if (session !== undefined) return session;
+    const judge = resolveJudgeModel(model, {
+      env: io.env,
+      ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+      timeoutMs: plan.judge.timeoutMs,
+      ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+    });
+    const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io);
+    if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
+    // A run that asks a judge says which, and where its calls (and the key) go.
+    io.stderr.write(`toolscore: ${judgeShown(judge)}\n`);
+    session = createJudgeSession(judge, {
+      ...(settings?.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+      ...(settings?.requestsPerMinute === undefined
+        ? {}
+        : { requestsPerMinute: settings.requestsPerMinute }),
+      ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
+    });
+    return session;
+  };
   return {
-    model:
-      name === undefined
-        ? undefined
-        : (): JudgeModel => {
-            if (session === undefined) {
-              const { timeoutMs } = plan.judge;
-              const model = resolveJudgeModel(name, {
-                env: io.env,
-                ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
-                timeoutMs,
-                ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
-              });
-              const cacheDirectory = plan.noCache
-                ? undefined
-                : judgeCacheDirectory(plan.config, io);
-              if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
-              // A run that asks a judge says which, and where its calls (and the key) go.
-              io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
-              session = createJudgeSession(model, {
-                ...(settings?.concurrency === undefined
-                  ? {}
-                  : { concurrency: settings.concurrency }),
-                ...(settings?.requestsPerMinute === undefined
-                  ? {}
-                  : { requestsPerMinute: settings.requestsPerMinute }),
-                ...(cacheDirectory === undefined
-                  ? {}
-                  : { cache: createFileJudgeCache(cacheDirectory) }),
-              });
-            }
-            return session.model;
-          },
+    model: name === undefined ? undefined : (): JudgeModel => sessionOf(name).model,
     summary: () => session?.summary(),
+    /** Batch mode: the questions go through the session (its cache first), remembered on disk. */
+    batch:
+      name === undefined || !plan.judge.batch
+        ? undefined
+        : batchOf(plan, io, (requests, options) => sessionOf(name).runBatch(requests, options)),
+  };
+}
+
+/**
+ * The run's batch settings: checks as configured, submitted batches remembered beside the judge
+ * cache (a restarted run polls them instead of paying again), each batch said as it is sent.
+ */
+function batchOf(plan: EvalPlan, io: CliIo, runBatch: JudgeSession["runBatch"]): RunBatchOptions {
+  const settings = plan.config.judge;
+  const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io);
+  const intervalSeconds = settings?.batchIntervalSeconds ?? 30;
+  const maxChecks = settings?.batchMaxChecks ?? 120;
+  return {
+    session: { runBatch },
+    intervalSeconds,
+    maxChecks,
+    ...(cacheDirectory === undefined
+      ? {}
+      : { store: createFileBatchStore(path.join(cacheDirectory, "batches")) }),
+    onSubmit: ({ round, requests }) => {
+      io.stderr.write(
+        `toolscore: batch ${round}: ${requests} judge question${requests === 1 ? "" : "s"} sent through the provider's batch API; checking every ${intervalSeconds} s, at most ${maxChecks} times\n`,
+      );
+    },
   };
 }
 
@@ -686,6 +720,7 @@ function runOptions(
     normalizeNames: plan.normalizeNames,
     judge: judge.model,
     judgeSummary: judge.summary,
+    batch: judge.batch,
     signal: io.signal,
     limit: plan.limit,
     bail: plan.bail,

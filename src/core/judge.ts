@@ -35,6 +35,23 @@ export interface JudgeModel {
   readonly batch?: JudgeBatchApi;
 }
 
+/**
+ * The same model, its questions asked through `generate` (a session's limits and cache, a run's
+ * batches): everything else, its batch API included, is the model's.
+ */
+export function askingThrough(model: JudgeModel, generate: JudgeModel["generate"]): JudgeModel {
+  return {
+    specificationVersion: "v1",
+    provider: model.provider,
+    modelId: model.modelId,
+    supportsImages: model.supportsImages,
+    ...(model.endpoint === undefined ? {} : { endpoint: model.endpoint }),
+    ...(model.account === undefined ? {} : { account: model.account }),
+    generate,
+    ...(model.batch === undefined ? {} : { batch: model.batch }),
+  };
+}
+
 /** A judge message's content: text, or text and images in order. */
 export type JudgeContent = string | readonly (TextPart | ImagePart)[];
 

@@ -40,6 +40,9 @@ import type { CasePlacer } from "./shard.js";
 import { withThreshold } from "../metrics/registry.js";
 import type { RunMetricConfig } from "../metrics/registry.js";
 import { asksJudge } from "./run-metrics.js";
+import { resolveJudgeModel } from "../providers/registry.js";
+import { createBatchedJudge } from "./judge-batches.js";
+import type { RunBatchOptions } from "./judge-batches.js";
 
 /** What a run reports as it reads and scores, for a progress bar. */
 export interface RunProgress {
@@ -139,6 +142,12 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   /** The judge of judged metrics given as configs: a model string, a `JudgeModel`, or a function. */
   readonly judge?: string | JudgeModel | (() => JudgeModel);
   readonly modelSettings?: JudgeModelSettings;
+  /**
+   * Batch mode: the judge questions of the cases to run are gathered first and sent through the
+   * provider's batch API (OpenAI Batch API, Anthropic Message Batches), then every case is scored
+   * from those answers, with the same results as without batches. Needs `judge`.
+   */
+  readonly batch?: RunBatchOptions;
   /** The judge's calls, tokens and cost so far, for the results file's end line. */
   readonly judgeSummary?: () => JudgeRunSummary | undefined;
   readonly signal?: AbortSignal;
@@ -724,7 +733,11 @@ async function evaluateToFileWith<TCase extends object>(
       : options.signal === undefined
         ? bailing.signal
         : AbortSignal.any([options.signal, bailing.signal]);
-  const plan = planRun(options, resolved);
+  const batched = batchedJudgeOf(options);
+  const plan = planRun(
+    batched === undefined ? options : { ...options, judge: batched.judge },
+    resolved,
+  );
   // Started first: worker threads load while the dataset's fingerprint is read.
   const scoring =
     plan.setup === undefined ? undefined : startScoring(plan.setup, plan.workers, signal);
@@ -743,10 +756,20 @@ async function evaluateToFileWith<TCase extends object>(
   const errors: RunError[] = [];
   const scorer: Scorer = { opened, placer, progress, signal, errors };
   const started = performance.now();
+  const unsent =
+    batched === undefined
+      ? undefined
+      : await batched.gatherAndSend({
+          pass: () => gatherPass(options, plan, scorer),
+          batch: options.batch as RunBatchOptions,
+          signal,
+        });
   const { ran, replaced, readToEnd, failure } =
-    plan.setup !== undefined && scoring !== undefined
-      ? await runInBatches(options, plan.setup, scoring, scorer)
-      : await runOneByOne(options, plan, scorer);
+    unsent !== undefined
+      ? { ran: 0, replaced: 0, readToEnd: false, failure: unsent }
+      : plan.setup !== undefined && scoring !== undefined
+        ? await runInBatches(options, plan.setup, scoring, scorer)
+        : await runOneByOne(options, plan, scorer);
 
   // A bail at the dataset's last case stopped nothing: the run is complete.
   const { carried, run, writer, builder } = opened;
@@ -776,6 +799,61 @@ async function evaluateToFileWith<TCase extends object>(
   );
   options.onEvent?.({ type: "run-end", summary });
   return { summary, datasetCases, carried, ran, errors, aborted, limited, bailed, written };
+}
+
+/** The run's judge made to answer from batches, in batch mode. */
+function batchedJudgeOf<TCase extends object>(options: EvaluateToFileOptions<TCase>) {
+  if (options.batch === undefined) return undefined;
+  const given = options.judge;
+  if (given === undefined) {
+    throw new InvalidOptionError({
+      option: "batch",
+      value: true,
+      message: "batch mode sends the judge's questions in batches: give a judge too",
+    });
+  }
+  return createBatchedJudge(() =>
+    typeof given === "function" ? given() : resolveJudgeModel(given, options.modelSettings ?? {}),
+  );
+}
+
+/**
+ * A pass over the run's cases that only gathers judge questions: scored as the run would score
+ * them, with nothing written, counted or shown.
+ */
+async function gatherPass<TCase extends object>(
+  options: EvaluateToFileOptions<TCase>,
+  plan: RunPlan<TCase>,
+  scorer: Scorer,
+): Promise<unknown> {
+  const { shard, limit } = plan.resolved;
+  const { opened } = scorer;
+  const quiet: EvaluateToFileOptions<TCase> = {
+    ...options,
+    onResult: undefined,
+    onEvent: undefined,
+    onNote: undefined,
+    recordContent: undefined,
+  };
+  const outcome = await runOneByOne(quiet, plan, {
+    opened: {
+      ...opened,
+      writer: discard,
+      builder: createSummaryBuilder(plan.names),
+      previous: undefined,
+    },
+    placer: createCasePlacer({
+      shard,
+      chosen: opened.chosen,
+      done: opened.done,
+      limit,
+      onDone: () => undefined,
+    }),
+    progress: bailAfter(noProgress, undefined, new AbortController()),
+    signal: options.signal,
+    errors: [],
+  });
+  return outcome.failure;
 }
 
 /**

@@ -2,6 +2,7 @@ import pLimit from "p-limit";
 import pThrottle from "p-throttle";
 import { InvalidOptionError } from "../core/errors.js";
 import { integerOption } from "../core/options.js";
+import { askingThrough } from "../core/judge.js";
 import type {
   JudgeRunSummary,
   JudgeBatchRequest,
@@ -192,16 +193,7 @@ export function createJudgeSession(
   };
 
   const session: JudgeSession = {
-    model: {
-      specificationVersion: "v1",
-      provider: model.provider,
-      modelId: model.modelId,
-      supportsImages: model.supportsImages,
-      ...(model.endpoint === undefined ? {} : { endpoint: model.endpoint }),
-      ...(model.account === undefined ? {} : { account: model.account }),
-      generate,
-      ...(model.batch === undefined ? {} : { batch: model.batch }),
-    },
+    model: askingThrough(model, generate),
     summary() {
       const unpriced = price === undefined && counts.calls + counts.batchedRequests > 0;
       return {

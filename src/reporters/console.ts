@@ -106,7 +106,7 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
         ? "cost unknown"
         : `~$${judge.estimatedCostUsd.toFixed(4)}`;
     lines.push(
-      `judge: ${plural(judge.calls, "call")}, ${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
+      `judge: ${plural(judge.calls, "call")}, ${judge.batchedRequests > 0 ? `${judge.batchedRequests} batched, ` : ""}${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
     );
   }
   if (summary.repeats !== undefined) {

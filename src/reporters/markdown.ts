@@ -92,7 +92,7 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
     const judge = summary.judge;
     lines.push(
       "",
-      `Judge: ${plural(judge.calls, "call")}, ${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
+      `Judge: ${plural(judge.calls, "call")}, ${judge.batchedRequests > 0 ? `${judge.batchedRequests} batched requests, ` : ""}${judge.cacheHits} cache hits, ${judge.inputTokens + judge.outputTokens} tokens${judge.estimatedCostUsd === undefined ? "" : `, ~$${judge.estimatedCostUsd.toFixed(4)}`}.`,
     );
   }
   if (summary.repeats !== undefined) {
