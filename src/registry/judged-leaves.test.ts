@@ -238,6 +238,63 @@ describe("judged values in expected calls (match.judged)", () => {
     ).toThrow(/hold a judged value .*give a judge/);
   });
 
+  it("takes a judged value as a path rule of outputs, for every tool or one, and says where it sat", async () => {
+    const judge = fakeJudge((request) => {
+      const value = textOf(request).split("## The value\\n")[1] ?? "";
+      return value.includes("under 100")
+        ? { reason: "all under 100 EUR", verdict: "meets" }
+        : { reason: "one flight costs 140 EUR", verdict: "fails" };
+    });
+    const rule = { $match: "judged", criterion: "only flights under 100 EUR" };
+    const search = (summary: string) => ({
+      name: "search_flights",
+      arguments: { to: "OSL" },
+      output: { summary, count: 2 },
+    });
+    // The expected call gives an output, so outputs are compared: its summary by the judge.
+    const expectedTools = [
+      { name: "search_flights", arguments: { to: "OSL" }, output: { summary: "", count: 2 } },
+    ];
+    for (const options of [
+      { output: { mode: "exact", paths: { summary: rule } } },
+      { toolRules: { search_flights: { output: { mode: "exact", paths: { summary: rule } } } } },
+    ]) {
+      const metric = createMetric(
+        { metric: "tool-call-accuracy", ...options },
+        { judge: judge.model },
+      );
+      expect(
+        await metric.measure({
+          toolsCalled: [search("2 flights, both under 100 EUR")] as never,
+          expectedTools: expectedTools as never,
+        }),
+      ).toMatchObject({ status: "scored", score: 1 });
+      const bad = await metric.measure({
+        toolsCalled: [search("2 flights: 89 and 140 EUR")] as never,
+        expectedTools: expectedTools as never,
+      });
+      expect(bad).toMatchObject({ status: "scored", success: false });
+    }
+    // Asked once a value, the path as the output's, never about the arguments.
+    expect(judge.asked).toHaveLength(4);
+    expect(textOf(judge.asked[0])).toContain(
+      "Where it sits: output.summary of the call to search_flights",
+    );
+    // A rule for another tool's output asks nothing of this one.
+    const other = createMetric(
+      {
+        metric: "tool-call-accuracy",
+        toolRules: { book: { output: { mode: "exact", paths: { summary: rule } } } },
+      },
+      { judge: judge.model },
+    );
+    await other.measure({
+      toolsCalled: [search("2 flights: 89 and 140 EUR")] as never,
+      expectedTools: expectedTools as never,
+    });
+    expect(judge.asked).toHaveLength(4);
+  });
+
   it("refuses a case that would ask more than 50 questions", async () => {
     const judge = emailJudge();
     const bodies = Array.from({ length: 51 }, (_, index) => email(`sorry ${index}`));

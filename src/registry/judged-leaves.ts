@@ -150,36 +150,44 @@ function boundExpected(
 /** A judged value a metric's options hold as a path rule, and what it applies to. */
 interface RuleLeaf {
   readonly leaf: JudgedLeaf;
-  /** The tool whose `toolRules` hold it; undefined for `arguments.paths` (every tool). */
+  /** The tool whose `toolRules` hold it; undefined for top-level rules (every tool). */
   readonly tool: string | undefined;
+  /** Whether it judges values of a call's arguments or of its output. */
+  readonly place: "arguments" | "output";
   readonly pattern: PathPattern;
 }
 
+/** Where a judged value may sit in options: the path rules of arguments or outputs. */
+function rulePlace(at: readonly (string | number)[]) {
+  const [first, second, third, fourth, fifth] = at;
+  const isPlace = (key: unknown): key is "arguments" | "output" =>
+    key === "arguments" || key === "output";
+  if (isPlace(first) && second === "paths" && at.length === 3) {
+    return { tool: undefined, place: first, glob: third };
+  }
+  if (first === "toolRules" && isPlace(third) && fourth === "paths" && at.length === 5) {
+    return { tool: String(second), place: third, glob: fifth };
+  }
+  return undefined;
+}
+
 /**
- * The judged values of a metric's options, which may sit only as path rules
- * (`arguments.paths[glob]`, `toolRules[tool].arguments.paths[glob]`); anywhere else is an
+ * The judged values of a metric's options, which may sit only as path rules (`arguments.paths`,
+ * `output.paths`, and the same under `toolRules.<tool>`); anywhere else is an
  * `InvalidOptionError` naming where they belong.
  */
 export function ruleLeavesOf(id: string, options: JsonObject): RuleLeaf[] {
   return judgedLeavesOf(options).map((leaf) => {
-    const [first, second, third, fourth, fifth] = leaf.at;
-    const atPath =
-      first === "arguments" && second === "paths" && leaf.at.length === 3
-        ? { tool: undefined, glob: third }
-        : first === "toolRules" &&
-            third === "arguments" &&
-            fourth === "paths" &&
-            leaf.at.length === 5
-          ? { tool: String(second), glob: fifth }
-          : undefined;
-    if (atPath === undefined || typeof atPath.glob !== "string") {
+    const found = rulePlace(leaf.at);
+    if (found === undefined || typeof found.glob !== "string") {
       throw new InvalidOptionError({
         option: `${id}${leaf.path.slice(1)}`,
         value: "(judged value)",
-        message: `${id}: a judged value (match.judged) belongs in a case's expected calls or as a path rule (arguments.paths or toolRules.<tool>.arguments.paths), not at ${leaf.path.slice(2)}`,
+        message: `${id}: a judged value (match.judged) belongs in a case's expected calls or as a path rule (arguments.paths, output.paths, or either under toolRules.<tool>), not at ${leaf.path.slice(2)}`,
       });
     }
-    return { leaf, tool: atPath.tool, pattern: compilePathPattern(atPath.glob) };
+    const { tool, place, glob } = found;
+    return { leaf, tool, place, pattern: compilePathPattern(glob) };
   });
 }
 
@@ -203,15 +211,19 @@ const ruleKeyOf = (leaf: JudgedLeaf, value: JsonValue) =>
 /** The questions a case's path rules ask: each value of a matching call at a matching path. */
 function ruleQuestions(rules: readonly RuleLeaf[], called: readonly ToolCall[], ask: Ask): void {
   for (const call of called) {
-    const nodes = argumentNodes(call.inputParameters);
+    const nodes = {
+      arguments: argumentNodes(call.inputParameters),
+      output: call.output === undefined ? [] : argumentNodes(call.output),
+    };
     for (const rule of rules) {
       if (rule.tool !== undefined && rule.tool !== call.name) continue;
-      for (const node of nodes) {
+      const root = rule.place === "output" ? "output" : "$";
+      for (const node of nodes[rule.place]) {
         if (!rule.pattern.matches(node.at)) continue;
         ask(ruleKeyOf(rule.leaf, node.value), {
           criterion: rule.leaf.criterion,
           value: node.value,
-          path: node.at.reduce<string>((path, key) => childPath(path, key), "$"),
+          path: node.at.reduce<string>((path, key) => childPath(path, key), root),
           toolName: call.name,
         });
       }
