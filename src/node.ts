@@ -52,4 +52,5 @@ export type {
   RunMetric,
 } from "./evaluate-to-file/evaluate-to-file.js";
 export type { RunMetricConfig } from "./metrics/registry.js";
+export type { RunBatchOptions } from "./evaluate-to-file/judge-batches.js";
 export type { RunProgress } from "./evaluate-to-file/evaluate-to-file.js";

@@ -22,7 +22,7 @@ const allowed: Record<string, readonly string[]> = {
   evaluate: ["core"],
   reporters: ["core"],
   node: ["adapters", "media", "core"],
-  testing: ["metrics", "adapters", "core"],
+  testing: ["registry", "metrics", "adapters", "core"],
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],

@@ -37,6 +37,28 @@ test("explains a failure", () => {
   );
 });
 
+test("decides judged values with a judge", async () => {
+  const judge = {
+    specificationVersion: "v1",
+    provider: "fake",
+    modelId: "judge-1",
+    supportsImages: false,
+    async generate(request) {
+      const value = JSON.stringify(request.messages).split("## The value")[1] ?? "";
+      const output = value.includes("AF123")
+        ? { reason: "a flight number", verdict: "meets" }
+        : { reason: "no flight number", verdict: "fails" };
+      return { output, text: JSON.stringify(output), usage: { inputTokens: 1, outputTokens: 1 }, modelId: "judge-1" };
+    },
+  };
+  const expected = (criterion) => [
+    { name: "search_flights" },
+    { name: "book_flight", arguments: { flight: match.judged(criterion), seat: "12A" } },
+  ];
+  await expect(calls).toMatchToolCallsWithJudge(expected("a flight number"), { judge });
+  await expect([calls[0]]).not.toMatchToolCallsWithJudge(expected("a flight number"), { judge });
+});
+
 test("scores a case with a metric", async () => {
   await expect({ toolsCalled: calls, expectedTools: calls }).toPassMetric(toolCallAccuracy());
   await expect({ toolsCalled: calls, expectedTools: [{ name: "cancel" }] }).not.toPassMetric(
@@ -60,6 +82,9 @@ export async function typed(): Promise<void> {
   expect(calls).not.toHaveCalledToolsInOrder(["a", { name: "b", arguments: { x: 1 } }]);
   expect(calls).toMatchToolCalls([{ name: "get_weather" }], { order: "strict" });
   await expect({ toolsCalled: calls, expectedTools: calls }).toPassMetric(toolCallAccuracy(), 0.8);
+  await expect(calls).toMatchToolCallsWithJudge([], { judge: "openai/gpt-4o-mini", input: "Book" });
+  // @ts-expect-error the judged form needs its judge
+  await expect(calls).toMatchToolCallsWithJudge([], { input: "Book" });
   // @ts-expect-error the tool's name is a string
   expect(calls).toHaveCalledTool(42);
   // @ts-expect-error no such order mode
@@ -115,7 +140,7 @@ for (const [jest, typescript] of [
       );
       consumer.write("setup/tools.test.js", jestTests(""));
       const viaSetup = await run("jest", ["--ci"]);
-      expect(viaSetup.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(viaSetup.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
       expect(viaSetup.code).toBe(0);
 
       consumer.write(
@@ -129,7 +154,7 @@ for (const [jest, typescript] of [
         ),
       );
       const viaExtend = await run("jest", ["--ci", "--config", "neutral.config.js"]);
-      expect(viaExtend.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(viaExtend.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
       expect(viaExtend.code).toBe(0);
 
       // A failing assertion shows toolscore's explanation in jest's report.

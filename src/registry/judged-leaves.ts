@@ -213,7 +213,7 @@ function ruleQuestions(rules: readonly RuleLeaf[], called: readonly ToolCall[], 
   for (const call of called) {
     const nodes = {
       arguments: argumentNodes(call.inputParameters),
-      output: call.output === undefined ? [] : argumentNodes(call.output),
+      output: argumentNodes(call.output),
     };
     for (const rule of rules) {
       if (rule.tool !== undefined && rule.tool !== call.name) continue;

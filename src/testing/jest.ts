@@ -32,7 +32,10 @@ declare module "expect" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars -- must repeat expect's declaration to merge with it
   interface Matchers<R extends void | Promise<void>, T = unknown> extends ToolscoreMatchers<R> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments expect's own interface
-  interface AsymmetricMatchers extends Omit<ToolscoreMatchers<void>, "toPassMetric"> {}
+  interface AsymmetricMatchers extends Omit<
+    ToolscoreMatchers<void>,
+    "toPassMetric" | "toMatchToolCallsWithJudge"
+  > {}
 }
 
 declare global {
@@ -41,7 +44,10 @@ declare global {
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars -- must repeat @types/jest's declaration to merge with it
     interface Matchers<R, T = {}> extends ToolscoreMatchers<R> {}
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments @types/jest's own interface
-    interface Expect extends Omit<ToolscoreMatchers<void>, "toPassMetric"> {}
+    interface Expect extends Omit<
+      ToolscoreMatchers<void>,
+      "toPassMetric" | "toMatchToolCallsWithJudge"
+    > {}
   }
 }
 

@@ -2,7 +2,9 @@ import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { callDiffLines, formatToolCall } from "../core/call-diff.js";
 import type { DiffCall } from "../core/call-diff.js";
 import { InvalidInputError } from "../core/errors.js";
+import type { JudgeModel } from "../core/judge.js";
 import type { Metric } from "../core/metric.js";
+import type { ToolSpec } from "../core/test-case.js";
 import { readCallFields } from "../core/call-fields.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -213,7 +215,8 @@ export async function toPassMetric(
       result.status === "error"
         ? `${result.error.code}: ${result.error.message}`
         : `${result.status === "skipped" ? "skipped" : "not evaluable"}: ${result.reason}`;
-    return { pass: false, message: () => `${metric.name} could not score the case (${why})` };
+    // No score is neither a pass nor a fail: `.not` must not turn an error into a pass.
+    throw new Error(`${metric.name} could not score the case (${why})`);
   }
   const pass = threshold === undefined ? result.success : result.score >= threshold;
   const bar = threshold ?? result.threshold;
@@ -245,11 +248,72 @@ export async function toPassMetric(
   };
 }
 
+/** `toMatchToolCallsWithJudge`'s options: the engine's, the judge, and what it is shown. */
+export interface JudgedMatchOptions extends MatchOptions {
+  /** The judge of the judged values (`match.judged`): a model string or a `JudgeModel`. */
+  readonly judge: string | JudgeModel;
+  /** The user's request, shown to the judge with each value. */
+  readonly input?: string;
+  /** The tools the agent had, shown to the judge with their descriptions and schemas. */
+  readonly availableTools?: readonly ToolSpec[];
+  /** Answers per judged value, their majority deciding (see the judges guide). Default 1. */
+  readonly samples?: number;
+}
+
+/**
+ * `await expect(calls).toMatchToolCallsWithJudge(expected, { judge, input })`: as
+ * `toMatchToolCalls`, with the judged values of `expected` (`match.judged`) decided by the judge
+ * first, as `tool-call-accuracy` decides them in a run. A match that hangs on a value the judge
+ * could not tell, or an error (no key, a provider failure), throws: no verdict either way.
+ */
+export async function toMatchToolCallsWithJudge(
+  this: MatcherContext,
+  received: unknown,
+  expected: ExpectedCallsInput,
+  options: JudgedMatchOptions,
+): Promise<MatcherResult> {
+  const { judge, input, availableTools, ...matchOptions } = options;
+  const calls = callsOf(received);
+  // The registry is loaded only by tests that judge: the other matchers stay light.
+  const { createMetric } = await import("../registry/metric-registry.js");
+  const metric = createMetric(
+    { metric: "tool-call-accuracy", ...(matchOptions as Record<string, never>) },
+    { judge },
+  );
+  const result = await metric.measure({
+    toolsCalled: calls,
+    expectedTools: expected as never,
+    ...(input === undefined ? {} : { input }),
+    ...(availableTools === undefined ? {} : { availableTools }),
+  });
+  // No verdict is neither a pass nor a fail, whichever way the test asks: it throws.
+  if (result.status === "error") {
+    throw Object.assign(new Error(`${result.error.code}: ${result.error.message}`), {
+      code: result.error.code,
+    });
+  }
+  if (result.status !== "scored") {
+    throw new Error(
+      `${result.status === "skipped" ? "skipped" : "not evaluable"}: ${result.reason}`,
+    );
+  }
+  const details = result.details as MatchResult;
+  const pass = options.threshold === undefined ? result.score >= 1 : result.success;
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected the calls not to match (score ${result.score}), but they do:\n${made(calls)}`
+        : `expected the calls to match${options.threshold === undefined ? "" : ` at ${options.threshold}`}: score ${result.score} (${details.scoreKind}, order ${details.order})\n${diff(expected, calls, details)}\n${result.reason ?? ""}`,
+  };
+}
+
 /** The matchers, for `expect.extend` (vitest or jest). */
 export const toolscoreMatchers = {
   toHaveCalledTool,
   toHaveCalledToolsInOrder,
   toMatchToolCalls,
+  toMatchToolCallsWithJudge,
   toPassMetric,
 };
 
@@ -258,5 +322,6 @@ export interface ToolscoreMatchers<R = unknown> {
   toHaveCalledTool(name: string, args?: Readonly<Record<string, unknown>>): R;
   toHaveCalledToolsInOrder(expected: readonly ExpectedToolCall[]): R;
   toMatchToolCalls(expected: ExpectedCallsInput, options?: MatchOptions): R;
+  toMatchToolCallsWithJudge(expected: ExpectedCallsInput, options: JudgedMatchOptions): Promise<R>;
   toPassMetric(metric: Metric<never>, threshold?: number): Promise<R>;
 }

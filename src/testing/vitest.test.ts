@@ -3,6 +3,7 @@ import { anthropicRun, openAiRun } from "../../test/support/transcripts.js";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { match } from "../matchers/value-matchers.js";
 import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
+import { fakeJudge } from "../../test/support/fake-judge.js";
 import { callsOf } from "./matchers.js";
 import "./vitest.js";
 
@@ -163,5 +164,58 @@ describe("toPassMetric", () => {
       expect({ toolsCalled: calls }).toPassMetric(toolCallAccuracy()),
     );
     expect(message).toMatch(/could not score the case \(MISSING_PARAMS: .*expectedTools/);
+    // Nor does .not pass it: an error is no verdict.
+    const negated = await asyncFailure(() =>
+      expect({ toolsCalled: calls }).not.toPassMetric(toolCallAccuracy()),
+    );
+    expect(negated).toMatch(/could not score the case \(MISSING_PARAMS/);
+  });
+});
+
+describe("toMatchToolCallsWithJudge", () => {
+  const criterion = "apologizes and names the 30 EUR refund";
+  const judge = () =>
+    fakeJudge((request) => {
+      const value = JSON.stringify(request.messages).split("## The value\\n")[1] ?? "";
+      if (value.includes("maybe"))
+        return { reason: "the policy is not shown", verdict: "cannot_tell" };
+      return value.includes("30 EUR")
+        ? { reason: "names 30 EUR", verdict: "meets" }
+        : { reason: "it names no amount", verdict: "fails" };
+    });
+  const email = (body: string) => [{ name: "send_email", arguments: { to: "ada", body } }];
+  const expected = [
+    { name: "send_email", arguments: { to: "ada", body: match.judged(criterion) } },
+  ];
+
+  it("decides judged values with the judge, shown the request, then matches as toMatchToolCalls", async () => {
+    const model = judge();
+    await expect(email("Sorry: 30 EUR refunded.")).toMatchToolCallsWithJudge(expected, {
+      judge: model.model,
+      input: "Refund 30 EUR and tell Ada",
+    });
+    expect(JSON.stringify(model.asked[0].messages)).toContain("Refund 30 EUR and tell Ada");
+    await expect(email("Done.")).not.toMatchToolCallsWithJudge(expected, { judge: model.model });
+    const message = await asyncFailure(() =>
+      expect(email("Done.")).toMatchToolCallsWithJudge(expected, { judge: model.model }),
+    );
+    expect(message).toContain(`$.body: judged not to meet "${criterion}": it names no amount`);
+  });
+
+  it("throws, whichever way the test asks, when the judge cannot tell or is missing", async () => {
+    const model = judge();
+    for (const negated of [false, true]) {
+      const assertion = negated ? expect(email("maybe later")).not : expect(email("maybe later"));
+      const message = await asyncFailure(() =>
+        assertion.toMatchToolCallsWithJudge(expected, { judge: model.model }),
+      );
+      expect(message).toContain("not evaluable");
+    }
+    // The sync matcher names the judge it lacks.
+    expect(
+      failure(() => {
+        expect(email("x")).toMatchToolCalls(expected);
+      }),
+    ).toMatch(/needs a judge/);
   });
 });

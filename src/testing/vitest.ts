@@ -22,7 +22,10 @@ declare module "vitest" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars, @typescript-eslint/no-explicit-any -- must repeat vitest's declaration to merge with it
   interface Assertion<T = any> extends ToolscoreMatchers<void> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments vitest's own interface
-  interface AsymmetricMatchersContaining extends Omit<ToolscoreMatchers, "toPassMetric"> {}
+  interface AsymmetricMatchersContaining extends Omit<
+    ToolscoreMatchers,
+    "toPassMetric" | "toMatchToolCallsWithJudge"
+  > {}
 }
 
 export {
@@ -30,11 +33,13 @@ export {
   toHaveCalledTool,
   toHaveCalledToolsInOrder,
   toMatchToolCalls,
+  toMatchToolCallsWithJudge,
   toPassMetric,
   toolscoreMatchers,
 } from "./matchers.js";
 export type {
   ExpectedToolCall,
+  JudgedMatchOptions,
   MatcherContext,
   MatcherResult,
   ToolscoreMatchers,
