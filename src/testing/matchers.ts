@@ -188,14 +188,23 @@ export function toMatchToolCalls(
   options: MatchOptions = {},
 ): MatcherResult {
   const calls = callsOf(received);
-  const result = matchToolCalls(calls, expected, options);
-  const pass = options.threshold === undefined ? result.score >= 1 : result.success;
+  return matchVerdict(calls, expected, matchToolCalls(calls, expected, options), options.threshold);
+}
+
+/** A match's verdict: perfect, or at `threshold` when one is given, with the diff when not. */
+function matchVerdict(
+  calls: readonly ToolCall[],
+  expected: ExpectedCallsInput,
+  result: MatchResult,
+  threshold: number | undefined,
+): MatcherResult {
+  const pass = threshold === undefined ? result.score >= 1 : result.success;
   return {
     pass,
     message: () =>
       pass
         ? `expected the calls not to match (score ${result.score}), but they do:\n${made(calls)}`
-        : `expected the calls to match${options.threshold === undefined ? "" : ` at ${options.threshold}`}: score ${result.score} (${result.scoreKind}, order ${result.order})\n${diff(expected, calls, result)}\n${result.reason}`,
+        : `expected the calls to match${threshold === undefined ? "" : ` at ${threshold}`}: score ${result.score} (${result.scoreKind}, order ${result.order})\n${diff(expected, calls, result)}\n${result.reason}`,
   };
 }
 
@@ -297,15 +306,8 @@ export async function toMatchToolCallsWithJudge(
       `${result.status === "skipped" ? "skipped" : "not evaluable"}: ${result.reason}`,
     );
   }
-  const details = result.details as MatchResult;
-  const pass = options.threshold === undefined ? result.score >= 1 : result.success;
-  return {
-    pass,
-    message: () =>
-      pass
-        ? `expected the calls not to match (score ${result.score}), but they do:\n${made(calls)}`
-        : `expected the calls to match${options.threshold === undefined ? "" : ` at ${options.threshold}`}: score ${result.score} (${details.scoreKind}, order ${details.order})\n${diff(expected, calls, details)}\n${result.reason ?? ""}`,
-  };
+  // The metric's details are the match, its reason the judged values' verdicts included.
+  return matchVerdict(calls, expected, result.details as MatchResult, options.threshold);
 }
 
 /** The matchers, for `expect.extend` (vitest or jest). */
