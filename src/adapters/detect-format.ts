@@ -1,5 +1,6 @@
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { asArray, asRecord, asString } from "./read.js";
+import { isAgentsTraceRecord } from "./openai-agents.js";
 import type { Record_ } from "./read.js";
 
 /** What `detectFormat` concluded, and why; `format` is undefined when it could not tell. */
@@ -73,8 +74,26 @@ const geminiPartKeys = [
   "fileData",
 ];
 
+/** Items only the OpenAI Agents SDK writes: its results and hosted calls, and its run items. */
+const agentsItemTypes: ReadonlySet<string> = new Set([
+  "function_call_result",
+  "hosted_tool_call",
+  "computer_call_result",
+  "program",
+  "program_output",
+]);
+
+/** Whether an item is the Agents SDK's: its own item types, `callId`, or a run item. */
+function isAgentsItem(message: Record_, type: string | undefined): boolean {
+  if (type === undefined) return false;
+  if (agentsItemTypes.has(type)) return true;
+  if (type.endsWith("_item") && asRecord(message.rawItem) !== undefined) return true;
+  return (type === "function_call" || type.endsWith("_call")) && typeof message.callId === "string";
+}
+
 /** The format one message or item points to, if it says anything distinctive. */
 function voteOf(message: Record_): TrajectoryFormat | undefined {
+  if (isAgentsItem(message, asString(message.type))) return "openai-agents";
   if (message.jsonrpc !== undefined || asRecord(message.message)?.jsonrpc !== undefined)
     return "mcp";
   if (message.lc !== undefined && message.type === "constructor") return "langchain";
@@ -159,6 +178,9 @@ function voteOver(items: readonly unknown[], where: string, explain: boolean): F
   }
   let best: [TrajectoryFormat, number] | undefined;
   for (const entry of votes) if (!best || entry[1] > best[1]) best = entry;
+  // The Agents SDK's items are Responses items with its own beside them: any of its own decides.
+  const agents = votes.get("openai-agents");
+  if (agents !== undefined) best = ["openai-agents", agents];
   if (best && !explain) return { format: best[0], evidence: "" };
   if (best) {
     const others = [...votes]
@@ -232,6 +254,8 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
   if (list) {
     if (list.length === 0)
       return { format: "openai-chat", evidence: "an empty list, read as OpenAI chat" };
+    if (list.some(isAgentsTraceRecord))
+      return { format: "openai-agents", evidence: "OpenAI Agents SDK trace records (trace.span)" };
     if (looksLikeSpan(list[0])) return spanFormat(input);
     return voteOver(list, "messages", explain);
   }
@@ -244,6 +268,13 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
   }
   if ("resourceSpans" in record || "resource_spans" in record) return spanFormat(input);
   if (asArray(record.spans)?.some(looksLikeSpan)) return spanFormat(input);
+  if (asArray(record.data)?.some(isAgentsTraceRecord))
+    return { format: "openai-agents", evidence: "an OpenAI Agents SDK trace export (data)" };
+  if (asArray(record.history) || asArray(record.newItems))
+    return {
+      format: "openai-agents",
+      evidence: "an OpenAI Agents SDK run result (history / newItems)",
+    };
   if (record.object === "response")
     return {
       format: "openai-responses",

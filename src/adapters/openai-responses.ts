@@ -29,7 +29,7 @@ function itemsOf(input: unknown): { items: unknown[]; path: string }[] {
 }
 
 /** The arguments of a built-in tool call: what the model asked the tool to do. */
-function builtInArguments(item: Record_): unknown {
+export function builtInArguments(item: Record_): unknown {
   if (item.action !== undefined) return item.action;
   if (item.operation !== undefined) return item.operation;
   if (item.queries !== undefined) return { queries: item.queries };
@@ -38,7 +38,7 @@ function builtInArguments(item: Record_): unknown {
 }
 
 /** The output a built-in tool call carries itself, when it does. */
-function builtInOutput(item: Record_): unknown {
+export function builtInOutput(item: Record_): unknown {
   return item.outputs ?? item.results ?? item.result ?? item.output ?? null;
 }
 

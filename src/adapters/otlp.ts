@@ -1,6 +1,7 @@
 import { InvalidInputError } from "../core/errors.js";
 import { asArray, asRecord, asString, at } from "./read.js";
 import type { Record_ } from "./read.js";
+import { agentsTraceIds } from "./openai-agents.js";
 import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
 
 /** A span, decoded from OTLP JSON or a plain span export, with its attributes as values. */
@@ -203,6 +204,8 @@ function traceIdsIn(spans: readonly DecodedSpan[]): string[] {
  * names them: one per run of the agent, when an exporter wrote several runs to one file.
  */
 export function traceIdsOf(input: unknown): string[] {
+  const agents = agentsTraceIds(input);
+  if (agents.length > 0) return agents;
   return traceIdsIn(decodeSpans(input, () => undefined));
 }
 

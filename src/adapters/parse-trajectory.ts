@@ -17,6 +17,7 @@ import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { readOpenAIChat } from "./openai-chat.js";
 import { ParsedArguments, readPlainOpenAIChat } from "./openai-chat-plain.js";
 import { readOpenAIResponses } from "./openai-responses.js";
+import { readOpenAIAgents } from "./openai-agents.js";
 import { readOpenInference } from "./openinference.js";
 import { readOtel } from "./otel.js";
 import { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -38,11 +39,16 @@ export interface ParseTrajectoryOptions {
 }
 
 /** The formats whose transcripts are spans, which may hold several traces. */
-const spanFormats: ReadonlySet<TrajectoryFormat> = new Set(["otel", "openinference"]);
+const spanFormats: ReadonlySet<TrajectoryFormat> = new Set([
+  "otel",
+  "openinference",
+  "openai-agents",
+]);
 
 const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuilder) => void> = {
   "openai-chat": readOpenAIChat,
   "openai-responses": readOpenAIResponses,
+  "openai-agents": readOpenAIAgents,
   anthropic: readAnthropic,
   gemini: readGemini,
   bedrock: readBedrock,
@@ -260,7 +266,7 @@ export function readTrajectory(
     throw new InvalidOptionError({
       option: "traceId",
       value: traceId,
-      message: `traceId chooses a trace of spans (otel, openinference); this transcript is ${format}`,
+      message: `traceId chooses a trace of spans (otel, openinference, an OpenAI Agents SDK trace export); this transcript is ${format}`,
     });
   }
   const builder = new TrajectoryBuilder(format, traceId);

@@ -36,10 +36,14 @@ const expectedCalls = [
   { name: "book_train", inputParameters: { train: "TGV 6603" }, output: "booked: PNR X7Y2Z" },
 ];
 
-/** OpenAI's chat and Responses formats have no way to flag a tool error; the others do. */
+/**
+ * OpenAI's chat and Responses formats, and the Agents SDK's history (its tool errors are the
+ * text the model was given), have no way to flag a tool error; the others do.
+ */
 const canFlagErrors: Record<TrajectoryFormat, boolean> = {
   "openai-chat": false,
   "openai-responses": false,
+  "openai-agents": false,
   anthropic: true,
   gemini: true,
   bedrock: true,
@@ -54,6 +58,7 @@ const canFlagErrors: Record<TrajectoryFormat, boolean> = {
 const turnCount: Record<TrajectoryFormat, number> = {
   "openai-chat": 2,
   "openai-responses": 2,
+  "openai-agents": 2,
   anthropic: 2,
   gemini: 2,
   bedrock: 2,
@@ -110,8 +115,8 @@ describe("the same conversation in every format", () => {
 
       it("finds the tool definitions the format carries", () => {
         const { tools } = parseTrajectory(input);
-        // UI messages and LangChain message lists hold no tool definitions.
-        if (format === "ai-sdk" || format === "langchain") {
+        // UI messages, LangChain message lists and an Agents SDK history hold no tool definitions.
+        if (format === "ai-sdk" || format === "langchain" || format === "openai-agents") {
           expect(tools).toEqual([]);
         } else {
           expect(tools.map((tool) => tool.name)).toEqual([

@@ -5,6 +5,7 @@ import type { ToolCall } from "./tool-call.js";
 export const trajectoryFormats = [
   "openai-chat",
   "openai-responses",
+  "openai-agents",
   "anthropic",
   "gemini",
   "bedrock",

@@ -280,7 +280,9 @@ async function runsOf(file: string): Promise<{ traces: (string | undefined)[]; e
   try {
     const value = await readTranscriptFile(file);
     const { format } = parseTrajectory(value);
-    const traces = format === "otel" || format === "openinference" ? traceIdsOf(value) : [];
+    const traces = ["otel", "openinference", "openai-agents"].includes(format)
+      ? traceIdsOf(value)
+      : [];
     if (traces.length <= 1) return { traces: [undefined] };
     for (const traceId of traces) parseTrajectory(value, { traceId });
     return { traces };
