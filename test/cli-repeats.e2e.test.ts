@@ -200,3 +200,61 @@ describe("repeated runs", () => {
     expect(negative.stdout).toContain("run must be a whole number (0, 1, 2, ...), got -1");
   });
 });
+
+describe("the gate on repeated runs, and --json", () => {
+  it("holds --fail-under to pass@k or pass^k, fails on flaky cases, and prints JSON on stdout", async () => {
+    const cwd = folder();
+    writeFileSync(path.join(cwd, "runs.jsonl"), jsonl(repeated));
+    const gate = async (...flags: string[]) => {
+      const ran = await runCliProcess(["eval", "runs.jsonl", "-o", "results.jsonl", ...flags], {
+        cwd,
+      });
+      return { code: ran.code, line: ran.stdout.trim().split("\n").at(-1), ran };
+    };
+    // a, b and c (d has no run number: left out, and said so): some run passed for a and c
+    // (2 of 3); every run for c (1 of 3).
+    const without = "(1 run without a group left out)";
+    expect(await gate("--gate-on", "pass@k", "--fail-under", "0.6")).toMatchObject({
+      code: 0,
+      line: `gate: pass@k 66.7% over 3 cases ${without} ≥ fail_under 60% (--fail-under): exit 0`,
+    });
+    expect(await gate("--gate-on", "pass^k", "--fail-under", "0.6")).toMatchObject({
+      code: 1,
+      line: `gate: pass^k 33.3% over 3 cases ${without} < fail_under 60% (--fail-under): exit 1`,
+    });
+    expect(await gate("--gate-on", "pass@k")).toMatchObject({
+      code: 1,
+      line: `gate: pass@k 66.7% over 3 cases ${without} < 100% (no fail_under): exit 1`,
+    });
+    expect(await gate("--fail-under", "0.1", "--fail-on-flaky")).toMatchObject({
+      code: 1,
+      line: "gate: 1 flaky case (passed in some runs, failed in others; fail_on_flaky): exit 1",
+    });
+    expect((await gate("--gate-on", "pass@2")).ran.stderr).toContain(
+      "--gate-on takes pass-rate, pass@k, pass^k, got pass@2",
+    );
+
+    // The config says the same; --json prints one object on stdout, the console's lines on stderr.
+    writeFileSync(
+      path.join(cwd, "toolscore.config.yaml"),
+      toYaml({ gate_on: "pass^k", fail_under: 0.3, fail_on_flaky: false }),
+    );
+    const { ran } = await gate("--json", "--markdown", "summary.md");
+    expect(ran.code).toBe(0);
+    const printed = JSON.parse(ran.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      toolscore: "eval",
+      gate: {
+        passed: true,
+        exitCode: 0,
+        text: `gate: pass^k 33.3% over 3 cases ${without} ≥ fail_under 30% (toolscore.config.yaml): exit 0`,
+      },
+      results: "results.jsonl",
+      reports: { markdown: "summary.md" },
+      summary: { cases: 8, passed: 5, repeats: { cases: 3, flaky: 1, ungrouped: 1 } },
+      stopped: null,
+    });
+    expect(ran.stderr).toContain("results: results.jsonl");
+    expect(ran.stderr).toContain("gate: pass^k 33.3%");
+  });
+});

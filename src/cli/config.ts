@@ -8,8 +8,8 @@ import { escapeRegExp } from "../core/words.js";
 import { numberFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import type { Flag } from "./flags.js";
-import { notEvaluablePolicies } from "../core/gate.js";
-import type { GateRule, NotEvaluablePolicy } from "../core/gate.js";
+import { gateRates, notEvaluablePolicies } from "../core/gate.js";
+import type { GateRate, GateRule, NotEvaluablePolicy } from "../core/gate.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
@@ -56,6 +56,10 @@ export interface EvalConfig {
   readonly failUnder?: number;
   /** What the gate does with cases a judge could not tell. Default "fail". */
   readonly notEvaluable?: NotEvaluablePolicy;
+  /** The rate the gate holds to fail_under. Default "pass-rate". */
+  readonly gateOn?: GateRate;
+  /** Fail the gate on cases that passed in some runs and failed in others. */
+  readonly failOnFlaky?: boolean;
   readonly normalizeNames?: boolean;
   readonly out?: string;
   readonly report?: string;
@@ -339,6 +343,8 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
     threshold: shareOf("threshold"),
     failUnder: shareOf("failUnder"),
     notEvaluable: given.notEvaluable as NotEvaluablePolicy | undefined,
+    gateOn: given.gateOn as GateRate | undefined,
+    failOnFlaky: given.failOnFlaky as boolean | undefined,
     reportMaxCases: given.reportMaxCases as number | undefined,
     details: given.details as DetailsChoice | undefined,
     groupBy: given.groupBy as GroupBy | undefined,
@@ -490,6 +496,15 @@ export const gateFlags = {
     value: "fail|ignore",
     help: "cases a judge could not tell fail the gate (default), or are left out of it",
   },
+  "gate-on": {
+    type: "string",
+    value: "pass-rate|pass@k|pass^k",
+    help: "the rate --fail-under holds: cases passed (default), or over repeated\nruns the cases some run (pass@k) or every run (pass^k) passed",
+  },
+  "fail-on-flaky": {
+    type: "boolean",
+    help: "fail when a case passed in some of its runs and failed in others",
+  },
 } as const satisfies Readonly<Record<string, Flag>>;
 
 /**
@@ -501,10 +516,12 @@ export function gateRuleOf(
   flags: {
     readonly "fail-under"?: string | undefined;
     readonly "not-evaluable"?: string | undefined;
+    readonly "gate-on"?: string | undefined;
+    readonly "fail-on-flaky"?: boolean | undefined;
   },
   config: EvalConfig,
   io: Pick<CliIo, "cwd">,
-): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable"> {
+): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"> {
   const flag = flags["fail-under"];
   const percent = flag === undefined ? undefined : percentShare(flag);
   const given = percent ?? numberFlag("fail-under", flag, 0, 1);
@@ -516,8 +533,18 @@ export function gateRuleOf(
     throw usageError(`--not-evaluable takes fail or ignore, got ${policy}`, "--not-evaluable");
   }
   const notEvaluable = (policy as NotEvaluablePolicy | undefined) ?? config.notEvaluable;
-  if (given !== undefined) return { failUnder: given, failUnderFrom: "--fail-under", notEvaluable };
+  const rateFlag = flags["gate-on"];
+  if (rateFlag !== undefined && !(gateRates as readonly string[]).includes(rateFlag)) {
+    throw usageError(`--gate-on takes ${gateRates.join(", ")}, got ${rateFlag}`, "--gate-on");
+  }
+  const repeated = {
+    rate: (rateFlag as GateRate | undefined) ?? config.gateOn,
+    failOnFlaky: flags["fail-on-flaky"] === true || config.failOnFlaky === true,
+  };
+  if (given !== undefined)
+    return { failUnder: given, failUnderFrom: "--fail-under", notEvaluable, ...repeated };
   return {
+    ...repeated,
     failUnder: config.failUnder,
     failUnderFrom:
       config.failUnder === undefined || config.file === undefined

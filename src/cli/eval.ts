@@ -180,6 +180,8 @@ export const evalFlags = {
   },
   "fail-under": { ...gateFlags["fail-under"], group: "Results and reports" },
   "not-evaluable": { ...gateFlags["not-evaluable"], group: "Results and reports" },
+  "gate-on": { ...gateFlags["gate-on"], group: "Results and reports" },
+  "fail-on-flaky": { ...gateFlags["fail-on-flaky"], group: "Results and reports" },
   "group-by": {
     type: "string",
     value: "<key>",
@@ -196,6 +198,11 @@ export const evalFlags = {
     type: "string",
     value: "<0..1>",
     help: "with --baseline, how far a score may move without counting (default 0)",
+    group: "Results and reports",
+  },
+  json: {
+    type: "boolean",
+    help: "print one JSON object on stdout (summary, gate, files written); the\nconsole's lines go to stderr",
     group: "Results and reports",
   },
   quiet: {
@@ -348,6 +355,8 @@ interface EvalPlan {
   readonly retryErrors: boolean;
   /** The summary only on the console. */
   readonly quiet: boolean;
+  /** Print one JSON object on stdout; the console's lines go to stderr. */
+  readonly json: boolean;
   /** Failed cases' whole reasons on the console. */
   readonly verbose: boolean;
   /** Judge answers neither read from nor written to the cache. */
@@ -492,6 +501,7 @@ async function planEval(
     overwrite: values.overwrite === true,
     retryErrors: values["retry-errors"] === true,
     quiet: values.quiet === true,
+    json: values.json === true,
     verbose: values.verbose === true,
     noCache: values["no-cache"] === true,
     limit: numberFlag("limit", values.limit, 1, Number.MAX_SAFE_INTEGER),
@@ -768,8 +778,10 @@ function cappedNotes(io: CliIo): (note: string) => void {
 async function showOutcome(
   plan: EvalPlan,
   outcome: FileEvaluation,
-  io: CliIo,
+  given: CliIo,
 ): Promise<GateVerdict> {
+  // With --json, stdout holds the JSON object alone: the console's lines go to stderr.
+  const io = plan.json ? { ...given, stdout: given.stderr } : given;
   const { summary } = outcome;
   const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
   const shownCases = plan.quiet
@@ -806,7 +818,7 @@ async function showOutcome(
         : { name: plan.baseline.name, regressions: comparison.regressions },
     stoppedBy: outcome.aborted ? (stop === "SIGTERM" ? "SIGTERM" : "SIGINT") : undefined,
   });
-  await writeReports({
+  const written = await writeReports({
     gate: verdict,
     out: plan.out,
     summary,
@@ -831,5 +843,27 @@ async function showOutcome(
     io.stderr.write(`toolscore: stopped at --limit ${plan.limit}; ${saved}.\n`);
   }
   io.stdout.write(`${verdict.text}\n`);
+  if (plan.json) {
+    given.stdout.write(
+      `${JSON.stringify({
+        toolscore: "eval",
+        version: 1,
+        gate: verdict,
+        results: shownPath(plan.out, given),
+        reports: Object.fromEntries(
+          written.map(({ kind, file }) => [kind, shownPath(file, given)]),
+        ),
+        summary,
+        ...(comparison === undefined ? {} : { comparison }),
+        stopped: outcome.bailed
+          ? "bail"
+          : outcome.aborted
+            ? "signal"
+            : outcome.limited
+              ? "limit"
+              : null,
+      })}\n`,
+    );
+  }
   return verdict;
 }

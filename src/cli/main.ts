@@ -7,85 +7,9 @@ import { ExitCode, exitCodeOf } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagNamesOf } from "./flags.js";
 import type { Flag } from "./flags.js";
+import { commandNames, loadCommand, mainHelp } from "./commands.js";
 
-const mainHelp = `Usage: toolscore <command> [options]
-
-Commands
-  init                  start here: a config, a dataset of three cases, a CI workflow
-  eval <dataset>        score a dataset of agent runs, write results and reports
-  dataset <recordings>  write a dataset from recorded transcripts and expected cases
-  parse <transcript>    print the normalized tool calls of a transcript (for debugging)
-  report <results>      render reports again from a results file
-  merge <results...>    join the results of shards (eval --shard i/n) into one file
-  compare <base> <new>  what changed between two runs; exit 1 when a case regressed
-  calibrate             measure a tool-selection judge against toolscore's labelled cases
-  cache clear           empty the judge cache
-
-Run toolscore <command> --help for a command's options.
-`;
-
-/** A command: what it runs, its help, and its flag table (for the closest to a misspelled flag). */
-export interface Command {
-  readonly run: (argv: readonly string[], io: CliIo) => Promise<number>;
-  readonly help: string;
-  readonly flags: Readonly<Record<string, Flag>>;
-}
-
-/** Each command's module, loaded when the command runs: `--version` and `--help` load none. */
-const commands: Record<string, () => Promise<Command>> = {
-  eval: () =>
-    import("./eval.js").then((m) => ({ run: m.evalCommand, help: m.evalHelp, flags: m.evalFlags })),
-  dataset: () =>
-    import("./dataset.js").then((m) => ({
-      run: m.datasetCommand,
-      help: m.datasetHelp,
-      flags: m.datasetFlags,
-    })),
-  parse: () =>
-    import("./parse.js").then((m) => ({
-      run: m.parseCommand,
-      help: m.parseHelp,
-      flags: m.parseFlags,
-    })),
-  report: () =>
-    import("./report.js").then((m) => ({
-      run: m.reportCommand,
-      help: m.reportHelp,
-      flags: m.reportFlags,
-    })),
-  merge: () =>
-    import("./merge.js").then((m) => ({
-      run: m.mergeCommand,
-      help: m.mergeHelp,
-      flags: m.mergeFlags,
-    })),
-  compare: () =>
-    import("./compare.js").then((m) => ({
-      run: m.compareCommand,
-      help: m.compareHelp,
-      flags: m.compareFlags,
-    })),
-  cache: () =>
-    import("./cache.js").then((m) => ({
-      run: m.cacheCommand,
-      help: m.cacheHelp,
-      flags: m.cacheFlags,
-    })),
-  init: () =>
-    import("./init.js").then((m) => ({ run: m.initCommand, help: m.initHelp, flags: m.initFlags })),
-  calibrate: () =>
-    import("./calibrate.js").then((m) => ({
-      run: m.calibrateCommand,
-      help: m.calibrateHelp,
-      flags: m.calibrateFlags,
-    })),
-};
-
-/** The command `name` names (its module loaded), or undefined for no command. */
-export async function loadCommand(name: string): Promise<Command | undefined> {
-  // Own keys only: "toString" is on every object's prototype, not a command.
-  return Object.hasOwn(commands, name) ? commands[name]() : undefined;
-}
+export { loadCommand } from "./commands.js";
 
 /**
  * What was wrong with the flags: an unknown one with the closest of the command's flag table ("did
@@ -133,7 +57,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   const command = await loadCommand(name);
   if (command === undefined) {
     io.stderr.write(
-      `toolscore: unknown command ${printable(JSON.stringify(name))}${didYouMean(name, Object.keys(commands))}\n\n${mainHelp}`,
+      `toolscore: unknown command ${printable(JSON.stringify(name))}${didYouMean(name, commandNames)}\n\n${mainHelp}`,
     );
     return ExitCode.USAGE;
   }

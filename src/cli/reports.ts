@@ -38,7 +38,7 @@ export async function writeReports(input: {
   maxCases?: number;
   comparison?: { readonly comparison: RunComparison; readonly baseline: string };
   gate?: GateVerdict;
-}): Promise<void> {
+}): Promise<readonly { readonly kind: "junit" | "markdown" | "html"; readonly file: string }[]> {
   const { reports, io } = input;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   const wanted =
@@ -46,7 +46,7 @@ export async function writeReports(input: {
     reports.report !== undefined ||
     reports.markdown !== undefined ||
     (stepSummary !== undefined && stepSummary !== "");
-  if (!wanted) return;
+  if (!wanted) return [];
   refuseLinkedReports(reports, io);
   const written = await writeResultsReports({
     results: input.out,
@@ -67,6 +67,7 @@ export async function writeReports(input: {
   });
   const label = { junit: "junit", markdown: "markdown", html: "report" } as const;
   for (const { kind, file } of written) io.stdout.write(`${label[kind]}: ${shownPath(file, io)}\n`);
+  return written;
 }
 
 /** The report files named by --report, --junit and --markdown, resolved against the cwd. */

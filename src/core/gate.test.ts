@@ -79,4 +79,35 @@ describe("gateVerdict", () => {
       "gate: 25% passed < fail_under 75% (--fail-under), no regressions against main.jsonl: exit 1",
     );
   });
+
+  it("holds pass@k or pass^k over repeated runs, and fails on flaky cases when told to", () => {
+    const repeats = {
+      cases: 4,
+      runs: 12,
+      ungrouped: 0,
+      passAtK: 0.75,
+      passHatK: 0.25,
+      flaky: 2,
+      byK: [],
+      flakyCases: [],
+      listed: [],
+    };
+    const repeated = { ...run(7, 5), repeats };
+    expect(gateVerdict(repeated, { rate: "pass@k", failUnder: 0.7 }).text).toBe(
+      "gate: pass@k 75% over 4 cases ≥ fail_under 70%: exit 0",
+    );
+    expect(gateVerdict(repeated, { rate: "pass^k", failUnder: 0.7 })).toMatchObject({
+      exitCode: 1,
+      text: "gate: pass^k 25% over 4 cases < fail_under 70%: exit 1",
+    });
+    expect(gateVerdict(repeated, { failUnder: 0.5, failOnFlaky: true }).text).toBe(
+      "gate: 2 flaky cases (passed in some runs, failed in others; fail_on_flaky): exit 1",
+    );
+    // Without repeated runs each case ran once: the rate is the pass rate, and the verdict says so.
+    expect(gateVerdict(run(3, 1), { rate: "pass^k", failUnder: 0.7, failOnFlaky: true }).text).toBe(
+      "gate: pass^k 75% (no repeated runs: each case ran once) ≥ fail_under 70%: exit 0",
+    );
+    // Errors still come first.
+    expect(gateVerdict({ ...repeated, errors: 1 }, { rate: "pass@k" }).exitCode).toBe(3);
+  });
 });

@@ -1,6 +1,15 @@
 import { plural } from "./words.js";
 import type { EvaluationSummary } from "./summary.js";
 
+/**
+ * The rate a gate holds to `failUnder`: the share of cases (runs) that passed, or over repeated
+ * runs of a case, the share of cases some run passed (`pass@k`) or every run passed (`pass^k`).
+ */
+export type GateRate = "pass-rate" | "pass@k" | "pass^k";
+
+/** The choices of `GateRule.rate`. */
+export const gateRates: readonly GateRate[] = ["pass-rate", "pass@k", "pass^k"];
+
 /** What decides a run's verdict: the pass rate it needs, a baseline, a stop. */
 export interface GateRule {
   /** The share of cases that must pass; undefined: every case. */
@@ -16,6 +25,10 @@ export interface GateRule {
    * the default), or are left out of it, the pass rate taken over the others (`"ignore"`).
    */
   readonly notEvaluable?: NotEvaluablePolicy | undefined;
+  /** The rate `failUnder` holds (default the pass rate); without `failUnder`, it must be 100%. */
+  readonly rate?: GateRate | undefined;
+  /** Fail when some case passed in some runs and failed in others. */
+  readonly failOnFlaky?: boolean | undefined;
 }
 
 /** What a gate does with cases a judge could not tell (see `GateRule.notEvaluable`). */
@@ -45,7 +58,7 @@ export function percent(share: number): string {
 export function gateVerdict(
   summary: Pick<
     EvaluationSummary,
-    "cases" | "passed" | "failed" | "errors" | "notEvaluable" | "passRate"
+    "cases" | "passed" | "failed" | "errors" | "notEvaluable" | "passRate" | "repeats"
   >,
   rule: GateRule,
 ): GateVerdict {
@@ -65,6 +78,16 @@ export function gateVerdict(
     return verdict(1, `${plural(baseline.regressions, "regression")} against ${baseline.name}`);
   }
   const against = baseline === undefined ? "" : `, no regressions against ${baseline.name}`;
+  const { repeats } = summary;
+  if (rule.failOnFlaky === true && repeats !== undefined && repeats.flaky > 0) {
+    return verdict(
+      1,
+      `${plural(repeats.flaky, "flaky case")} (passed in some runs, failed in others; fail_on_flaky)`,
+    );
+  }
+  if (rule.rate !== undefined && rule.rate !== "pass-rate") {
+    return repeatedVerdict(summary, rule, rule.rate, against, verdict);
+  }
   const unknown = summary.notEvaluable;
   const ignored = unknown > 0 && rule.notEvaluable === "ignore";
   const leftOut = ignored ? ` (${unknown} not evaluable, left out)` : "";
@@ -94,5 +117,41 @@ export function gateVerdict(
   return verdict(
     0,
     `${passed === 1 ? "the 1 case passed" : `all ${passed} cases passed`}${leftOut}`,
+  );
+}
+
+/**
+ * The verdict on pass@k or pass^k over repeated runs: the share of cases some (every) run of
+ * passed, against `failUnder`, or 100% without it. Without repeated runs each case ran once, and
+ * the verdict says the rate is then the pass rate.
+ */
+function repeatedVerdict(
+  summary: Pick<EvaluationSummary, "cases" | "passed" | "repeats">,
+  rule: GateRule,
+  rate: "pass@k" | "pass^k",
+  against: string,
+  verdict: (exitCode: GateVerdict["exitCode"], why: string) => GateVerdict,
+): GateVerdict {
+  const { repeats } = summary;
+  const value =
+    repeats === undefined
+      ? summary.cases === 0
+        ? 1
+        : summary.passed / summary.cases
+      : rate === "pass@k"
+        ? repeats.passAtK
+        : repeats.passHatK;
+  const over =
+    repeats === undefined
+      ? " (no repeated runs: each case ran once)"
+      : ` over ${plural(repeats.cases, "case")}${repeats.ungrouped > 0 ? ` (${plural(repeats.ungrouped, "run")} without a group left out)` : ""}`;
+  const bar = rule.failUnder ?? 1;
+  const passed = value >= bar;
+  const from = rule.failUnderFrom === undefined ? "" : ` (${rule.failUnderFrom})`;
+  const threshold =
+    rule.failUnder === undefined ? "100% (no fail_under)" : `fail_under ${percent(bar)}${from}`;
+  return verdict(
+    passed ? 0 : 1,
+    `${rate} ${percent(value)}${over} ${passed ? "≥" : "<"} ${threshold}${against}`,
   );
 }

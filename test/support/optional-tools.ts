@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Tools some tests need that `npm ci` does not install: Debian's Chromium (the HTML report in a
- * browser) and the oldest Node that package.json's `engines` allows (the packed package on it).
+ * browser), the oldest Node that package.json's `engines` allows (the packed package on it), and
+ * zsh and fish (the completion scripts in the shells they are for).
  * Where one is missing its tests are skipped, saying why and how to run them, unless the run
  * requires it: in CI (`.ci/run` installs both) or with `TOOLSCORE_REQUIRE_<TOOL>=1`, they run
  * and fail with the same message.
@@ -41,6 +42,9 @@ export const oldestNodePath =
   process.env.TOOLSCORE_OLDEST_NODE ??
   path.join(root, ".cache", `node-v${oldestNodeVersion()}`, "bin", "node");
 
+export const zshPath = process.env.TOOLSCORE_ZSH ?? "/usr/bin/zsh";
+export const fishPath = process.env.TOOLSCORE_FISH ?? "/usr/bin/fish";
+
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }
@@ -57,6 +61,18 @@ const tools = {
     variable: "TOOLSCORE_REQUIRE_OLDEST_NODE",
     how: "run `node scripts/oldest-node.mjs` (it fetches that Node from the npm registry) or set TOOLSCORE_OLDEST_NODE to one",
     what: `no Node ${oldestNodeVersion()} (the oldest that package.json's engines allows) at ${oldestNodePath}`,
+  },
+  zsh: {
+    path: zshPath,
+    variable: "TOOLSCORE_REQUIRE_ZSH",
+    how: "install it (apt-get install zsh) or set TOOLSCORE_ZSH to one",
+    what: `no zsh at ${zshPath} (toolscore completion zsh is checked in it)`,
+  },
+  fish: {
+    path: fishPath,
+    variable: "TOOLSCORE_REQUIRE_FISH",
+    how: "install it (apt-get install fish) or set TOOLSCORE_FISH to one",
+    what: `no fish at ${fishPath} (toolscore completion fish is checked in it)`,
   },
 } as const;
 

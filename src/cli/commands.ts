@@ -1,0 +1,148 @@
+import type { CliIo } from "./io.js";
+import type { Flag } from "./flags.js";
+
+/** A command: what it runs, its help, and its flag table (for the closest to a misspelled flag). */
+export interface Command {
+  readonly run: (argv: readonly string[], io: CliIo) => Promise<number>;
+  readonly help: string;
+  readonly flags: Readonly<Record<string, Flag>>;
+}
+
+/** Each command with its one-line summary and its module, loaded when the command runs. */
+const commandTable: readonly {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}[] = [
+  {
+    name: "init",
+    usage: "init",
+    summary: "start here: a config, a dataset of three cases, a CI workflow",
+    load: () =>
+      import("./init.js").then((m) => ({
+        run: m.initCommand,
+        help: m.initHelp,
+        flags: m.initFlags,
+      })),
+  },
+  {
+    name: "eval",
+    usage: "eval <dataset>",
+    summary: "score a dataset of agent runs, write results and reports",
+    load: () =>
+      import("./eval.js").then((m) => ({
+        run: m.evalCommand,
+        help: m.evalHelp,
+        flags: m.evalFlags,
+      })),
+  },
+  {
+    name: "dataset",
+    usage: "dataset <recordings>",
+    summary: "write a dataset from recorded transcripts and expected cases",
+    load: () =>
+      import("./dataset.js").then((m) => ({
+        run: m.datasetCommand,
+        help: m.datasetHelp,
+        flags: m.datasetFlags,
+      })),
+  },
+  {
+    name: "parse",
+    usage: "parse <transcript>",
+    summary: "print the normalized tool calls of a transcript (for debugging)",
+    load: () =>
+      import("./parse.js").then((m) => ({
+        run: m.parseCommand,
+        help: m.parseHelp,
+        flags: m.parseFlags,
+      })),
+  },
+  {
+    name: "report",
+    usage: "report <results>",
+    summary: "render reports again from a results file",
+    load: () =>
+      import("./report.js").then((m) => ({
+        run: m.reportCommand,
+        help: m.reportHelp,
+        flags: m.reportFlags,
+      })),
+  },
+  {
+    name: "merge",
+    usage: "merge <results...>",
+    summary: "join the results of shards (eval --shard i/n) into one file",
+    load: () =>
+      import("./merge.js").then((m) => ({
+        run: m.mergeCommand,
+        help: m.mergeHelp,
+        flags: m.mergeFlags,
+      })),
+  },
+  {
+    name: "compare",
+    usage: "compare <base> <new>",
+    summary: "what changed between two runs; exit 1 when a case regressed",
+    load: () =>
+      import("./compare.js").then((m) => ({
+        run: m.compareCommand,
+        help: m.compareHelp,
+        flags: m.compareFlags,
+      })),
+  },
+  {
+    name: "calibrate",
+    usage: "calibrate",
+    summary: "measure a judge against toolscore's labelled cases",
+    load: () =>
+      import("./calibrate.js").then((m) => ({
+        run: m.calibrateCommand,
+        help: m.calibrateHelp,
+        flags: m.calibrateFlags,
+      })),
+  },
+  {
+    name: "cache",
+    usage: "cache clear",
+    summary: "empty the judge cache",
+    load: () =>
+      import("./cache.js").then((m) => ({
+        run: m.cacheCommand,
+        help: m.cacheHelp,
+        flags: m.cacheFlags,
+      })),
+  },
+  {
+    name: "completion",
+    usage: "completion <shell>",
+    summary: "print shell completion for bash, zsh or fish",
+    load: () =>
+      import("./completion.js").then((m) => ({
+        run: m.completionCommand,
+        help: m.completionHelp,
+        flags: m.completionFlags,
+      })),
+  },
+];
+
+/** The commands' names, in the order the help lists them. */
+export const commandNames: readonly string[] = commandTable.map((command) => command.name);
+
+/** Each command's name and one-line summary, as the help lists them. */
+export const commandSummaries: readonly { readonly name: string; readonly summary: string }[] =
+  commandTable.map(({ name, summary }) => ({ name, summary }));
+
+export const mainHelp = `Usage: toolscore <command> [options]
+
+Commands
+${commandTable.map((command) => `  ${command.usage.padEnd(22)}${command.summary}`).join("\n")}
+
+Run toolscore <command> --help for a command's options.
+`;
+
+/** The command `name` names (its module loaded), or undefined for no command. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return commandTable.find((command) => command.name === name)?.load();
+}
