@@ -28,7 +28,9 @@ const allowed: Record<string, readonly string[]> = {
   registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
   reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "adapters", "core"],
+  view: ["reports", "reporters", "node", "core"],
   cli: [
+    "view",
     "reports",
     "evaluate-to-file",
     "registry",

@@ -11,7 +11,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
     stopping = true;
-    process.stderr.write(`\ntoolscore: ${signal}: saving finished cases (again to quit now)\n`);
+    // eval saves the cases that finished; view closes its server.
+    process.stderr.write(`\ntoolscore: ${signal}: stopping cleanly (again to quit now)\n`);
     controller.abort(signal);
   });
 }

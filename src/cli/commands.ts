@@ -93,6 +93,17 @@ const commandTable: readonly {
       })),
   },
   {
+    name: "view",
+    usage: "view [folder]",
+    summary: "a local web app over results files, live while eval writes",
+    load: () =>
+      import("./view.js").then((m) => ({
+        run: m.viewCommand,
+        help: m.viewHelp,
+        flags: m.viewFlags,
+      })),
+  },
+  {
     name: "calibrate",
     usage: "calibrate",
     summary: "measure a judge against toolscore's labelled cases",

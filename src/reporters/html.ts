@@ -27,10 +27,44 @@ export interface HtmlReportOptions {
   readonly source?: string;
   /** When the report was made (ISO 8601). */
   readonly generatedAt?: string;
-  /** A comparison with a baseline run, shown above the cases. */
-  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  /**
+   * A comparison with a baseline run, shown above the cases; with `reasons` (by case id), each
+   * changed case shows why it scored as it did in both runs.
+   */
+  readonly comparison?: {
+    readonly comparison: RunComparison;
+    readonly baseline: string;
+    readonly reasons?: ReadonlyMap<string, { readonly before?: string; readonly after?: string }>;
+  };
   /** The run's verdict under its gate, shown above the summary. */
   readonly gate?: Pick<GateVerdict, "passed" | "text">;
+  /**
+   * Served by `toolscore view`: its script (allowed by hash, with requests to the page's own
+   * origin, nowhere else) and the address of the list of runs, linked above the title.
+   */
+  readonly viewer?: { readonly script: string; readonly home: string };
+}
+
+/**
+ * A page's head: its content-security policy, title, stylesheet and (for the viewer) a script,
+ * the text of each escaped or allowed by hash. The report's and the viewer's pages share it.
+ */
+export function pageHead(input: {
+  readonly policy: string;
+  readonly title: string;
+  readonly style: string;
+  readonly script?: string | undefined;
+}): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeXml(input.policy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeXml(input.title)}</title>
+<style>${input.style}</style>
+${input.script === undefined ? "" : `<script>${input.script}</script>\n`}</head>`;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
@@ -84,10 +118,8 @@ const percent = (value: number | null) => (value === null ? "–" : formatRate(v
 function comparisonSection({
   comparison,
   baseline,
-}: {
-  comparison: RunComparison;
-  baseline: string;
-}): string {
+  reasons,
+}: NonNullable<HtmlReportOptions["comparison"]>): string {
   const metricRows = comparison.metrics
     .map(
       (metric) =>
@@ -98,14 +130,19 @@ function comparisonSection({
     .slice(0, 200)
     .map(
       ({ kind, change }) =>
-        `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(movedScores(change))}</td></tr>`,
+        `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(movedScores(change))}</td>${
+          reasons === undefined
+            ? ""
+            : `<td>${escapeXml(reasons.get(change.id)?.before ?? "")}</td><td>${escapeXml(reasons.get(change.id)?.after ?? "")}</td>`
+        }</tr>`,
     )
     .join("");
+  const reasonHeads = reasons === undefined ? "" : "<th>why, before</th><th>why, now</th>";
   return `<section id="comparison" aria-label="comparison with a baseline">
 <h2>Compared with ${escapeXml(baseline)}</h2>
 <p>${escapeXml(comparisonVerdict(comparison))}</p>
 <table class="diff"><thead><tr><th>metric</th><th>mean before</th><th>mean now</th><th>pass rate before</th><th>pass rate now</th></tr></thead><tbody>${metricRows}</tbody></table>
-${changeRows === "" ? "" : `<table class="diff"><thead><tr><th>case</th><th>change</th><th>scores</th></tr></thead><tbody>${changeRows}</tbody></table>`}
+${changeRows === "" ? "" : `<table class="diff"><thead><tr><th>case</th><th>change</th><th>scores</th>${reasonHeads}</tr></thead><tbody>${changeRows}</tbody></table>`}
 </section>`;
 }
 
@@ -151,12 +188,15 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
     shown: options.records.length,
     total: options.totalCases ?? options.records.length,
   };
+  const { viewer } = options;
   const policy = [
     "default-src 'none'",
-    `script-src 'sha256-${sha256(reportScript)}'`,
+    `script-src 'sha256-${sha256(reportScript)}'${viewer === undefined ? "" : ` 'sha256-${sha256(viewer.script)}'`}`,
     `style-src 'sha256-${sha256(reportStyle)}'`,
     // Only images embedded in the report: opening it fetches nothing, internal addresses included.
     "img-src data:",
+    // The viewer asks its own server for updates; a report file asks nothing of anyone.
+    ...(viewer === undefined ? [] : ["connect-src 'self'"]),
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
@@ -167,18 +207,9 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
   ]
     .filter((part) => part !== undefined)
     .join(" · ");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeXml(policy)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeXml(title)}</title>
-<style>${reportStyle}</style>
-</head>
+  return `${pageHead({ policy, title, style: reportStyle, script: viewer?.script })}
 <body>
-<header><h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
+<header>${viewer === undefined ? "" : `<nav><a id="home" href="${escapeXml(viewer.home)}">← all runs</a></nav>`}<h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
 <main>
 ${options.gate === undefined ? "" : `<p id="gate" class="gate ${options.gate.passed ? "pass" : "fail"}">${options.gate.passed ? "✅" : "❌"} ${escapeXml(options.gate.text)}</p>`}
 <section id="summary" aria-label="summary"></section>

@@ -12,6 +12,7 @@ import { writeFlags } from "../node/output-path.js";
 import type { ResultsHeader } from "../node/results-file.js";
 import { readRecords, scanResults } from "../node/results-file.js";
 import { createCaseSelector, formatHtmlReport } from "../reporters/html.js";
+import type { HtmlReportOptions } from "../reporters/html.js";
 import { formatJUnitReport } from "../reporters/junit.js";
 import { formatMarkdownReport } from "../reporters/markdown.js";
 import type { DatasetCase } from "../adapters/dataset-case.js";
@@ -193,7 +194,7 @@ export interface WriteResultsReportsOptions {
   /** The most cases the HTML report shows, failures first (default 2,000). */
   readonly maxCases?: number;
   /** A comparison with a baseline run, for the Markdown summary and the HTML report. */
-  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  readonly comparison?: HtmlReportOptions["comparison"];
   /** The run's verdict under its gate, which every report states. */
   readonly gate?: GateVerdict;
   /** What could not be shown as asked (a dataset changed since the run, images not embedded). */
@@ -209,7 +210,6 @@ export async function writeResultsReports(
   options: WriteResultsReportsOptions,
 ): Promise<{ kind: "junit" | "markdown" | "html"; file: string }[]> {
   const { results: out, summary, metrics } = options;
-  const onWarning = options.onWarning ?? (() => undefined);
   const written: { kind: "junit" | "markdown" | "html"; file: string }[] = [];
   const ensureFolder = (file: string) => mkdir(path.dirname(file), { recursive: true });
   const markdownWanted = options.markdown !== undefined || options.appendMarkdownTo !== undefined;
@@ -247,56 +247,73 @@ export async function writeResultsReports(
     if (options.appendMarkdownTo !== undefined) await appendFile(options.appendMarkdownTo, text);
   }
   if (options.html !== undefined) {
-    const max = options.maxCases ?? 2000;
-    const selector = createCaseSelector<CaseRecord>(max);
-    for await (const record of readRecords(out, scan)) selector.add(record);
-    const chosen = await withCaseContent(
-      selector.chosen(),
-      options.dataset,
-      scan.header,
-      onWarning,
-    );
-    const datasetDirectory = path.dirname(options.dataset);
-    const records: CaseRecord[] = [];
-    const notEmbedded: string[] = [];
-    const onImageError = (_source: unknown, error: unknown) => {
-      notEmbedded.push(error instanceof Error ? error.message : String(error));
-    };
-    for (let at = 0; at < chosen.length; at += 32) {
-      records.push(
-        ...(await Promise.all(
-          chosen
-            .slice(at, at + 32)
-            .map((record) =>
-              inlineRecordImages(record, { baseDirectory: datasetDirectory, onImageError }),
-            ),
-        )),
-      );
-    }
-    if (notEmbedded.length > 0) {
-      onWarning(
-        `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${notEmbedded[0]}${notEmbedded.length > 1 ? "; ..." : ""})`,
-      );
-    }
+    const text = await htmlReportOf(options, scan);
     await ensureFolder(options.html);
-    await writeFile(
-      options.html,
-      formatHtmlReport({
-        summary,
-        metrics,
-        records: records.map(withMatcherDescriptions),
-        totalCases: summary.cases,
-        title: `toolscore: ${options.source}`,
-        source: options.source,
-        generatedAt: new Date().toISOString(),
-        comparison: options.comparison,
-        gate: options.gate,
-      }),
-      { flag: writeFlags.truncate },
-    );
+    await writeFile(options.html, text, { flag: writeFlags.truncate });
     written.push({ kind: "html", file: options.html });
   }
   return written;
+}
+
+/** What the HTML report of a results file shows, and the viewer's additions to it. */
+export type HtmlReportOfOptions = Omit<
+  WriteResultsReportsOptions,
+  "html" | "junit" | "markdown" | "appendMarkdownTo"
+> & {
+  /** `toolscore view`'s script and its way back to the list of runs (see `formatHtmlReport`). */
+  readonly viewer?: HtmlReportOptions["viewer"];
+};
+
+/**
+ * The single-file HTML report of a results file, as text: at most `maxCases` cases (2,000),
+ * failures first, each with its case read again from the dataset and its local images embedded.
+ * What `writeResultsReports` writes, and what `toolscore view` serves.
+ */
+export async function htmlReportOf(
+  options: HtmlReportOfOptions,
+  scanned?: Awaited<ReturnType<typeof scanResults>>,
+): Promise<string> {
+  const { results: out, summary, metrics } = options;
+  const onWarning = options.onWarning ?? (() => undefined);
+  const scan = scanned ?? (await scanResults(out));
+  const max = options.maxCases ?? 2000;
+  const selector = createCaseSelector<CaseRecord>(max);
+  for await (const record of readRecords(out, scan)) selector.add(record);
+  const chosen = await withCaseContent(selector.chosen(), options.dataset, scan.header, onWarning);
+  const datasetDirectory = path.dirname(options.dataset);
+  const records: CaseRecord[] = [];
+  const notEmbedded: string[] = [];
+  const onImageError = (_source: unknown, error: unknown) => {
+    notEmbedded.push(error instanceof Error ? error.message : String(error));
+  };
+  for (let at = 0; at < chosen.length; at += 32) {
+    records.push(
+      ...(await Promise.all(
+        chosen
+          .slice(at, at + 32)
+          .map((record) =>
+            inlineRecordImages(record, { baseDirectory: datasetDirectory, onImageError }),
+          ),
+      )),
+    );
+  }
+  if (notEmbedded.length > 0) {
+    onWarning(
+      `report: ${notEmbedded.length} local image${notEmbedded.length === 1 ? " is" : "s are"} named, not shown (${notEmbedded[0]}${notEmbedded.length > 1 ? "; ..." : ""})`,
+    );
+  }
+  return formatHtmlReport({
+    summary,
+    metrics,
+    records: records.map(withMatcherDescriptions),
+    totalCases: summary.cases,
+    title: `toolscore: ${options.source}`,
+    source: options.source,
+    generatedAt: new Date().toISOString(),
+    comparison: options.comparison,
+    gate: options.gate,
+    ...(options.viewer === undefined ? {} : { viewer: options.viewer }),
+  });
 }
 
 /**

@@ -1,0 +1,100 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startViewer } from "../view/viewer.js";
+import { configFor, gateFlags, gateRuleOf } from "./config.js";
+import { ExitCode, numberFlag, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { flagsHelp } from "./flags.js";
+import type { Flag } from "./flags.js";
+import { printable } from "../reporters/printable.js";
+
+/** The flags of `toolscore view`: what parseArgs reads, and what --help lists. */
+export const viewFlags = {
+  port: { type: "string", value: "<n>", help: "the port to listen on (default: a free one)" },
+  host: {
+    type: "string",
+    value: "<address>",
+    help: "the address to listen on (default 127.0.0.1: this machine only)",
+  },
+  config: {
+    type: "string",
+    short: "c",
+    value: "<file>",
+    help: "the config whose gate the runs are stated under (default: the current folder's)",
+  },
+  ...gateFlags,
+  "max-cases": {
+    type: "string",
+    value: "<n>",
+    help: "most cases a run's page shows (failures first; default 2000)",
+  },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Readonly<Record<string, Flag>>;
+
+export const viewHelp = `Usage: toolscore view [folder | results.jsonl ...] [options]
+
+A local web app over results files: the runs of a folder (default: the current one) or the
+files named, with their summaries and gates; a run as the HTML report shows it; two runs
+compared; pages follow the files, so a run that eval is writing updates as it goes. It listens
+on 127.0.0.1 (this machine only), says its address, serves those files and nothing else, and
+loads nothing from anywhere. Ctrl-C ends it.
+
+${flagsHelp(viewFlags)}
+`;
+
+export async function viewCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: viewFlags,
+  });
+  if (values.help === true) {
+    io.stdout.write(viewHelp);
+    return ExitCode.OK;
+  }
+  const paths = (positionals.length === 0 ? ["."] : positionals).map((given) =>
+    path.resolve(io.cwd, given),
+  );
+  for (const given of paths) {
+    if (!existsSync(given)) throw usageError(`${printable(given)}: no such file or folder`);
+  }
+  const port = numberFlag("port", values.port, 0, 65_535);
+  if (port !== undefined && !Number.isInteger(port))
+    throw usageError("--port takes a whole number");
+  const maxCases = numberFlag("max-cases", values["max-cases"], 1, Number.MAX_SAFE_INTEGER);
+  const gate = gateRuleOf(values, await configFor(values.config, io), io);
+  let viewer;
+  try {
+    viewer = await startViewer({
+      paths,
+      cwd: io.cwd,
+      gate,
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(port === undefined ? {} : { port }),
+      ...(maxCases === undefined ? {} : { maxCases }),
+      onWarning: (message) => {
+        io.stderr.write(`toolscore: ${printable(message)}\n`);
+      },
+    });
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+  io.stdout.write(`toolscore view: ${viewer.url} (Ctrl-C ends it)\n`);
+  if (values.host !== undefined && !["127.0.0.1", "localhost", "::1"].includes(values.host)) {
+    io.stderr.write(
+      `toolscore: listening on ${printable(values.host)}: other machines may reach these results\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    if (io.signal === undefined || io.signal.aborted) {
+      if (io.signal?.aborted === true) resolve();
+      return;
+    }
+    io.signal.addEventListener("abort", () => {
+      resolve();
+    });
+  });
+  await viewer.close();
+  return ExitCode.OK;
+}

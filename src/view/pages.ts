@@ -1,0 +1,107 @@
+/**
+ * The viewer's pages: the list of runs (static markup, every value escaped) and the script that
+ * keeps a page in step with its files. A run's page is the HTML report itself (`htmlReportOf`).
+ */
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { percent } from "../core/gate.js";
+import type { GateVerdict } from "../core/gate.js";
+import type { EvaluationSummary } from "../core/summary.js";
+import { reportStyle } from "../reporters/html-assets.js";
+import { pageHead } from "../reporters/html.js";
+import { escapeXml } from "../reporters/junit.js";
+
+const liveScript = readFileSync(new URL("./viewer-live.js", import.meta.url), "utf8");
+
+/** The live script of a page that shows these runs (`*`: the list of runs). */
+export function viewerScript(watched: readonly string[]): string {
+  // `<` written as an escape: no run id can end the script element.
+  // The file is one function expression (a formatter may end it with ";"): called here.
+  const call = liveScript.trim().replace(/;$/, "");
+  return `${call}(${JSON.stringify(watched).replace(/</g, "\\u003c")});`;
+}
+
+const listStyle = `
+table.runs { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+table.runs th, table.runs td { text-align: left; padding: 0.35rem 0.6rem; border-bottom: 1px solid #ddd; }
+table.runs td.fail { color: #b42318; }
+table.runs td.pass { color: #067647; }
+form.compare { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+nav a { font-size: 0.9rem; }
+`;
+
+const hash = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+/** One row of the list: a run, and what its file says (or why it cannot be read). */
+export interface ListedRun {
+  readonly run: { readonly id: string; readonly file: string };
+  readonly facts: {
+    readonly summary?: EvaluationSummary;
+    readonly dataset?: string;
+    readonly gate?: GateVerdict;
+    readonly finished: boolean;
+    readonly problem?: string;
+  };
+}
+
+function row({ run, facts }: ListedRun): string {
+  const link = `<a href="/runs/${encodeURIComponent(run.id)}">${escapeXml(run.id)}</a>`;
+  const { summary, gate } = facts;
+  if (summary === undefined) {
+    return `<tr data-run="${escapeXml(run.id)}"><td>${link}</td><td colspan="9">cannot be read: ${escapeXml(facts.problem ?? "")}</td><td>–</td></tr>`;
+  }
+  const repeats =
+    summary.repeats === undefined
+      ? "–"
+      : `pass@k ${percent(summary.repeats.passAtK)}, pass^k ${percent(summary.repeats.passHatK)}, ${summary.repeats.flaky} flaky`;
+  const cells = [
+    escapeXml(facts.dataset ?? ""),
+    String(summary.cases),
+    String(summary.passed),
+    String(summary.failed),
+    String(summary.errors),
+    String(summary.notEvaluable),
+    summary.passRate === null ? "–" : percent(summary.passRate),
+    escapeXml(repeats),
+  ];
+  const verdict =
+    gate === undefined
+      ? "<td>–</td>"
+      : `<td class="${gate.passed ? "pass" : "fail"}">${gate.passed ? "✅" : "❌"} ${escapeXml(gate.text)}</td>`;
+  const state = facts.finished ? "finished" : "in progress or stopped";
+  return `<tr data-run="${escapeXml(run.id)}"><td>${link}</td>${cells.map((cell) => `<td>${cell}</td>`).join("")}${verdict}<td>${state}</td></tr>`;
+}
+
+/** The list of runs, with a form to compare two of them. */
+export function viewerPage(runs: readonly ListedRun[]): string {
+  const script = viewerScript(["*"]);
+  const style = `${reportStyle}${listStyle}`;
+  const policy = [
+    "default-src 'none'",
+    `script-src 'sha256-${hash(script)}'`,
+    `style-src 'sha256-${hash(style)}'`,
+    "img-src data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+  ].join("; ");
+  const options = runs
+    .map(({ run }) => `<option value="${escapeXml(run.id)}">${escapeXml(run.id)}</option>`)
+    .join("");
+  const compare =
+    runs.length < 2
+      ? ""
+      : `<form class="compare" method="get" action="/compare"><label>baseline <select name="base" id="compare-base">${options}</select></label><label>new <select name="new" id="compare-new">${options}</select></label><button type="submit">compare</button></form>`;
+  return `${pageHead({ policy, title: "toolscore view", style, script })}
+<body>
+<header><h1>toolscore view</h1><div class="meta">${runs.length} run${runs.length === 1 ? "" : "s"} · follows the files as they change</div></header>
+<main>
+${runs.length === 0 ? '<p class="notice">No results files here yet: run toolscore eval, and this page shows the run as it is written.</p>' : ""}
+<table class="runs" aria-label="runs"><thead><tr><th>run</th><th>dataset</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>not evaluable</th><th>pass rate</th><th>repeated runs</th><th>gate</th><th>state</th></tr></thead>
+<tbody>${runs.map(row).join("\n")}</tbody></table>
+${compare}
+</main>
+</body>
+</html>
+`;
+}

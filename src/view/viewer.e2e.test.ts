@@ -1,0 +1,247 @@
+/**
+ * `toolscore view` over real HTTP on loopback, and in headless Chromium: the list of runs, a
+ * run, a case, two runs compared, a run that updates in place while it is written, and every
+ * request it must refuse. Screenshots go to test-results/.
+ */
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { request } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeInChromium, launchChromium } from "../../test/support/chromium.js";
+import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
+import { startViewer } from "./viewer.js";
+import type { Viewer } from "./viewer.js";
+
+const folder = mkdtempSync(path.join(os.tmpdir(), "toolscore-view-"));
+const screenshots = path.resolve("test-results");
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** A refund case: right when the agent refunds `amount` of the 30 expected. */
+const refund = (id: string, amount: number) => ({
+  id,
+  input: `Refund 30 EUR on order ${id}`,
+  toolsCalled: [{ name: "refund_order", arguments: { order: id, amount } }],
+  expectedTools: [{ name: "refund_order", arguments: { order: id, amount: 30 } }],
+});
+
+/** Cases as `dataset.jsonl`, and a run of them into `file`; `limit` leaves it unfinished. */
+async function run(file: string, amounts: readonly number[], limit?: number): Promise<void> {
+  const dataset = path.join(folder, `${path.basename(file, ".jsonl")}.dataset.jsonl`);
+  writeFileSync(
+    dataset,
+    amounts.map((amount, at) => JSON.stringify(refund(`order-${at + 1}`, amount))).join("\n"),
+  );
+  await evaluateToFile({
+    dataset,
+    metrics: [{ metric: "tool-call-accuracy" }],
+    out: path.join(folder, file),
+    resume: true,
+    ...(limit === undefined ? {} : { limit }),
+  });
+}
+
+/** A GET (or another method) to the viewer, as any client sends it. */
+function fetchRaw(
+  url: string,
+  options: { method?: string; host?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const sent = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? "GET",
+        headers: options.host === undefined ? {} : { host: options.host },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+      },
+    );
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
+let viewer: Viewer;
+beforeAll(async () => {
+  await run("baseline.jsonl", [30, 30, 300, 30]);
+  await run("candidate.jsonl", [30, 300, 30, 30]);
+  writeFileSync(path.join(folder, "notes.jsonl"), '{"not":"results"}\n');
+  viewer = await startViewer({ paths: [folder], cwd: folder });
+});
+afterAll(async () => {
+  await viewer.close();
+});
+
+describe("toolscore view over HTTP", () => {
+  it("listens on loopback and lists the folder's runs with their summaries and gates", async () => {
+    expect(viewer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const list = await fetchRaw(viewer.url);
+    expect(list.status).toBe(200);
+    expect(list.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+    expect(list.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+    expect(list.body).toContain('<a href="/runs/baseline">baseline</a>');
+    expect(list.body).toContain('<a href="/runs/candidate">candidate</a>');
+    expect(list.body).toContain(
+      "❌ gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1",
+    );
+    // A .jsonl that is not a results file is not served.
+    expect(list.body).not.toContain("notes");
+    expect((await fetchRaw(`${viewer.url}runs/notes`)).status).toBe(404);
+  });
+
+  it("answers what it cannot serve with a 4xx, and goes on", async () => {
+    expect((await fetchRaw(`${viewer.url}runs/nothing`)).status).toBe(404);
+    expect((await fetchRaw(`${viewer.url}runs/%E0%A4%A`)).status).toBe(404);
+    expect((await fetchRaw(`${viewer.url}..%2f..%2fetc%2fpasswd`)).status).toBe(404);
+    expect((await fetchRaw(`${viewer.url}runs/baseline/extra`)).status).toBe(404);
+    expect((await fetchRaw(`${viewer.url}compare?base=baseline&new=nothing`)).status).toBe(404);
+    const post = await fetchRaw(viewer.url, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    // Another site's name resolved to this address (DNS rebinding) is refused.
+    expect((await fetchRaw(viewer.url, { host: "attacker.example:80" })).status).toBe(421);
+    expect((await fetchRaw(`${viewer.url}runs/baseline`)).status).toBe(200);
+  });
+
+  it("shows a run as the HTML report does, and two runs compared with both reasons", async () => {
+    const page = await fetchRaw(`${viewer.url}runs/candidate`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<a id="home" href="/">← all runs</a>');
+    expect(page.headers["content-security-policy"]).toContain("connect-src 'self'");
+    const redirect = await fetchRaw(`${viewer.url}compare?base=baseline&new=candidate`);
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.location).toBe("/compare/baseline/candidate");
+    const compared = await fetchRaw(`${viewer.url}compare/baseline/candidate`);
+    expect(compared.body).toContain("Compared with baseline");
+    // order-2 newly failed (300 refunded), order-3 newly passed: each with why, before and now.
+    expect(compared.body).toContain("<th>why, before</th><th>why, now</th>");
+    expect(compared.body).toMatch(
+      /<td>order-2<\/td><td>newly failed<\/td>.*<td>passed<\/td><td>Tool Call Accuracy: called\[0\] refund_order: \$\.amount is 300, expected 30/,
+    );
+  });
+
+  it("tells open pages when a run's file changes", async () => {
+    const events = await new Promise<string>((resolve, reject) => {
+      const target = new URL(`${viewer.url}events`);
+      const sent = request(
+        { host: target.hostname, port: target.port, path: "/events" },
+        (response) => {
+          let seen = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            seen += chunk;
+            if (seen.includes("data: candidate")) {
+              response.destroy();
+              resolve(seen);
+            }
+          });
+          // The stream is open: the file grows.
+          setTimeout(() => {
+            appendFileSync(path.join(folder, "candidate.jsonl"), "");
+            const text = readFileSync(path.join(folder, "candidate.jsonl"), "utf8");
+            writeFileSync(path.join(folder, "candidate.jsonl"), text);
+          }, 300);
+        },
+      );
+      sent.on("error", reject);
+      sent.end();
+    });
+    expect(events).toContain("event: change\ndata: candidate\n\n");
+  });
+});
+
+describeInChromium("toolscore view in Chromium", () => {
+  let browser: Browser | undefined;
+  let page: Page;
+  const blocked: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.on("console", (message) => {
+      if (message.type() === "error") blocked.push(message.text());
+    });
+    mkdirSync(screenshots, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const shot = async (name: string) => {
+    const file = path.join(screenshots, `view-${name}.png`);
+    const png = await page.screenshot({ path: file, fullPage: true });
+    // A PNG of the page, drawn: the signature, the viewport's width, and more than a blank page.
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(png.readUInt32BE(16)).toBe(1200);
+    expect(png.length).toBeGreaterThan(20_000);
+    return png;
+  };
+
+  it("lists the runs, opens one, a case in it, and two compared, loading nothing else", async () => {
+    await page.goto(viewer.url);
+    expect(await page.locator("table.runs tbody tr").count()).toBe(2);
+    await shot("runs");
+    await page.locator('a[href="/runs/candidate"]').click();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.locator("details.case").count()).toBe(4);
+    await shot("run");
+    const failing = page.locator('details.case[data-status="failed"]').first();
+    await failing.locator("summary").click();
+    expect(await failing.textContent()).toContain("$.amount");
+    await shot("case");
+    await page.locator("#home").click();
+    await page.selectOption("#compare-base", "baseline");
+    await page.selectOption("#compare-new", "candidate");
+    await page.locator("form.compare button").click();
+    await page.waitForSelector("#comparison");
+    expect(page.url()).toBe(`${viewer.url}compare/baseline/candidate`);
+    expect(await page.locator("#comparison").textContent()).toContain("newly failed");
+    await shot("compare");
+    expect(blocked).toEqual([]);
+  });
+
+  it("updates a run in place while it is written: no reload, filters kept", async () => {
+    await run("live.jsonl", [30, 300, 30, 30, 300, 30], 2);
+    await page.goto(viewer.url);
+    await page.waitForSelector('a[href="/runs/live"]');
+    await page.locator('a[href="/runs/live"]').click();
+    await page.waitForSelector('html[data-live="true"]', { state: "attached" });
+    expect(await page.locator("details.case").count()).toBe(2);
+    await page.fill("#filter-text", "order");
+    const before = await shot("live-before");
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => {
+      (globalThis as unknown as { marked: boolean }).marked = true;
+    });
+    await run("live.jsonl", [30, 300, 30, 30, 300, 30]);
+    await expect.poll(() => page.locator("details.case").count(), { timeout: 20_000 }).toBe(6);
+    expect(await page.evaluate(() => (globalThis as unknown as { marked?: boolean }).marked)).toBe(
+      true,
+    );
+    expect(await page.inputValue("#filter-text")).toBe("order");
+    expect(await page.locator("#filter-count").textContent()).toBe("6 of 6 cases");
+    expect(Number(await page.getAttribute("html", "data-updates"))).toBeGreaterThanOrEqual(1);
+    const after = await shot("live-after");
+    expect(after.equals(before)).toBe(false);
+    expect(blocked).toEqual([]);
+  });
+});

@@ -1,0 +1,403 @@
+/**
+ * `toolscore view`: a local web app over results files, on Node's own HTTP server. It lists the
+ * runs it was given (or those of a folder) with their summaries and gates, shows a run as the HTML
+ * report shows it, two runs compared, and follows a run while an eval writes it: pages update in
+ * place when a file changes. It serves only those files, on a loopback address by default, under
+ * the report's content-security rules, and answers what it cannot serve with a 4xx.
+ */
+import { watch, watchFile, unwatchFile } from "node:fs";
+import type { FSWatcher } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { gateVerdict } from "../core/gate.js";
+import type { GateRule } from "../core/gate.js";
+import type { CaseRecord } from "../core/case-record.js";
+import { fileHead } from "../node/recordings.js";
+import { readRecords, scanResults } from "../node/results-file.js";
+import {
+  compareResults,
+  datasetPath,
+  htmlReportOf,
+  summarizeResults,
+} from "../reports/results-reports.js";
+import { viewerPage, viewerScript } from "./pages.js";
+import type { ListedRun } from "./pages.js";
+
+export interface ViewerOptions {
+  /** Results files to serve, or folders whose results files (`*.jsonl`) are served. */
+  readonly paths: readonly string[];
+  /** Where datasets named by the runs are looked for first (as `toolscore report` does). */
+  readonly cwd: string;
+  /** Default 127.0.0.1: only this machine reaches it. */
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** The gate each run's verdict is stated under (the config's, as `report` takes it). */
+  readonly gate?: Omit<GateRule, "baseline" | "stoppedBy">;
+  /** Most cases a run's page shows, failures first. Default 2000. */
+  readonly maxCases?: number;
+  /** Warnings about what a page could not show (a dataset gone since the run). */
+  readonly onWarning?: (message: string) => void;
+}
+
+export interface Viewer {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A run the viewer serves: its id in addresses, and its file. */
+interface Run {
+  readonly id: string;
+  readonly file: string;
+}
+
+/** What the list of runs shows of one, kept until its file changes (its size and time). */
+type RunFacts = ListedRun["facts"] & { readonly key: string };
+
+const isResultsHead = (head: string) => /^\s*\{\s*"toolscore"\s*:\s*"results"/.test(head);
+
+/** Ids made from file names: `results` from `results.jsonl`, `results-2` for a second one. */
+function idsFor(files: readonly string[]): Run[] {
+  const taken = new Set<string>();
+  return files.map((file) => {
+    const base =
+      path
+        .basename(file)
+        .replace(/\.jsonl$/i, "")
+        .replace(/[^\w.-]/g, "_") || "run";
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+    taken.add(id);
+    return { id, file };
+  });
+}
+
+/** The results files the paths name: files as given (checked), folders' `*.jsonl` results. */
+async function resultsFilesOf(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const given of paths) {
+    const info = await stat(given);
+    if (info.isDirectory()) {
+      const names = (await readdir(given)).filter((name) => name.endsWith(".jsonl")).sort();
+      for (const name of names) {
+        const file = path.join(given, name);
+        const head = await fileHead(file);
+        if (head !== undefined && isResultsHead(head)) files.push(file);
+      }
+    } else {
+      const head = await fileHead(given);
+      if (head === undefined || !isResultsHead(head)) {
+        throw new Error(`${given} is not a toolscore results file (the .jsonl that eval writes)`);
+      }
+      files.push(given);
+    }
+  }
+  return files;
+}
+
+/** A case's reason in one line: what each metric that did not pass said. */
+function reasonOf(record: CaseRecord): string {
+  if (record.status === "passed") return "passed";
+  const reasons = Object.entries(record.metrics).flatMap(([name, entry]) =>
+    entry.status === "error"
+      ? [`${name}: ${entry.error.message}`]
+      : entry.status === "not-evaluable" || (entry.status === "scored" && !entry.success)
+        ? [`${name}: ${entry.reason ?? ""}`]
+        : [],
+  );
+  return record.error?.message ?? reasons.join("; ");
+}
+
+/** Each wanted case's reason in a results file, by id (its first run). */
+async function reasonsIn(file: string, ids: ReadonlySet<string>): Promise<Map<string, string>> {
+  const reasons = new Map<string, string>();
+  if (ids.size === 0) return reasons;
+  const scan = await scanResults(file);
+  for await (const record of readRecords(file, scan)) {
+    if (ids.has(record.id) && !reasons.has(record.id)) reasons.set(record.id, reasonOf(record));
+  }
+  return reasons;
+}
+
+/** Starts the viewer; resolves once it listens. */
+export async function startViewer(options: ViewerOptions): Promise<Viewer> {
+  const host = options.host ?? "127.0.0.1";
+  const folders: string[] = [];
+  for (const given of options.paths) if ((await stat(given)).isDirectory()) folders.push(given);
+  let runs = idsFor(await resultsFilesOf(options.paths));
+  const facts = new Map<string, RunFacts>();
+  const clients = new Set<ServerResponse>();
+  const warn = options.onWarning ?? (() => undefined);
+
+  const runOf = (id: string) => runs.find((run) => run.id === id);
+  const keyOf = async (file: string) => {
+    const info = await stat(file);
+    return `${info.size}:${info.mtimeMs}`;
+  };
+
+  /** What the list shows of a run: read again only when its file changed. */
+  const factsOf = async (run: Run): Promise<RunFacts> => {
+    const key = await keyOf(run.file).catch(() => "gone");
+    const known = facts.get(run.id);
+    if (known?.key === key) return known;
+    let fresh: RunFacts;
+    try {
+      const { summary, dataset } = await summarizeResults(run.file);
+      fresh = {
+        key,
+        summary,
+        dataset,
+        gate: gateVerdict(summary, options.gate ?? {}),
+        finished: !summary.aborted,
+      };
+    } catch (error) {
+      fresh = {
+        key,
+        finished: false,
+        problem: error instanceof Error ? error.message : String(error),
+      };
+    }
+    facts.set(run.id, fresh);
+    return fresh;
+  };
+
+  /** Tells every open page that a run changed (or `*`: the list itself). */
+  const announce = (id: string) => {
+    for (const client of clients) client.write(`event: change\ndata: ${id}\n\n`);
+  };
+  const watched = new Set<string>();
+  const watchRun = (run: Run) => {
+    if (watched.has(run.file)) return;
+    watched.add(run.file);
+    // Polling: a results file grows by appends, which every platform's stat sees.
+    watchFile(run.file, { interval: 250 }, () => {
+      announce(run.id);
+      announce("*");
+    });
+  };
+  runs.forEach(watchRun);
+  const folderWatchers: FSWatcher[] = folders.map((folder) =>
+    watch(folder, () => {
+      void rescan();
+    }),
+  );
+  let rescanning: Promise<void> | undefined;
+  const rescan = () => {
+    rescanning ??= (async () => {
+      try {
+        const next = idsFor(await resultsFilesOf(options.paths));
+        const changed =
+          next.map((run) => run.file).join("\n") !== runs.map((run) => run.file).join("\n");
+        runs = next;
+        runs.forEach(watchRun);
+        if (changed) announce("*");
+      } catch {
+        // A folder mid-change: the next event reads it again.
+      } finally {
+        rescanning = undefined;
+      }
+    })();
+    return rescanning;
+  };
+
+  const reportPage = async (run: Run, against?: Run): Promise<string> => {
+    const { summary, metrics, dataset } = await summarizeResults(run.file);
+    const gate = gateVerdict(summary, options.gate ?? {});
+    let comparison;
+    if (against !== undefined) {
+      const compared = await compareResults(against.file, run.file);
+      const ids = new Set(
+        [
+          ...compared.newlyFailed,
+          ...compared.newlyErrored,
+          ...compared.newlyPassed,
+          ...compared.scoreDropped,
+          ...compared.scoreRose,
+        ].map((change) => change.id),
+      );
+      const [before, after] = await Promise.all([
+        reasonsIn(against.file, ids),
+        reasonsIn(run.file, ids),
+      ]);
+      const reasons = new Map(
+        [...ids].map((id) => [id, { before: before.get(id) ?? "", after: after.get(id) ?? "" }]),
+      );
+      comparison = { comparison: compared, baseline: against.id, reasons };
+    }
+    return htmlReportOf({
+      results: run.file,
+      summary,
+      metrics,
+      dataset: datasetPath(dataset, run.file, options.cwd),
+      source: against === undefined ? `${run.id} (${dataset})` : `${run.id} against ${against.id}`,
+      gate,
+      ...(options.maxCases === undefined ? {} : { maxCases: options.maxCases }),
+      ...(comparison === undefined ? {} : { comparison }),
+      viewer: {
+        script: viewerScript(against === undefined ? [run.id] : [run.id, against.id]),
+        home: "/",
+      },
+      onWarning: warn,
+    });
+  };
+
+  const listPage = async (): Promise<string> => {
+    await rescan();
+    const rows = await Promise.all(runs.map(async (run) => ({ run, facts: await factsOf(run) })));
+    return viewerPage(rows);
+  };
+
+  const send = (
+    response: ServerResponse,
+    status: number,
+    body: string,
+    type = "text/plain; charset=utf-8",
+    policy?: string,
+  ) => {
+    response.writeHead(status, {
+      "content-type": type,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "DENY",
+      ...(policy === undefined
+        ? { "content-security-policy": "default-src 'none'; frame-ancestors 'none'" }
+        : { "content-security-policy": policy }),
+    });
+    response.end(body);
+  };
+
+  /** The page's own policy, from its meta tag, with frames refused (a meta tag cannot say so). */
+  const policyOf = (page: string) => {
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page)?.[1];
+    return `${(meta ?? "default-src 'none'").replace(/&#39;/g, "'").replace(/&apos;/g, "'")}; frame-ancestors 'none'`;
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.setHeader("allow", "GET, HEAD");
+      send(response, 405, "toolscore view only reads: GET\n");
+      return;
+    }
+    // A page of another site that resolves its name to this address is not served (DNS rebinding).
+    const hostHeader = request.headers.host ?? "";
+    const hostName = hostHeader.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+    if (!["127.0.0.1", "localhost", "::1", host].includes(hostName)) {
+      send(response, 421, `toolscore view answers requests for ${host} only\n`);
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://viewer");
+    } catch {
+      send(response, 400, "a malformed address\n");
+      return;
+    }
+    const parts = url.pathname
+      .split("/")
+      .slice(1)
+      .map((part) => {
+        try {
+          return decodeURIComponent(part);
+        } catch {
+          return "\u0000";
+        }
+      });
+    if (url.pathname === "/") {
+      const page = await listPage();
+      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
+      return;
+    }
+    if (url.pathname === "/events") {
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-store",
+        connection: "keep-alive",
+        "x-content-type-options": "nosniff",
+      });
+      response.write("retry: 1000\n\n");
+      clients.add(response);
+      request.on("close", () => clients.delete(response));
+      return;
+    }
+    if (url.pathname === "/compare" && parts.length === 1) {
+      const base = url.searchParams.get("base") ?? "";
+      const next = url.searchParams.get("new") ?? "";
+      if (runOf(base) === undefined || runOf(next) === undefined) {
+        send(response, 404, "compare needs two runs of the list: /compare?base=<run>&new=<run>\n");
+        return;
+      }
+      response.writeHead(303, {
+        location: `/compare/${encodeURIComponent(base)}/${encodeURIComponent(next)}`,
+        "cache-control": "no-store",
+      });
+      response.end();
+      return;
+    }
+    if (parts[0] === "runs" && parts.length === 2) {
+      const run = runOf(parts[1]);
+      if (run === undefined) {
+        send(response, 404, `no run ${JSON.stringify(parts[1])} here\n`);
+        return;
+      }
+      const page = await reportPage(run);
+      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
+      return;
+    }
+    if (parts[0] === "compare" && parts.length === 3) {
+      const base = runOf(parts[1]);
+      const next = runOf(parts[2]);
+      if (base === undefined || next === undefined) {
+        send(response, 404, "compare needs two runs of the list\n");
+        return;
+      }
+      const page = await reportPage(next, base);
+      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
+      return;
+    }
+    send(response, 404, "not found\n");
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // A file mid-write or gone: the page says so; the server goes on.
+      const message = error instanceof Error ? error.message : String(error);
+      if (!response.headersSent) send(response, 503, `cannot show it now: ${message}\n`);
+      else response.end();
+    });
+  });
+  // Events streams stay open: a heartbeat keeps them from being timed out along the way.
+  const heartbeat = setInterval(() => {
+    for (const client of clients) client.write(": alive\n\n");
+  }, 15_000);
+  heartbeat.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}/`,
+    async close() {
+      clearInterval(heartbeat);
+      for (const file of watched) unwatchFile(file);
+      for (const watcher of folderWatchers) watcher.close();
+      for (const client of clients) client.end();
+      clients.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+    },
+  };
+}
