@@ -1,13 +1,17 @@
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { printable } from "../reporters/printable.js";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { plural } from "../core/words.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { JudgeModel } from "../core/judge.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createFileBatchStore } from "../node/file-batch-store.js";
 import type { RunBatchOptions } from "../evaluate-to-file/judge-batches.js";
+import { createCaseMemory } from "../evaluate-to-file/case-memory.js";
+import type { WatchChanges } from "../evaluate-to-file/case-memory.js";
+import { watchLoop } from "./watch.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
 import { resolveJudgeModel } from "../providers/registry.js";
@@ -241,6 +245,11 @@ export const evalFlags = {
     help: "stop cleanly once n cases failed or errored (--resume goes on)",
     group: "Results and reports",
   },
+  watch: {
+    type: "boolean",
+    help: "run again when the dataset, the recordings, the config or the expected\nfile change, scoring only the cases that changed (Ctrl-C ends it)",
+    group: "Results and reports",
+  },
   "dry-run": {
     type: "boolean",
     help: "check the config, the metrics, the judge's setup and every case of\nthe dataset, and score nothing (the results file is left alone)",
@@ -315,6 +324,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stdout.write(evalHelp);
     return ExitCode.OK;
   }
+  if (values.watch === true) return watchEval(values, positionals, io);
   const plan = await planEval(values, positionals, io);
   const judge = judgeOnDemand(plan, io);
   if (values["dry-run"] === true) return dryRun(plan, judge, io);
@@ -744,6 +754,7 @@ async function runPlan(
   plan: EvalPlan,
   judge: ReturnType<typeof judgeOnDemand>,
   io: CliIo,
+  watched?: Pick<EvaluateToFileOptions, "reuse" | "onResult">,
 ): Promise<FileEvaluation> {
   const progress = createProgress({
     stream: io.stderr,
@@ -753,12 +764,90 @@ async function runPlan(
   try {
     return await evaluateToFile({
       ...runOptions(plan, judge, io),
+      ...watched,
       progress,
       onNote: plan.quiet ? () => undefined : cappedNotes(io),
     });
   } finally {
     progress.finish();
   }
+}
+
+/**
+ * `eval --watch`: a run, then another each time the inputs change (the dataset and what is beside
+ * it, the recordings, the config, the expected file), planned again (a changed config applies)
+ * and scoring only the cases whose content changed: the others keep the last run's results, under
+ * the same configuration. Each run says what changed, then prints and gates as a run does.
+ */
+async function watchEval(
+  values: EvalFlags,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  for (const flag of ["resume", "retry-errors", "dry-run", "workers", "only-failed"] as const) {
+    if (values[flag] !== undefined) {
+      throw usageError(
+        `--watch runs the whole dataset each time, scoring what changed: leave out --${flag}`,
+        "--watch",
+      );
+    }
+  }
+  const memory = createCaseMemory();
+  const first = await planEval(values, positionals, io);
+  const resolve = (file: string) => path.resolve(io.cwd, file);
+  const recordings = first.dataset !== resolve(positionals[0] ?? "");
+  const inputs = recordings ? positionals.map(resolve) : [first.dataset];
+  const folders = inputs.map((input) =>
+    existsSync(input) && statSync(input).isDirectory() ? input : path.dirname(input),
+  );
+  const config = values.config ?? findConfigFile(io.cwd);
+  const files = [config, values.expected].flatMap((file) =>
+    file === undefined ? [] : [resolve(file)],
+  );
+  const { report, junit, markdown } = first.reports;
+  const outputs = [first.out, report, junit, markdown].flatMap((file) =>
+    file === undefined ? [] : [file],
+  );
+  return watchLoop({
+    folders: [...new Set(folders)],
+    files,
+    // The run's own files, and the dataset it builds from recordings.
+    ignore: recordings ? [...outputs, first.dataset] : outputs,
+    io,
+    run: async (changed) => {
+      const plan =
+        changed.length === 0
+          ? first
+          : await planEval({ ...values, overwrite: true }, positionals, io);
+      if (changed.length > 0) {
+        io.stderr.write(
+          `toolscore: changed: ${changed.map((file) => shownPath(file, io)).join(", ")}\n`,
+        );
+      }
+      memory.begin(JSON.stringify([plan.metrics, plan.threshold, plan.normalizeNames]));
+      const outcome = await runPlan(plan, judgeOnDemand(plan, io), io, {
+        reuse: (item, where) => memory.reuse(item, where),
+        onResult: (result) => {
+          memory.remember(result);
+        },
+      });
+      const changes = memory.finish();
+      if (changed.length > 0) io.stdout.write(`${watchChangesLine(changes)}\n`);
+      return (await showOutcome(plan, outcome, io)).exitCode;
+    },
+  });
+}
+
+/** What a watched run changed: cases scored again or taken over, removed, and moved. */
+function watchChangesLine(changes: WatchChanges): string {
+  const moved = changes.moved.map((item) => `${printable(item.id)} ${item.before} → ${item.after}`);
+  return [
+    `watch: ${plural(changes.scored, "case")} scored (changed or new), ${changes.reused} unchanged`,
+    ...(changes.removed.length === 0 ? [] : [`${changes.removed.length} removed`]),
+    moved.length === 0
+      ? "no case changed status"
+      : `changed status: ${moved.slice(0, 10).join(", ")}${moved.length > 10 ? ` and ${moved.length - 10} more` : ""}`,
+  ].join("; ");
 }
 
 /** Prints the first notes of a run, then says that more were left out. */

@@ -160,6 +160,8 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   readonly fingerprint?: string;
   /** How options are spelled in messages (the CLI's flags); default the option names. */
   readonly wording?: Omit<ResultsRunWording, "file">;
+  /** A result already in hand for a case, taken instead of scoring it (see `evaluate`'s `reuse`). */
+  readonly reuse?: (item: TCase, position: CasePosition) => CaseResult | undefined;
   /** Scores a case in place of the metrics (see `evaluate`'s `scoreCase`). */
   readonly scoreCase?: (item: TCase, context: ScoreCaseContext) => Promise<readonly MetricResult[]>;
   /** Where a case sits and its id. */
@@ -439,7 +441,11 @@ export function planRun<TCase extends object>(
   const deterministic =
     allConfigs !== undefined && allConfigs.every((config) => !asksJudge(config, judgeGiven));
   const workersGiven = options.workers;
-  const batchable = format === "jsonl" && deterministic && options.scoreCase === undefined;
+  const batchable =
+    format === "jsonl" &&
+    deterministic &&
+    options.scoreCase === undefined &&
+    options.reuse === undefined;
   if (workersGiven !== undefined) {
     integerOption("workers", workersGiven, 0, { min: 0, max: 64 });
     if (workersGiven > 0 && !batchable) {
@@ -693,6 +699,7 @@ async function runOneByOne<TCase extends object>(
       concurrency: options.concurrency,
       signal,
       scoreCase: options.scoreCase,
+      ...(options.reuse === undefined ? {} : { reuse: options.reuse }),
       ...(file === undefined ? { skip: skipInCode } : {}),
       keepResults: false,
       groupBy,

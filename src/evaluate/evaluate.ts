@@ -50,6 +50,11 @@ export interface EvaluateOptions<TCase extends object> {
    * results are the caller's to add back.
    */
   skip?: (position: number) => boolean;
+  /**
+   * A result the caller already has for a case (watch mode: the case did not change since the
+   * last run): taken as the case's result, with its events, instead of scoring it again.
+   */
+  reuse?: (item: TCase, position: CasePosition) => CaseResult | undefined;
   /** Cases in flight at once. Default 8. (A judge session limits model calls on its own.) */
   concurrency?: number;
   /** Stops taking new cases; cases in flight are asked to stop, and finished ones are kept. */
@@ -168,6 +173,15 @@ export async function evaluate<TCase extends object>(
   };
 
   const runCase = async (item: TCase | ToolscoreError, position: number): Promise<void> => {
+    if (options.reuse !== undefined && !ToolscoreError.isInstance(item)) {
+      const where = describe(item, position);
+      const reused = options.reuse(item, where);
+      if (reused !== undefined) {
+        onEvent?.({ type: "case-start", index: where.index, id: where.id });
+        finish(reused);
+        return;
+      }
+    }
     if (scoreCase !== undefined && !ToolscoreError.isInstance(item)) {
       finish(await scoreCustom(item, position));
       return;
