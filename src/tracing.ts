@@ -18,7 +18,15 @@ export {
 } from "./tracing/observe.js";
 export type { ObserveOptions, SpanUpdate } from "./tracing/observe.js";
 export type { Span, SpanType, Trace } from "./tracing/span.js";
-export { toolCallsOf, toolSpansOf, traceToDatasetRecord, traceToOtlp } from "./tracing/export.js";
+export {
+  evaluationAttributes,
+  evaluationsToOtlpLogs,
+  toolCallsOf,
+  toolSpansOf,
+  traceToDatasetRecord,
+  traceToOtlp,
+} from "./tracing/export.js";
+export type { TraceEvaluation } from "./tracing/export.js";
 export { observeFunctions, observeTool, observeTools } from "./tracing/tools.js";
 export type { ExecutableTool } from "./tracing/tools.js";
 export { evaluateObserved };

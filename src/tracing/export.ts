@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
+import type { MetricResult } from "../core/metric-result.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { Span, Trace } from "./span.js";
 
@@ -65,6 +66,104 @@ export function toolCallsOf(scope: Trace | Span): ToolCall[] {
   }));
 }
 
+/** What scored a trace: its end-to-end results, and each component's by its span. */
+export interface TraceEvaluation {
+  readonly endToEnd: readonly MetricResult[];
+  readonly components: readonly {
+    readonly spanId: string;
+    readonly results: readonly MetricResult[];
+  }[];
+}
+
+/** The OpenTelemetry GenAI event of an evaluation's result. */
+const evaluationEventName = "gen_ai.evaluation.result";
+
+/** Each span's results: the end-to-end ones on the trace's first root span. */
+function evaluationsBySpan(
+  trace: Trace,
+  evaluation: TraceEvaluation | undefined,
+): Map<string, MetricResult[]> {
+  const bySpan = new Map<string, MetricResult[]>();
+  if (evaluation === undefined) return bySpan;
+  const add = (spanId: string | undefined, results: readonly MetricResult[]) => {
+    if (spanId === undefined || results.length === 0) return;
+    bySpan.set(spanId, [...(bySpan.get(spanId) ?? []), ...results]);
+  };
+  add(trace.roots[0]?.id, evaluation.endToEnd);
+  for (const component of evaluation.components) add(component.spanId, component.results);
+  return bySpan;
+}
+
+/**
+ * A metric result as the attributes of a `gen_ai.evaluation.result` event: the metric's name,
+ * its score and `pass` / `fail` (or `not_evaluable`, `skipped`), and its reason; an error as
+ * `error.type` (its code) with its message.
+ */
+export function evaluationAttributes(result: MetricResult): JsonObject[] {
+  const attributes: JsonObject[] = [text("gen_ai.evaluation.name", result.metric)];
+  switch (result.status) {
+    case "scored":
+      attributes.push({
+        key: "gen_ai.evaluation.score.value",
+        value: { doubleValue: result.score },
+      });
+      attributes.push(text("gen_ai.evaluation.score.label", result.success ? "pass" : "fail"));
+      if (result.reason !== undefined)
+        attributes.push(text("gen_ai.evaluation.explanation", result.reason));
+      break;
+    case "not-evaluable":
+    case "skipped":
+      attributes.push(
+        text(
+          "gen_ai.evaluation.score.label",
+          result.status === "skipped" ? "skipped" : "not_evaluable",
+        ),
+      );
+      attributes.push(text("gen_ai.evaluation.explanation", result.reason));
+      break;
+    case "error":
+      attributes.push(text("error.type", result.error.code));
+      attributes.push(text("gen_ai.evaluation.explanation", result.error.message));
+      break;
+  }
+  return attributes;
+}
+
+/**
+ * Scored traces as OTLP JSON logs (`{ resourceLogs }`): one `gen_ai.evaluation.result` event per
+ * metric result, carrying the trace id and the id of the span it scored, as the OpenTelemetry
+ * GenAI conventions emit evaluations, for a collector's logs endpoint (`/v1/logs`).
+ */
+export function evaluationsToOtlpLogs(
+  evaluated: readonly (TraceEvaluation & { readonly trace: Trace })[],
+  options: { serviceName?: string } = {},
+): JsonObject {
+  const logRecords = evaluated.flatMap(({ trace, ...evaluation }) =>
+    [...evaluationsBySpan(trace, evaluation)].flatMap(([spanId, results]) => {
+      const span = trace.spans.find((item) => item.id === spanId);
+      const time = nano(span?.endTime ?? span?.startTime ?? trace.startTime);
+      return results.map((result) => ({
+        timeUnixNano: time,
+        observedTimeUnixNano: time,
+        severityNumber: 9,
+        severityText: "INFO",
+        eventName: evaluationEventName,
+        attributes: evaluationAttributes(result),
+        traceId: trace.id,
+        spanId,
+      }));
+    }),
+  );
+  return {
+    resourceLogs: [
+      {
+        resource: { attributes: [text("service.name", options.serviceName ?? "toolscore")] },
+        scopeLogs: [{ scope: { name: "toolscore" }, logRecords }],
+      },
+    ],
+  };
+}
+
 const nano = (ms: number) => String(BigInt(Math.round(ms * 1000)) * 1000n);
 const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
@@ -87,7 +186,18 @@ function operationOf(span: Span): string {
  * `…result`, errors as status code 2 with `error.type`. `parseTrajectory` reads it back, and so
  * do trace viewers that read OTLP JSON.
  */
-export function traceToOtlp(trace: Trace, options: { serviceName?: string } = {}): JsonObject {
+export function traceToOtlp(
+  trace: Trace,
+  options: {
+    serviceName?: string;
+    /**
+     * The trace's scores (an `evaluateObserved` result): each metric result becomes a
+     * `gen_ai.evaluation.result` event on the span it scored, the end-to-end ones on the root.
+     */
+    evaluation?: TraceEvaluation;
+  } = {},
+): JsonObject {
+  const events = evaluationsBySpan(trace, options.evaluation);
   const spans = trace.spans.map((span): JsonObject => {
     const attributes = [text("gen_ai.operation.name", operationOf(span))];
     if (span.type === "tool") {
@@ -122,6 +232,15 @@ export function traceToOtlp(trace: Trace, options: { serviceName?: string } = {}
       startTimeUnixNano: nano(span.startTime),
       endTimeUnixNano: nano(span.endTime ?? span.startTime),
       attributes,
+      ...(events.has(span.id)
+        ? {
+            events: (events.get(span.id) ?? []).map((result) => ({
+              timeUnixNano: nano(span.endTime ?? span.startTime),
+              name: evaluationEventName,
+              attributes: evaluationAttributes(result),
+            })),
+          }
+        : {}),
       status: span.error === undefined ? { code: 1 } : { code: 2, message: span.error.message },
     };
   });

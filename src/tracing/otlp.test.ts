@@ -1,13 +1,27 @@
 import { SpanKind, SpanStatusCode, context, trace as otelTrace } from "@opentelemetry/api";
 import type { Span as OtelSpan } from "@opentelemetry/api";
-import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { SeverityNumber } from "@opentelemetry/api-logs";
+import { JsonLogsSerializer, JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import {
+  InMemoryLogRecordExporter,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from "@opentelemetry/sdk-logs";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { captureTrace, observe, traceTool, traceToOtlp } from "../tracing.js";
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import type { MetricResult } from "../core/metric-result.js";
+import {
+  captureTrace,
+  evaluationsToOtlpLogs,
+  observe,
+  traceTool,
+  traceToOtlp,
+} from "../tracing.js";
 import type { Trace } from "../tracing.js";
 
 interface OtlpSpan {
@@ -154,5 +168,176 @@ describe("traceToOtlp against OpenTelemetry's own OTLP JSON serializer", () => {
     ]);
     const failed = oursSpans.find((span) => span.name === "execute_tool fail");
     expect(failed?.status).toEqual({ code: 2, message: "out of range" });
+  });
+});
+
+describe("evaluation results as OpenTelemetry gen_ai.evaluation.result events", () => {
+  /** A scored trace: an agent that looks up an order, scored end to end and on its tool. */
+  async function scoredTrace() {
+    const lookup = traceTool("lookup", (args: { id: number }) => ({ found: args.id }));
+    const agent = observe(
+      async (question: string) =>
+        `${question}: ${(await Promise.resolve(lookup({ id: 1 }))).found}`,
+      {
+        name: "agent",
+        type: "agent",
+      },
+    );
+    const { trace } = await captureTrace(() => agent("order"));
+    const tool = trace.spans.find((span) => span.type === "tool");
+    const evaluation = {
+      endToEnd: [
+        {
+          status: "scored",
+          metric: "Tool Call Accuracy",
+          score: 0.5,
+          threshold: 1,
+          success: false,
+          reason: "$.id is 1, expected 2",
+          details: null,
+        },
+        { status: "not-evaluable", metric: "Task Completion", reason: "cannot tell: no reference" },
+      ] as MetricResult[],
+      components: [
+        {
+          spanId: tool?.id ?? "",
+          results: [
+            {
+              status: "error",
+              metric: "Argument Correctness",
+              error: { code: "JUDGE_REQUIRED", message: "needs a judge" },
+            },
+          ] as MetricResult[],
+        },
+      ],
+    };
+    return { trace, evaluation, tool };
+  }
+
+  const attributesOf = (
+    list: readonly { key: string; value: Record<string, unknown> }[],
+  ): Record<string, unknown> =>
+    Object.fromEntries(list.map(({ key, value }) => [key, Object.values(value)[0]]));
+
+  it("puts each result on the span it scored, as the SDK's addEvent writes it", async () => {
+    const { trace, evaluation, tool } = await scoredTrace();
+    const ours = JSON.parse(JSON.stringify(traceToOtlp(trace, { evaluation }))) as OtlpRequest;
+    const spans = ours.resourceSpans[0].scopeSpans[0].spans;
+    const root = spans.find((span) => span.spanId === trace.roots[0]?.id);
+    const events = root?.events as {
+      name: string;
+      timeUnixNano: string;
+      attributes: { key: string; value: Record<string, unknown> }[];
+    }[];
+    expect(events.map((event) => [event.name, attributesOf(event.attributes)])).toEqual([
+      [
+        "gen_ai.evaluation.result",
+        {
+          "gen_ai.evaluation.name": "Tool Call Accuracy",
+          "gen_ai.evaluation.score.value": 0.5,
+          "gen_ai.evaluation.score.label": "fail",
+          "gen_ai.evaluation.explanation": "$.id is 1, expected 2",
+        },
+      ],
+      [
+        "gen_ai.evaluation.result",
+        {
+          "gen_ai.evaluation.name": "Task Completion",
+          "gen_ai.evaluation.score.label": "not_evaluable",
+          "gen_ai.evaluation.explanation": "cannot tell: no reference",
+        },
+      ],
+    ]);
+    const toolEvents = spans.find((span) => span.spanId === tool?.id)?.events as {
+      attributes: { key: string; value: Record<string, unknown> }[];
+    }[];
+    expect(attributesOf(toolEvents[0].attributes)).toEqual({
+      "gen_ai.evaluation.name": "Argument Correctness",
+      "error.type": "JUDGE_REQUIRED",
+      "gen_ai.evaluation.explanation": "needs a judge",
+    });
+
+    // The SDK's own span with the same events, through its OTLP JSON serializer.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      idGenerator: {
+        generateTraceId: () => trace.id,
+        generateSpanId: () => trace.roots[0]?.id ?? "",
+      },
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const span = provider.getTracer("toolscore").startSpan("agent", { startTime: trace.startTime });
+    for (const event of events) {
+      span.addEvent(
+        event.name,
+        attributesOf(event.attributes) as Record<string, string | number>,
+        Number(BigInt(event.timeUnixNano) / 1000n) / 1000,
+      );
+    }
+    span.end();
+    const bytes = JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans());
+    const theirs = JSON.parse(new TextDecoder().decode(bytes)) as OtlpRequest;
+    const theirEvents = theirs.resourceSpans[0].scopeSpans[0].spans[0].events as typeof events;
+    expect(events.map(({ name, attributes }) => ({ name, attributes }))).toEqual(
+      theirEvents.map(({ name, attributes }) => ({ name, attributes })),
+    );
+    events.forEach((event, at) => {
+      const gap = BigInt(event.timeUnixNano) - BigInt(theirEvents[at].timeUnixNano);
+      expect(gap >= -1000n && gap <= 1000n).toBe(true);
+    });
+    // Readers of the trace are not troubled by the events.
+    expect(parseTrajectory(ours).calls.map((call) => call.name)).toEqual(["lookup"]);
+  });
+
+  it("writes them as OTLP logs with the trace and span they scored, as the SDK's logger does", async () => {
+    const { trace, evaluation, tool } = await scoredTrace();
+    const ours = JSON.parse(JSON.stringify(evaluationsToOtlpLogs([{ trace, ...evaluation }]))) as {
+      resourceLogs: { scopeLogs: { scope: unknown; logRecords: Record<string, unknown>[] }[] }[];
+    };
+    const records = ours.resourceLogs[0].scopeLogs[0].logRecords;
+    expect(records.map((record) => [record.eventName, record.traceId, record.spanId])).toEqual([
+      ["gen_ai.evaluation.result", trace.id, trace.roots[0]?.id],
+      ["gen_ai.evaluation.result", trace.id, trace.roots[0]?.id],
+      ["gen_ai.evaluation.result", trace.id, tool?.id],
+    ]);
+
+    const exporter = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    const logger = provider.getLogger("toolscore");
+    for (const record of records) {
+      logger.emit({
+        eventName: record.eventName as string,
+        severityNumber: SeverityNumber.INFO,
+        severityText: "INFO",
+        timestamp: Number(BigInt(record.timeUnixNano as string) / 1000n) / 1000,
+        observedTimestamp: Number(BigInt(record.observedTimeUnixNano as string) / 1000n) / 1000,
+        attributes: attributesOf(
+          record.attributes as { key: string; value: Record<string, unknown> }[],
+        ) as Record<string, string | number>,
+        context: otelTrace.setSpanContext(context.active(), {
+          traceId: record.traceId as string,
+          spanId: record.spanId as string,
+          traceFlags: 0,
+        }),
+      });
+    }
+    await provider.forceFlush();
+    expect(exporter.getFinishedLogRecords()).toHaveLength(3);
+    const bytes = JsonLogsSerializer.serializeRequest(exporter.getFinishedLogRecords());
+    const theirs = JSON.parse(new TextDecoder().decode(bytes)) as typeof ours;
+    const comparable = (record: Record<string, unknown>) => {
+      // Times within the microsecond the SDK keeps; an empty body and the zero counts are OTLP's
+      // defaults, which the SDK writes and we leave out.
+      const { timeUnixNano, observedTimeUnixNano, flags, droppedAttributesCount, body, ...rest } =
+        record;
+      expect(body ?? {}).toEqual({});
+      expect(String(timeUnixNano)).toMatch(/^\d{19}$/);
+      return rest;
+    };
+    expect(records.map(comparable)).toEqual(
+      theirs.resourceLogs[0].scopeLogs[0].logRecords.map(comparable),
+    );
   });
 });
