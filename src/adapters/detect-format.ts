@@ -1,6 +1,7 @@
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { asArray, asRecord, asString } from "./read.js";
 import { isAgentsTraceRecord } from "./openai-agents.js";
+import { isAdkEvent, isAdkInvocation } from "./adk.js";
 import type { Record_ } from "./read.js";
 
 /** What `detectFormat` concluded, and why; `format` is undefined when it could not tell. */
@@ -256,6 +257,10 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
       return { format: "openai-chat", evidence: "an empty list, read as OpenAI chat" };
     if (list.some(isAgentsTraceRecord))
       return { format: "openai-agents", evidence: "OpenAI Agents SDK trace records (trace.span)" };
+    if (list.some(isAdkEvent))
+      return { format: "adk", evidence: "Google ADK events (author and content)" };
+    if (list.some(isAdkInvocation))
+      return { format: "adk", evidence: "Google ADK invocations (user_content)" };
     if (looksLikeSpan(list[0])) return spanFormat(input);
     return voteOver(list, "messages", explain);
   }
@@ -270,6 +275,11 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
   if (asArray(record.spans)?.some(looksLikeSpan)) return spanFormat(input);
   if (asArray(record.data)?.some(isAgentsTraceRecord))
     return { format: "openai-agents", evidence: "an OpenAI Agents SDK trace export (data)" };
+  if (asArray(record.events)?.some(isAdkEvent))
+    return { format: "adk", evidence: "a Google ADK session (events)" };
+  if (asArray(record.conversation)?.some(isAdkInvocation))
+    return { format: "adk", evidence: "a Google ADK eval case (conversation)" };
+  if (isAdkEvent(record)) return { format: "adk", evidence: "a Google ADK event" };
   if (asArray(record.history) || asArray(record.newItems))
     return {
       format: "openai-agents",

@@ -18,6 +18,7 @@ import { readOpenAIChat } from "./openai-chat.js";
 import { ParsedArguments, readPlainOpenAIChat } from "./openai-chat-plain.js";
 import { readOpenAIResponses } from "./openai-responses.js";
 import { readOpenAIAgents } from "./openai-agents.js";
+import { readAdk } from "./adk.js";
 import { readOpenInference } from "./openinference.js";
 import { readOtel } from "./otel.js";
 import { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -49,6 +50,7 @@ const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuil
   "openai-chat": readOpenAIChat,
   "openai-responses": readOpenAIResponses,
   "openai-agents": readOpenAIAgents,
+  adk: readAdk,
   anthropic: readAnthropic,
   gemini: readGemini,
   bedrock: readBedrock,

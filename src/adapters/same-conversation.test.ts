@@ -46,6 +46,7 @@ const canFlagErrors: Record<TrajectoryFormat, boolean> = {
   "openai-agents": false,
   anthropic: true,
   gemini: true,
+  adk: true,
   bedrock: true,
   langchain: true,
   "ai-sdk": true,
@@ -61,6 +62,7 @@ const turnCount: Record<TrajectoryFormat, number> = {
   "openai-agents": 2,
   anthropic: 2,
   gemini: 2,
+  adk: 2,
   bedrock: 2,
   langchain: 2,
   "ai-sdk": 2,
@@ -115,8 +117,9 @@ describe("the same conversation in every format", () => {
 
       it("finds the tool definitions the format carries", () => {
         const { tools } = parseTrajectory(input);
-        // UI messages, LangChain message lists and an Agents SDK history hold no tool definitions.
-        if (format === "ai-sdk" || format === "langchain" || format === "openai-agents") {
+        // UI messages, LangChain message lists, an Agents SDK history and an ADK session hold
+        // no tool definitions.
+        if (["ai-sdk", "langchain", "openai-agents", "adk"].includes(format)) {
           expect(tools).toEqual([]);
         } else {
           expect(tools.map((tool) => tool.name)).toEqual([

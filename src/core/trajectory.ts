@@ -8,6 +8,7 @@ export const trajectoryFormats = [
   "openai-agents",
   "anthropic",
   "gemini",
+  "adk",
   "bedrock",
   "langchain",
   "ai-sdk",

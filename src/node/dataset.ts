@@ -4,6 +4,7 @@ import { createReadStream } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { readDatasetCase } from "../adapters/dataset-case.js";
+import { adkDatasetCases } from "../adapters/adk.js";
 import { JsonlCursor, decodedAsWritten, isOverlongLine, notUtf8 } from "../core/jsonl-lines.js";
 import { NotARegularFileError, readRegularFile } from "./regular-file.js";
 import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
@@ -550,6 +551,9 @@ export function createLineReader(
 /** The list of cases in a parsed JSON or YAML document: an array, or `{ cases: [...] }`. */
 function itemsOf(value: unknown, source: string): unknown[] {
   if (Array.isArray(value)) return value;
+  // Google ADK's eval sets and eval results are datasets as ADK writes them.
+  const adk = adkDatasetCases(value);
+  if (adk !== undefined) return adk;
   if (typeof value === "object" && value !== null) {
     const record = value as Record<string, unknown>;
     for (const key of ["cases", "testCases", "test_cases"]) {
