@@ -23,6 +23,7 @@ describe("docs: the framework recipes", () => {
   it("has a page for each framework", () => {
     expect(recipes.map((page) => path.basename(page)).sort()).toEqual([
       "langgraph.md",
+      "mastra.md",
       "openai-agents-sdk.md",
       "vercel-ai-sdk.md",
     ]);

@@ -183,7 +183,14 @@ function readMessages(items: unknown[], path: string, builder: TrajectoryBuilder
     const messagePath = at(path, index);
     const message = builder.objectAt(value, messagePath, "a message");
     if (!message) return;
-    const parts = asArray(message.parts);
+    // Mastra keeps a UI message's parts (and v4 toolInvocations) under `content`.
+    const nested = asRecord(message.content);
+    const parts =
+      asArray(message.parts) ?? (nested === undefined ? undefined : asArray(nested.parts));
+    const partsPath = at(
+      message.parts === undefined ? at(messagePath, "content") : messagePath,
+      "parts",
+    );
     const content = asArray(message.content);
     switch (message.role) {
       case "system":
@@ -193,11 +200,11 @@ function readMessages(items: unknown[], path: string, builder: TrajectoryBuilder
         return;
       case "assistant": {
         builder.addReply(replyTextOf(parts ?? message.content));
-        if (parts) {
-          readUiParts(parts, at(messagePath, "parts"), builder);
+        const invocations = asArray(message.toolInvocations ?? nested?.toolInvocations); // v4 UI messages
+        if (parts && (parts.length > 0 || invocations === undefined)) {
+          readUiParts(parts, partsPath, builder);
           return;
         }
-        const invocations = asArray(message.toolInvocations); // v4 UI messages
         if (invocations) {
           builder.startStep();
           invocations.forEach((invocation, i) => {
@@ -229,6 +236,8 @@ function readMessages(items: unknown[], path: string, builder: TrajectoryBuilder
  * messages (`tool-call` parts with v5+ `input` or v4 `args`; `tool-result` parts with v5+ typed
  * `output` or v4 `result`), and UI messages (`tool-<name>` and `dynamic-tool` parts by state,
  * `output-error` and `output-denied` included; `step-start` boundaries; v4 `toolInvocations`).
+ * Mastra's stored messages are UI messages with their parts under `content` (`format` 2 or 3):
+ * the `mastra` format reads them here.
  */
 export function readAiSdk(input: unknown, builder: TrajectoryBuilder): void {
   const record = asRecord(input);

@@ -95,6 +95,9 @@ function isAgentsItem(message: Record_, type: string | undefined): boolean {
 /** The format one message or item points to, if it says anything distinctive. */
 function voteOf(message: Record_): TrajectoryFormat | undefined {
   if (isAgentsItem(message, asString(message.type))) return "openai-agents";
+  const stored = asRecord(message.content);
+  if (stored !== undefined && (stored.format === 2 || stored.format === 3) && asArray(stored.parts))
+    return "mastra";
   if (message.jsonrpc !== undefined || asRecord(message.message)?.jsonrpc !== undefined)
     return "mcp";
   if (message.lc !== undefined && message.type === "constructor") return "langchain";

@@ -56,6 +56,7 @@ const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuil
   bedrock: readBedrock,
   langchain: readLangChain,
   "ai-sdk": readAiSdk,
+  mastra: readAiSdk,
   otel: readOtel,
   openinference: readOpenInference,
   mcp: readMcp,

@@ -37,8 +37,9 @@ const expectedCalls = [
 ];
 
 /**
- * OpenAI's chat and Responses formats, and the Agents SDK's history (its tool errors are the
- * text the model was given), have no way to flag a tool error; the others do.
+ * OpenAI's chat and Responses formats, the Agents SDK's history (its tool errors are the text the
+ * model was given) and Mastra's stored messages (AI SDK 4's parts, a result only) have no way to
+ * flag a tool error; the others do.
  */
 const canFlagErrors: Record<TrajectoryFormat, boolean> = {
   "openai-chat": false,
@@ -50,6 +51,7 @@ const canFlagErrors: Record<TrajectoryFormat, boolean> = {
   bedrock: true,
   langchain: true,
   "ai-sdk": true,
+  mastra: false,
   otel: true,
   openinference: true,
   mcp: true,
@@ -66,6 +68,7 @@ const turnCount: Record<TrajectoryFormat, number> = {
   bedrock: 2,
   langchain: 2,
   "ai-sdk": 2,
+  mastra: 2,
   otel: 1,
   openinference: 1,
   mcp: 1,
@@ -119,7 +122,7 @@ describe("the same conversation in every format", () => {
         const { tools } = parseTrajectory(input);
         // UI messages, LangChain message lists, an Agents SDK history and an ADK session hold
         // no tool definitions.
-        if (["ai-sdk", "langchain", "openai-agents", "adk"].includes(format)) {
+        if (["ai-sdk", "mastra", "langchain", "openai-agents", "adk"].includes(format)) {
           expect(tools).toEqual([]);
         } else {
           expect(tools.map((tool) => tool.name)).toEqual([

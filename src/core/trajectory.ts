@@ -12,6 +12,7 @@ export const trajectoryFormats = [
   "bedrock",
   "langchain",
   "ai-sdk",
+  "mastra",
   "otel",
   "openinference",
   "mcp",
