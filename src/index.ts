@@ -122,6 +122,7 @@ export { readToolSpecs } from "./adapters/tool-spec.js";
 export { trajectoryFormats } from "./core/trajectory.js";
 export type {
   NameMapping,
+  TraceContext,
   Trajectory,
   TrajectoryFormat,
   TrajectoryStep,

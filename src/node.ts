@@ -42,8 +42,10 @@ export type { DryRunResult } from "./evaluate-to-file/dry-run.js";
 export {
   compareResults,
   summarizeResults,
+  writeEvaluationEvents,
   writeResultsReports,
 } from "./reports/results-reports.js";
+export type { EvaluationEventsWritten } from "./reports/results-reports.js";
 export type { WriteResultsReportsOptions } from "./reports/results-reports.js";
 export type {
   EvaluateToFileOptions,

@@ -5,6 +5,7 @@ import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type {
   NameMapping,
+  TraceContext,
   TrajectoryFormat,
   TrajectoryStep,
   TrajectoryWarning,
@@ -21,6 +22,8 @@ export interface CaseTrajectoryInfo {
   readonly format: TrajectoryFormat;
   readonly warnings: readonly TrajectoryWarning[];
   readonly nameMapping: readonly NameMapping[];
+  /** The run's root span, when the transcript is a trace (see `Trajectory.trace`). */
+  readonly trace?: TraceContext;
 }
 
 /**
@@ -258,11 +261,19 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       return fail(`${givenAs[field] ?? field} could not be read: ${detail}`, field, error);
     }
   };
-  const info = (trajectory: ReturnType<typeof parseTrajectory>): CaseTrajectoryInfo => ({
-    format: trajectory.format,
-    warnings: trajectory.warnings,
-    nameMapping: trajectory.nameMapping,
-  });
+  const info = (trajectory: ReturnType<typeof parseTrajectory>): CaseTrajectoryInfo =>
+    trajectory.trace === undefined
+      ? {
+          format: trajectory.format,
+          warnings: trajectory.warnings,
+          nameMapping: trajectory.nameMapping,
+        }
+      : {
+          format: trajectory.format,
+          warnings: trajectory.warnings,
+          nameMapping: trajectory.nameMapping,
+          trace: trajectory.trace,
+        };
 
   const calls = (side: "called" | "expected", field: "toolsCalled" | "expectedTools") => {
     const given = list(field);

@@ -286,8 +286,19 @@ function readTrace(items: readonly unknown[], path: string, builder: TrajectoryB
       path,
     );
   }
-  const spans = all
-    .filter((entry) => chosen === undefined || entry.span.trace_id === chosen)
+  const own = all.filter((entry) => chosen === undefined || entry.span.trace_id === chosen);
+  // The run's root: the first span without a parent among its trace's.
+  const rootSpan = own
+    .filter((entry) => entry.span.parent_id === null || entry.span.parent_id === undefined)
+    .sort((a, b) =>
+      (asString(a.span.started_at) ?? "").localeCompare(asString(b.span.started_at) ?? ""),
+    )
+    .at(0)?.span;
+  const rootTrace = rootSpan === undefined ? undefined : asString(rootSpan.trace_id);
+  const rootId = rootSpan === undefined ? undefined : asId(rootSpan.id);
+  if (rootTrace !== undefined && rootId !== undefined && (chosen !== undefined || ids.length === 1))
+    builder.setTrace({ traceId: rootTrace, spanId: rootId });
+  const spans = own
     .map((entry, order) => ({ ...entry, order }))
     .sort(
       (a, b) =>

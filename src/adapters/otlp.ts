@@ -234,8 +234,10 @@ export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSp
         message: `no span belongs to trace ${JSON.stringify(chosen)}; ${ids.length === 0 ? "the spans carry no trace ids" : `the traces are ${listed(ids)}`}`,
       });
     }
+    setRoot(own, builder);
     return own;
   }
+  if (ids.length === 1) setRoot(spans, builder);
   if (ids.length > 1) {
     builder.warn(
       "several-traces",
@@ -244,6 +246,26 @@ export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSp
     );
   }
   return spans;
+}
+
+/**
+ * The run's root span, for the scores that belong to the whole run: the first span (by start)
+ * whose parent is not among the trace's spans.
+ */
+function setRoot(spans: readonly DecodedSpan[], builder: TrajectoryBuilder): void {
+  const ids = new Set(spans.map((span) => span.spanId));
+  const roots = spans
+    .filter((span) => span.parentSpanId === undefined || !ids.has(span.parentSpanId))
+    .sort((a, b) =>
+      (a.start ?? 0n) < (b.start ?? 0n)
+        ? -1
+        : (a.start ?? 0n) > (b.start ?? 0n)
+          ? 1
+          : a.order - b.order,
+    );
+  const root = roots.at(0);
+  if (root?.traceId !== undefined && root.spanId !== undefined)
+    builder.setTrace({ traceId: root.traceId, spanId: root.spanId });
 }
 
 /** A tool call found in a model span's output messages; `step` numbers the message. */

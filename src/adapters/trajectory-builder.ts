@@ -6,6 +6,7 @@ import type { NumberSpellings } from "../core/number-spellings.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
 import { jsonText } from "./read.js";
 import type {
+  TraceContext,
   Trajectory,
   TrajectoryFormat,
   TrajectoryStep,
@@ -329,6 +330,13 @@ export class TrajectoryBuilder {
     return this.calls.length;
   }
 
+  private root: TraceContext | undefined;
+
+  /** The run's root span, when the transcript is one trace of spans. */
+  setTrace(root: TraceContext): void {
+    this.root = root;
+  }
+
   build(options: { expectResults: boolean }): Trajectory {
     if (options.expectResults) {
       for (const call of this.calls) {
@@ -345,8 +353,13 @@ export class TrajectoryBuilder {
         ? { index, steps: turn.steps, calls: turn.calls }
         : { index, input: turn.input, steps: turn.steps, calls: turn.calls },
     );
-    const { format, tools, warnings, replies } = this;
-    // Two literals, not a spread: each keeps one shape, which the readers of a case rely on.
+    const { format, tools, warnings, replies, root } = this;
+    // Literals, not spreads: each keeps one shape, which the readers of a case rely on.
+    if (root !== undefined) {
+      return replies.length === 0
+        ? { format, calls, steps, turns, tools, warnings, nameMapping: [], trace: root }
+        : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies, trace: root };
+    }
     return replies.length === 0
       ? { format, calls, steps, turns, tools, warnings, nameMapping: [] }
       : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies };

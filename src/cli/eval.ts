@@ -43,6 +43,7 @@ import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
+import type { ReportTargets } from "./reports.js";
 import { compareResults, summarizeResults } from "../reports/results-reports.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { globMatches } from "../matchers/glob.js";
@@ -204,6 +205,12 @@ export const evalFlags = {
     help: "with --baseline, how far a score may move without counting (default 0)",
     group: "Results and reports",
   },
+  "otlp-events": {
+    type: "string",
+    value: "<file.json>",
+    help: "each score as an OpenTelemetry gen_ai.evaluation.result event on the\nroot span of the trace its run came from (OTLP JSON logs)",
+    group: "Results and reports",
+  },
   json: {
     type: "boolean",
     help: "print one JSON object on stdout (summary, gate, files written); the\nconsole's lines go to stderr",
@@ -359,7 +366,7 @@ interface EvalPlan {
   readonly shard: { index: number; count: number } | undefined;
   readonly details: DetailsChoice;
   readonly out: string;
-  readonly reports: { report?: string; junit?: string; markdown?: string };
+  readonly reports: ReportTargets;
   readonly resume: boolean;
   readonly overwrite: boolean;
   readonly retryErrors: boolean;
@@ -462,6 +469,7 @@ async function planEval(
     report: values.report === undefined ? config.report : resolve(values.report),
     junit: values.junit === undefined ? config.junit : resolve(values.junit),
     markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
+    otlpEvents: values["otlp-events"] === undefined ? undefined : resolve(values["otlp-events"]),
   };
   // Refused before the run, not after it: nothing is written through a symbolic link.
   refuseLinkedOutput(out, { option: "--out", within: io.cwd });
@@ -804,8 +812,8 @@ async function watchEval(
   const files = [config, values.expected].flatMap((file) =>
     file === undefined ? [] : [resolve(file)],
   );
-  const { report, junit, markdown } = first.reports;
-  const outputs = [first.out, report, junit, markdown].flatMap((file) =>
+  const { report, junit, markdown, otlpEvents } = first.reports;
+  const outputs = [first.out, report, junit, markdown, otlpEvents].flatMap((file) =>
     file === undefined ? [] : [file],
   );
   return watchLoop({

@@ -23,6 +23,11 @@ export const reportFlags = {
   report: { type: "string", value: "<file.html>", help: "single-file HTML report" },
   junit: { type: "string", value: "<file.xml>", help: "JUnit XML" },
   markdown: { type: "string", value: "<file.md>", help: "Markdown summary" },
+  "otlp-events": {
+    type: "string",
+    value: "<file.json>",
+    help: "each score as an OpenTelemetry evaluation event on its run's trace",
+  },
   "max-cases": {
     type: "string",
     value: "<n>",

@@ -4,7 +4,8 @@ import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { printable } from "../reporters/printable.js";
-import { writeResultsReports } from "../reports/results-reports.js";
+import { writeEvaluationEvents, writeResultsReports } from "../reports/results-reports.js";
+import { plural } from "../core/words.js";
 import { shownPath } from "./io.js";
 import type { CliIo } from "./io.js";
 
@@ -12,13 +13,16 @@ export interface ReportTargets {
   readonly report?: string | undefined;
   readonly junit?: string | undefined;
   readonly markdown?: string | undefined;
+  /** OpenTelemetry evaluation events (OTLP JSON logs) for the traces the runs came from. */
+  readonly otlpEvents?: string | undefined;
 }
 
 /** Refuses reports that would be written through a symbolic link (see `refuseLinkedOutput`). */
 export function refuseLinkedReports(reports: ReportTargets, io: Pick<CliIo, "cwd">): void {
-  for (const option of ["report", "junit", "markdown"] as const) {
+  for (const option of ["report", "junit", "markdown", "otlpEvents"] as const) {
     const file = reports[option];
-    if (file !== undefined) refuseLinkedOutput(file, { option: `--${option}`, within: io.cwd });
+    const flag = option === "otlpEvents" ? "--otlp-events" : `--${option}`;
+    if (file !== undefined) refuseLinkedOutput(file, { option: flag, within: io.cwd });
   }
 }
 
@@ -40,6 +44,17 @@ export async function writeReports(input: {
   gate?: GateVerdict;
 }): Promise<readonly { readonly kind: "junit" | "markdown" | "html"; readonly file: string }[]> {
   const { reports, io } = input;
+  if (reports.otlpEvents !== undefined) {
+    refuseLinkedReports(reports, io);
+    const events = await writeEvaluationEvents({
+      results: input.out,
+      dataset: input.dataset,
+      file: reports.otlpEvents,
+    });
+    io.stdout.write(
+      `otlp events: ${shownPath(reports.otlpEvents, io)} (${plural(events.events, "event")}${events.withoutTrace === 0 ? "" : `; ${plural(events.withoutTrace, "case")} without a trace to put them on`})\n`,
+    );
+  }
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   const wanted =
     reports.junit !== undefined ||
@@ -72,7 +87,7 @@ export async function writeReports(input: {
 
 /** The report files named by --report, --junit and --markdown, resolved against the cwd. */
 export function reportTargets(
-  values: { report?: string; junit?: string; markdown?: string },
+  values: { report?: string; junit?: string; markdown?: string; "otlp-events"?: string },
   cwd: string,
 ): ReportTargets {
   const resolve = (file: string | undefined) =>
@@ -81,5 +96,6 @@ export function reportTargets(
     report: resolve(values.report),
     junit: resolve(values.junit),
     markdown: resolve(values.markdown),
+    otlpEvents: resolve(values["otlp-events"]),
   };
 }

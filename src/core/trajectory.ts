@@ -84,4 +84,15 @@ export interface Trajectory {
    * when it gave none, or the format does not carry them (spans, MCP).
    */
   readonly replies?: readonly string[];
+  /**
+   * The run's root span, when the transcript is one trace of spans (OpenTelemetry GenAI,
+   * OpenInference, an OpenAI Agents SDK export): where the scores of the run belong.
+   */
+  readonly trace?: TraceContext;
+}
+
+/** A span of a trace, by OpenTelemetry's ids (hex). */
+export interface TraceContext {
+  readonly traceId: string;
+  readonly spanId: string;
 }

@@ -27,6 +27,8 @@ import { comparedCase, createComparer, metricChanges } from "../core/comparison.
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { JsonObject } from "../core/json.js";
+import { evaluationLogRecord, otlpLogs } from "../core/evaluation-events.js";
+import type { TraceContext } from "../core/trajectory.js";
 import { describeMatchers } from "../matchers/value-matchers.js";
 import { createRunMetrics, isJudged } from "../evaluate-to-file/run-metrics.js";
 
@@ -388,4 +390,63 @@ function withMatcherDescriptions(record: CaseRecord): CaseRecord {
       })),
     },
   };
+}
+
+/** What `writeEvaluationEvents` wrote: the events, and the cases it found no trace for. */
+export interface EvaluationEventsWritten {
+  readonly events: number;
+  readonly cases: number;
+  /** Cases whose run is not a trace of spans (or whose line could not be read again). */
+  readonly withoutTrace: number;
+}
+
+/**
+ * Writes a results file's scores as OpenTelemetry `gen_ai.evaluation.result` events (OTLP JSON
+ * logs, for a collector's `/v1/logs`), each on the root span of the trace its case's run came
+ * from (an OpenTelemetry GenAI, OpenInference or OpenAI Agents SDK export), so a platform that
+ * shows the traces shows the scores. Cases read from JSONL lines only (their transcripts are read
+ * again); cases whose run is no trace are counted, not written.
+ */
+export async function writeEvaluationEvents(options: {
+  readonly results: string;
+  readonly dataset: string;
+  readonly file: string;
+  readonly serviceName?: string;
+}): Promise<EvaluationEventsWritten> {
+  const scan = await scanResults(options.results);
+  let fingerprint: string | undefined;
+  try {
+    fingerprint = await datasetFingerprint(options.dataset);
+  } catch {
+    fingerprint = undefined;
+  }
+  const sameDataset = fingerprint === scan.header.fingerprint;
+  const records: JsonObject[] = [];
+  let cases = 0;
+  let withoutTrace = 0;
+  const time = `${BigInt(Date.parse(scan.end?.endedAt ?? scan.header.startedAt) || Date.now()) * 1_000_000n}`;
+  for await (const record of readRecords(options.results, scan)) {
+    cases++;
+    let span: TraceContext | undefined;
+    if (sameDataset && record.source !== undefined) {
+      const entry = await readDatasetLine(
+        options.dataset,
+        { index: record.index, line: record.line, ...record.source },
+        { normalizeNames: scan.header.normalizeNames === true },
+      );
+      if (!DatasetParseError.isInstance(entry)) span = entry.trajectory?.trace;
+    }
+    if (span === undefined) {
+      withoutTrace++;
+      continue;
+    }
+    for (const [metric, entry] of Object.entries(record.metrics)) {
+      records.push(evaluationLogRecord({ span, timeUnixNano: time, metric, result: entry }));
+    }
+  }
+  await mkdir(path.dirname(options.file), { recursive: true });
+  await writeFile(options.file, `${JSON.stringify(otlpLogs(records, options.serviceName))}\n`, {
+    flag: writeFlags.truncate,
+  });
+  return { events: records.length, cases, withoutTrace };
 }

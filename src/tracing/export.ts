@@ -1,4 +1,10 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
+import {
+  evaluationAttributes as eventAttributes,
+  evaluationEventName,
+  evaluationLogRecord,
+  otlpLogs,
+} from "../core/evaluation-events.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { Span, Trace } from "./span.js";
@@ -75,9 +81,6 @@ export interface TraceEvaluation {
   }[];
 }
 
-/** The OpenTelemetry GenAI event of an evaluation's result. */
-const evaluationEventName = "gen_ai.evaluation.result";
-
 /** Each span's results: the end-to-end ones on the trace's first root span. */
 function evaluationsBySpan(
   trace: Trace,
@@ -94,39 +97,9 @@ function evaluationsBySpan(
   return bySpan;
 }
 
-/**
- * A metric result as the attributes of a `gen_ai.evaluation.result` event: the metric's name,
- * its score and `pass` / `fail` (or `not_evaluable`, `skipped`), and its reason; an error as
- * `error.type` (its code) with its message.
- */
+/** A metric result as the attributes of a `gen_ai.evaluation.result` event. */
 export function evaluationAttributes(result: MetricResult): JsonObject[] {
-  const attributes: JsonObject[] = [text("gen_ai.evaluation.name", result.metric)];
-  switch (result.status) {
-    case "scored":
-      attributes.push({
-        key: "gen_ai.evaluation.score.value",
-        value: { doubleValue: result.score },
-      });
-      attributes.push(text("gen_ai.evaluation.score.label", result.success ? "pass" : "fail"));
-      if (result.reason !== undefined)
-        attributes.push(text("gen_ai.evaluation.explanation", result.reason));
-      break;
-    case "not-evaluable":
-    case "skipped":
-      attributes.push(
-        text(
-          "gen_ai.evaluation.score.label",
-          result.status === "skipped" ? "skipped" : "not_evaluable",
-        ),
-      );
-      attributes.push(text("gen_ai.evaluation.explanation", result.reason));
-      break;
-    case "error":
-      attributes.push(text("error.type", result.error.code));
-      attributes.push(text("gen_ai.evaluation.explanation", result.error.message));
-      break;
-  }
-  return attributes;
+  return eventAttributes(result.metric, result);
 }
 
 /**
@@ -141,27 +114,18 @@ export function evaluationsToOtlpLogs(
   const logRecords = evaluated.flatMap(({ trace, ...evaluation }) =>
     [...evaluationsBySpan(trace, evaluation)].flatMap(([spanId, results]) => {
       const span = trace.spans.find((item) => item.id === spanId);
-      const time = nano(span?.endTime ?? span?.startTime ?? trace.startTime);
-      return results.map((result) => ({
-        timeUnixNano: time,
-        observedTimeUnixNano: time,
-        severityNumber: 9,
-        severityText: "INFO",
-        eventName: evaluationEventName,
-        attributes: evaluationAttributes(result),
-        traceId: trace.id,
-        spanId,
-      }));
+      const timeUnixNano = nano(span?.endTime ?? span?.startTime ?? trace.startTime);
+      return results.map((result) =>
+        evaluationLogRecord({
+          span: { traceId: trace.id, spanId },
+          timeUnixNano,
+          metric: result.metric,
+          result,
+        }),
+      );
     }),
   );
-  return {
-    resourceLogs: [
-      {
-        resource: { attributes: [text("service.name", options.serviceName ?? "toolscore")] },
-        scopeLogs: [{ scope: { name: "toolscore" }, logRecords }],
-      },
-    ],
-  };
+  return otlpLogs(logRecords, options.serviceName);
 }
 
 const nano = (ms: number) => String(BigInt(Math.round(ms * 1000)) * 1000n);
