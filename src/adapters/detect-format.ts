@@ -2,6 +2,7 @@ import type { TrajectoryFormat } from "../core/trajectory.js";
 import { asArray, asRecord, asString } from "./read.js";
 import { isAgentsTraceRecord } from "./openai-agents.js";
 import { isAdkEvent, isAdkInvocation } from "./adk.js";
+import { isMastraSpan } from "./mastra.js";
 import type { Record_ } from "./read.js";
 
 /** What `detectFormat` concluded, and why; `format` is undefined when it could not tell. */
@@ -258,6 +259,8 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
   if (list) {
     if (list.length === 0)
       return { format: "openai-chat", evidence: "an empty list, read as OpenAI chat" };
+    if (list.some(isMastraSpan))
+      return { format: "mastra", evidence: "Mastra AI tracing spans (spanType / type)" };
     if (list.some(isAgentsTraceRecord))
       return { format: "openai-agents", evidence: "OpenAI Agents SDK trace records (trace.span)" };
     if (list.some(isAdkEvent))
@@ -274,6 +277,8 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
       reason: `a transcript is a list or an object, got ${input === null ? "null" : typeof input}`,
     };
   }
+  if (asArray(record.spans)?.some(isMastraSpan))
+    return { format: "mastra", evidence: "Mastra AI tracing spans (spans)" };
   if ("resourceSpans" in record || "resource_spans" in record) return spanFormat(input);
   if (asArray(record.spans)?.some(looksLikeSpan)) return spanFormat(input);
   if (asArray(record.data)?.some(isAgentsTraceRecord))

@@ -72,4 +72,79 @@ describe("Mastra's stored messages", () => {
       ]);
     }
   });
+
+  it("reads its AI tracing spans: tool and MCP calls by start, errors, the root span", () => {
+    const span = (id: string, type: string, start: string, extra: Record<string, unknown>) => ({
+      id,
+      traceId: "t1",
+      parentSpanId: id === "s1" ? null : "s1",
+      name: `${type} ${id}`,
+      type,
+      startTime: start,
+      endTime: start,
+      isRootSpan: id === "s1",
+      attributes: {},
+      ...extra,
+    });
+    // As an exporter hands them over, out of order.
+    const exported = [
+      span("s3", "mcp_tool_call", "2026-05-03T10:00:03.000Z", {
+        attributes: { toolId: "refund", mcpServer: "payments", success: false },
+        input: { order: "4521", amount: 30 },
+        errorInfo: { message: "card expired", id: "TOOL_EXECUTION_FAILED" },
+      }),
+      span("s1", "agent_run", "2026-05-03T10:00:00.000Z", { attributes: { agentId: "support" } }),
+      span("s2", "tool_call", "2026-05-03T10:00:01.000Z", {
+        attributes: { toolId: "lookup_order", success: true },
+        input: { order: "4521" },
+        output: { total: 120 },
+      }),
+      span("s4", "llm_generation", "2026-05-03T10:00:02.000Z", {
+        attributes: { model: "gpt-4.1" },
+      }),
+    ];
+    expect(detectFormat(exported)).toMatchObject({ format: "mastra" });
+    const trajectory = parseTrajectory(exported);
+    expect(
+      trajectory.calls.map(({ name, inputParameters, output, isError, type }) => ({
+        name,
+        inputParameters,
+        output,
+        isError,
+        type,
+      })),
+    ).toEqual([
+      {
+        name: "lookup_order",
+        inputParameters: { order: "4521" },
+        output: { total: 120 },
+        isError: false,
+        type: "FUNCTION",
+      },
+      {
+        name: "refund",
+        inputParameters: { order: "4521", amount: 30 },
+        output: "card expired",
+        isError: true,
+        type: "MCP",
+      },
+    ]);
+    expect(trajectory.trace).toEqual({ traceId: "t1", spanId: "s1" });
+    // As its storage lists them: spanType, startedAt, spanId.
+    const stored = {
+      spans: exported.map(
+        ({ id, type, startTime, errorInfo, ...rest }: Record<string, unknown>) => ({
+          ...rest,
+          spanId: id,
+          spanType: type,
+          startedAt: startTime,
+          ...(errorInfo === undefined ? {} : { error: errorInfo }),
+        }),
+      ),
+    };
+    expect(parseTrajectory(stored).calls.map((call) => call.name)).toEqual([
+      "lookup_order",
+      "refund",
+    ]);
+  });
 });

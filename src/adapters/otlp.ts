@@ -2,6 +2,7 @@ import { InvalidInputError } from "../core/errors.js";
 import { asArray, asRecord, asString, at } from "./read.js";
 import type { Record_ } from "./read.js";
 import { agentsTraceIds } from "./openai-agents.js";
+import { mastraTraceIds } from "./mastra.js";
 import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
 
 /** A span, decoded from OTLP JSON or a plain span export, with its attributes as values. */
@@ -206,6 +207,8 @@ function traceIdsIn(spans: readonly DecodedSpan[]): string[] {
 export function traceIdsOf(input: unknown): string[] {
   const agents = agentsTraceIds(input);
   if (agents.length > 0) return agents;
+  const mastra = mastraTraceIds(input);
+  if (mastra.length > 0) return mastra;
   return traceIdsIn(decodeSpans(input, () => undefined));
 }
 

@@ -19,6 +19,7 @@ import { ParsedArguments, readPlainOpenAIChat } from "./openai-chat-plain.js";
 import { readOpenAIResponses } from "./openai-responses.js";
 import { readOpenAIAgents } from "./openai-agents.js";
 import { readAdk } from "./adk.js";
+import { readMastra } from "./mastra.js";
 import { readOpenInference } from "./openinference.js";
 import { readOtel } from "./otel.js";
 import { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -44,6 +45,7 @@ const spanFormats: ReadonlySet<TrajectoryFormat> = new Set([
   "otel",
   "openinference",
   "openai-agents",
+  "mastra",
 ]);
 
 const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuilder) => void> = {
@@ -56,7 +58,7 @@ const readers: Record<TrajectoryFormat, (input: unknown, builder: TrajectoryBuil
   bedrock: readBedrock,
   langchain: readLangChain,
   "ai-sdk": readAiSdk,
-  mastra: readAiSdk,
+  mastra: readMastra,
   otel: readOtel,
   openinference: readOpenInference,
   mcp: readMcp,
@@ -269,7 +271,7 @@ export function readTrajectory(
     throw new InvalidOptionError({
       option: "traceId",
       value: traceId,
-      message: `traceId chooses a trace of spans (otel, openinference, an OpenAI Agents SDK trace export); this transcript is ${format}`,
+      message: `traceId chooses a trace of spans (otel, openinference, an OpenAI Agents SDK or Mastra trace export); this transcript is ${format}`,
     });
   }
   const builder = new TrajectoryBuilder(format, traceId);

@@ -280,7 +280,7 @@ async function runsOf(file: string): Promise<{ traces: (string | undefined)[]; e
   try {
     const value = await readTranscriptFile(file);
     const { format } = parseTrajectory(value);
-    const traces = ["otel", "openinference", "openai-agents"].includes(format)
+    const traces = ["otel", "openinference", "openai-agents", "mastra"].includes(format)
       ? traceIdsOf(value)
       : [];
     if (traces.length <= 1) return { traces: [undefined] };
