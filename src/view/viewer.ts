@@ -123,52 +123,11 @@ async function reasonsIn(file: string, ids: ReadonlySet<string>): Promise<Map<st
   return reasons;
 }
 
-/** Starts the viewer; resolves once it listens. */
-export async function startViewer(options: ViewerOptions): Promise<Viewer> {
-  const host = options.host ?? "127.0.0.1";
+/** The runs served: found again when a folder changes, each file watched for changes. */
+async function createRunList(paths: readonly string[], announce: (id: string) => void) {
   const folders: string[] = [];
-  for (const given of options.paths) if ((await stat(given)).isDirectory()) folders.push(given);
-  let runs = idsFor(await resultsFilesOf(options.paths));
-  const facts = new Map<string, RunFacts>();
-  const clients = new Set<ServerResponse>();
-  const warn = options.onWarning ?? (() => undefined);
-
-  const runOf = (id: string) => runs.find((run) => run.id === id);
-  const keyOf = async (file: string) => {
-    const info = await stat(file);
-    return `${info.size}:${info.mtimeMs}`;
-  };
-
-  /** What the list shows of a run: read again only when its file changed. */
-  const factsOf = async (run: Run): Promise<RunFacts> => {
-    const key = await keyOf(run.file).catch(() => "gone");
-    const known = facts.get(run.id);
-    if (known?.key === key) return known;
-    let fresh: RunFacts;
-    try {
-      const { summary, dataset } = await summarizeResults(run.file);
-      fresh = {
-        key,
-        summary,
-        dataset,
-        gate: gateVerdict(summary, options.gate ?? {}),
-        finished: !summary.aborted,
-      };
-    } catch (error) {
-      fresh = {
-        key,
-        finished: false,
-        problem: error instanceof Error ? error.message : String(error),
-      };
-    }
-    facts.set(run.id, fresh);
-    return fresh;
-  };
-
-  /** Tells every open page that a run changed (or `*`: the list itself). */
-  const announce = (id: string) => {
-    for (const client of clients) client.write(`event: change\ndata: ${id}\n\n`);
-  };
+  for (const given of paths) if ((await stat(given)).isDirectory()) folders.push(given);
+  let runs = idsFor(await resultsFilesOf(paths));
   const watched = new Set<string>();
   const watchRun = (run: Run) => {
     if (watched.has(run.file)) return;
@@ -180,16 +139,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     });
   };
   runs.forEach(watchRun);
-  const folderWatchers: FSWatcher[] = folders.map((folder) =>
-    watch(folder, () => {
-      void rescan();
-    }),
-  );
   let rescanning: Promise<void> | undefined;
   const rescan = () => {
     rescanning ??= (async () => {
       try {
-        const next = idsFor(await resultsFilesOf(options.paths));
+        const next = idsFor(await resultsFilesOf(paths));
         const changed =
           next.map((run) => run.file).join("\n") !== runs.map((run) => run.file).join("\n");
         runs = next;
@@ -203,89 +157,163 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     })();
     return rescanning;
   };
+  const folderWatchers: FSWatcher[] = folders.map((folder) =>
+    watch(folder, () => {
+      void rescan();
+    }),
+  );
+  return {
+    runs: () => runs,
+    runOf: (id: string) => runs.find((run) => run.id === id),
+    rescan,
+    close() {
+      for (const file of watched) unwatchFile(file);
+      for (const watcher of folderWatchers) watcher.close();
+    },
+  };
+}
 
-  const reportPage = async (run: Run, against?: Run): Promise<string> => {
-    const { summary, metrics, dataset } = await summarizeResults(run.file);
-    const gate = gateVerdict(summary, options.gate ?? {});
-    let comparison;
-    if (against !== undefined) {
-      const compared = await compareResults(against.file, run.file);
-      const ids = new Set(
-        [
-          ...compared.newlyFailed,
-          ...compared.newlyErrored,
-          ...compared.newlyPassed,
-          ...compared.scoreDropped,
-          ...compared.scoreRose,
-        ].map((change) => change.id),
-      );
-      const [before, after] = await Promise.all([
-        reasonsIn(against.file, ids),
-        reasonsIn(run.file, ids),
-      ]);
-      const reasons = new Map(
-        [...ids].map((id) => [id, { before: before.get(id) ?? "", after: after.get(id) ?? "" }]),
-      );
-      comparison = { comparison: compared, baseline: against.id, reasons };
+type RunList = Awaited<ReturnType<typeof createRunList>>;
+
+/** The viewer's pages: the list of runs (each run's figures kept until its file changes), a run. */
+function createPages(options: ViewerOptions, list: RunList) {
+  const facts = new Map<string, RunFacts>();
+  const gateRule = options.gate ?? {};
+  /** What the list shows of a run: read again only when its file changed. */
+  const factsOf = async (run: Run): Promise<RunFacts> => {
+    const key = await stat(run.file)
+      .then((info) => `${info.size}:${info.mtimeMs}`)
+      .catch(() => "gone");
+    const known = facts.get(run.id);
+    if (known?.key === key) return known;
+    let fresh: RunFacts;
+    try {
+      const { summary, dataset } = await summarizeResults(run.file);
+      fresh = {
+        key,
+        summary,
+        dataset,
+        gate: gateVerdict(summary, gateRule),
+        finished: !summary.aborted,
+      };
+    } catch (error) {
+      fresh = {
+        key,
+        finished: false,
+        problem: error instanceof Error ? error.message : String(error),
+      };
     }
-    return htmlReportOf({
-      results: run.file,
-      summary,
-      metrics,
-      dataset: datasetPath(dataset, run.file, options.cwd),
-      source: against === undefined ? `${run.id} (${dataset})` : `${run.id} against ${against.id}`,
-      gate,
-      ...(options.maxCases === undefined ? {} : { maxCases: options.maxCases }),
-      ...(comparison === undefined ? {} : { comparison }),
-      viewer: {
-        script: viewerScript(against === undefined ? [run.id] : [run.id, against.id]),
-        home: "/",
-      },
-      onWarning: warn,
+    facts.set(run.id, fresh);
+    return fresh;
+  };
+  /** The comparison of two runs, with why each changed case scored as it did in both. */
+  const comparisonOf = async (run: Run, against: Run) => {
+    const compared = await compareResults(against.file, run.file);
+    const ids = new Set(
+      [
+        ...compared.newlyFailed,
+        ...compared.newlyErrored,
+        ...compared.newlyPassed,
+        ...compared.scoreDropped,
+        ...compared.scoreRose,
+      ].map((change) => change.id),
+    );
+    const [before, after] = await Promise.all([
+      reasonsIn(against.file, ids),
+      reasonsIn(run.file, ids),
+    ]);
+    const reasons = new Map(
+      [...ids].map((id) => [id, { before: before.get(id) ?? "", after: after.get(id) ?? "" }]),
+    );
+    return { comparison: compared, baseline: against.id, reasons };
+  };
+  return {
+    async list(): Promise<string> {
+      await list.rescan();
+      const rows = await Promise.all(
+        list.runs().map(async (run) => ({ run, facts: await factsOf(run) })),
+      );
+      return viewerPage(rows);
+    },
+    /** A run as the HTML report shows it, compared with another when `against` is given. */
+    async run(run: Run, against?: Run): Promise<string> {
+      const { summary, metrics, dataset } = await summarizeResults(run.file);
+      const comparison = against === undefined ? undefined : await comparisonOf(run, against);
+      return htmlReportOf({
+        results: run.file,
+        summary,
+        metrics,
+        dataset: datasetPath(dataset, run.file, options.cwd),
+        source:
+          against === undefined ? `${run.id} (${dataset})` : `${run.id} against ${against.id}`,
+        gate: gateVerdict(summary, gateRule),
+        ...(options.maxCases === undefined ? {} : { maxCases: options.maxCases }),
+        ...(comparison === undefined ? {} : { comparison }),
+        viewer: {
+          script: viewerScript(against === undefined ? [run.id] : [run.id, against.id]),
+          home: "/",
+        },
+        onWarning: options.onWarning ?? (() => undefined),
+      });
+    },
+  };
+}
+
+/** Writes a response with the headers every answer of the viewer has. */
+function send(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  page?: { readonly policy: string },
+): void {
+  response.writeHead(status, {
+    "content-type": page === undefined ? "text/plain; charset=utf-8" : "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "content-security-policy": page?.policy ?? "default-src 'none'; frame-ancestors 'none'",
+  });
+  response.end(body);
+}
+
+/** A page as an answer: its own policy, from its meta tag, with frames refused. */
+function sendPage(response: ServerResponse, page: string): void {
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page)?.[1];
+  const policy = `${(meta ?? "default-src 'none'").replace(/&#39;|&apos;/g, "'")}; frame-ancestors 'none'`;
+  send(response, 200, page, { policy });
+}
+
+/** The path's parts, decoded; one that cannot be decoded becomes a part no route has. */
+function partsOf(pathname: string): string[] {
+  return pathname
+    .split("/")
+    .slice(1)
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return "\u0000";
+      }
     });
-  };
+}
 
-  const listPage = async (): Promise<string> => {
-    await rescan();
-    const rows = await Promise.all(runs.map(async (run) => ({ run, facts: await factsOf(run) })));
-    return viewerPage(rows);
-  };
-
-  const send = (
-    response: ServerResponse,
-    status: number,
-    body: string,
-    type = "text/plain; charset=utf-8",
-    policy?: string,
-  ) => {
-    response.writeHead(status, {
-      "content-type": type,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "no-referrer",
-      "x-frame-options": "DENY",
-      ...(policy === undefined
-        ? { "content-security-policy": "default-src 'none'; frame-ancestors 'none'" }
-        : { "content-security-policy": policy }),
-    });
-    response.end(body);
-  };
-
-  /** The page's own policy, from its meta tag, with frames refused (a meta tag cannot say so). */
-  const policyOf = (page: string) => {
-    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page)?.[1];
-    return `${(meta ?? "default-src 'none'").replace(/&#39;/g, "'").replace(/&apos;/g, "'")}; frame-ancestors 'none'`;
-  };
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+/** Answers one request: the routes, and a 4xx for anything else. */
+function createRouter(input: {
+  readonly host: string;
+  readonly list: RunList;
+  readonly pages: ReturnType<typeof createPages>;
+  readonly clients: Set<ServerResponse>;
+}) {
+  const { host, list, pages, clients } = input;
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.setHeader("allow", "GET, HEAD");
       send(response, 405, "toolscore view only reads: GET\n");
       return;
     }
     // A page of another site that resolves its name to this address is not served (DNS rebinding).
-    const hostHeader = request.headers.host ?? "";
-    const hostName = hostHeader.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+    const hostName = (request.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
     if (!["127.0.0.1", "localhost", "::1", host].includes(hostName)) {
       send(response, 421, `toolscore view answers requests for ${host} only\n`);
       return;
@@ -297,22 +325,10 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       send(response, 400, "a malformed address\n");
       return;
     }
-    const parts = url.pathname
-      .split("/")
-      .slice(1)
-      .map((part) => {
-        try {
-          return decodeURIComponent(part);
-        } catch {
-          return "\u0000";
-        }
-      });
+    const parts = partsOf(url.pathname);
     if (url.pathname === "/") {
-      const page = await listPage();
-      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
-      return;
-    }
-    if (url.pathname === "/events") {
+      sendPage(response, await pages.list());
+    } else if (url.pathname === "/events") {
       response.writeHead(200, {
         "content-type": "text/event-stream",
         "cache-control": "no-store",
@@ -322,12 +338,10 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       response.write("retry: 1000\n\n");
       clients.add(response);
       request.on("close", () => clients.delete(response));
-      return;
-    }
-    if (url.pathname === "/compare" && parts.length === 1) {
+    } else if (url.pathname === "/compare") {
       const base = url.searchParams.get("base") ?? "";
       const next = url.searchParams.get("new") ?? "";
-      if (runOf(base) === undefined || runOf(next) === undefined) {
+      if (list.runOf(base) === undefined || list.runOf(next) === undefined) {
         send(response, 404, "compare needs two runs of the list: /compare?base=<run>&new=<run>\n");
         return;
       }
@@ -336,32 +350,32 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         "cache-control": "no-store",
       });
       response.end();
-      return;
-    }
-    if (parts[0] === "runs" && parts.length === 2) {
-      const run = runOf(parts[1]);
-      if (run === undefined) {
-        send(response, 404, `no run ${JSON.stringify(parts[1])} here\n`);
-        return;
-      }
-      const page = await reportPage(run);
-      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
-      return;
-    }
-    if (parts[0] === "compare" && parts.length === 3) {
-      const base = runOf(parts[1]);
-      const next = runOf(parts[2]);
-      if (base === undefined || next === undefined) {
+    } else if (parts[0] === "runs" && parts.length === 2) {
+      const run = list.runOf(parts[1]);
+      if (run === undefined) send(response, 404, `no run ${JSON.stringify(parts[1])} here\n`);
+      else sendPage(response, await pages.run(run));
+    } else if (parts[0] === "compare" && parts.length === 3) {
+      const base = list.runOf(parts[1]);
+      const next = list.runOf(parts[2]);
+      if (base === undefined || next === undefined)
         send(response, 404, "compare needs two runs of the list\n");
-        return;
-      }
-      const page = await reportPage(next, base);
-      send(response, 200, page, "text/html; charset=utf-8", policyOf(page));
-      return;
+      else sendPage(response, await pages.run(next, base));
+    } else {
+      send(response, 404, "not found\n");
     }
-    send(response, 404, "not found\n");
   };
+}
 
+/** Starts the viewer; resolves once it listens. */
+export async function startViewer(options: ViewerOptions): Promise<Viewer> {
+  const host = options.host ?? "127.0.0.1";
+  const clients = new Set<ServerResponse>();
+  /** Tells every open page that a run changed (or `*`: the list itself). */
+  const announce = (id: string) => {
+    for (const client of clients) client.write(`event: change\ndata: ${id}\n\n`);
+  };
+  const list = await createRunList(options.paths, announce);
+  const handle = createRouter({ host, list, pages: createPages(options, list), clients });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       // A file mid-write or gone: the page says so; the server goes on.
@@ -388,8 +402,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     url: `http://${shownHost}:${address.port}/`,
     async close() {
       clearInterval(heartbeat);
-      for (const file of watched) unwatchFile(file);
-      for (const watcher of folderWatchers) watcher.close();
+      list.close();
       for (const client of clients) client.end();
       clients.clear();
       await new Promise<void>((resolve) => {
