@@ -55,6 +55,14 @@ export type { NumberSpellings } from "./core/number-spellings.js";
 
 // Matching tool calls, and the deterministic metrics.
 export { matchToolCalls, scoreToolCalls } from "./metrics/match-tool-calls.js";
+export { matchToolCallsByTurn } from "./metrics/match-by-turn.js";
+export type {
+  MatchByTurnOptions,
+  MisplacedCall,
+  TurnAggregate,
+  TurnInput,
+  TurnsMatchResult,
+} from "./metrics/match-by-turn.js";
 export { toolCallAccuracy } from "./metrics/tool-call-accuracy.js";
 export type {
   ToolCallAccuracyCase,
