@@ -804,14 +804,22 @@ async function watchEval(
   const first = await planEval(values, positionals, io);
   const resolve = (file: string) => path.resolve(io.cwd, file);
   const recordings = first.dataset !== resolve(positionals[0] ?? "");
-  const inputs = recordings ? positionals.map(resolve) : [first.dataset];
-  const folders = inputs.map((input) =>
-    existsSync(input) && statSync(input).isDirectory() ? input : path.dirname(input),
-  );
-  const config = values.config ?? findConfigFile(io.cwd);
-  const files = [config, values.expected].flatMap((file) =>
+  // A dataset is watched as a file; recordings by their folders, with what is below them (a
+  // glob by the folder before its first pattern character).
+  const folders: string[] = [];
+  const files = [values.config ?? findConfigFile(io.cwd), values.expected].flatMap((file) =>
     file === undefined ? [] : [resolve(file)],
   );
+  if (!recordings) files.push(first.dataset);
+  for (const given of recordings ? positionals : []) {
+    const full = resolve(given);
+    if (existsSync(full) && statSync(full).isDirectory()) folders.push(full);
+    else if (existsSync(full)) files.push(full);
+    else {
+      const base = resolve(given.slice(0, given.search(/[*?[{]/)).replace(/[^/\\]*$/, "") || ".");
+      if (existsSync(base)) folders.push(base);
+    }
+  }
   const { report, junit, markdown, otlpEvents } = first.reports;
   const outputs = [first.out, report, junit, markdown, otlpEvents].flatMap((file) =>
     file === undefined ? [] : [file],
