@@ -13,6 +13,8 @@ import type { ExpectedCallsInput } from "../metrics/expected-calls.js";
 import type { MatchOptions } from "../metrics/match-options.js";
 import type { MatchResult } from "../metrics/match-result.js";
 import { matchToolCalls } from "../metrics/match-tool-calls.js";
+import { matchToolCallsByTurn } from "../metrics/match-by-turn.js";
+import type { MatchByTurnOptions } from "../metrics/match-by-turn.js";
 
 /** What a matcher gets from the test runner (vitest's and jest's `this`). */
 export interface MatcherContext {
@@ -310,10 +312,59 @@ export async function toMatchToolCallsWithJudge(
   return matchVerdict(calls, expected, result.details as MatchResult, options.threshold);
 }
 
+/** The calls of each user turn: a transcript's turns, or lists of calls given turn by turn. */
+export function callsByTurn(received: unknown): ToolCall[][] {
+  let value = received;
+  if (typeof value === "string") value = JSON.parse(value) as unknown;
+  if (Array.isArray(value) && value.length > 0 && value.every((turn) => Array.isArray(turn))) {
+    return value.map((turn: unknown[]) => toToolCalls(turn, { field: "received" }));
+  }
+  const trajectory = isTrajectory(value)
+    ? (value as { calls: readonly ToolCall[]; turns?: readonly { calls: readonly number[] }[] })
+    : parseTrajectory(value);
+  const turns = trajectory.turns ?? [{ calls: trajectory.calls.map((_, index) => index) }];
+  return turns.map((turn) => turn.calls.map((index) => trajectory.calls[index]));
+}
+
+/**
+ * `expect(messages).toHaveCalledToolsByTurn([[...], [...]], options?)`: each user turn made its
+ * expected calls (a transcript's turns, split at the user's messages, or lists of calls given turn
+ * by turn), as `matchToolCallsByTurn` decides: every turn matched, and no call made at the wrong
+ * turn. The failure names the misplaced calls first (`turn 1: refund_order made too early
+ * (expected at turn 2)`), then the turns that failed.
+ */
+export function toHaveCalledToolsByTurn(
+  this: MatcherContext,
+  received: unknown,
+  expected: readonly ExpectedCallsInput[],
+  options: MatchByTurnOptions = {},
+): MatcherResult {
+  const turns = callsByTurn(received);
+  if (turns.length !== expected.length) {
+    throw new InvalidInputError({
+      field: "expected",
+      message: `the conversation has ${turns.length} user turn${turns.length === 1 ? "" : "s"}, the expected calls ${expected.length}: give one list of expected calls per turn`,
+    });
+  }
+  const result = matchToolCallsByTurn(
+    turns.map((called, at) => ({ called, expected: expected[at] })),
+    options,
+  );
+  const pass = result.success;
+  return {
+    pass,
+    message: () =>
+      pass
+        ? `expected the turns not to make their calls, but each did:\n${turns.map((calls, at) => `turn ${at + 1}:\n${made(calls)}`).join("\n")}`
+        : `expected each turn's calls: ${result.reason}`,
+  };
+}
+
 /** The matchers, for `expect.extend` (vitest or jest). */
 export const toolscoreMatchers = {
   toHaveCalledTool,
   toHaveCalledToolsInOrder,
+  toHaveCalledToolsByTurn,
   toMatchToolCalls,
   toMatchToolCallsWithJudge,
   toPassMetric,
@@ -323,6 +374,7 @@ export const toolscoreMatchers = {
 export interface ToolscoreMatchers<R = unknown> {
   toHaveCalledTool(name: string, args?: Readonly<Record<string, unknown>>): R;
   toHaveCalledToolsInOrder(expected: readonly ExpectedToolCall[]): R;
+  toHaveCalledToolsByTurn(expected: readonly ExpectedCallsInput[], options?: MatchByTurnOptions): R;
   toMatchToolCalls(expected: ExpectedCallsInput, options?: MatchOptions): R;
   toMatchToolCallsWithJudge(expected: ExpectedCallsInput, options: JudgedMatchOptions): Promise<R>;
   toPassMetric(metric: Metric<never>, threshold?: number): Promise<R>;

@@ -219,3 +219,60 @@ describe("toMatchToolCallsWithJudge", () => {
     ).toMatch(/needs a judge/);
   });
 });
+
+describe("toHaveCalledToolsByTurn", () => {
+  const call = (id: string, name: string, args: object) => ({
+    id,
+    type: "function",
+    function: { name, arguments: JSON.stringify(args) },
+  });
+  /** OpenAI chat messages: three user turns; `refundAt` is the turn the refund was made at. */
+  const conversation = (refundAt: number) => {
+    const refund = call("c2", "refund_order", { order: "4521", amount: 30 });
+    const turn = (at: number, text: string, calls: object[]) => [
+      { role: "user", content: text },
+      ...(calls.length === 0 && at !== refundAt
+        ? []
+        : [
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: at === refundAt ? [...calls, refund] : calls,
+            },
+          ]),
+      ...(at === refundAt ? [{ role: "tool", tool_call_id: "c2", content: "ok" }] : []),
+      ...calls.map(() => ({ role: "tool", tool_call_id: "c1", content: "{}" })),
+      { role: "assistant", content: "..." },
+    ];
+    return [
+      ...turn(1, "Where is order 4521?", [call("c1", "lookup_order", { order: "4521" })]),
+      ...turn(2, "Yes, refund 30 EUR.", []),
+      ...turn(3, "Thanks!", []),
+    ];
+  };
+  const expected = [
+    [{ name: "lookup_order", arguments: { order: "4521" } }],
+    [{ name: "refund_order", arguments: { order: "4521", amount: 30 } }],
+    [],
+  ];
+
+  it("passes when each turn made its calls, and names a call made at the wrong turn", () => {
+    expect(conversation(2)).toHaveCalledToolsByTurn(expected);
+    const message = failure(() => {
+      expect(conversation(1)).toHaveCalledToolsByTurn(expected);
+    });
+    expect(message).toContain("turn 1: refund_order made too early (expected at turn 2)");
+    expect(conversation(1)).not.toHaveCalledToolsByTurn(expected);
+    // Calls given turn by turn read the same.
+    expect([
+      [{ name: "lookup_order", arguments: { order: "4521" } }],
+      [],
+      [],
+    ]).not.toHaveCalledToolsByTurn(expected);
+    expect(
+      failure(() => {
+        expect(conversation(2)).toHaveCalledToolsByTurn(expected.slice(0, 2));
+      }),
+    ).toContain("the conversation has 3 user turns, the expected calls 2");
+  });
+});

@@ -32,6 +32,7 @@ export {
   callsOf,
   toHaveCalledTool,
   toHaveCalledToolsInOrder,
+  toHaveCalledToolsByTurn,
   toMatchToolCalls,
   toMatchToolCallsWithJudge,
   toPassMetric,
