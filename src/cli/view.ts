@@ -86,14 +86,16 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
       `toolscore: listening on ${printable(values.host)}: other machines may reach these results\n`,
     );
   }
+  // Until Ctrl-C (the process's signal): the viewer serves in the meantime.
   await new Promise<void>((resolve) => {
-    if (io.signal === undefined || io.signal.aborted) {
-      if (io.signal?.aborted === true) resolve();
-      return;
-    }
-    io.signal.addEventListener("abort", () => {
-      resolve();
-    });
+    if (io.signal?.aborted === true) resolve();
+    io.signal?.addEventListener(
+      "abort",
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
   });
   await viewer.close();
   return ExitCode.OK;

@@ -67,6 +67,28 @@ export function pageHead(input: {
 ${input.script === undefined ? "" : `<script>${input.script}</script>\n`}</head>`;
 }
 
+/**
+ * A page's Content-Security-Policy: nothing but its own scripts and style, by hash, and images
+ * embedded in it (opening it fetches nothing, internal addresses included); with `connect`,
+ * requests to its own origin (the viewer's updates); with `forms`, forms sent to it.
+ */
+export function contentPolicy(input: {
+  readonly scripts: readonly string[];
+  readonly style: string;
+  readonly connect?: boolean;
+  readonly forms?: boolean;
+}): string {
+  return [
+    "default-src 'none'",
+    `script-src ${input.scripts.map((script) => `'sha256-${sha256(script)}'`).join(" ")}`,
+    `style-src 'sha256-${sha256(input.style)}'`,
+    "img-src data:",
+    ...(input.connect === true ? ["connect-src 'self'"] : []),
+    "base-uri 'none'",
+    `form-action ${input.forms === true ? "'self'" : "'none'"}`,
+  ].join("; ");
+}
+
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
 
 /**
@@ -189,17 +211,12 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
     total: options.totalCases ?? options.records.length,
   };
   const { viewer } = options;
-  const policy = [
-    "default-src 'none'",
-    `script-src 'sha256-${sha256(reportScript)}'${viewer === undefined ? "" : ` 'sha256-${sha256(viewer.script)}'`}`,
-    `style-src 'sha256-${sha256(reportStyle)}'`,
-    // Only images embedded in the report: opening it fetches nothing, internal addresses included.
-    "img-src data:",
+  const policy = contentPolicy({
+    scripts: viewer === undefined ? [reportScript] : [reportScript, viewer.script],
+    style: reportStyle,
     // The viewer asks its own server for updates; a report file asks nothing of anyone.
-    ...(viewer === undefined ? [] : ["connect-src 'self'"]),
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+    connect: viewer !== undefined,
+  });
   const meta = [
     options.source === undefined ? undefined : `dataset ${options.source}`,
     options.generatedAt === undefined ? undefined : `generated ${options.generatedAt}`,

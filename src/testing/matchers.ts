@@ -53,23 +53,26 @@ function looksLikeCalls(value: readonly unknown[]): boolean {
   });
 }
 
+/** What a test holds, JSON text read as its value. */
+function fromText(received: unknown): unknown {
+  if (typeof received !== "string") return received;
+  try {
+    return JSON.parse(received) as unknown;
+  } catch {
+    throw new InvalidInputError({
+      field: "received",
+      message: "expected tool calls, a trajectory or a transcript; got text that is not JSON",
+    });
+  }
+}
+
 /**
  * The calls in what a test holds: a list of calls, a parsed trajectory, or a transcript in any
  * format `parseTrajectory` reads (OpenAI, Anthropic, Gemini, Bedrock, OpenTelemetry spans, ...),
  * also as JSON text.
  */
 export function callsOf(received: unknown): ToolCall[] {
-  let value = received;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      throw new InvalidInputError({
-        field: "received",
-        message: "expected tool calls, a trajectory or a transcript; got text that is not JSON",
-      });
-    }
-  }
+  const value = fromText(received);
   if (isTrajectory(value)) return [...value.calls];
   if (Array.isArray(value) && (value.length === 0 || looksLikeCalls(value))) {
     return toToolCalls(value, { field: "received" });
@@ -314,8 +317,7 @@ export async function toMatchToolCallsWithJudge(
 
 /** The calls of each user turn: a transcript's turns, or lists of calls given turn by turn. */
 export function callsByTurn(received: unknown): ToolCall[][] {
-  let value = received;
-  if (typeof value === "string") value = JSON.parse(value) as unknown;
+  const value = fromText(received);
   if (Array.isArray(value) && value.length > 0 && value.every((turn) => Array.isArray(turn))) {
     return value.map((turn: unknown[]) => toToolCalls(turn, { field: "received" }));
   }

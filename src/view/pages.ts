@@ -3,12 +3,11 @@
  * keeps a page in step with its files. A run's page is the HTML report itself (`htmlReportOf`).
  */
 import { readFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { percent } from "../core/gate.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { reportStyle } from "../reporters/html-assets.js";
-import { pageHead } from "../reporters/html.js";
+import { contentPolicy, pageHead } from "../reporters/html.js";
 import { escapeXml } from "../reporters/junit.js";
 
 const liveScript = readFileSync(new URL("./viewer-live.js", import.meta.url), "utf8");
@@ -29,8 +28,6 @@ table.runs td.pass { color: #067647; }
 form.compare { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
 nav a { font-size: 0.9rem; }
 `;
-
-const hash = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
 
 /** One row of the list: a run, and what its file says (or why it cannot be read). */
 export interface ListedRun {
@@ -76,15 +73,7 @@ function row({ run, facts }: ListedRun): string {
 export function viewerPage(runs: readonly ListedRun[]): string {
   const script = viewerScript(["*"]);
   const style = `${reportStyle}${listStyle}`;
-  const policy = [
-    "default-src 'none'",
-    `script-src 'sha256-${hash(script)}'`,
-    `style-src 'sha256-${hash(style)}'`,
-    "img-src data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-  ].join("; ");
+  const policy = contentPolicy({ scripts: [script], style, connect: true, forms: true });
   const options = runs
     .map(({ run }) => `<option value="${escapeXml(run.id)}">${escapeXml(run.id)}</option>`)
     .join("");
