@@ -1,7 +1,7 @@
 import { DatasetParseError, ToolscoreError } from "../core/errors.js";
 import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
-import type { Content, TestCase, ToolSpec } from "../core/test-case.js";
+import type { CaseTurn, Content, TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type {
   NameMapping,
@@ -11,11 +11,11 @@ import type {
   TrajectoryWarning,
 } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
-import { closestName } from "../core/suggest.js";
-import { readCallFields } from "../core/call-fields.js";
-import { toToolCalls } from "../core/tool-call.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
+import { closestSpelling, readCalls, readContent, readTurns } from "./dataset-turns.js";
+import { turnAggregates } from "../core/turns.js";
+import type { TurnAggregate } from "../core/turns.js";
 
 /** What a transcript in a dataset case was read as. */
 export interface CaseTrajectoryInfo {
@@ -87,6 +87,8 @@ const fieldNames = {
   retrievedContexts: ["retrievedContexts", "retrieved_contexts"],
   metricOptions: ["metricOptions", "metric_options"],
   metadata: ["metadata"],
+  turns: ["turns"],
+  turnAggregate: ["turnAggregate", "turn_aggregate"],
 } as const;
 
 type Field = keyof typeof fieldNames;
@@ -99,36 +101,7 @@ const spellingOf: ReadonlyMap<string, Field> = new Map(
 
 /** The closest known spelling, in the key's own style (snake_case or camelCase) when one is close. */
 function suggest(key: string): string | undefined {
-  const spellings = [...spellingOf.keys()];
-  const ownStyle = spellings.filter((spelling) => spelling.includes("_") === key.includes("_"));
-  return closestName(key, ownStyle) ?? closestName(key, spellings);
-}
-
-/**
- * The calls made, read by the one call reader (any spelling of the arguments, provider call
- * items), or the expected calls checked by it (their matchers are read by the metrics). An
- * unknown key, or arguments given twice, is the line's error, naming the call.
- */
-function readCalls(
-  list: readonly unknown[] | undefined,
-  side: "called" | "expected",
-  field: string,
-): readonly unknown[] | undefined {
-  if (list === undefined) return undefined;
-  if (side === "called") {
-    const calls = toToolCalls(list, { field });
-    // Read valid: the metrics take them without reading them again.
-    return calls;
-  }
-  let plain: unknown[] | undefined;
-  for (let index = 0; index < list.length; index++) {
-    const { record } = readCallFields(list[index], "expected", () => `${field}[${index}]`);
-    if (record !== list[index]) {
-      plain ??= list.slice();
-      plain[index] = record;
-    }
-  }
-  return plain ?? list;
+  return closestSpelling(key, [...spellingOf.keys()]);
 }
 
 /**
@@ -176,6 +149,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       typeof value === "object" &&
       field !== "toolsCalled" &&
       field !== "expectedTools" &&
+      field !== "turns" &&
       nestsDeeperThan(value, DEFAULT_MAX_DEPTH)
     ) {
       fail(
@@ -210,23 +184,11 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   ): Content | undefined => {
     const value = values[field];
     if (value === undefined) return undefined;
-    const name = givenAs[field] ?? field;
-    if (typeof value === "string") return value;
-    if (!Array.isArray(value))
-      return fail(`${name} must be text or a list of text and image parts`, field);
-    const bad = (value as unknown[]).findIndex(
-      (part) =>
-        typeof part !== "string" &&
-        (typeof part !== "object" || part === null || Array.isArray(part)),
-    );
-    if (bad !== -1) {
-      const part: unknown = value[bad];
-      return fail(
-        `${name}[${bad}] must be text or a part ({ "type": "text", "text": ... } or an image), got ${part === null ? "null" : Array.isArray(part) ? "a list" : typeof part}`,
-        field,
-      );
+    try {
+      return readContent(value, givenAs[field] ?? field);
+    } catch (error) {
+      return fail((error as Error).message, field);
     }
-    return value as Content;
   };
   const list = (field: Field): readonly unknown[] | undefined => {
     const value = values[field];
@@ -299,6 +261,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   let calledSteps: readonly TrajectoryStep[] | undefined;
   let expectedSteps: readonly TrajectoryStep[] | undefined;
   let input = content("input");
+  let parsedTrajectory: ReturnType<typeof parseTrajectory> | undefined;
   if (values.trajectory !== undefined) {
     if (toolsCalled !== undefined) {
       fail(
@@ -307,6 +270,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       );
     }
     const parsed = parse("trajectory");
+    parsedTrajectory = parsed;
     toolsCalled = parsed.calls;
     calledSteps = parsed.steps;
     replies = parsed.replies;
@@ -356,6 +320,55 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       "expectedOutputContains",
     );
   }
+  let turns: readonly CaseTurn[] | undefined;
+  if (values.turns !== undefined) {
+    const conflicting = (
+      [
+        "toolsCalled",
+        "expectedTools",
+        "expectedTrajectory",
+        "expectedOutputContains",
+        "expectedOutput",
+        "expectedOutcome",
+        "actualOutput",
+      ] as const
+    ).filter((field) => values[field] !== undefined);
+    if (conflicting.length > 0) {
+      const names = conflicting.map((field) => givenAs[field] ?? field);
+      fail(
+        `a case with turns gives ${names.join(", ")} in each turn it belongs to, not for the whole conversation`,
+        conflicting[0],
+      );
+    }
+    try {
+      const read = readTurns(values.turns, {
+        field: givenAs.turns ?? "turns",
+        ...(parsedTrajectory === undefined ? {} : { trajectory: parsedTrajectory }),
+      });
+      turns = read.turns;
+      notes.push(...read.notes);
+      if (parsedTrajectory === undefined) {
+        const all = read.turns.flatMap((turn) => turn.toolsCalled ?? []);
+        if (read.turns.some((turn) => turn.toolsCalled !== undefined)) toolsCalled = all;
+      }
+    } catch (error) {
+      const detail =
+        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
+      fail(detail, "turns", error);
+    }
+  }
+  const turnAggregate = values.turnAggregate;
+  if (turnAggregate !== undefined) {
+    if (!turnAggregates.includes(turnAggregate as TurnAggregate)) {
+      fail(
+        `${givenAs.turnAggregate ?? "turnAggregate"} must be ${turnAggregates.join(", ")}, got ${JSON.stringify(turnAggregate)}`,
+        "turnAggregate",
+      );
+    }
+    if (turns === undefined) {
+      fail(`${givenAs.turnAggregate ?? "turnAggregate"} is for a case with turns`, "turnAggregate");
+    }
+  }
   // Built key by key (in the order the fields are documented): a conditional spread per
   // optional field cost more than the rest of reading a case.
   const read: { -readonly [K in keyof DatasetCase]: DatasetCase[K] } = { id, index: options.index };
@@ -379,6 +392,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     read.metricOptions = metricOptions as Readonly<Record<string, JsonObject>>;
   }
   if (metadata !== undefined) read.metadata = metadata as JsonObject;
+  if (turns !== undefined) read.turns = turns;
+  if (turnAggregate !== undefined) read.turnAggregate = turnAggregate as TurnAggregate;
   if (trajectory !== undefined) read.trajectory = trajectory;
   if (expectedTrajectory !== undefined) read.expectedTrajectory = expectedTrajectory;
   if (notes.length > 0) read.notes = notes;

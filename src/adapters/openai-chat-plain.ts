@@ -169,8 +169,8 @@ export function readPlainOpenAIChat(
 ): Trajectory | undefined {
   const calls: PlainCall[] = [];
   const steps: TrajectoryStep[] = [];
-  // Per turn, its text (if any) and where its steps and calls begin (both run on to the next
-  // turn's), in one list: the turns' own lists are made at the end, at their size.
+  // Per turn, its text (if any) and where its steps, calls and replies begin (each runs on to the
+  // next turn's), in one list: the turns' own lists are made at the end, at their size.
   const turnMarks: (string | number | undefined)[] = [];
   // The assistant's texts, as the general reader keeps them.
   let replies: string[] | undefined;
@@ -186,15 +186,23 @@ export function readPlainOpenAIChat(
     if (role === "system" || role === "developer" || role === "user") {
       if (message.tool_calls !== undefined || message.tool_call_id !== undefined) return undefined;
       if (role !== "user") continue;
-      turnMarks.push(typeof content === "string" ? content : undefined, steps.length, calls.length);
+      turnMarks.push(
+        typeof content === "string" ? content : undefined,
+        steps.length,
+        calls.length,
+        replies?.length ?? 0,
+      );
     } else if (role === "assistant") {
       const toolCalls = message.tool_calls;
       if (message.tool_call_id !== undefined) return undefined;
-      if (typeof content === "string" && content !== "") (replies ??= []).push(content);
+      if (typeof content === "string" && content !== "") {
+        if (turnMarks.length === 0) turnMarks.push(undefined, 0, 0, 0);
+        (replies ??= []).push(content);
+      }
       if (toolCalls === undefined) continue;
       if (!Array.isArray(toolCalls)) return undefined;
       if (toolCalls.length === 0) continue;
-      if (turnMarks.length === 0) turnMarks.push(undefined, 0, 0);
+      if (turnMarks.length === 0) turnMarks.push(undefined, 0, 0, 0);
       const first = calls.length;
       for (let index = 0; index < toolCalls.length; index++) {
         const item: unknown = (toolCalls as unknown[])[index];
@@ -245,23 +253,28 @@ export function readPlainOpenAIChat(
     });
   }
   const turns: TrajectoryTurn[] = [];
-  for (let at = 0; at < turnMarks.length; at += 3) {
-    const last = at + 3 === turnMarks.length;
+  for (let at = 0; at < turnMarks.length; at += 4) {
+    const last = at + 4 === turnMarks.length;
     const input = turnMarks[at] as string | undefined;
     const stepList = range(
       turnMarks[at + 1] as number,
-      last ? steps.length : (turnMarks[at + 4] as number),
+      last ? steps.length : (turnMarks[at + 5] as number),
     );
     const callList = range(
       turnMarks[at + 2] as number,
-      last ? calls.length : (turnMarks[at + 5] as number),
+      last ? calls.length : (turnMarks[at + 6] as number),
     );
-    const index = at / 3;
-    turns.push(
+    const replyList = range(
+      turnMarks[at + 3] as number,
+      last ? (replies?.length ?? 0) : (turnMarks[at + 7] as number),
+    );
+    const index = at / 4;
+    const turn: { -readonly [K in keyof TrajectoryTurn]: TrajectoryTurn[K] } =
       input === undefined
         ? { index, steps: stepList, calls: callList }
-        : { index, input, steps: stepList, calls: callList },
-    );
+        : { index, input, steps: stepList, calls: callList };
+    if (replyList.length > 0) turn.replies = replyList;
+    turns.push(turn);
   }
   const publicCalls: ToolCall[] = calls;
   // Two literals, not a spread: each keeps one shape, which the readers of a case rely on.

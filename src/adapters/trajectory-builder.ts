@@ -85,7 +85,12 @@ function publicCall(call: MutableCall): ToolCall {
 export class TrajectoryBuilder {
   private readonly calls: MutableCall[] = [];
   private readonly steps: number[][] = [];
-  private readonly turns: { input?: string; steps: number[]; calls: number[] }[] = [];
+  private readonly turns: {
+    input?: string;
+    steps: number[];
+    calls: number[];
+    replies?: number[];
+  }[] = [];
   private readonly tools: ToolSpec[] = [];
   private readonly toolNames = new Set<string>();
   private readonly warnings: TrajectoryWarning[] = [];
@@ -93,7 +98,10 @@ export class TrajectoryBuilder {
 
   /** An assistant message's text, when it has any. */
   addReply(text: string | undefined): void {
-    if (text !== undefined && text !== "") this.replies.push(text);
+    if (text === undefined || text === "") return;
+    const turn = this.currentTurn();
+    (turn.replies ??= []).push(this.replies.length);
+    this.replies.push(text);
   }
   /** Unanswered calls by id, earliest first. */
   private readonly pendingById = new Map<string, number[]>();
@@ -159,7 +167,7 @@ export class TrajectoryBuilder {
     return this.stepOpen;
   }
 
-  private currentTurn(): { steps: number[]; calls: number[] } {
+  private currentTurn(): { steps: number[]; calls: number[]; replies?: number[] } {
     if (this.turns.length === 0) this.turns.push({ steps: [], calls: [] });
     return this.turns[this.turns.length - 1];
   }
@@ -348,11 +356,14 @@ export class TrajectoryBuilder {
     const calls: ToolCall[] = this.calls.map(publicCall);
     // Built valid: scoring them later needs no second validation.
     const steps: TrajectoryStep[] = this.steps.map((members, index) => ({ index, calls: members }));
-    const turns: TrajectoryTurn[] = this.turns.map((turn, index) =>
-      turn.input === undefined
-        ? { index, steps: turn.steps, calls: turn.calls }
-        : { index, input: turn.input, steps: turn.steps, calls: turn.calls },
-    );
+    const turns: TrajectoryTurn[] = this.turns.map((turn, index) => {
+      const built: { -readonly [K in keyof TrajectoryTurn]: TrajectoryTurn[K] } =
+        turn.input === undefined
+          ? { index, steps: turn.steps, calls: turn.calls }
+          : { index, input: turn.input, steps: turn.steps, calls: turn.calls };
+      if (turn.replies !== undefined) built.replies = turn.replies;
+      return built;
+    });
     const { format, tools, warnings, replies, root } = this;
     // Literals, not spreads: each keeps one shape, which the readers of a case rely on.
     if (root !== undefined) {

@@ -28,18 +28,24 @@ export interface RecordedCall {
   readonly numberSpellings?: Readonly<Record<string, string>>;
 }
 
-/** What a report shows of the case itself: the request, the answer, the calls, the contexts. */
-export interface CaseContent {
+/** What a report shows of a case, or of one user turn of a conversation. */
+export interface TurnContent {
   readonly input?: Content;
   readonly actualOutput?: Content;
   readonly expectedOutput?: Content;
   readonly expectedOutcome?: Content;
   readonly toolsCalled?: readonly RecordedCall[];
   readonly expectedTools?: readonly RecordedCall[];
-  readonly retrievedContexts?: readonly (string | ImageSource)[];
-  readonly metadata?: JsonObject;
   /** The agent's last text reply, from its transcript, when the case gives no `actualOutput`. */
   readonly finalReply?: string;
+}
+
+/** What a report shows of the case itself: the request, the answer, the calls, the contexts. */
+export interface CaseContent extends TurnContent {
+  readonly retrievedContexts?: readonly (string | ImageSource)[];
+  readonly metadata?: JsonObject;
+  /** A conversation's user turns, each with its own calls, replies and expectations. */
+  readonly turns?: readonly TurnContent[];
 }
 
 /**
@@ -54,6 +60,8 @@ export interface CaseRecord {
   readonly run?: number;
   readonly group?: string;
   readonly status: CaseStatus;
+  /** A conversation's status turn by turn (see `CaseResult.turns`). */
+  readonly turns?: readonly CaseStatus[];
   readonly metrics: Readonly<Record<string, MetricEntry>>;
   readonly error?: CaseError;
   /** What the case was, for reports; left out when `source` says where to read it again. */

@@ -36,6 +36,11 @@ export interface CaseResult {
    */
   readonly group?: string;
   readonly status: CaseStatus;
+  /**
+   * A conversation's status turn by turn (the case's rule over each metric's result for the
+   * turn), when the case has turns.
+   */
+  readonly turns?: readonly CaseStatus[];
   /** Empty when the case could not be read (`error` says why). */
   readonly results: readonly MetricResult[];
   readonly error?: CaseError;
@@ -43,12 +48,14 @@ export interface CaseResult {
 }
 
 /** A case's status from its metric results: error, then failed, then not evaluable, else passed. */
-export function caseStatusOf(results: readonly MetricResult[]): CaseStatus {
+export function caseStatusOf(
+  results: readonly (Pick<MetricResult, "status"> & { readonly success?: boolean })[],
+): CaseStatus {
   let failed = false;
   let notEvaluable = false;
   for (const result of results) {
     if (result.status === "error") return "error";
-    if (result.status === "scored" && !result.success) failed = true;
+    if (result.status === "scored" && result.success !== true) failed = true;
     if (result.status === "not-evaluable") notEvaluable = true;
   }
   return failed ? "failed" : notEvaluable ? "not-evaluable" : "passed";

@@ -4,6 +4,7 @@ import type { PreparedContext } from "./context.js";
 import type { JudgeModel } from "./judge.js";
 import type { MetricResult } from "./metric-result.js";
 import type { ImageSource, TestCase } from "./test-case.js";
+import type { MisplacedCall } from "./turns.js";
 
 /** What a metric's `measure` may be asked to honour. */
 export interface MeasureOptions {
@@ -31,6 +32,19 @@ export interface Metric<TCase = TestCase, TDetails = unknown> {
    * (`TestCase.metricOptions`). Throws `InvalidOptionError` for options it does not take.
    */
   withOptions?(overrides: JsonObject): Metric<TCase, TDetails>;
+  /**
+   * For a metric that matches calls, scoring a conversation turn by turn: the calls made at one
+   * turn and expected at another, from each turn's case, result and metric (the one its options
+   * made). Without it, a conversation's turns are only scored one by one.
+   */
+  misplacedCalls?(turns: readonly TurnScore<TCase>[]): readonly MisplacedCall[];
+}
+
+/** One turn of a conversation as a metric scored it. */
+export interface TurnScore<TCase = TestCase> {
+  readonly case: TCase;
+  readonly result: MetricResult;
+  readonly metric: Metric<TCase>;
 }
 
 /**

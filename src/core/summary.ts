@@ -1,5 +1,6 @@
 import type { JudgeRunSummary } from "./judge.js";
 import type { CaseResult } from "./case-result.js";
+import { caseStatuses } from "./case-result.js";
 import { createRepeatTally } from "./repeats.js";
 import type { GroupBy, RepeatSummary } from "./repeats.js";
 
@@ -29,6 +30,17 @@ export interface MetricSummary {
   readonly failedIds: readonly string[];
 }
 
+/** How a turn went across a run's conversations (1-based `turn`). */
+export interface TurnSummary {
+  readonly turn: number;
+  /** Conversations with this turn. */
+  readonly cases: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly notEvaluable: number;
+}
+
 /** What a run came to. A case passes when no metric failed it or could not score it. */
 export interface EvaluationSummary {
   readonly cases: number;
@@ -51,6 +63,11 @@ export interface EvaluationSummary {
   readonly judge?: JudgeRunSummary;
   /** pass@k, pass^k and flaky cases, when cases were run more than once (`run`, `groupBy`). */
   readonly repeats?: RepeatSummary;
+  /**
+   * Conversations (cases with turns), turn by turn: how many reached each turn, and how it went
+   * there; absent when the run had none.
+   */
+  readonly turns?: readonly TurnSummary[];
   readonly durationMs: number;
   /** True when the run was stopped by its signal before every case finished. */
   readonly aborted: boolean;
@@ -92,7 +109,7 @@ export const FlatOutcome = {
  * of cases; the runner uses one, and so does re-rendering a report from a results file.
  */
 export interface SummaryBuilder {
-  add(result: Pick<CaseResult, "id" | "status" | "results" | "group">): void;
+  add(result: Pick<CaseResult, "id" | "status" | "results" | "group" | "turns">): void;
   /**
    * Adds a case from flat figures, as worker threads send them: for metric `m` of the builder's
    * metric names, `kinds[at + m]` is a {@link FlatOutcome}, with the score and success (1 or 0)
@@ -103,6 +120,8 @@ export interface SummaryBuilder {
     /** The case's group, when runs are grouped (see `CaseResult.group`). */
     group?: string | undefined;
     status: CaseResult["status"];
+    /** A conversation's turns' statuses, as codes (see `turnCodes`). */
+    turns?: string | undefined;
     kinds: ArrayLike<number>;
     scores: ArrayLike<number>;
     successes: ArrayLike<number>;
@@ -150,6 +169,30 @@ export function createSummaryBuilder(
   let errors = 0;
   let notEvaluable = 0;
   let unscored = 0;
+  const turnTally: {
+    cases: number;
+    passed: number;
+    failed: number;
+    errors: number;
+    notEvaluable: number;
+  }[] = [];
+  const countTurns = (turns: readonly CaseResult["status"][] | undefined) => {
+    if (turns === undefined) return;
+    turns.forEach((status, at) => {
+      const tally = (turnTally[at] ??= {
+        cases: 0,
+        passed: 0,
+        failed: 0,
+        errors: 0,
+        notEvaluable: 0,
+      });
+      tally.cases++;
+      if (status === "passed") tally.passed++;
+      else if (status === "failed") tally.failed++;
+      else if (status === "not-evaluable") tally.notEvaluable++;
+      else tally.errors++;
+    });
+  };
 
   const countCase = (status: CaseResult["status"], group: string | undefined) => {
     repeats.add(group, status === "passed");
@@ -177,6 +220,7 @@ export function createSummaryBuilder(
   return {
     add(result) {
       countCase(result.status, result.group);
+      countTurns(result.turns);
       if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
@@ -187,8 +231,9 @@ export function createSummaryBuilder(
         else addScore(accumulator, result.id, metric.score, metric.success);
       }
     },
-    addFlat({ id, group, status, kinds, scores, successes, at }) {
+    addFlat({ id, group, status, turns, kinds, scores, successes, at }) {
       countCase(status, group);
+      if (turns !== undefined && turns !== "") countTurns(turnStatusesOf(turns));
       let ran = 0;
       for (let m = 0; m < ordered.length; m++) {
         const accumulator = ordered[m];
@@ -232,9 +277,25 @@ export function createSummaryBuilder(
         metrics,
         ...(extra.judge === undefined ? {} : { judge: extra.judge }),
         ...(repeated === undefined ? {} : { repeats: repeated }),
+        ...(turnTally.length === 0
+          ? {}
+          : { turns: turnTally.map((tally, at): TurnSummary => ({ turn: at + 1, ...tally })) }),
         durationMs: extra.durationMs,
         aborted: extra.aborted ?? false,
       };
     },
   };
+}
+
+/** A conversation's turns' statuses as one string of codes (their places in `caseStatuses`). */
+export function turnCodes(turns: readonly CaseResult["status"][]): string {
+  return turns.map((status) => caseStatuses.indexOf(status)).join("");
+}
+
+/** The statuses `turnCodes` wrote. */
+function turnStatusesOf(codes: string): CaseResult["status"][] {
+  return Array.from(
+    { length: codes.length },
+    (_, at) => caseStatuses[Number(codes[at])] ?? "error",
+  );
 }

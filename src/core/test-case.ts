@@ -75,4 +75,53 @@ export interface TestCase {
    * `{ "tool-call-accuracy": { "order": "in-order" } }`.
    */
   readonly metricOptions?: Readonly<Record<string, JsonObject>>;
+  /**
+   * A conversation, user turn by user turn: each turn is scored as a case (its calls against its
+   * expected calls, its replies against its expected reply) and the case's score aggregates the
+   * turns' (see `turnAggregate`). `toolsCalled` then holds the whole conversation's calls.
+   */
+  readonly turns?: readonly CaseTurn[];
+  /** How the turns' scores make the case's: "mean" (default), "min", or "all" (every turn passes). */
+  readonly turnAggregate?: "mean" | "min" | "all";
+  /**
+   * The turns before this one, when this case is one turn of a conversation: what judges are
+   * shown as the conversation so far.
+   */
+  readonly earlierTurns?: readonly CaseTurn[];
+}
+
+/**
+ * One user turn of a conversation: what the user said, what the agent did and replied (read from
+ * the conversation's transcript: the calls and replies that followed this user message), and what
+ * was expected of it (no calls, when `expectedTools` is left out), with options for this turn
+ * only, laid over the case's.
+ */
+export type CaseTurn = Pick<
+  TestCase,
+  | "input"
+  | "actualOutput"
+  | "replies"
+  | "toolsCalled"
+  | "calledSteps"
+  | "expectedTools"
+  | "expectedSteps"
+  | "expectedOutput"
+  | "expectedOutputContains"
+  | "expectedOutcome"
+  | "metricOptions"
+>;
+
+/** The text of content: a string, or its text parts (images have none). */
+export function contentText(content: Content): string {
+  if (typeof content === "string") return content;
+  // Read as data may write it: a list may hold plain strings, and parts without text.
+  return (content as readonly unknown[])
+    .flatMap((part) => {
+      if (typeof part === "string") return [part];
+      const text = (part as { type?: unknown; text?: unknown } | null)?.text;
+      return (part as { type?: unknown } | null)?.type === "text" && typeof text === "string"
+        ? [text]
+        : [];
+    })
+    .join("\n");
 }

@@ -36,6 +36,8 @@ export interface TrajectoryTurn {
   readonly steps: readonly number[];
   /** Indices into `Trajectory.calls`. */
   readonly calls: readonly number[];
+  /** Indices into `Trajectory.replies`: the agent's text replies in this turn, when it gave any. */
+  readonly replies?: readonly number[];
 }
 
 /** Every oddity a parser met, by kind. */
@@ -95,4 +97,17 @@ export interface Trajectory {
 export interface TraceContext {
   readonly traceId: string;
   readonly spanId: string;
+}
+
+/**
+ * The turns that follow a user's message, in order: a leading turn without one that made no
+ * calls (the agent's greeting) follows none.
+ */
+export function userTurnsOf<TTurn extends Pick<TrajectoryTurn, "input" | "calls">>(
+  turns: readonly TTurn[],
+): readonly TTurn[] {
+  const first = turns.at(0);
+  return first !== undefined && first.input === undefined && first.calls.length === 0
+    ? turns.slice(1)
+    : turns;
 }

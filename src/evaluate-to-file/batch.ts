@@ -3,8 +3,9 @@
  * (the same case scorer as `evaluate`), and written as records, with the figures the summary
  * needs. Worker threads run it, and so does the main thread when it runs without them.
  */
+import type { TurnAggregate } from "../core/turns.js";
 import { DatasetParseError } from "../core/errors.js";
-import { FlatOutcome } from "../core/summary.js";
+import { FlatOutcome, turnCodes } from "../core/summary.js";
 import { createLineReader } from "../node/dataset.js";
 import type { DatasetEntry } from "../node/dataset.js";
 import { caseStatuses } from "../core/case-result.js";
@@ -31,6 +32,8 @@ export interface WorkerSetup {
   readonly keep: KeptDetails;
   /** What makes cases runs of one case, when the run groups them. */
   readonly groupBy?: GroupBy;
+  /** How conversations' turns make their scores, when the run says. */
+  readonly turnAggregate?: TurnAggregate | undefined;
 }
 
 /** One batch of lines: their bytes, and for each line where it is. */
@@ -63,6 +66,8 @@ export interface WorkerResult {
   readonly ids: string[];
   /** The cases' groups (see `CaseResult.group`; "" for none), when some case has one. */
   readonly groups?: string[];
+  /** The conversations' turns' statuses (`turnCodes`; "" for a case without turns), when any. */
+  readonly turns?: string[];
   /** The first errors of the batch, for the console. */
   readonly errors: RunError[];
   /** Notes on the cases (unknown fields), for the console. */
@@ -154,6 +159,7 @@ export async function createBatchScorer(
     describe: describeEntry,
     leanDetails: { metrics: recordOptions.recomputable, keep: setup.keep },
     ...(setup.groupBy === undefined ? {} : { groupBy: setup.groupBy }),
+    ...(setup.turnAggregate === undefined ? {} : { turnAggregate: setup.turnAggregate }),
   });
 
   return async function run(batch: WorkerBatch): Promise<WorkerResult> {
@@ -165,6 +171,7 @@ export async function createBatchScorer(
     const successes = new Uint8Array(size * count);
     const ids: string[] = new Array<string>(size).fill("");
     let groups: string[] | undefined;
+    let turns: string[] | undefined;
     const errors: WorkerResult["errors"] = [];
     const notes: string[] = [];
     // Each record is written out as UTF-8 at once, so that its text dies young (a batch's text
@@ -212,6 +219,10 @@ export async function createBatchScorer(
         groups ??= new Array<string>(size).fill("");
         groups[at] = result.group;
       }
+      if (result.turns !== undefined) {
+        turns ??= new Array<string>(size).fill("");
+        turns[at] = turnCodes(result.turns);
+      }
       result.results.forEach((metric, m) => {
         kinds[at * count + m] = FlatOutcome[metric.status];
         if (metric.status === "scored") {
@@ -234,6 +245,7 @@ export async function createBatchScorer(
       successes,
       ids,
       ...(groups === undefined ? {} : { groups }),
+      ...(turns === undefined ? {} : { turns }),
       errors,
       notes,
     };

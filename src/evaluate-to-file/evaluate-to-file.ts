@@ -1,3 +1,5 @@
+import { readTurnAggregate } from "../core/turns.js";
+import type { TurnAggregate } from "../core/turns.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { createHash } from "node:crypto";
@@ -125,6 +127,8 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   readonly bail?: number;
   /** What makes cases runs of one case (see `evaluate`); recorded in the results file. */
   readonly groupBy?: GroupBy;
+  /** How conversations' turns make their scores (see `evaluate`); recorded in the results file. */
+  readonly turnAggregate?: TurnAggregate;
   /**
    * Which cases keep their alignment (details) in the file: none (default), the failed ones, or
    * all. A case whose JSONL line can be read again, scored by deterministic metrics, keeps its
@@ -234,6 +238,8 @@ function hashOf(value: unknown): string {
 export function configHash(input: {
   metrics: readonly RunMetricConfig[];
   normalizeNames: boolean;
+  /** Part of the hash only when set: files written before it existed keep theirs. */
+  turnAggregate?: TurnAggregate;
 }): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
@@ -335,6 +341,10 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
   const out = options.out === undefined ? undefined : path.resolve(options.out);
   const normalizeNames = options.normalizeNames === true;
   const groupBy = options.groupBy === undefined ? undefined : readGroupBy(options.groupBy);
+  const turnAggregate =
+    options.turnAggregate === undefined
+      ? undefined
+      : readTurnAggregate(options.turnAggregate, "turnAggregate");
   const file = dataset === undefined ? undefined : path.resolve(dataset);
   // The format is known before anything is written: an unreadable one leaves the file alone.
   const format = file === undefined ? undefined : datasetFormatOf(file);
@@ -348,6 +358,7 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
     out,
     normalizeNames,
     groupBy,
+    turnAggregate,
     file,
     format,
   };
@@ -433,7 +444,7 @@ export function planRun<TCase extends object>(
   options: EvaluateToFileOptions<TCase>,
   resolved: ResolvedRunOptions,
 ): RunPlan<TCase> {
-  const { details, file, format, normalizeNames, groupBy } = resolved;
+  const { details, file, format, normalizeNames, groupBy, turnAggregate } = resolved;
   const { configs, metrics, names } = runMetrics(options, file);
   const allConfigs = configs.every((config) => config !== undefined) ? configs : undefined;
   // Worker threads have no judge: runs that may ask one stay in this thread.
@@ -475,6 +486,7 @@ export function planRun<TCase extends object>(
         recomputable: [...recomputable],
         keep,
         groupBy,
+        turnAggregate,
       }
     : undefined;
   return { resolved, configs, metrics, names, allConfigs, keep, recomputable, setup, workers };
@@ -502,7 +514,8 @@ async function openRun<TCase extends object>(
   options: EvaluateToFileOptions<TCase>,
   plan: RunPlan<TCase>,
 ): Promise<OpenedRun> {
-  const { dataset, testCases, shard, out, normalizeNames, groupBy, file } = plan.resolved;
+  const { dataset, testCases, shard, out, normalizeNames, groupBy, turnAggregate, file } =
+    plan.resolved;
   const { metrics, names, allConfigs } = plan;
   const fingerprint =
     options.fingerprint ??
@@ -522,14 +535,22 @@ async function openRun<TCase extends object>(
     fingerprint,
     config:
       allConfigs !== undefined
-        ? configHash({ metrics: allConfigs, normalizeNames })
-        : hashOf(metrics.map((metric) => [metric.id ?? null, metric.name])),
+        ? configHash({
+            metrics: allConfigs,
+            normalizeNames,
+            ...(turnAggregate === undefined ? {} : { turnAggregate }),
+          })
+        : hashOf([
+            ...metrics.map((metric) => [metric.id ?? null, metric.name]),
+            ...(turnAggregate === undefined ? [] : [turnAggregate]),
+          ]),
     metrics: names,
     ...(allConfigs === undefined ? {} : { metricConfigs: allConfigs }),
     ...(normalizeNames ? { normalizeNames } : {}),
     ...(shard === undefined ? {} : { shard }),
     ...(options.select === undefined ? {} : { selection: options.select.name }),
     ...(groupBy === undefined ? {} : { groupBy }),
+    ...(turnAggregate === undefined ? {} : { turnAggregate }),
     startedAt: new Date().toISOString(),
   };
   const wording = options.wording ?? {
@@ -641,7 +662,7 @@ async function runOneByOne<TCase extends object>(
   scorer: Scorer,
 ): Promise<RunOutcome> {
   const { opened, placer, progress, signal, errors } = scorer;
-  const { file, testCases, normalizeNames, groupBy } = plan.resolved;
+  const { file, testCases, normalizeNames, groupBy, turnAggregate } = plan.resolved;
   const onNote = options.onNote;
   let ran = 0;
   let replaced = 0;
@@ -703,6 +724,7 @@ async function runOneByOne<TCase extends object>(
       ...(file === undefined ? { skip: skipInCode } : {}),
       keepResults: false,
       groupBy,
+      turnAggregate,
       describe: file === undefined ? describeInCode : describeEntry,
       onEvent: (event) => {
         if (event.type === "case-end") {

@@ -142,6 +142,7 @@ function createTally(input: ParallelRunInput) {
         id: result.ids[at],
         group: group === "" ? undefined : group,
         status,
+        turns: result.turns?.[at],
         kinds: result.kinds,
         scores: result.scores,
         successes: result.successes,

@@ -1,3 +1,5 @@
+import { readTurnAggregate } from "../core/turns.js";
+import type { TurnAggregate } from "../core/turns.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import { integerOption } from "../core/options.js";
@@ -76,6 +78,11 @@ export interface EvaluateOptions<TCase extends object> {
    * flaky cases.
    */
   groupBy?: GroupBy;
+  /**
+   * How a conversation's turns (a case's `turns`) make its score, unless the case says
+   * (`turnAggregate`): "mean" (default), "min", or "all" (1 only when every turn passes).
+   */
+  turnAggregate?: TurnAggregate;
 }
 
 /** What `scoreCase` is told about the case it scores. */
@@ -158,10 +165,15 @@ export async function evaluate<TCase extends object>(
   const groupBy = options.groupBy === undefined ? undefined : readGroupBy(options.groupBy);
   const builder = createSummaryBuilder(names, groupBy === undefined ? {} : { groupBy });
   const kept: CaseResult[] = [];
+  const turnAggregate =
+    options.turnAggregate === undefined
+      ? undefined
+      : readTurnAggregate(options.turnAggregate, "turnAggregate");
   const scorer = createCaseScorer<TCase>({
     metrics,
     describe,
     ...(groupBy === undefined ? {} : { groupBy }),
+    ...(turnAggregate === undefined ? {} : { turnAggregate }),
     ...(signal === undefined ? {} : { signal }),
   });
   onEvent?.({ type: "run-start", metrics: names });

@@ -7,10 +7,16 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { keepsDetails } from "../core/metric.js";
 import type { KeptDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
-import type { Content, TestCase } from "../core/test-case.js";
+import type { CaseTurn, Content, TestCase } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { CaseResult } from "../core/case-result.js";
-import type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "../core/case-record.js";
+import type {
+  CaseContent,
+  CaseRecord,
+  MetricEntry,
+  RecordedCall,
+  TurnContent,
+} from "../core/case-record.js";
 
 /** Characters of a reason kept in a results file. */
 const MAX_REASON = 16_384;
@@ -65,6 +71,18 @@ function asContent(value: unknown): Content {
 export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): CaseContent {
   // Long values are cut (with their length and a hash): reports show them bounded.
   return boundValue({
+    ...turnContentOf(testCase),
+    ...(testCase.retrievedContexts === undefined
+      ? {}
+      : { retrievedContexts: testCase.retrievedContexts }),
+    ...(testCase.metadata === undefined ? {} : { metadata: testCase.metadata }),
+    ...(testCase.turns === undefined ? {} : { turns: testCase.turns.map(turnContentOf) }),
+  });
+}
+
+/** What a report shows of a case or a turn: its request, replies, calls and expectations. */
+function turnContentOf(testCase: CaseTurn): TurnContent {
+  return {
     ...(testCase.input === undefined ? {} : { input: asContent(testCase.input) }),
     ...(testCase.actualOutput === undefined
       ? {}
@@ -81,14 +99,10 @@ export function caseContentOf(testCase: TestCase & { metadata?: JsonObject }): C
     ...(testCase.expectedTools === undefined
       ? {}
       : { expectedTools: testCase.expectedTools.map(recordedCall) }),
-    ...(testCase.retrievedContexts === undefined
-      ? {}
-      : { retrievedContexts: testCase.retrievedContexts }),
-    ...(testCase.metadata === undefined ? {} : { metadata: testCase.metadata }),
     ...(testCase.actualOutput !== undefined || testCase.replies === undefined
       ? {}
       : finalReplyOf(testCase.replies)),
-  });
+  };
 }
 
 /** The last reply, when there is one. */
@@ -224,6 +238,7 @@ export function toCaseRecord(
     result.line === undefined
       ? { index: result.index, id: result.id, status: result.status, metrics }
       : { index: result.index, id: result.id, line: result.line, status: result.status, metrics };
+  if (result.turns !== undefined) record.turns = result.turns;
   if (result.run !== undefined) record.run = result.run;
   if (result.group !== undefined) record.group = result.group;
   if (result.error !== undefined) record.error = withoutCredentials(result.error);
@@ -318,6 +333,7 @@ export function caseRecordLine(
     typeof result.index === "number" &&
     typeof result.id === "string" &&
     plainStatuses.has(result.status) &&
+    result.turns === undefined &&
     typeof result.durationMs === "number"
       ? leanMetricsJson(result.results, leaveOut, options?.keep ?? "none")
       : undefined;
@@ -344,9 +360,15 @@ export function caseRecordLine(
 /** What a summary needs of a record read back: its id, group, status and metric results. */
 export function summaryInput(
   record: CaseRecord,
-): Pick<CaseResult, "id" | "status" | "results" | "group"> {
-  const input = { id: record.id, status: record.status, results: metricResultsOf(record) };
-  return record.group === undefined ? input : { ...input, group: record.group };
+): Pick<CaseResult, "id" | "status" | "results" | "group" | "turns"> {
+  const input: Mutable<Pick<CaseResult, "id" | "status" | "results" | "group" | "turns">> = {
+    id: record.id,
+    status: record.status,
+    results: metricResultsOf(record),
+  };
+  if (record.group !== undefined) input.group = record.group;
+  if (record.turns !== undefined) input.turns = record.turns;
+  return input;
 }
 
 /** The metric results of a record, in the order of its metrics. */

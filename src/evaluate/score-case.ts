@@ -12,6 +12,10 @@ import { caseStatusOf } from "../core/case-result.js";
 import { groupKeyOf } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { CaseError, CaseResult } from "../core/case-result.js";
+import type { TestCase } from "../core/test-case.js";
+import type { TurnAggregate } from "../core/turns.js";
+import { hasTurns, scoreConversation, turnCasesOf } from "./score-turns.js";
+import type { ChosenMetric, ScoredConversation } from "./score-turns.js";
 
 /**
  * Milliseconds since `begin` (a `performance.now()`), to the microsecond: finer is noise, and
@@ -120,6 +124,8 @@ export function createCaseScorer<TCase extends object>(input: {
   leanDetails?: { readonly metrics: ReadonlySet<string>; readonly keep: KeptDetails };
   /** What makes cases runs of one case (see `groupKeyOf`); results carry their `group`. */
   groupBy?: GroupBy;
+  /** How a conversation's turns make its score, unless the case says (default "mean"). */
+  turnAggregate?: TurnAggregate;
 }): CaseScorer<TCase> {
   const { metrics, signal } = input;
   const lean = input.leanDetails;
@@ -158,6 +164,7 @@ export function createCaseScorer<TCase extends object>(input: {
         status: CaseResult["status"],
         results: MetricResult[],
         error?: CaseError,
+        turns?: readonly CaseResult["status"][],
       ): CaseResult => {
         const built: { -readonly [K in keyof CaseResult]: CaseResult[K] } =
           where.line === undefined
@@ -170,6 +177,7 @@ export function createCaseScorer<TCase extends object>(input: {
                 results,
                 durationMs: 0,
               };
+        if (turns !== undefined) built.turns = turns;
         if (typeof run === "number") built.run = run;
         if (group !== undefined) built.group = group;
         if (error !== undefined) built.error = error;
@@ -188,6 +196,44 @@ export function createCaseScorer<TCase extends object>(input: {
       }
       const overrides = caseOverrides(item, metrics);
       if (!Array.isArray(overrides)) return failed(overrides);
+      if (hasTurns(item)) {
+        const cases = turnCasesOf(item);
+        const perTurn: (JsonObject | undefined)[][] = [];
+        for (const [turn, turnCase] of cases.entries()) {
+          const own = caseOverrides(turnCase, metrics);
+          if (!Array.isArray(own)) {
+            return failed({ ...own, field: `turns[${turn}].${own.field ?? "metricOptions"}` });
+          }
+          perTurn.push(own);
+        }
+        const aggregate = (item as TestCase).turnAggregate ?? input.turnAggregate ?? "mean";
+        const results = metrics.map((metric, at) =>
+          scoreConversation({
+            name: metric.name,
+            metric,
+            cases,
+            chosen: perTurn.map((own): ChosenMetric<TCase> => {
+              if (own[at] === undefined) return metric;
+              try {
+                return derived.get(at, metric, own[at]);
+              } catch (error) {
+                return { failed: toErroredResult(metric.name, error) };
+              }
+            }),
+            aggregate,
+            measureOptions,
+            ...(signal === undefined ? {} : { signal }),
+          }),
+        );
+        const finish = (all: ScoredConversation[]): CaseResult => {
+          const combined = all.map((entry) => entry.result);
+          const turns = cases.map((_, turn) => caseStatusOf(all.map((entry) => entry.turns[turn])));
+          return result(caseStatusOf(combined), combined, undefined, turns);
+        };
+        return results.some((entry) => entry instanceof Promise)
+          ? Promise.all(results.map((entry) => Promise.resolve(entry))).then(finish)
+          : finish(results as ScoredConversation[]);
+      }
       if (allSync && overrides.length === 0) {
         // The run's own metrics, in this thread: no per-metric choice to make.
         const results = new Array<MetricResult>(metrics.length);
@@ -200,7 +246,7 @@ export function createCaseScorer<TCase extends object>(input: {
         }
         return result(caseStatusOf(results), results);
       }
-      const chosen: (Metric<TCase> | ErroredChoice)[] = metrics.map((metric, at) => {
+      const chosen: ChosenMetric<TCase>[] = metrics.map((metric, at) => {
         const own = overrides[at];
         if (own === undefined) return metric;
         try {
@@ -243,8 +289,4 @@ export function createCaseScorer<TCase extends object>(input: {
       ).then(done);
     },
   };
-}
-
-interface ErroredChoice {
-  readonly failed: MetricResult;
 }

@@ -1,6 +1,8 @@
 import type { JudgeModel, JudgeRequest, JudgeUsage } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
-import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import { contentText } from "../core/test-case.js";
+import type { CaseTurn, Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
@@ -19,6 +21,8 @@ export interface ArgumentCorrectnessInput {
   readonly input: Content;
   readonly availableTools: readonly ToolSpec[];
   readonly toolsCalled: readonly ToolCall[];
+  /** The turns before this one, when the case is a turn of a conversation. */
+  readonly earlierTurns?: readonly CaseTurn[] | undefined;
 }
 
 /** One call's verdict over every sample: the majority, its reason, and how far samples agreed. */
@@ -60,6 +64,37 @@ function describeCall(call: ToolCall, number: number): string {
     .join("\n");
 }
 
+/**
+ * The turns of a conversation before the one judged, as text: what the user said, the calls with
+ * what they returned, what the agent said; empty for the first turn (or a case that is no
+ * conversation). Images of earlier turns are counted, not sent.
+ */
+export function conversationSoFar(turns: readonly CaseTurn[] | undefined): TextPart[] {
+  if (turns === undefined || turns.length === 0) return [];
+  const lines = ["## The conversation so far (earlier turns, for context: judge the turn below)"];
+  turns.forEach((turn, at) => {
+    lines.push(`### Turn ${at + 1}`);
+    if (turn.input !== undefined) lines.push("The user said:", fenced(contentText(turn.input)));
+    let calls: readonly ToolCall[];
+    try {
+      calls = toToolCalls(turn.toolsCalled ?? [], { field: `turns[${at}].toolsCalled` });
+    } catch {
+      calls = [];
+      lines.push("(the calls of this turn could not be read)");
+    }
+    if (calls.length > 0) {
+      lines.push(
+        "The agent's calls, with what each returned:",
+        ...calls.map((call, index) => fenced(describeCall(call, index + 1))),
+      );
+    }
+    const said =
+      turn.actualOutput === undefined ? (turn.replies ?? []) : [contentText(turn.actualOutput)];
+    if (said.length > 0) lines.push("The agent said:", ...said.map((reply) => fenced(reply)));
+  });
+  return [{ type: "text", text: lines.join("\n") }];
+}
+
 /** The tools available and the calls made with their outputs, as the run judges read them. */
 export function runSections(tools: readonly ToolSpec[], calls: readonly ToolCall[]): string[] {
   return [
@@ -78,6 +113,7 @@ export function argumentCorrectnessRequest(
   options: { readonly images: boolean },
 ): JudgeRequest {
   const content: (TextPart | ImagePart)[] = [
+    ...conversationSoFar(input.earlierTurns),
     ...shownContent("## The user's request", input.input, { ...options, what: "request" }),
     {
       type: "text",

@@ -4,6 +4,7 @@ import type { MeasureOptions, MetricDefinition } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseOptions, metricName, metricThreshold, rejectUnknownOptions } from "../core/options.js";
+import { contentText } from "../core/test-case.js";
 import type { Content, TestCase } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
 import { argumentCorrectnessOutcome, judgeArguments } from "./argument-correctness.js";
@@ -15,11 +16,7 @@ import { judgeToolSelectionSampled } from "./tool-selection.js";
 
 /** The answer's text: a string, or the text parts of its content. */
 function responseText(content: Content | undefined): string {
-  if (content === undefined || typeof content === "string") return content ?? "";
-  return content
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("\n");
+  return content === undefined ? "" : contentText(content);
 }
 
 const multimodalFaithfulness: MetricDefinition = {
@@ -159,6 +156,7 @@ const toolSelection = sampledJudgeDefinition({
       availableTools,
       toolsCalled: called.map(({ name, inputParameters }) => ({ name, inputParameters })),
       output: testCase.actualOutput,
+      earlierTurns: testCase.earlierTurns,
     };
     const answer = await judgeToolSelectionSampled(judge, input, sampling, { signal });
     const { value, agreement, scores } = answer;
@@ -187,6 +185,7 @@ const argumentCorrectness = sampledJudgeDefinition({
         input: testCase.input ?? "",
         availableTools: testCase.availableTools ?? [],
         toolsCalled: calls,
+        earlierTurns: testCase.earlierTurns,
       },
       sampling,
       { signal },
@@ -218,6 +217,7 @@ const taskCompletion = sampledJudgeDefinition({
         replies: testCase.replies ?? [],
         output: testCase.actualOutput,
         expectedOutcome: testCase.expectedOutcome,
+        earlierTurns: testCase.earlierTurns,
       },
       sampling,
       { signal },

@@ -1,6 +1,7 @@
 import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
-import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type { CaseTurn, Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import { conversationSoFar } from "./argument-correctness.js";
 import { askJudge, unitScore } from "./ask-judge.js";
 import { askSamples, medianScore } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
@@ -24,6 +25,8 @@ export interface ToolSelectionInput {
   readonly toolsCalled: readonly SelectedCall[];
   /** The agent's answer, text and images, when the judge should see it. */
   readonly output?: Content;
+  /** The turns before this one, when the case is a turn of a conversation. */
+  readonly earlierTurns?: readonly CaseTurn[] | undefined;
 }
 
 /** The judge's verdict on the tools chosen. */
@@ -53,10 +56,10 @@ export function toolSelectionRequest(
   options: { images: boolean },
 ): JudgeRequest {
   const images = options.images;
-  const content: (TextPart | ImagePart)[] = shownContent("## The user's request", input.input, {
-    images,
-    what: "request",
-  });
+  const content: (TextPart | ImagePart)[] = [
+    ...conversationSoFar(input.earlierTurns),
+    ...shownContent("## The user's request", input.input, { images, what: "request" }),
+  ];
   if (input.output !== undefined) {
     content.push(
       ...shownContent("## The agent's answer", input.output, { images, what: "answer" }),

@@ -6,7 +6,14 @@
  * only as missing at one turn and unexpected at the other; the conversation's score aggregates
  * the turns' (mean, min, or all passing).
  */
-import { InvalidOptionError } from "../core/errors.js";
+import {
+  aggregateTurns,
+  findMisplacedCalls,
+  misplacedReasons,
+  readTurnAggregate,
+} from "../core/turns.js";
+import type { MisplacedCall, TurnAggregate } from "../core/turns.js";
+import type { Content } from "../core/test-case.js";
 import { plural } from "../core/words.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
 import type { MatchOptions } from "./match-options.js";
@@ -20,24 +27,15 @@ export interface TurnInput {
   readonly expected: ExpectedCallsInput;
   /** This turn's options, over the conversation's. */
   readonly options?: MatchOptions;
+  /** What the user said to open the turn, quoted in the reason of a call made at the wrong turn. */
+  readonly input?: Content;
 }
 
-/** How turns' scores make the conversation's: their mean, their minimum, or 1 only if all pass. */
-export type TurnAggregate = "mean" | "min" | "all";
+export type { MisplacedCall, TurnAggregate };
 
 export interface MatchByTurnOptions extends MatchOptions {
   /** Default "mean". */
   readonly aggregate?: TurnAggregate;
-}
-
-/** A call made at one turn and expected at another. */
-export interface MisplacedCall {
-  readonly name: string;
-  /** 1-based turns. */
-  readonly madeAt: number;
-  readonly expectedAt: number;
-  readonly calledIndex: number;
-  readonly expectedIndex: number;
 }
 
 export interface TurnsMatchResult {
@@ -50,8 +48,6 @@ export interface TurnsMatchResult {
   /** The failing turns first, each with what went wrong; misplaced calls by their turns. */
   readonly reason: string;
 }
-
-const aggregates: readonly TurnAggregate[] = ["mean", "min", "all"];
 
 /** The calls of a turn as a list, for finding one again by its index. */
 function listOf(called: unknown): readonly unknown[] {
@@ -68,79 +64,40 @@ export function matchToolCallsByTurn(
   turns: readonly TurnInput[],
   options: MatchByTurnOptions = {},
 ): TurnsMatchResult {
-  const { aggregate = "mean", ...shared } = options;
-  if (!aggregates.includes(aggregate)) {
-    throw new InvalidOptionError({
-      option: "aggregate",
-      value: aggregate,
-      message: `aggregate must be ${aggregates.join(", ")}`,
-    });
-  }
+  const { aggregate: given = "mean", ...shared } = options;
+  const aggregate = readTurnAggregate(given, "aggregate");
   const results = turns.map((turn) =>
     matchToolCalls(turn.called, turn.expected, { ...shared, ...turn.options }),
   );
-  const misplaced: MisplacedCall[] = [];
-  const taken = new Set<string>();
-  results.forEach((result, made) => {
-    for (const extra of result.unexpected) {
-      if (extra.allowed === true) continue;
-      const call = listOf(turns[made].called)[extra.calledIndex];
-      const found = results
-        .flatMap((other, at) =>
-          at === made
-            ? []
-            : other.missing
-                .filter((missing) => missing.name === extra.name && missing.allowed !== true)
-                .map((missing) => ({ at, missing })),
-        )
-        .find(({ at, missing }) => {
-          const key = `${at}:${missing.expectedIndex}`;
-          if (taken.has(key)) return false;
-          const expected = listOf(turns[at].expected)[missing.expectedIndex];
-          return (
-            matchToolCalls([call], [expected as never], { ...shared, ...turns[at].options })
-              .score >= 1
-          );
-        });
-      if (found === undefined) continue;
-      taken.add(`${found.at}:${found.missing.expectedIndex}`);
-      misplaced.push({
-        name: extra.name,
-        madeAt: made + 1,
-        expectedAt: found.at + 1,
-        calledIndex: extra.calledIndex,
-        expectedIndex: found.missing.expectedIndex,
-      });
-    }
+  const misplaced = findMisplacedCalls(results, (made, calledIndex, at, expectedIndex) => {
+    const call = listOf(turns[made].called)[calledIndex];
+    const expected = listOf(turns[at].expected)[expectedIndex];
+    return (
+      matchToolCalls([call], [expected as never], { ...shared, ...turns[at].options }).score >= 1
+    );
   });
-  const scores = results.map((result) => result.score);
-  const score =
-    scores.length === 0
-      ? 1
-      : aggregate === "min"
-        ? Math.min(...scores)
-        : aggregate === "all"
-          ? results.every((result) => result.success)
-            ? 1
-            : 0
-          : scores.reduce((sum, value) => sum + value, 0) / scores.length;
-  const success = results.every((result) => result.success) && misplaced.length === 0;
+  const { score, success } = aggregateTurns(results, aggregate, shared.threshold ?? 1);
   return {
     turns: results,
     misplaced,
     score,
-    success,
+    success: success && misplaced.length === 0,
     aggregate,
-    reason: turnsReason(results, misplaced),
+    reason: turnsReason(
+      results,
+      misplaced,
+      turns.map((turn) => turn.input),
+    ),
   };
 }
 
 /** The failing turns first, misplaced calls named by their turns, then how many passed. */
-function turnsReason(results: readonly MatchResult[], misplaced: readonly MisplacedCall[]): string {
-  const lines = misplaced.map(
-    (call) =>
-      `turn ${call.madeAt}: ${call.name} made ${call.madeAt < call.expectedAt ? "too early" : "too late"} (expected at turn ${call.expectedAt})`,
-  );
+function turnsReason(
+  results: readonly MatchResult[],
+  misplaced: readonly MisplacedCall[],
+  inputs: readonly (Content | undefined)[],
+): string {
+  const lines = misplacedReasons(misplaced, inputs);
   results.forEach((result, at) => {
     if (!result.success) lines.push(`turn ${at + 1}: ${result.reason}`);
   });

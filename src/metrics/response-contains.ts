@@ -4,6 +4,7 @@ import { measureBySync } from "../core/metric.js";
 import type { SyncMetric } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
+import { contentText } from "../core/test-case.js";
 import type { Content } from "../core/test-case.js";
 import { describeTextOptions, textNormalizer } from "../matchers/value-matchers.js";
 import type { TextOptions } from "../matchers/value-matchers.js";
@@ -51,21 +52,6 @@ export interface ResponseContainsDetails {
 const optionNames = ["name", "threshold", "values", "strings"];
 /** What a case's `metricOptions` may set: the name is the run's. */
 export const responseContainsCaseOptions: readonly string[] = ["threshold", "values", "strings"];
-
-/** The text of content: a string, or its text parts (images have none). */
-function contentText(content: Content): string {
-  if (typeof content === "string") return content;
-  // Read as data may write it: a list may hold plain strings, and parts without text.
-  return (content as readonly unknown[])
-    .flatMap((part) => {
-      if (typeof part === "string") return [part];
-      const text = (part as { type?: unknown; text?: unknown } | null)?.text;
-      return (part as { type?: unknown } | null)?.type === "text" && typeof text === "string"
-        ? [text]
-        : [];
-    })
-    .join("\n");
-}
 
 function stringList(field: string, value: unknown, isOption: boolean): readonly string[] {
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;

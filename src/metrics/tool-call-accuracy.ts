@@ -6,11 +6,33 @@ import type { MetricResult } from "../core/metric-result.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
+import { findMisplacedCalls } from "../core/turns.js";
+import type { TurnLeftovers } from "../core/turns.js";
 import { matchCaseOptions, resolveMatchOptions } from "./match-options.js";
 import { caseOptions } from "../core/options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
+
+/** A list's items, or none. */
+function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Expected calls, groups (a partial order) taken apart in order, as match results count them. */
+function flatListOf(value: unknown): readonly unknown[] {
+  return listOf(value).flatMap((item) => (Array.isArray(item) ? (item as unknown[]) : [item]));
+}
+
+/** Whether details are a match's (what a turn left unexpected and missing). */
+function isLeftovers(details: unknown): details is TurnLeftovers {
+  return (
+    typeof details === "object" &&
+    details !== null &&
+    Array.isArray((details as Partial<TurnLeftovers>).unexpected) &&
+    Array.isArray((details as Partial<TurnLeftovers>).missing)
+  );
+}
 
 /** What errors call the case's two lists. */
 const fields = { actual: "toolsCalled", expected: "expectedTools" };
@@ -120,6 +142,23 @@ export function toolCallAccuracy(
       }),
     measure: measureBySync(measureSync),
     measureSync,
+    misplacedCalls: (turns) =>
+      findMisplacedCalls(
+        turns.map(({ result }) =>
+          result.status === "scored" && isLeftovers(result.details)
+            ? result.details
+            : { unexpected: [], missing: [] },
+        ),
+        (made, calledIndex, at, expectedIndex) => {
+          const { case: turn, metric: turnMetric } = turns[at];
+          const single = turnMetric.measureSync?.({
+            toolsCalled: [listOf(turns[made].case.toolsCalled)[calledIndex]],
+            expectedTools: [flatListOf(turn.expectedTools)[expectedIndex]],
+            ...(turn.availableTools === undefined ? {} : { availableTools: turn.availableTools }),
+          });
+          return single?.status === "scored" && single.score >= 1;
+        },
+      ),
     // For a caller that keeps some details only: an exact match is scored the quick way, its
     // reason written from the numbers; any other case needs its alignment for its reason.
     [measureKeepingDetails](testCase: ToolCallAccuracyCase, keep: KeptDetails): MetricResult {

@@ -1,3 +1,4 @@
+import type { TurnAggregate } from "../core/turns.js";
 import type { GroupBy } from "../core/repeats.js";
 import {
   closeSync,
@@ -46,6 +47,8 @@ export interface ResultsHeader {
   readonly selection?: string;
   /** Set when cases were grouped as runs of one case by this (`id`, `metadata.<key>`). */
   readonly groupBy?: GroupBy;
+  /** Set when the run said how conversations' turns make their scores (`turnAggregate`). */
+  readonly turnAggregate?: TurnAggregate;
   readonly startedAt: string;
 }
 

@@ -495,6 +495,66 @@
     ]);
   }
 
+  /** A conversation's turns side by side: each turn's request, verdicts, calls and reply. */
+  function conversation(record) {
+    var turns = (record.case || {}).turns || [];
+    var grid = el("div", "turns");
+    turns.forEach(function (turn, at) {
+      var metrics = {};
+      var misplaced = [];
+      var verdicts = Object.keys(record.metrics).map(function (name) {
+        var entry = record.metrics[name];
+        var outcome =
+          entry.details && Array.isArray(entry.details.turns) ? entry.details.turns[at] : null;
+        (entry.details && entry.details.misplaced ? entry.details.misplaced : []).forEach(
+          function (call) {
+            if (call.madeAt === at + 1)
+              misplaced.push(call.name + " made here, expected at turn " + call.expectedAt);
+            if (call.expectedAt === at + 1)
+              misplaced.push(call.name + " expected here, made at turn " + call.madeAt);
+          },
+        );
+        if (!outcome) return null;
+        metrics[name] = outcome;
+        var kind = outcome.status === "scored" ? (outcome.success ? "" : "fail") : outcome.status;
+        return el("p", "reason turn-verdict", [
+          el("span", "chip " + kind, [
+            name + " " + (outcome.status === "scored" ? score(outcome.score) : outcome.status),
+          ]),
+          " ",
+          outcome.reason || (outcome.error && outcome.error.message) || "",
+        ]);
+      });
+      var failed = Object.keys(metrics).some(function (name) {
+        var outcome = metrics[name];
+        return outcome.status === "error" || (outcome.status === "scored" && !outcome.success);
+      });
+      var column = el("section", "turn" + (failed ? " failed" : ""), [
+        el("h4", "", ["Turn " + (at + 1)]),
+      ]);
+      column.dataset.turn = String(at + 1);
+      var images = [];
+      var said = content(turn.input, "input", images);
+      if (said) column.appendChild(el("div", "turn-input", [el("b", "", ["User: "]), said]));
+      verdicts.forEach(function (node) {
+        if (node) column.appendChild(node);
+      });
+      misplaced.forEach(function (text) {
+        column.appendChild(el("p", "misplaced", [text]));
+      });
+      var diff = diffTable({ case: turn, metrics: metrics });
+      column.appendChild(diff || el("p", "empty", ["no calls expected, none made"]));
+      var reply = content(turn.actualOutput, "answer", images);
+      if (reply) column.appendChild(el("div", "turn-reply", [el("b", "", ["Agent: "]), reply]));
+      else if (typeof turn.finalReply === "string")
+        column.appendChild(
+          el("div", "turn-reply", [el("b", "", ["Agent: "]), el("pre", "text", [turn.finalReply])]),
+        );
+      grid.appendChild(column);
+    });
+    return grid;
+  }
+
   function caseBody(record) {
     var body = el("div", "body");
     var testCase = record.case || {};
@@ -535,7 +595,11 @@
         ]),
       );
     });
-    var diff = diffTable(record);
+    if (Array.isArray(testCase.turns) && testCase.turns.length > 0) {
+      body.appendChild(el("h4", "", ["Conversation, turn by turn"]));
+      body.appendChild(conversation(record));
+    }
+    var diff = Array.isArray(testCase.turns) ? null : diffTable(record);
     if (diff) {
       body.appendChild(el("h4", "", ["Tool calls"]));
       body.appendChild(diff);
@@ -621,6 +685,11 @@
     var testCase = record.case || {};
     var names = (testCase.toolsCalled || [])
       .concat(testCase.expectedTools || [])
+      .concat(
+        (testCase.turns || []).reduce(function (all, turn) {
+          return all.concat(turn.expectedTools || []);
+        }, []),
+      )
       .map(function (call) {
         return call.name;
       });

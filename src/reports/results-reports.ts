@@ -146,7 +146,10 @@ async function withCaseContent(
     return [...records];
   }
   const metrics = rederivingMetrics(header);
-  const scorer = createCaseScorer<DatasetCase>({ metrics: [...metrics.values()] });
+  const scorer = createCaseScorer<DatasetCase>({
+    metrics: [...metrics.values()],
+    ...(header.turnAggregate === undefined ? {} : { turnAggregate: header.turnAggregate }),
+  });
   const out: CaseRecord[] = [];
   for (const record of records) {
     if (record.source === undefined || record.case !== undefined) {

@@ -8,6 +8,7 @@ import type { ToolSpec } from "../core/test-case.js";
 import { readCallFields } from "../core/call-fields.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
+import { userTurnsOf } from "../core/trajectory.js";
 import { toExpectedCalls } from "../metrics/expected-calls.js";
 import type { ExpectedCallsInput } from "../metrics/expected-calls.js";
 import type { MatchOptions } from "../metrics/match-options.js";
@@ -322,10 +323,13 @@ export function callsByTurn(received: unknown): ToolCall[][] {
     return value.map((turn: unknown[]) => toToolCalls(turn, { field: "received" }));
   }
   const trajectory = isTrajectory(value)
-    ? (value as { calls: readonly ToolCall[]; turns?: readonly { calls: readonly number[] }[] })
+    ? (value as {
+        calls: readonly ToolCall[];
+        turns?: readonly { input?: string; calls: readonly number[] }[];
+      })
     : parseTrajectory(value);
   const turns = trajectory.turns ?? [{ calls: trajectory.calls.map((_, index) => index) }];
-  return turns.map((turn) => turn.calls.map((index) => trajectory.calls[index]));
+  return userTurnsOf(turns).map((turn) => turn.calls.map((index) => trajectory.calls[index]));
 }
 
 /**

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { DatasetParseError } from "../core/errors.js";
+import { readDatasetCase } from "./dataset-case.js";
+
+const call = (id: string, name: string, args: object) => ({
+  id,
+  type: "function",
+  function: { name, arguments: JSON.stringify(args) },
+});
+
+/** A support conversation in OpenAI chat messages: a greeting, then three user turns. */
+const conversation = [
+  { role: "system", content: "You are the shop's support agent." },
+  { role: "assistant", content: "Hello! How can I help?" },
+  { role: "user", content: "Where is my order 4521?" },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [call("c1", "lookup_order", { order_id: "4521" })],
+  },
+  { role: "tool", tool_call_id: "c1", content: '{"status":"delivered"}' },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      call("c2", "refund_order", { order_id: "4521", amount: 30 }),
+      call("c3", "notify", { order_id: "4521" }),
+    ],
+  },
+  { role: "tool", tool_call_id: "c2", content: '{"refunded":30}' },
+  { role: "tool", tool_call_id: "c3", content: "ok" },
+  { role: "assistant", content: "It was delivered; I refunded 30 EUR." },
+  { role: "user", content: "Yes, please refund it." },
+  { role: "assistant", content: "Done already." },
+  { role: "user", content: "Thanks, that's all." },
+  { role: "assistant", content: "You're welcome!" },
+];
+
+const expected = [
+  { expected_tools: [{ name: "lookup_order", arguments: { order_id: "4521" } }] },
+  { expected_tools: [{ name: "refund_order", arguments: { order_id: "4521", amount: 30 } }] },
+  {},
+];
+
+describe("a dataset case with turns", () => {
+  it("attributes each call and reply to the user turn it followed, the greeting to none", () => {
+    const read = readDatasetCase(
+      { id: "c", trajectory: conversation, turns: expected, turn_aggregate: "min" },
+      { index: 0, line: 1 },
+    );
+    expect(read.turnAggregate).toBe("min");
+    expect(read.toolsCalled?.map((call) => call.name)).toEqual([
+      "lookup_order",
+      "refund_order",
+      "notify",
+    ]);
+    const turns = read.turns ?? [];
+    expect(turns.map((turn) => turn.input)).toEqual([
+      "Where is my order 4521?",
+      "Yes, please refund it.",
+      "Thanks, that's all.",
+    ]);
+    expect(turns.map((turn) => turn.toolsCalled?.map((call) => call.name))).toEqual([
+      ["lookup_order", "refund_order", "notify"],
+      [],
+      [],
+    ]);
+    // Steps counted within the turn: the refund and the notice were issued together.
+    expect(turns[0].calledSteps).toEqual([
+      { index: 0, calls: [0] },
+      { index: 1, calls: [1, 2] },
+    ]);
+    expect(turns.map((turn) => turn.replies)).toEqual([
+      ["It was delivered; I refunded 30 EUR."],
+      ["Done already."],
+      ["You're welcome!"],
+    ]);
+    expect(turns.map((turn) => turn.expectedTools?.length)).toEqual([1, 1, 0]);
+    expect(read.notes).toBeUndefined();
+  });
+
+  it("takes each turn's calls, replies and expectations given turn by turn, in either spelling", () => {
+    const read = readDatasetCase(
+      {
+        id: "c",
+        turns: [
+          {
+            user_input: "refund 4521",
+            tools_called: [{ name: "refund_order", arguments: '{"order_id":"4521"}' }],
+            expectedTools: [{ name: "refund_order", arguments: { order_id: "4521" } }],
+            response: "Refunded.",
+            expected_output_contains: ["Refunded"],
+            metric_options: { "tool-call-accuracy": { threshold: 0.5 } },
+          },
+          { input: "thanks", expected_outcome: "nothing more is done" },
+        ],
+      },
+      { index: 0, line: 1 },
+    );
+    expect(read.turns).toEqual([
+      {
+        input: "refund 4521",
+        toolsCalled: [
+          expect.objectContaining({ name: "refund_order", inputParameters: { order_id: "4521" } }),
+        ],
+        expectedTools: [{ name: "refund_order", arguments: { order_id: "4521" } }],
+        actualOutput: "Refunded.",
+        expectedOutputContains: ["Refunded"],
+        metricOptions: { "tool-call-accuracy": { threshold: 0.5 } },
+      },
+      {
+        input: "thanks",
+        toolsCalled: [],
+        expectedTools: [],
+        expectedOutcome: "nothing more is done",
+      },
+    ]);
+    expect(read.toolsCalled?.map((call) => call.name)).toEqual(["refund_order"]);
+  });
+
+  it("says when the transcript ended before the case's last turns, and notes unknown turn fields", () => {
+    const read = readDatasetCase(
+      {
+        id: "c",
+        trajectory: conversation.slice(0, 9),
+        turns: [...expected, { expected_tool: [] }],
+      },
+      { index: 0, line: 1 },
+    );
+    expect(read.turns?.map((turn) => turn.toolsCalled?.length)).toEqual([3, 0, 0, 0]);
+    expect(read.notes).toEqual([
+      "the transcript has 1 user turn: turns 2 to 4 were not reached (no calls, no replies)",
+      'unknown field "expected_tool" in turns[3] ignored (did you mean "expected_tools"?)',
+    ]);
+  });
+
+  it("refuses what cannot be attributed or would count nowhere, naming the fix", () => {
+    const refused = (record: object) => {
+      try {
+        readDatasetCase(record, { index: 0, line: 7 });
+      } catch (error) {
+        expect(DatasetParseError.isInstance(error)).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error("read");
+    };
+    expect(refused({ trajectory: conversation, turns: expected.slice(0, 2) })).toBe(
+      "line 7: the transcript has 3 user turns and turns 2: give one entry per user turn ({} for a turn that should call nothing)",
+    );
+    expect(refused({ trajectory: conversation, turns: expected, expected_tools: [] })).toBe(
+      "line 7: a case with turns gives expected_tools in each turn it belongs to, not for the whole conversation",
+    );
+    expect(refused({ trajectory: conversation, turns: [{ tools_called: [] }, {}, {}] })).toBe(
+      "line 7: turns[0].tools_called: the calls come from the case's transcript; give one or the other",
+    );
+    expect(refused({ turns: [] })).toMatch(/turns must be a list of user turns/);
+    expect(refused({ turns: ["hi"] })).toBe(
+      "line 7: turns[0] must be an object of the turn's fields",
+    );
+    expect(refused({ turns: [{ expected_output_contains: [3] }] })).toBe(
+      "line 7: turns[0].expected_output_contains must be a list of strings",
+    );
+    expect(refused({ turns: [{}], turn_aggregate: "median" })).toBe(
+      'line 7: turn_aggregate must be mean, min, all, got "median"',
+    );
+    expect(refused({ toolsCalled: [], turnAggregate: "min" })).toBe(
+      "line 7: turnAggregate is for a case with turns",
+    );
+  });
+});
