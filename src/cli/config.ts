@@ -1,3 +1,4 @@
+import type { TurnAggregate } from "../core/turns.js";
 import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -71,6 +72,8 @@ export interface EvalConfig {
   readonly details?: DetailsChoice;
   /** What makes cases runs of one case: `id` or `metadata.<key>`. */
   readonly groupBy?: GroupBy;
+  /** How a conversation's turns make its score, unless a case says. Default "mean". */
+  readonly turnAggregate?: TurnAggregate;
 }
 
 export const configFileNames = [
@@ -348,6 +351,7 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
     reportMaxCases: given.reportMaxCases as number | undefined,
     details: given.details as DetailsChoice | undefined,
     groupBy: given.groupBy as GroupBy | undefined,
+    turnAggregate: given.turnAggregate as TurnAggregate | undefined,
     normalizeNames: given.normalizeNames as boolean | undefined,
     out: relative("out"),
     report: relative("report"),

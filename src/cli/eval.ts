@@ -1,3 +1,5 @@
+import { readTurnAggregate } from "../core/turns.js";
+import type { TurnAggregate } from "../core/turns.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { printable } from "../reporters/printable.js";
@@ -193,6 +195,12 @@ export const evalFlags = {
     help: "cases that are runs of one case: id, or metadata.<key> (e.g.\nmetadata.task_id); the summary adds pass@k, pass^k and the flaky\ncases (cases with a run number are grouped by id without it)",
     group: "Results and reports",
   },
+  "turn-aggregate": {
+    type: "string",
+    value: "mean|min|all",
+    help: "how a conversation's turns (a case's turns) make its score, unless\nthe case says: mean (default), min, or all (1 only when every turn\npasses)",
+    group: "Results and reports",
+  },
   baseline: {
     type: "string",
     value: "<results>",
@@ -385,6 +393,7 @@ interface EvalPlan {
   readonly bail: number | undefined;
   /** What makes cases runs of one case, when the flag or the config says. */
   readonly groupBy: GroupBy | undefined;
+  readonly turnAggregate: TurnAggregate | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
   readonly judge: { readonly model?: string; readonly timeoutMs?: number; readonly batch: boolean };
@@ -529,6 +538,10 @@ async function planEval(
       values["group-by"] === undefined
         ? config.groupBy
         : readGroupBy(values["group-by"], "--group-by"),
+    turnAggregate:
+      values["turn-aggregate"] === undefined
+        ? config.turnAggregate
+        : readTurnAggregate(values["turn-aggregate"], "--turn-aggregate"),
     baseline,
     judge: {
       model: judgeModel,
@@ -742,6 +755,7 @@ function runOptions(
     shard: plan.shard,
     details: plan.details,
     groupBy: plan.groupBy,
+    ...(plan.turnAggregate === undefined ? {} : { turnAggregate: plan.turnAggregate }),
     workers: plan.workers,
     concurrency: plan.concurrency,
     threshold: plan.threshold,
@@ -840,7 +854,9 @@ async function watchEval(
           `toolscore: changed: ${changed.map((file) => shownPath(file, io)).join(", ")}\n`,
         );
       }
-      memory.begin(JSON.stringify([plan.metrics, plan.threshold, plan.normalizeNames]));
+      memory.begin(
+        JSON.stringify([plan.metrics, plan.threshold, plan.normalizeNames, plan.turnAggregate]),
+      );
       const outcome = await runPlan(plan, judgeOnDemand(plan, io), io, {
         reuse: (item, where) => memory.reuse(item, where),
         onResult: (result) => {

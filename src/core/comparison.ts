@@ -10,6 +10,8 @@ export interface ComparedCase {
   readonly status: CaseStatus;
   /** Scores by metric name; a metric that errored or was skipped has none. */
   readonly scores: Readonly<Record<string, number>>;
+  /** A conversation's status turn by turn (see `CaseResult.turns`). */
+  readonly turns?: readonly CaseStatus[];
 }
 
 /** A case that changed between the runs. */
@@ -22,6 +24,12 @@ export interface CaseChange {
     readonly metric: string;
     readonly before: number;
     readonly after: number;
+  }[];
+  /** A conversation's turns whose status changed (1-based), when the case has turns. */
+  readonly turns?: readonly {
+    readonly turn: number;
+    readonly before: CaseStatus | undefined;
+    readonly after: CaseStatus | undefined;
   }[];
 }
 
@@ -64,14 +72,33 @@ export interface RunComparison extends CaseComparison {
 
 /** A results-file record as a comparison reads it. */
 export function comparedCase(
-  record: Pick<CaseRecord, "id" | "status" | "metrics" | "run">,
+  record: Pick<CaseRecord, "id" | "status" | "metrics" | "run" | "turns">,
 ): ComparedCase {
   const scores: Record<string, number> = {};
   for (const [name, entry] of Object.entries(record.metrics)) {
     if (entry.status === "scored") scores[name] = entry.score;
   }
-  const compared = { id: record.id, status: record.status, scores };
-  return record.run === undefined ? compared : { ...compared, run: record.run };
+  return {
+    id: record.id,
+    status: record.status,
+    scores,
+    ...(record.run === undefined ? {} : { run: record.run }),
+    ...(record.turns === undefined ? {} : { turns: record.turns }),
+  };
+}
+
+/** The turns of a conversation whose status differs between two runs of it. */
+function turnChanges(
+  before: readonly CaseStatus[] | undefined,
+  after: readonly CaseStatus[] | undefined,
+): NonNullable<CaseChange["turns"]> {
+  if (before === undefined && after === undefined) return [];
+  const count = Math.max(before?.length ?? 0, after?.length ?? 0);
+  return Array.from({ length: count }, (_, at) => ({
+    turn: at + 1,
+    before: before?.[at],
+    after: after?.[at],
+  })).filter((change) => change.before !== change.after);
 }
 
 const rank: Readonly<Record<CaseStatus, number>> = {
@@ -127,11 +154,13 @@ export function createComparer(input: {
         const was = earlier.scores[metric];
         return Math.abs(after - was) > tolerance ? [{ metric, before: was, after }] : [];
       });
+      const turns = turnChanges(earlier.turns, item.turns);
       const change: CaseChange = {
         id: key,
         before: earlier.status,
         after: item.status,
         scores: moved,
+        ...(turns.length === 0 ? {} : { turns }),
       };
       if (rank[item.status] > rank[earlier.status]) {
         (item.status === "error" ? newlyErrored : newlyFailed).push(change);

@@ -56,7 +56,7 @@ describe("combineTurnResults", () => {
     expect(result).toMatchObject({ status: "scored", success: false });
     if (result.status !== "scored") throw new Error("scored");
     expect(result.score).toBeCloseTo(2 / 3);
-    expect(result.reason).toBe("turn 2: refund missing. 2 of 3 turns passed (mean).");
+    expect(result.reason).toBe("turn 2: refund missing.\n2 of 3 turns passed (mean).");
     expect(result.details.turns.map((turn) => [turn.turn, turn.status])).toEqual([
       [1, "scored"],
       [2, "scored"],

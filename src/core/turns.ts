@@ -258,13 +258,14 @@ export function combineTurnResults(input: {
   lines.push(
     `${passed} of ${plural(scored.length, "turn")} passed (${aggregate === "all" ? "all must pass" : aggregate}).`,
   );
+  // A line each: the first names what went wrong first (a console shows it alone).
   return {
     status: "scored",
     metric,
     score,
     threshold,
     success: success && misplaced.length === 0,
-    reason: lines.join(" "),
+    reason: lines.join("\n"),
     details,
   };
 }

@@ -15,7 +15,7 @@ describe("matchToolCallsByTurn", () => {
       { called: [], expected: expectedTurns[2] },
     ]);
     expect(result).toMatchObject({ score: 1, success: true, misplaced: [] });
-    expect(result.reason).toBe("3 of 3 turns matched.");
+    expect(result.reason).toBe("3 of 3 turns passed (mean).");
   });
 
   it("names a call made at the wrong turn as such, not only as missing and unexpected", () => {
@@ -32,7 +32,7 @@ describe("matchToolCallsByTurn", () => {
     expect(
       result.reason.startsWith("turn 1: refund_order made too early (expected at turn 2)"),
     ).toBe(true);
-    expect(result.reason).toContain("1 of 3 turns matched.");
+    expect(result.reason).toContain("1 of 3 turns passed (mean).");
     // A call of another amount is not the expected one made elsewhere: only missing and extra.
     const other = matchToolCallsByTurn([
       {

@@ -6,15 +6,9 @@
  * only as missing at one turn and unexpected at the other; the conversation's score aggregates
  * the turns' (mean, min, or all passing).
  */
-import {
-  aggregateTurns,
-  findMisplacedCalls,
-  misplacedReasons,
-  readTurnAggregate,
-} from "../core/turns.js";
+import { combineTurnResults, findMisplacedCalls, readTurnAggregate } from "../core/turns.js";
 import type { MisplacedCall, TurnAggregate } from "../core/turns.js";
 import type { Content } from "../core/test-case.js";
-import { plural } from "../core/words.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
@@ -49,9 +43,14 @@ export interface TurnsMatchResult {
   readonly reason: string;
 }
 
-/** The calls of a turn as a list, for finding one again by its index. */
-function listOf(called: unknown): readonly unknown[] {
-  return Array.isArray(called) ? called : [];
+/** A list's items, or none. */
+function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Expected calls, groups (a partial order) taken apart in order, as match results count them. */
+export function flatListOf(value: unknown): readonly unknown[] {
+  return listOf(value).flatMap((item) => (Array.isArray(item) ? (item as unknown[]) : [item]));
 }
 
 /**
@@ -71,37 +70,34 @@ export function matchToolCallsByTurn(
   );
   const misplaced = findMisplacedCalls(results, (made, calledIndex, at, expectedIndex) => {
     const call = listOf(turns[made].called)[calledIndex];
-    const expected = listOf(turns[at].expected)[expectedIndex];
+    const expected = flatListOf(turns[at].expected)[expectedIndex];
     return (
       matchToolCalls([call], [expected as never], { ...shared, ...turns[at].options }).score >= 1
     );
   });
-  const { score, success } = aggregateTurns(results, aggregate, shared.threshold ?? 1);
+  const combined = combineTurnResults({
+    metric: "match",
+    results: results.map((result) => ({
+      status: "scored",
+      metric: "match",
+      score: result.score,
+      threshold: result.threshold,
+      success: result.success,
+      reason: result.reason,
+      details: null,
+    })),
+    aggregate,
+    threshold: shared.threshold ?? 1,
+    misplaced,
+    inputs: turns.map((turn) => turn.input),
+  });
+  const score = combined.status === "scored" ? combined.score : 1;
   return {
     turns: results,
     misplaced,
     score,
-    success: success && misplaced.length === 0,
+    success: combined.status === "scored" ? combined.success : true,
     aggregate,
-    reason: turnsReason(
-      results,
-      misplaced,
-      turns.map((turn) => turn.input),
-    ),
+    reason: combined.status === "scored" ? (combined.reason ?? "") : "no turns.",
   };
-}
-
-/** The failing turns first, misplaced calls named by their turns, then how many passed. */
-function turnsReason(
-  results: readonly MatchResult[],
-  misplaced: readonly MisplacedCall[],
-  inputs: readonly (Content | undefined)[],
-): string {
-  const lines = misplacedReasons(misplaced, inputs);
-  results.forEach((result, at) => {
-    if (!result.success) lines.push(`turn ${at + 1}: ${result.reason}`);
-  });
-  const passed = results.filter((result) => result.success).length;
-  lines.push(`${passed} of ${plural(results.length, "turn")} matched.`);
-  return lines.join(" ");
 }

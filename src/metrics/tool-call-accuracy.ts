@@ -8,21 +8,12 @@ import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
 import { findMisplacedCalls } from "../core/turns.js";
 import type { TurnLeftovers } from "../core/turns.js";
+import { flatListOf } from "./match-by-turn.js";
 import { matchCaseOptions, resolveMatchOptions } from "./match-options.js";
 import { caseOptions } from "../core/options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
-
-/** A list's items, or none. */
-function listOf(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** Expected calls, groups (a partial order) taken apart in order, as match results count them. */
-function flatListOf(value: unknown): readonly unknown[] {
-  return listOf(value).flatMap((item) => (Array.isArray(item) ? (item as unknown[]) : [item]));
-}
 
 /** Whether details are a match's (what a turn left unexpected and missing). */
 function isLeftovers(details: unknown): details is TurnLeftovers {
@@ -152,7 +143,7 @@ export function toolCallAccuracy(
         (made, calledIndex, at, expectedIndex) => {
           const { case: turn, metric: turnMetric } = turns[at];
           const single = turnMetric.measureSync?.({
-            toolsCalled: [listOf(turns[made].case.toolsCalled)[calledIndex]],
+            toolsCalled: [flatListOf(turns[made].case.toolsCalled)[calledIndex]],
             expectedTools: [flatListOf(turn.expectedTools)[expectedIndex]],
             ...(turn.availableTools === undefined ? {} : { availableTools: turn.availableTools }),
           });

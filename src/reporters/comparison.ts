@@ -29,16 +29,31 @@ function rateMove(before: number | null, after: number | null): string {
 }
 
 /** The scores of a case that moved beyond the tolerance: `m 1.00 → 0.50, ...` (raw text). */
-export function movedScores(change: CaseChange): string {
+function movedScores(change: CaseChange): string {
   return change.scores
     .map((score) => `${score.metric} ${score.before.toFixed(2)} → ${score.after.toFixed(2)}`)
     .join(", ");
 }
 
-/** What moved in a case: its status, and each score beyond the tolerance. */
+/** A conversation's turns whose status changed: `turn 2 passed → failed, ...` (raw text). */
+function movedTurns(change: CaseChange): string {
+  return (change.turns ?? [])
+    .map(
+      (turn) =>
+        `turn ${turn.turn} ${turn.before ?? "not reached"} → ${turn.after ?? "not reached"}`,
+    )
+    .join(", ");
+}
+
+/** What moved in a case: each score beyond the tolerance, its turns' statuses (raw text). */
+export function movedText(change: CaseChange): string {
+  return [movedScores(change), movedTurns(change)].filter((part) => part !== "").join(", ");
+}
+
+/** What moved in a case: its status, each score beyond the tolerance, its turns' statuses. */
 function changeText(change: CaseChange): string {
   const status = change.before === change.after ? "" : `${change.before} → ${change.after}`;
-  return printable([status, movedScores(change)].filter((part) => part !== "").join(", "));
+  return printable([status, movedText(change)].filter((part) => part !== "").join(", "));
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   metricRow,
   scoreText,
   sparkline,
+  turnsLine,
 } from "./format.js";
 
 export interface ConsoleReportOptions {
@@ -99,6 +100,7 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
   lines.push(
     `${plural(summary.cases, "case")}: ${verdict} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? ", interrupted" : ""}`,
   );
+  if (summary.turns !== undefined) lines.push(turnsLine(summary.turns));
   if (summary.judge !== undefined) {
     const judge = summary.judge;
     const cost =

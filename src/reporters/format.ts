@@ -1,4 +1,5 @@
-import type { MetricSummary } from "../core/summary.js";
+import type { MetricSummary, TurnSummary } from "../core/summary.js";
+import { plural } from "../core/words.js";
 
 /** `0.875` as `0.88`, `null` as `–`. */
 export function formatScore(value: number | null): string {
@@ -60,4 +61,21 @@ export const metricColumns = [
 export function scoreText(score: number): string {
   const near = Math.round(score * 1000) / 1000;
   return String(score < 1 && near === 1 ? 0.999 : near);
+}
+
+/**
+ * Conversations turn by turn, in one line: how many passed each turn of those that reached it,
+ * and what else happened there (`turn 2 1 of 3 passed (2 failed)`).
+ */
+export function turnsLine(turns: readonly TurnSummary[]): string {
+  const conversations = turns[0]?.cases ?? 0;
+  const parts = turns.map((turn) => {
+    const other = [
+      turn.failed > 0 ? `${turn.failed} failed` : "",
+      turn.errors > 0 ? plural(turn.errors, "error") : "",
+      turn.notEvaluable > 0 ? `${turn.notEvaluable} not evaluable` : "",
+    ].filter((text) => text !== "");
+    return `turn ${turn.turn} ${turn.passed} of ${turn.cases} passed${other.length === 0 ? "" : ` (${other.join(", ")})`}`;
+  });
+  return `by turn (${plural(conversations, "conversation")}): ${parts.join(", ")}`;
 }

@@ -561,16 +561,18 @@
     var images = [];
     if (record.error)
       body.appendChild(el("p", "error-text", [record.error.code + ": " + record.error.message]));
-    var input = content(testCase.input, "input", images);
+    // A conversation's requests and replies are shown turn by turn, below.
+    var turned = Array.isArray(testCase.turns) && testCase.turns.length > 0;
+    var input = turned ? null : content(testCase.input, "input", images);
     if (input) {
       body.appendChild(el("h4", "", ["Input"]));
       body.appendChild(input);
     }
-    var output = content(testCase.actualOutput, "answer", images);
+    var output = turned ? null : content(testCase.actualOutput, "answer", images);
     if (output) {
       body.appendChild(el("h4", "", ["Answer"]));
       body.appendChild(output);
-    } else if (typeof testCase.finalReply === "string") {
+    } else if (!turned && typeof testCase.finalReply === "string") {
       body.appendChild(el("h4", "", ["Final reply"]));
       body.appendChild(el("pre", "text final-reply", [testCase.finalReply]));
     }
@@ -595,11 +597,11 @@
         ]),
       );
     });
-    if (Array.isArray(testCase.turns) && testCase.turns.length > 0) {
+    if (turned) {
       body.appendChild(el("h4", "", ["Conversation, turn by turn"]));
       body.appendChild(conversation(record));
     }
-    var diff = Array.isArray(testCase.turns) ? null : diffTable(record);
+    var diff = turned ? null : diffTable(record);
     if (diff) {
       body.appendChild(el("h4", "", ["Tool calls"]));
       body.appendChild(diff);

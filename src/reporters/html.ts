@@ -3,7 +3,7 @@ import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
-import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
+import { changedCases, comparisonVerdict, movedText } from "./comparison.js";
 import { formatRate } from "./format.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
@@ -152,7 +152,7 @@ function comparisonSection({
     .slice(0, 200)
     .map(
       ({ kind, change }) =>
-        `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(movedScores(change))}</td>${
+        `<tr><td>${escapeXml(change.id)}</td><td>${kind}</td><td>${escapeXml(movedText(change))}</td>${
           reasons === undefined
             ? ""
             : `<td>${escapeXml(reasons.get(change.id)?.before ?? "")}</td><td>${escapeXml(reasons.get(change.id)?.after ?? "")}</td>`

@@ -6,7 +6,8 @@ import type { CaseRecord } from "../core/case-record.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
-import { changedCases, comparisonVerdict, movedScores } from "./comparison.js";
+import { changedCases, comparisonVerdict, movedText } from "./comparison.js";
+import { turnRows } from "./turns.js";
 import {
   formatDuration,
   formatRate,
@@ -98,6 +99,19 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
   if (summary.repeats !== undefined) {
     lines.push("", ...repeatMarkdown(summary.repeats, options.maxCases ?? 20));
   }
+  if (summary.turns !== undefined) {
+    lines.push(
+      "",
+      `**By turn** (${plural(summary.turns[0]?.cases ?? 0, "conversation")})`,
+      "",
+      "| turn | reached | passed | failed | errors | not evaluable |",
+      "| ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...summary.turns.map(
+        (turn) =>
+          `| ${turn.turn} | ${turn.cases} | ${turn.passed} | ${turn.failed} | ${turn.errors} | ${turn.notEvaluable} |`,
+      ),
+    );
+  }
   const failures = options.failures ?? [];
   if (failures.length > 0) {
     const max = options.maxCases ?? 20;
@@ -106,11 +120,37 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
       lines.push(`| ${cell(record.id, 60)} | ${record.status} | ${cell(caseReason(record))} |`);
     }
     if (failures.length > max) lines.push("", `…and ${failures.length - max} more.`);
+    lines.push(...conversationLines(failures.slice(0, maxConversations)));
   }
   if (options.comparison !== undefined) {
     lines.push("", ...comparisonLines(options.comparison, options.maxCases ?? 20));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Failed conversations shown turn by turn, at most. */
+const maxConversations = 5;
+
+/** Each failed conversation as a table, a row per turn: the user's words, the verdicts, why. */
+function conversationLines(records: readonly CaseRecord[]): string[] {
+  const lines: string[] = [];
+  for (const record of records) {
+    const rows = turnRows(record);
+    if (rows.length === 0) continue;
+    const metrics = rows[0].verdicts.map((verdict) => verdict.metric);
+    lines.push(
+      "",
+      `**${cell(record.id, 60)}**, turn by turn:`,
+      "",
+      `| turn | user | ${metrics.map((name) => cell(name, 40)).join(" | ")} | why |`,
+      `| ---: | --- | ${metrics.map(() => "---").join(" | ")} | --- |`,
+      ...rows.map(
+        (row) =>
+          `| ${row.turn} | ${cell(row.input ?? "", 60)} | ${row.verdicts.map((verdict) => verdict.text).join(" | ")} | ${cell(row.why.join("; "), 240)} |`,
+      ),
+    );
+  }
+  return lines;
 }
 
 /** Repeated runs: the verdict, pass@k and pass^k at each k, and the flaky cases. */
@@ -161,7 +201,7 @@ function comparisonLines(
   if (changes.length > 0) {
     lines.push("", "| case | change | scores |", "| --- | --- | --- |");
     for (const { kind, change } of changes.slice(0, max)) {
-      lines.push(`| ${cell(change.id, 60)} | ${kind} | ${cell(movedScores(change))} |`);
+      lines.push(`| ${cell(change.id, 60)} | ${kind} | ${cell(movedText(change))} |`);
     }
     if (changes.length > max) lines.push("", `…and ${changes.length - max} more.`);
   }

@@ -237,10 +237,23 @@ export async function writeResultsReports(
       if (record.status !== "passed") failures.push(record);
       if (failures.length >= 50) break;
     }
+    // Conversations are shown turn by turn: their requests and turns' details, read again.
+    const conversations = failures.filter((record) => record.turns !== undefined);
+    const read =
+      conversations.length === 0
+        ? []
+        : await withCaseContent(
+            conversations,
+            options.dataset,
+            scan.header,
+            options.onWarning ?? (() => undefined),
+          );
     const text = formatMarkdownReport({
       summary,
       title: `toolscore: ${options.source}`,
-      failures,
+      failures: failures.map((record) =>
+        record.turns === undefined ? record : (read[conversations.indexOf(record)] ?? record),
+      ),
       comparison: options.comparison,
       gate: options.gate,
     });
