@@ -36,6 +36,7 @@ export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./core/jso
 export { toToolCall, toToolCalls } from "./core/tool-call.js";
 export type { ToToolCallOptions, ToolCall, ToolCallInput, ToolCallType } from "./core/tool-call.js";
 export type {
+  CaseTurn,
   Content,
   ContentPart,
   ImagePart,
@@ -44,7 +45,8 @@ export type {
   TextPart,
   ToolSpec,
 } from "./core/test-case.js";
-export type { MeasureOptions, Metric, SyncMetric } from "./core/metric.js";
+export type { TurnOutcome, TurnsDetails } from "./core/turns.js";
+export type { MeasureOptions, Metric, SyncMetric, TurnScore } from "./core/metric.js";
 export type {
   ErroredResult,
   MetricResult,
@@ -143,7 +145,7 @@ export type {
 export { evaluate } from "./evaluate/evaluate.js";
 export type { CasePosition, EvaluateOptions, Evaluation, RunEvent } from "./evaluate/evaluate.js";
 export type { CaseError, CaseResult, CaseStatus } from "./core/case-result.js";
-export type { EvaluationSummary, MetricSummary } from "./core/summary.js";
+export type { EvaluationSummary, MetricSummary, TurnSummary } from "./core/summary.js";
 export type { GroupBy, RepeatedCase, RepeatsAtK, RepeatSummary } from "./core/repeats.js";
 export type { CaseContent, CaseRecord, MetricEntry, RecordedCall } from "./core/case-record.js";
 export { createMetric, metricDefinitions } from "./registry/metric-registry.js";

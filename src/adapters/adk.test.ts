@@ -29,23 +29,32 @@ describe("Google ADK", () => {
     expect(trajectory.replies).toEqual(["It was delivered.", "Refunded 45 EUR."]);
   });
 
-  it("reads an eval set as cases with the expected calls of every invocation", () => {
+  it("reads an eval set as cases with turns, an invocation's tool uses a turn's expected calls", () => {
     expect(adkDatasetCases(fixture("support.evalset.json"))).toEqual([
       {
         id: "refund",
-        input: "Refund 30 EUR on order 4521.",
-        expectedTools: [
-          { name: "lookup_order", arguments: { order: "4521" } },
-          { name: "refund_order", arguments: { order: "4521", amount: 30 } },
+        turns: [
+          {
+            input: "Refund 30 EUR on order 4521.",
+            expected_tools: [
+              { name: "lookup_order", arguments: { order: "4521" } },
+              { name: "refund_order", arguments: { order: "4521", amount: 30 } },
+            ],
+          },
         ],
         metadata: { adkEvalSet: "support" },
       },
       {
         id: "status-then-refund",
-        input: "Where is order 4523?",
-        expectedTools: [
-          { name: "lookup_order", arguments: { order: "4523" } },
-          { name: "refund_order", arguments: { order: "4523", amount: 45 } },
+        turns: [
+          {
+            input: "Where is order 4523?",
+            expected_tools: [{ name: "lookup_order", arguments: { order: "4523" } }],
+          },
+          {
+            input: "Refund it: 45 EUR.",
+            expected_tools: [{ name: "refund_order", arguments: { order: "4523", amount: 45 } }],
+          },
         ],
         metadata: { adkEvalSet: "support" },
       },
@@ -56,7 +65,7 @@ describe("Google ADK", () => {
     const cases = adkDatasetCases(fixture("support.evalset_result.json")) as {
       id: string;
       trajectory: unknown;
-      expectedTools: unknown;
+      turns: unknown;
     }[];
     expect(cases.map((item) => item.id)).toEqual(["refund", "status-then-refund"]);
     const run = parseTrajectory(cases[1].trajectory);
@@ -64,9 +73,14 @@ describe("Google ADK", () => {
       ["lookup_order", { status: "delivered" }, false],
       ["refund_order", "refund window closed", true],
     ]);
-    expect(cases[0].expectedTools).toEqual([
-      { name: "lookup_order", arguments: { order: "4521" } },
-      { name: "refund_order", arguments: { order: "4521", amount: 30 } },
+    expect(cases[0].turns).toEqual([
+      {
+        input: "Refund 30 EUR on order 4521.",
+        expected_tools: [
+          { name: "lookup_order", arguments: { order: "4521" } },
+          { name: "refund_order", arguments: { order: "4521", amount: 30 } },
+        ],
+      },
     ]);
     expect(adkDatasetCases({ cases: [] })).toBeUndefined();
   });

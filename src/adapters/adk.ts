@@ -145,19 +145,30 @@ function toolUsesOf(invocation: unknown): { name: string; arguments: unknown }[]
   });
 }
 
-/** The user's request of a conversation: its first invocation's text. */
-function requestOf(invocations: readonly unknown[]): string | undefined {
-  const first = asRecord(invocations[0]);
-  return first === undefined ? undefined : textOf(asRecord(field(first, "user_content"))?.parts);
+/** What the user said to open an invocation. */
+function requestOf(invocation: unknown): string | undefined {
+  const record = asRecord(invocation);
+  return record === undefined ? undefined : textOf(asRecord(field(record, "user_content"))?.parts);
+}
+
+/** The expected invocations of a conversation as a case's turns: a turn each, its tool uses. */
+function expectedTurns(invocations: readonly unknown[]): Record<string, unknown>[] {
+  return invocations.map((invocation) => {
+    const input = requestOf(invocation);
+    return {
+      ...(input === undefined ? {} : { input }),
+      expected_tools: toolUsesOf(invocation),
+    };
+  });
 }
 
 /**
  * The cases of an ADK eval set (`eval_cases`) or eval set result (`eval_case_results`), as
- * toolscore's dataset cases; undefined for anything else. An eval set's case holds what should
- * happen: its conversation's tool uses are the expected calls (the reference run, its
- * invocations, for reports), to be scored against recordings. An eval result's case holds both:
- * the actual invocations of each metric's per-invocation results are the run, the expected ones
- * the expected calls.
+ * toolscore's dataset cases with turns (an invocation each); undefined for anything else. An eval
+ * set's case holds what should happen: each invocation's tool uses are its turn's expected calls,
+ * to be scored against recordings. An eval result's case holds both: the actual invocations of
+ * each metric's per-invocation results are the run (a turn each), the expected ones each turn's
+ * expected calls.
  */
 export function adkDatasetCases(value: unknown): unknown[] | undefined {
   const record = asRecord(value);
@@ -170,8 +181,7 @@ export function adkDatasetCases(value: unknown): unknown[] | undefined {
       const conversation = asArray(evalCase.conversation) ?? [];
       return {
         id: asString(field(evalCase, "eval_id")),
-        input: requestOf(conversation),
-        expectedTools: conversation.flatMap(toolUsesOf),
+        turns: expectedTurns(conversation),
         metadata: { adkEvalSet: evalSet ?? null },
       };
     });
@@ -189,7 +199,7 @@ export function adkDatasetCases(value: unknown): unknown[] | undefined {
       id: asString(field(result, "eval_id")),
       trajectory: { conversation: actual },
       trajectoryFormat: "adk",
-      expectedTools: expected.flatMap(toolUsesOf),
+      turns: expectedTurns(expected),
       metadata: {
         adkEvalSet: asString(field(result, "eval_set_id")) ?? evalSet ?? null,
         adkStatus: field(result, "final_eval_status") ?? null,

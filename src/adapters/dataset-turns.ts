@@ -8,6 +8,7 @@ import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import { readCallFields } from "../core/call-fields.js";
 import { closestName } from "../core/suggest.js";
+import { contentText } from "../core/test-case.js";
 import type { CaseTurn, Content } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -69,6 +70,16 @@ export function readContent(value: unknown, name: string): Content {
 export function closestSpelling(key: string, spellings: readonly string[]): string | undefined {
   const ownStyle = spellings.filter((spelling) => spelling.includes("_") === key.includes("_"));
   return closestName(key, ownStyle) ?? closestName(key, spellings);
+}
+
+/** Text on one line, runs of white space made one space. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Text cut for a message. */
+function cut(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** Each turn field's name, and the other spellings datasets use for it. */
@@ -201,7 +212,17 @@ export function readTurns(
       const called = readCalls(list("toolsCalled"), "called", path("toolsCalled"));
       if (called !== undefined) turn.toolsCalled = called as readonly ToolCall[];
     }
-    if (given.input !== undefined) turn.input = readContent(given.input, path("input"));
+    if (given.input !== undefined) {
+      const input = readContent(given.input, path("input"));
+      const heard = turn.input;
+      if (heard === undefined) turn.input = input;
+      else if (oneLine(contentText(input)) !== oneLine(contentText(heard))) {
+        // A dataset written from an earlier recording: its turns may no longer line up.
+        notes.push(
+          `${path("input")} is not what the user said at turn ${at + 1} of the transcript (${JSON.stringify(cut(oneLine(contentText(heard))))}); the transcript's is used: do the turns still line up?`,
+        );
+      }
+    }
     if (given.actualOutput !== undefined) {
       turn.actualOutput = readContent(given.actualOutput, path("actualOutput"));
     }

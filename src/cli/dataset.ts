@@ -28,6 +28,10 @@ export const datasetFlags = {
     value: "<file>",
     help: "the dataset to write (default toolscore-dataset.jsonl), in a folder\nthat holds the recordings",
   },
+  turns: {
+    type: "boolean",
+    help: "write each recording's conversation as turns, the calls of each user\nturn as its expected calls (what the agent did: review them), unless\nits expected case says what to expect",
+  },
   overwrite: { type: "boolean", help: "replace the --out file when it exists" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
@@ -225,6 +229,7 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
     ...(values.expected === undefined
       ? {}
       : { expected: given(values.expected, expectedFile, io) }),
+    ...(values.turns === true ? { turns: true } : {}),
   });
   try {
     await writeFile(out, `${built.lines.join("\n")}\n`, {
@@ -241,8 +246,12 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
   }
   const expected =
     values.expected === undefined ? "" : `; ${built.withExpected} with an expected case`;
+  const turns =
+    values.turns === true
+      ? `; ${built.withTurns} with turns whose expected calls are the calls recorded: review them`
+      : "";
   io.stdout.write(
-    `wrote ${plural(built.lines.length, "case")} from ${plural(built.transcripts, "recording")} to ${shownPath(out, io)}${expected}\n`,
+    `wrote ${plural(built.lines.length, "case")} from ${plural(built.transcripts, "recording")} to ${shownPath(out, io)}${expected}${turns}\n`,
   );
   for (const warning of recordingsWarnings(built)) {
     io.stderr.write(`warning: ${printable(warning)}\n`);

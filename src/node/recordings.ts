@@ -4,6 +4,8 @@ import { escapePath, glob, isDynamicPattern } from "tinyglobby";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { traceIdsOf } from "../adapters/otlp.js";
 import { DatasetParseError, InvalidInputError, InvalidOptionError } from "../core/errors.js";
+import { userTurnsOf } from "../core/trajectory.js";
+import type { Trajectory } from "../core/trajectory.js";
 import { readDatasetRecords } from "./dataset.js";
 import { readTranscriptFile } from "./transcript-file.js";
 
@@ -140,6 +142,11 @@ export interface RecordingsDatasetOptions {
   readonly expected?: string;
   /** Files never taken for transcripts (the dataset itself, results files), besides `expected`. */
   readonly exclude?: readonly string[];
+  /**
+   * Write each recording's conversation as `turns`, the calls of each user turn as its expected
+   * calls (for a person to review), unless its expected case says what to expect.
+   */
+  readonly turns?: boolean;
 }
 
 /** A dataset built from recordings: its lines, and what a user should hear about. */
@@ -150,6 +157,8 @@ export interface RecordingsDataset {
   readonly transcripts: number;
   /** Cases that got an expected case. */
   readonly withExpected: number;
+  /** Cases written with turns from their recordings (`turns`). */
+  readonly withTurns: number;
   /** Transcripts that could not be read: their cases are written all the same, and will be errors. */
   readonly unreadable: readonly string[];
   /** Recordings without an expected case, and expected cases no recording has (by id). */
@@ -275,23 +284,58 @@ async function isOwnFile(file: string): Promise<boolean> {
   return head !== undefined && isDatasetHead(head);
 }
 
+/** One run of a transcript: its trace, when the file holds several, and what was read of it. */
+interface RecordedRun {
+  readonly traceId: string | undefined;
+  readonly trajectory: Trajectory | undefined;
+}
+
 /** The runs one transcript holds: one, or one per trace of an export of spans. */
-async function runsOf(file: string): Promise<{ traces: (string | undefined)[]; error?: string }> {
+async function runsOf(file: string): Promise<{ runs: RecordedRun[]; error?: string }> {
   try {
     const value = await readTranscriptFile(file);
-    const { format } = parseTrajectory(value);
-    const traces = ["otel", "openinference", "openai-agents", "mastra"].includes(format)
+    const trajectory = parseTrajectory(value);
+    const traces = ["otel", "openinference", "openai-agents", "mastra"].includes(trajectory.format)
       ? traceIdsOf(value)
       : [];
-    if (traces.length <= 1) return { traces: [undefined] };
-    for (const traceId of traces) parseTrajectory(value, { traceId });
-    return { traces };
+    if (traces.length <= 1) return { runs: [{ traceId: undefined, trajectory }] };
+    return {
+      runs: traces.map((traceId) => ({
+        traceId,
+        trajectory: parseTrajectory(value, { traceId }),
+      })),
+    };
   } catch (error) {
     return {
-      traces: [undefined],
+      runs: [{ traceId: undefined, trajectory: undefined }],
       error: error instanceof Error ? error.message : String(error),
     };
   }
+}
+
+/** Fields of an expected case that say what to expect of the calls: turns are not made then. */
+const expectsCalls = [
+  "turns",
+  "expectedTools",
+  "expected_tools",
+  "expectedTrajectory",
+  "expected_trajectory",
+  "expectedAgentTrajectory",
+  "expected_agent_trajectory",
+];
+
+/**
+ * A recording's conversation as a case's turns: each user turn's message and its calls (name
+ * and arguments; what they returned is no expectation) as the turn's expected calls.
+ */
+function turnsOfRecording(trajectory: Trajectory): Record<string, unknown>[] {
+  return userTurnsOf(trajectory.turns).map((turn) => ({
+    ...(turn.input === undefined ? {} : { input: turn.input }),
+    expected_tools: turn.calls.map((index) => ({
+      name: trajectory.calls[index].name,
+      arguments: trajectory.calls[index].inputParameters,
+    })),
+  }));
 }
 
 /**
@@ -333,6 +377,7 @@ export async function buildRecordingsDataset(
   const withoutExpected: string[] = [];
   const ownFiles: string[] = [];
   let withExpected = 0;
+  let withTurns = 0;
   for (const file of files) {
     if (await isOwnFile(file)) {
       ownFiles.push(portable(cwd, file));
@@ -346,9 +391,9 @@ export async function buildRecordingsDataset(
         message: `${portable(cwd, file)} is outside ${portable(cwd, folder) || "."}, the folder of the dataset ${portable(cwd, dataset)}: a dataset names transcripts in its own folder; write it in a folder that holds the recordings`,
       });
     }
-    const { traces, error } = await runsOf(file);
+    const { runs, error } = await runsOf(file);
     if (error !== undefined) unreadable.push(`${portable(cwd, file)}: ${error}`);
-    for (const traceId of traces) {
+    for (const { traceId, trajectory } of runs) {
       const id =
         traceId === undefined ? portable(idBase, file) : `${portable(idBase, file)}#${traceId}`;
       const line: Record<string, unknown> = { id, trajectoryFile };
@@ -360,6 +405,14 @@ export async function buildRecordingsDataset(
         for (const [key, value] of Object.entries(match.record))
           if (key !== "id") line[key] = value;
       } else if (expected !== undefined) withoutExpected.push(id);
+      if (
+        options.turns === true &&
+        trajectory !== undefined &&
+        !expectsCalls.some((key) => Object.hasOwn(line, key))
+      ) {
+        line.turns = turnsOfRecording(trajectory);
+        withTurns++;
+      }
       lines.push(JSON.stringify(line));
     }
   }
@@ -372,6 +425,7 @@ export async function buildRecordingsDataset(
     transcripts: files.length - ownFiles.length,
     ownFiles,
     withExpected,
+    withTurns,
     unreadable,
     withoutExpected,
     unmatchedExpected,

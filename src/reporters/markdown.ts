@@ -146,7 +146,7 @@ function conversationLines(records: readonly CaseRecord[]): string[] {
       `| ---: | --- | ${metrics.map(() => "---").join(" | ")} | --- |`,
       ...rows.map(
         (row) =>
-          `| ${row.turn} | ${cell(row.input ?? "", 60)} | ${row.verdicts.map((verdict) => verdict.text).join(" | ")} | ${cell(row.why.join("; "), 240)} |`,
+          `| ${row.turn} | ${cell(row.input ?? "", 60)} | ${row.verdicts.map((verdict) => verdict.text).join(" | ")} | ${cell(row.why.join(" · "), 240)} |`,
       ),
     );
   }
