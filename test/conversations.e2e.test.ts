@@ -15,6 +15,7 @@ import { describeInChromium, launchChromium } from "./support/chromium.js";
 import { runCliProcess } from "./support/cli.js";
 import { docPages } from "./support/doc-pages.js";
 import { readJsonl, testFolders } from "./support/folders.js";
+import { comparableRecords } from "./support/records.js";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const example = path.join(root, "examples", "conversations");
@@ -213,14 +214,7 @@ describe("conversations in worker threads", () => {
         turnAggregate: "min",
       });
       summaries.push(run.summary.turns);
-      outs.push(
-        readFileSync(out, "utf8")
-          .split("\n")
-          .filter((text) => text.includes('"index"'))
-          .map((text) => text.replace(/"durationMs":[\d.e-]+/, ""))
-          .sort()
-          .join("\n"),
-      );
+      outs.push(comparableRecords(out));
     }
     expect(outs[0]).toBe(outs[1]);
     expect(outs[0]).toContain('"turns":["failed","failed","passed"]');

@@ -7,6 +7,7 @@ import { ErrorCode } from "../core/errors.js";
 import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
 import { scanResults } from "../node/results-file.js";
 import { evaluateToFile } from "./evaluate-to-file.js";
+import { comparableRecords } from "../../test/support/records.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "toolscore-runs-"));
 afterAll(() => {
@@ -52,14 +53,7 @@ describe("evaluateToFile", () => {
       expect(run).toMatchObject({ datasetCases: 3, ran: 3, written: true, aborted: false });
       expect(run.summary).toMatchObject({ passed: 1, failed: 1, errors: 1 });
       expect(run.errors[0]).toMatchObject({ line: 3 });
-      outs.push(
-        readFileSync(out, "utf8")
-          .split("\n")
-          .filter((text) => text.includes('"index"'))
-          .map((text) => text.replace(/"durationMs":[\d.e-]+/, ""))
-          .sort()
-          .join("\n"),
-      );
+      outs.push(comparableRecords(out));
     }
     expect(outs[0]).toBe(outs[1]);
   });

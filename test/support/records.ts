@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { ErrorCode } from "../../src/core/errors.js";
 import type { CaseRecord } from "../../src/core/case-record.js";
 import { metricResultsOf } from "../../src/evaluate/record.js";
@@ -129,4 +130,14 @@ export function summaryOf(records: readonly CaseRecord[]): EvaluationSummary {
     builder.add({ id: record.id, status: record.status, results: metricResultsOf(record) });
   }
   return builder.summary({ durationMs: 1234 });
+}
+
+/** A results file's case lines, sorted, without their durations: equal for equal runs. */
+export function comparableRecords(file: string): string {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((text) => text.includes('"index"'))
+    .map((text) => text.replace(/"durationMs":[\d.e-]+/, ""))
+    .sort()
+    .join("\n");
 }
