@@ -128,6 +128,17 @@ describe("conversations, through the command line", () => {
     );
   });
 
+  it("says which turn is flaky over repeated runs of one conversation (--group-by)", async () => {
+    const cwd = copy();
+    const run = await runCliProcess(
+      ["eval", "runs/", "-e", "expected.jsonl", "--group-by", "metadata.conversation"],
+      { cwd },
+    );
+    expect(run.stdout).toContain(
+      "by turn (1 conversation): turn 1 2 of 3 passed (1 failed); every run passed it in 0 of 1, flaky in 1, turn 2 1 of 3 passed (2 failed); every run passed it in 0 of 1, flaky in 1, turn 3 3 of 3 passed; every run passed it in 1 of 1",
+    );
+  });
+
   it("writes a dataset with turns from recordings, and notes turns that no longer line up", async () => {
     const cwd = copy();
     const written = await runCliProcess(

@@ -39,6 +39,15 @@ export interface TurnSummary {
   readonly failed: number;
   readonly errors: number;
   readonly notEvaluable: number;
+  /**
+   * When runs are grouped (repeated runs of a conversation): the conversations with this turn,
+   * those whose every run passed it, and those where it passed in some runs and failed in others.
+   */
+  readonly groups?: {
+    readonly groups: number;
+    readonly alwaysPassed: number;
+    readonly flaky: number;
+  };
 }
 
 /** What a run came to. A case passes when no metric failed it or could not score it. */
@@ -176,8 +185,15 @@ export function createSummaryBuilder(
     errors: number;
     notEvaluable: number;
   }[] = [];
-  const countTurns = (turns: readonly CaseResult["status"][] | undefined) => {
+  // Per group of runs and turn: whether the turn passed in some run, and failed in some run.
+  const turnRuns = new Map<string, { passed: boolean; failed: boolean }[]>();
+  const countTurns = (
+    turns: readonly CaseResult["status"][] | undefined,
+    group: string | undefined,
+  ) => {
     if (turns === undefined) return;
+    const runs = group === undefined ? undefined : (turnRuns.get(group) ?? []);
+    if (group !== undefined && runs !== undefined) turnRuns.set(group, runs);
     turns.forEach((status, at) => {
       const tally = (turnTally[at] ??= {
         cases: 0,
@@ -191,8 +207,29 @@ export function createSummaryBuilder(
       else if (status === "failed") tally.failed++;
       else if (status === "not-evaluable") tally.notEvaluable++;
       else tally.errors++;
+      if (runs !== undefined) {
+        const seen = (runs[at] ??= { passed: false, failed: false });
+        if (status === "passed") seen.passed = true;
+        else seen.failed = true;
+      }
     });
   };
+  /** Each turn's figures, with its groups of runs when runs were grouped. */
+  const turnSummaries = (): TurnSummary[] =>
+    turnTally.map((tally, at): TurnSummary => {
+      if (turnRuns.size === 0) return { turn: at + 1, ...tally };
+      let groups = 0;
+      let alwaysPassed = 0;
+      let flaky = 0;
+      for (const runs of turnRuns.values()) {
+        const seen = runs.at(at);
+        if (seen === undefined) continue;
+        groups++;
+        if (seen.passed && !seen.failed) alwaysPassed++;
+        if (seen.passed && seen.failed) flaky++;
+      }
+      return { turn: at + 1, ...tally, groups: { groups, alwaysPassed, flaky } };
+    });
 
   const countCase = (status: CaseResult["status"], group: string | undefined) => {
     repeats.add(group, status === "passed");
@@ -220,7 +257,7 @@ export function createSummaryBuilder(
   return {
     add(result) {
       countCase(result.status, result.group);
-      countTurns(result.turns);
+      countTurns(result.turns, result.group);
       if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
@@ -233,7 +270,7 @@ export function createSummaryBuilder(
     },
     addFlat({ id, group, status, turns, kinds, scores, successes, at }) {
       countCase(status, group);
-      if (turns !== undefined && turns !== "") countTurns(turnStatusesOf(turns));
+      if (turns !== undefined && turns !== "") countTurns(turnStatusesOf(turns), group);
       let ran = 0;
       for (let m = 0; m < ordered.length; m++) {
         const accumulator = ordered[m];
@@ -277,9 +314,7 @@ export function createSummaryBuilder(
         metrics,
         ...(extra.judge === undefined ? {} : { judge: extra.judge }),
         ...(repeated === undefined ? {} : { repeats: repeated }),
-        ...(turnTally.length === 0
-          ? {}
-          : { turns: turnTally.map((tally, at): TurnSummary => ({ turn: at + 1, ...tally })) }),
+        ...(turnTally.length === 0 ? {} : { turns: turnSummaries() }),
         durationMs: extra.durationMs,
         aborted: extra.aborted ?? false,
       };

@@ -108,6 +108,21 @@ describe("a conversation scored turn by turn", () => {
     expect(await run(lenient, "all")).toMatchObject({ score: 1, success: true });
   });
 
+  it("counts, over repeated runs of a conversation, the turns every run passed and the flaky ones", async () => {
+    const runs = [
+      conversation([[lookup], [refund], []]),
+      conversation([[lookup], [refund], []]),
+      conversation([[lookup, refund], [], []]),
+    ].map((testCase, run) => ({ ...testCase, run }));
+    const { summary } = await evaluate({ testCases: runs, metrics: metrics() });
+    expect(summary.repeats).toMatchObject({ flaky: 1 });
+    expect(summary.turns?.map((turn) => [turn.turn, turn.passed, turn.groups])).toEqual([
+      [1, 2, { groups: 1, alwaysPassed: 0, flaky: 1 }],
+      [2, 2, { groups: 1, alwaysPassed: 0, flaky: 1 }],
+      [3, 3, { groups: 1, alwaysPassed: 1, flaky: 0 }],
+    ]);
+  });
+
   it("is the case's error when a turn names a metric the run does not have", async () => {
     const bad: TestCase = {
       ...conversation([[lookup], [refund], []]),

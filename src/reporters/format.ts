@@ -68,14 +68,19 @@ export function scoreText(score: number): string {
  * and what else happened there (`turn 2 1 of 3 passed (2 failed)`).
  */
 export function turnsLine(turns: readonly TurnSummary[]): string {
-  const conversations = turns[0]?.cases ?? 0;
+  const first = turns.at(0);
+  const conversations = first?.groups?.groups ?? first?.cases ?? 0;
   const parts = turns.map((turn) => {
     const other = [
       turn.failed > 0 ? `${turn.failed} failed` : "",
       turn.errors > 0 ? plural(turn.errors, "error") : "",
       turn.notEvaluable > 0 ? `${turn.notEvaluable} not evaluable` : "",
     ].filter((text) => text !== "");
-    return `turn ${turn.turn} ${turn.passed} of ${turn.cases} passed${other.length === 0 ? "" : ` (${other.join(", ")})`}`;
+    const runs =
+      turn.groups === undefined
+        ? ""
+        : `; every run passed it in ${turn.groups.alwaysPassed} of ${turn.groups.groups}${turn.groups.flaky > 0 ? `, flaky in ${turn.groups.flaky}` : ""}`;
+    return `turn ${turn.turn} ${turn.passed} of ${turn.cases} passed${other.length === 0 ? "" : ` (${other.join(", ")})`}${runs}`;
   });
   return `by turn (${plural(conversations, "conversation")}): ${parts.join(", ")}`;
 }

@@ -100,15 +100,16 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
     lines.push("", ...repeatMarkdown(summary.repeats, options.maxCases ?? 20));
   }
   if (summary.turns !== undefined) {
+    const grouped = summary.turns.some((turn) => turn.groups !== undefined);
     lines.push(
       "",
-      `**By turn** (${plural(summary.turns[0]?.cases ?? 0, "conversation")})`,
+      `**By turn** (${grouped ? `${plural(summary.turns[0]?.cases ?? 0, "run")} of ${plural(summary.turns[0]?.groups?.groups ?? 0, "conversation")}` : plural(summary.turns[0]?.cases ?? 0, "conversation")})`,
       "",
-      "| turn | reached | passed | failed | errors | not evaluable |",
-      "| ---: | ---: | ---: | ---: | ---: | ---: |",
+      `| turn | reached | passed | failed | errors | not evaluable |${grouped ? " every run passed | flaky |" : ""}`,
+      `| ---: | ---: | ---: | ---: | ---: | ---: |${grouped ? " ---: | ---: |" : ""}`,
       ...summary.turns.map(
         (turn) =>
-          `| ${turn.turn} | ${turn.cases} | ${turn.passed} | ${turn.failed} | ${turn.errors} | ${turn.notEvaluable} |`,
+          `| ${turn.turn} | ${turn.cases} | ${turn.passed} | ${turn.failed} | ${turn.errors} | ${turn.notEvaluable} |${turn.groups === undefined ? "" : ` ${turn.groups.alwaysPassed} of ${turn.groups.groups} | ${turn.groups.flaky} |`}`,
       ),
     );
   }
