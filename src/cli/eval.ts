@@ -199,7 +199,7 @@ export const evalFlags = {
     type: "string",
     value: "mean|min|all",
     help: "how a conversation's turns (a case's turns) make its score, unless\nthe case says: mean (default), min, or all (1 only when every turn\npasses)",
-    group: "Results and reports",
+    group: "Metrics and options",
   },
   baseline: {
     type: "string",
