@@ -1,4 +1,4 @@
-import { DatasetParseError, ToolscoreError } from "../core/errors.js";
+import { DatasetParseError, InvalidInputError, ToolscoreError } from "../core/errors.js";
 import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { CaseTurn, Content, TestCase, ToolSpec } from "../core/test-case.js";
@@ -13,8 +13,13 @@ import type {
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
-import { closestSpelling, readCalls, readContent, readTurns } from "./dataset-turns.js";
-import { turnAggregates } from "../core/turns.js";
+import {
+  closestSpelling,
+  readCalls,
+  readCaseTurns,
+  readContent,
+  turnFieldsOfCase,
+} from "./dataset-turns.js";
 import type { TurnAggregate } from "../core/turns.js";
 
 /** What a transcript in a dataset case was read as. */
@@ -321,52 +326,27 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     );
   }
   let turns: readonly CaseTurn[] | undefined;
-  if (values.turns !== undefined) {
-    const conflicting = (
-      [
-        "toolsCalled",
-        "expectedTools",
-        "expectedTrajectory",
-        "expectedOutputContains",
-        "expectedOutput",
-        "expectedOutcome",
-        "actualOutput",
-      ] as const
-    ).filter((field) => values[field] !== undefined);
-    if (conflicting.length > 0) {
-      const names = conflicting.map((field) => givenAs[field] ?? field);
-      fail(
-        `a case with turns gives ${names.join(", ")} in each turn it belongs to, not for the whole conversation`,
-        conflicting[0],
-      );
-    }
+  let turnAggregate: TurnAggregate | undefined;
+  if (values.turns !== undefined || values.turnAggregate !== undefined) {
     try {
-      const read = readTurns(values.turns, {
-        field: givenAs.turns ?? "turns",
+      const read = readCaseTurns({
+        turns: values.turns,
+        turnAggregate: values.turnAggregate,
+        spelled: { turns: givenAs.turns, turnAggregate: givenAs.turnAggregate },
+        conflicting: turnFieldsOfCase.flatMap((field) =>
+          values[field] === undefined ? [] : [{ field, given: givenAs[field] ?? field }],
+        ),
         ...(parsedTrajectory === undefined ? {} : { trajectory: parsedTrajectory }),
       });
       turns = read.turns;
+      turnAggregate = read.turnAggregate;
       notes.push(...read.notes);
-      if (parsedTrajectory === undefined) {
-        const all = read.turns.flatMap((turn) => turn.toolsCalled ?? []);
-        if (read.turns.some((turn) => turn.toolsCalled !== undefined)) toolsCalled = all;
+      if (parsedTrajectory === undefined && turns?.some((turn) => turn.toolsCalled !== undefined)) {
+        toolsCalled = turns.flatMap((turn) => turn.toolsCalled ?? []);
       }
     } catch (error) {
-      const detail =
-        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
-      fail(detail, "turns", error);
-    }
-  }
-  const turnAggregate = values.turnAggregate;
-  if (turnAggregate !== undefined) {
-    if (!turnAggregates.includes(turnAggregate as TurnAggregate)) {
-      fail(
-        `${givenAs.turnAggregate ?? "turnAggregate"} must be ${turnAggregates.join(", ")}, got ${JSON.stringify(turnAggregate)}`,
-        "turnAggregate",
-      );
-    }
-    if (turns === undefined) {
-      fail(`${givenAs.turnAggregate ?? "turnAggregate"} is for a case with turns`, "turnAggregate");
+      const field = InvalidInputError.isInstance(error) ? error.field : "turns";
+      fail((error as Error).message, field, error);
     }
   }
   // Built key by key (in the order the fields are documented): a conditional spread per
@@ -393,7 +373,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   }
   if (metadata !== undefined) read.metadata = metadata as JsonObject;
   if (turns !== undefined) read.turns = turns;
-  if (turnAggregate !== undefined) read.turnAggregate = turnAggregate as TurnAggregate;
+  if (turnAggregate !== undefined) read.turnAggregate = turnAggregate;
   if (trajectory !== undefined) read.trajectory = trajectory;
   if (expectedTrajectory !== undefined) read.expectedTrajectory = expectedTrajectory;
   if (notes.length > 0) read.notes = notes;

@@ -12,6 +12,8 @@ import { contentText } from "../core/test-case.js";
 import type { CaseTurn, Content } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
+import { turnAggregates } from "../core/turns.js";
+import type { TurnAggregate } from "../core/turns.js";
 import { userTurnsOf } from "../core/trajectory.js";
 import type { Trajectory, TrajectoryStep, TrajectoryTurn } from "../core/trajectory.js";
 
@@ -266,4 +268,59 @@ export function readTurns(
     };
   }
   return { turns, notes };
+}
+
+/** Fields of a case that belong in its turns when it has turns. */
+export const turnFieldsOfCase = [
+  "toolsCalled",
+  "expectedTools",
+  "expectedTrajectory",
+  "expectedOutputContains",
+  "expectedOutput",
+  "expectedOutcome",
+  "actualOutput",
+] as const;
+
+/**
+ * A case's `turns` and `turnAggregate` (see `readTurns`): fields of the whole case that belong in
+ * its turns (`conflicting`, as the case spelled them) are an error, and so is an aggregate
+ * without turns. Errors are `InvalidInputError`s naming the field.
+ */
+export function readCaseTurns(input: {
+  readonly turns: unknown;
+  readonly turnAggregate: unknown;
+  /** How the case spelled the two fields, when it gave them. */
+  readonly spelled: {
+    readonly turns?: string | undefined;
+    readonly turnAggregate?: string | undefined;
+  };
+  readonly conflicting: readonly { readonly field: string; readonly given: string }[];
+  readonly trajectory?: Trajectory;
+}): { turns?: CaseTurn[]; turnAggregate?: TurnAggregate; notes: string[] } {
+  const aggregateName = input.spelled.turnAggregate ?? "turnAggregate";
+  const given = input.turnAggregate;
+  if (given !== undefined && !turnAggregates.includes(given as TurnAggregate)) {
+    throw new InvalidInputError({
+      field: "turnAggregate",
+      message: `${aggregateName} must be ${turnAggregates.join(", ")}, got ${JSON.stringify(given)}`,
+    });
+  }
+  if (input.turns === undefined) {
+    throw new InvalidInputError({
+      field: "turnAggregate",
+      message: `${aggregateName} is for a case with turns`,
+    });
+  }
+  const first = input.conflicting.at(0);
+  if (first !== undefined) {
+    throw new InvalidInputError({
+      field: first.field,
+      message: `a case with turns gives ${input.conflicting.map((item) => item.given).join(", ")} in each turn it belongs to, not for the whole conversation`,
+    });
+  }
+  const read = readTurns(input.turns, {
+    field: input.spelled.turns ?? "turns",
+    ...(input.trajectory === undefined ? {} : { trajectory: input.trajectory }),
+  });
+  return given === undefined ? read : { ...read, turnAggregate: given as TurnAggregate };
 }
