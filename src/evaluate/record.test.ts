@@ -124,6 +124,15 @@ describe("caseRecordLine: the record's JSON, written directly", () => {
       run: fc.nat(),
       group: fc.string(),
       status: fc.constantFrom("passed" as const, "failed" as const, "error" as const),
+      turns: fc.array(
+        fc.constantFrom(
+          "passed" as const,
+          "failed" as const,
+          "error" as const,
+          "not-evaluable" as const,
+        ),
+        { maxLength: 4 },
+      ),
       results: fc.array(metricResult, { maxLength: 3 }),
       error: fc.record({ code: fc.constant(ErrorCode.DATASET_PARSE), message: fc.string() }),
       durationMs: number,

@@ -333,7 +333,6 @@ export function caseRecordLine(
     typeof result.index === "number" &&
     typeof result.id === "string" &&
     plainStatuses.has(result.status) &&
-    result.turns === undefined &&
     typeof result.durationMs === "number"
       ? leanMetricsJson(result.results, leaveOut, options?.keep ?? "none")
       : undefined;
@@ -351,6 +350,8 @@ export function caseRecordLine(
         ? `,"line":${jsonNumber(result.line)}`
         : member("line", result.line)
   },"status":"${result.status}","metrics":{${metrics}}${
+    result.turns === undefined ? "" : member("turns", result.turns)
+  }${
     result.run === undefined ? "" : member("run", result.run)
   }${result.group === undefined ? "" : member("group", result.group)}${
     result.error === undefined ? "" : member("error", withoutCredentials(result.error))
