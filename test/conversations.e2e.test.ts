@@ -179,6 +179,19 @@ describe("conversations, through the command line", () => {
     );
   });
 
+  it("parse shows a conversation's calls turn by turn, as a case's turns read them", async () => {
+    const run = await runCliProcess(["parse", "runs/too-early.json"], { cwd: copy() });
+    expect(run.stdout.split("\n")).toEqual([
+      "format: openai-chat; 2 tool calls in 3 user turns",
+      'turn 1 "Where is my order 4521? It arrived broken.":',
+      '  1. lookup_order({"order_id":"4521"}) → "{\\"status\\": \\"delivered\\", \\"total\\": 30}"',
+      '  2. refund_order({"order_id":"4521","amount":30}) → "{\\"refunded\\": 30}"',
+      'turn 2 "Yes, please refund it.": no calls',
+      `turn 3 "Thanks, that's all.": no calls`,
+      "",
+    ]);
+  });
+
   it("reads an ADK eval result as conversations, an invocation a turn", async () => {
     const cwd = folder();
     cpSync(

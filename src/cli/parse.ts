@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { formatToolCall } from "../core/call-diff.js";
+import { userTurnsOf } from "../core/trajectory.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { readTranscriptFile } from "../node/transcript-file.js";
 import { printable } from "../reporters/printable.js";
@@ -67,15 +68,32 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout.write(`${JSON.stringify(trajectory, null, 2)}\n`);
     return ExitCode.OK;
   }
-  io.stdout.write(`format: ${trajectory.format}; ${trajectory.calls.length} tool calls\n`);
-  trajectory.calls.forEach((call, index) => {
+  const turns = userTurnsOf(trajectory.turns);
+  // A conversation of several user turns is shown turn by turn, as a dataset's turns read it.
+  const byTurn = turns.length > 1;
+  io.stdout.write(
+    `format: ${trajectory.format}; ${trajectory.calls.length} tool calls${byTurn ? ` in ${turns.length} user turns` : ""}\n`,
+  );
+  const showCall = (index: number) => {
+    const call = trajectory.calls[index];
     const output =
       call.output === null
         ? ""
         : ` → ${formatToolCall({ name: "", arguments: call.output }).slice(1, -1)}`;
     const shown = `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}`;
-    io.stdout.write(`${printable(shown)}\n`);
-  });
+    io.stdout.write(`${byTurn ? "  " : ""}${printable(shown)}\n`);
+  };
+  if (!byTurn) trajectory.calls.forEach((_, index) => { showCall(index); });
+  else {
+    turns.forEach((turn, at) => {
+      const said = turn.input === undefined ? "" : turn.input.replace(/\s+/g, " ").trim();
+      const quoted = said.length > 80 ? `${said.slice(0, 79)}…` : said;
+      io.stdout.write(
+        `${printable(`turn ${at + 1}${said === "" ? "" : ` ${JSON.stringify(quoted)}`}${turn.calls.length === 0 ? ": no calls" : ":"}`)}\n`,
+      );
+      turn.calls.forEach(showCall);
+    });
+  }
   for (const mapping of trajectory.nameMapping)
     io.stdout.write(`renamed: ${printable(mapping.original)} → ${printable(mapping.normalized)}\n`);
   for (const warning of trajectory.warnings) {
