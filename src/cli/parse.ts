@@ -83,7 +83,10 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     const shown = `${index + 1}. ${formatToolCall({ name: call.name, arguments: call.inputParameters })}${call.isError === true ? " [error]" : ""}${output.length > 100 ? `${output.slice(0, 99)}…` : output}`;
     io.stdout.write(`${byTurn ? "  " : ""}${printable(shown)}\n`);
   };
-  if (!byTurn) trajectory.calls.forEach((_, index) => { showCall(index); });
+  if (!byTurn)
+    trajectory.calls.forEach((_, index) => {
+      showCall(index);
+    });
   else {
     turns.forEach((turn, at) => {
       const said = turn.input === undefined ? "" : turn.input.replace(/\s+/g, " ").trim();
