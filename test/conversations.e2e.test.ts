@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { evaluateToFile } from "../src/node.js";
 import { describeInChromium, launchChromium } from "./support/chromium.js";
-import { runCliProcess, startCli } from "./support/cli.js";
+import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { docPages } from "./support/doc-pages.js";
 import { readJsonl, testFolders } from "./support/folders.js";
 import { comparableRecords } from "./support/records.js";
@@ -303,14 +303,7 @@ describeInChromium("a conversation in the HTML report", () => {
 
     // toolscore view serves the same report: the conversation turn by turn.
     const { child, done } = startCli(["view"], { cwd });
-    const url = await new Promise<string>((resolve) => {
-      let seen = "";
-      child.stdout?.on("data", (chunk: Buffer | string) => {
-        seen += String(chunk);
-        const found = /toolscore view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
-        if (found !== null) resolve(found[1]);
-      });
-    });
+    const url = await viewerUrl(child);
     const viewed = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await viewed.goto(`${url}runs/toolscore-results`);
     await viewed.waitForSelector("body[data-ready=true]");

@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCliProcess, startCli } from "./support/cli.js";
+import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { jsonl, testFolders } from "./support/folders.js";
 
 const folder = testFolders("toolscore-view-cli-");
@@ -24,14 +24,7 @@ describe("toolscore view", () => {
       0,
     );
     const { child, done } = startCli(["view"], { cwd });
-    const url = await new Promise<string>((resolve) => {
-      let seen = "";
-      child.stdout?.on("data", (chunk: Buffer | string) => {
-        seen += String(chunk);
-        const found = /toolscore view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
-        if (found !== null) resolve(found[1]);
-      });
-    });
+    const url = await viewerUrl(child);
     const list = await fetch(url);
     expect(list.status).toBe(200);
     expect(await list.text()).toContain('<a href="/runs/results">results</a>');

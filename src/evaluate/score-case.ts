@@ -141,6 +141,19 @@ export function createCaseScorer<TCase extends object>(input: {
         );
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
+  /** The run's metric at `at`, or the one a case's (or turn's) own options make of it. */
+  const choose = (
+    metric: Metric<TCase>,
+    at: number,
+    own: JsonObject | undefined,
+  ): ChosenMetric<TCase> => {
+    if (own === undefined) return metric;
+    try {
+      return derived.get(at, metric, own);
+    } catch (error) {
+      return { failed: toErroredResult(metric.name, error) };
+    }
+  };
   const measureOptions = signal === undefined ? {} : { signal };
   const { groupBy } = input;
   // Most runs: every metric scores synchronously, and most cases bring no options of their own.
@@ -212,14 +225,7 @@ export function createCaseScorer<TCase extends object>(input: {
             name: metric.name,
             metric,
             cases,
-            chosen: perTurn.map((own): ChosenMetric<TCase> => {
-              if (own[at] === undefined) return metric;
-              try {
-                return derived.get(at, metric, own[at]);
-              } catch (error) {
-                return { failed: toErroredResult(metric.name, error) };
-              }
-            }),
+            chosen: perTurn.map((own) => choose(metric, at, own[at])),
             aggregate,
             measureOptions,
             ...(signal === undefined ? {} : { signal }),
@@ -246,15 +252,7 @@ export function createCaseScorer<TCase extends object>(input: {
         }
         return result(caseStatusOf(results), results);
       }
-      const chosen: ChosenMetric<TCase>[] = metrics.map((metric, at) => {
-        const own = overrides[at];
-        if (own === undefined) return metric;
-        try {
-          return derived.get(at, metric, own);
-        } catch (error) {
-          return { failed: toErroredResult(metric.name, error) };
-        }
-      });
+      const chosen = metrics.map((metric, at) => choose(metric, at, overrides[at]));
       const done = (results: MetricResult[]): CaseResult => result(caseStatusOf(results), results);
       // A derived metric may carry another name; results are filed under the run's names.
       const named = (result: MetricResult, at: number): MetricResult => {

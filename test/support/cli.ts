@@ -86,3 +86,15 @@ export function recordsByIndex(file: string): Map<number, Record<string, unknown
   }
   return records;
 }
+
+/** The address `toolscore view` (started by `startCli`) says it serves, once it says it. */
+export function viewerUrl(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let seen = "";
+    child.stdout?.on("data", (chunk: Buffer | string) => {
+      seen += String(chunk);
+      const found = /toolscore view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+      if (found !== null) resolve(found[1]);
+    });
+  });
+}
