@@ -84,10 +84,17 @@ export interface TestCase {
   /** How the turns' scores make the case's: "mean" (default), "min", or "all" (every turn passes). */
   readonly turnAggregate?: "mean" | "min" | "all";
   /**
-   * The turns before this one, when this case is one turn of a conversation: what judges are
-   * shown as the conversation so far.
+   * When this case is one turn of a conversation: the conversation's turns and this turn's index
+   * among them; judges are shown the turns before it as the conversation so far. The turns are
+   * shared, never copied, so a turn of a long conversation costs what any turn costs.
    */
-  readonly earlierTurns?: readonly CaseTurn[];
+  readonly conversation?: ConversationPlace;
+}
+
+/** Where a case sits in a conversation: its turns, and the index (0-based) of this one. */
+export interface ConversationPlace {
+  readonly turns: readonly CaseTurn[];
+  readonly at: number;
 }
 
 /**

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ErrorCode, InvalidOptionError } from "./errors.js";
+import { ErrorCode, InvalidOptionError, LimitExceededError } from "./errors.js";
 import type { MetricResult } from "./metric-result.js";
 import {
   aggregateTurns,
@@ -9,6 +10,7 @@ import {
   readTurnAggregate,
   turnCaseOf,
 } from "./turns.js";
+import type { MisplacedCall, TurnLeftovers } from "./turns.js";
 
 const scored = (score: number, threshold = 1, reason = `scored ${score}`): MetricResult => ({
   status: "scored",
@@ -186,7 +188,116 @@ describe("findMisplacedCalls", () => {
   });
 });
 
+/** The search as first written: every candidate of every turn sorted by distance, per call. */
+function naiveMisplaced(
+  turns: readonly TurnLeftovers[],
+  matches: (made: number, called: number, at: number, expected: number) => boolean,
+): MisplacedCall[] {
+  const misplaced: MisplacedCall[] = [];
+  const taken = new Set<string>();
+  turns.forEach((turn, made) => {
+    for (const extra of turn.unexpected) {
+      if (extra.allowed === true) continue;
+      const found = turns
+        .flatMap((other, at) =>
+          at === made
+            ? []
+            : other.missing
+                .filter((missing) => missing.name === extra.name && missing.allowed !== true)
+                .map((missing) => ({ at, missing })),
+        )
+        .sort((a, b) => Math.abs(a.at - made) - Math.abs(b.at - made) || a.at - b.at)
+        .find(
+          ({ at, missing }) =>
+            !taken.has(`${at}:${missing.expectedIndex}`) &&
+            matches(made, extra.calledIndex, at, missing.expectedIndex),
+        );
+      if (found === undefined) continue;
+      taken.add(`${found.at}:${found.missing.expectedIndex}`);
+      misplaced.push({
+        name: extra.name,
+        madeAt: made + 1,
+        expectedAt: found.at + 1,
+        calledIndex: extra.calledIndex,
+        expectedIndex: found.missing.expectedIndex,
+      });
+    }
+  });
+  return misplaced;
+}
+
+describe("findMisplacedCalls, at scale", () => {
+  const name = fc.constantFrom("a", "b", "c");
+  const turn = fc.record({
+    unexpected: fc.array(fc.record({ name, allowed: fc.boolean() }), { maxLength: 3 }),
+    missing: fc.array(fc.record({ name, allowed: fc.boolean() }), { maxLength: 3 }),
+  });
+  it("finds what the search over every candidate finds, in the same order", () => {
+    fc.assert(
+      fc.property(fc.array(turn, { maxLength: 12 }), fc.integer(), (given, seed) => {
+        const turns: TurnLeftovers[] = given.map((item) => ({
+          unexpected: item.unexpected.map((call, calledIndex) => ({ ...call, calledIndex })),
+          missing: item.missing.map((call, expectedIndex) => ({ ...call, expectedIndex })),
+        }));
+        // Whether a call matches: a fixed, arbitrary function of the four indices.
+        const matches = (made: number, called: number, at: number, expected: number) =>
+          ((made * 31 + called * 17 + at * 7 + expected * 3 + seed) & 3) !== 0;
+        expect(findMisplacedCalls(turns, matches)).toEqual(naiveMisplaced(turns, matches));
+      }),
+      { seed: 48, numRuns: 2000 },
+    );
+  });
+
+  it("stops at maxChecks with LIMIT_EXCEEDED, and checks each candidate once per call", () => {
+    // Half the turns made a call nothing expected; the other half missed one of that tool.
+    const turns: TurnLeftovers[] = Array.from({ length: 6000 }, (_, at) =>
+      at < 3000
+        ? { unexpected: [{ calledIndex: 0, name: "t" }], missing: [] }
+        : { unexpected: [], missing: [{ expectedIndex: 0, name: "t" }] },
+    );
+    let checks = 0;
+    const error = (() => {
+      try {
+        findMisplacedCalls(turns, () => (checks++, false));
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(LimitExceededError);
+    expect((error as LimitExceededError).code).toBe(ErrorCode.LIMIT_EXCEEDED);
+    expect((error as LimitExceededError).limit).toBe("maxMisplacedChecks");
+    expect(checks).toBe(100_000);
+    checks = 0;
+    expect(findMisplacedCalls(turns, () => (checks++, false), { maxChecks: 1e7 })).toEqual([]);
+    expect(checks).toBe(3000 * 3000);
+  });
+
+  it("walks past the turns whose expected calls are taken", () => {
+    // The first half missed a call, the second made it: each takes the nearest one still free.
+    const turns: TurnLeftovers[] = Array.from({ length: 10_000 }, (_, at) => ({
+      unexpected: at >= 5000 ? [{ calledIndex: 0, name: "t" }] : [],
+      missing: at < 5000 ? [{ expectedIndex: 0, name: "t" }] : [],
+    }));
+    let checks = 0;
+    const found = findMisplacedCalls(turns, () => (checks++, true));
+    expect(checks).toBe(5000);
+    expect(found.map((call) => [call.madeAt, call.expectedAt])).toEqual(
+      Array.from({ length: 5000 }, (_, k) => [5001 + k, 5000 - k]),
+    );
+  });
+});
+
 describe("turnCaseOf", () => {
+  it("shares the conversation's turns with every turn, never copying the earlier ones", () => {
+    const turns = Array.from({ length: 10_000 }, (_, at) => ({ input: `turn ${at}` }));
+    const conversation = { id: "long", turns };
+    const last = turnCaseOf(conversation, 9999);
+    expect(last.conversation?.turns).toBe(turns);
+    expect(last.conversation?.at).toBe(9999);
+    expect(turnCaseOf(conversation, 0).conversation).toBeUndefined();
+  });
+
   it("makes a turn a case: its own fields, the conversation's tools and contexts, options laid over, earlier turns", () => {
     const conversation = {
       id: "c",
@@ -217,7 +328,7 @@ describe("turnCaseOf", () => {
         "tool-call-accuracy": { order: "in-order", threshold: 0.5 },
         "response-contains": { threshold: 1 },
       },
-      earlierTurns: [{ input: "hi", toolsCalled: [] }],
+      conversation: { turns: conversation.turns, at: 1 },
     });
     expect(turnCaseOf(conversation, 0)).toEqual({
       id: "c turn 1",

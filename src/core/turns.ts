@@ -2,7 +2,7 @@
  * Conversations scored turn by turn: the case of one user turn, and how the turns' results make
  * the conversation's (one rule for every metric, and for `matchToolCallsByTurn`).
  */
-import { InvalidOptionError } from "./errors.js";
+import { InvalidOptionError, LimitExceededError } from "./errors.js";
 import type { MetricEntry } from "./case-record.js";
 import type { JsonObject } from "./json.js";
 import type { MetricResult } from "./metric-result.js";
@@ -121,10 +121,56 @@ export interface TurnLeftovers {
   }[];
 }
 
+/** Checks of a call against an expected call of another turn at most, by default. */
+export const defaultMaxMisplacedChecks = 100_000;
+
+/** The turns that missed expected calls of one tool, in turn order, and which are still free. */
+interface MissingOfTool {
+  readonly turns: { readonly at: number; readonly expected: number[] }[];
+  /** Union-find links to the nearest turn (right, left) whose expected calls are not all taken. */
+  readonly right: Int32Array;
+  readonly left: Int32Array;
+}
+
+function missingByTool(turns: readonly TurnLeftovers[]): Map<string, MissingOfTool> {
+  const lists = new Map<string, { at: number; expected: number[] }[]>();
+  turns.forEach((turn, at) => {
+    for (const missing of turn.missing) {
+      if (missing.allowed === true) continue;
+      let list = lists.get(missing.name);
+      if (list === undefined) lists.set(missing.name, (list = []));
+      const last = list.at(-1);
+      if (last?.at === at) last.expected.push(missing.expectedIndex);
+      else list.push({ at, expected: [missing.expectedIndex] });
+    }
+  });
+  const byTool = new Map<string, MissingOfTool>();
+  for (const [name, list] of lists) {
+    // right[i] (i in 0..n) leads to the first turn >= i with a free call (n: none); left[i + 1]
+    // to the last turn <= i with one, shifted by one (0: none).
+    const right = new Int32Array(list.length + 1).map((_, i) => i);
+    const left = new Int32Array(list.length + 1).map((_, i) => i);
+    byTool.set(name, { turns: list, right, left });
+  }
+  return byTool;
+}
+
+/** The root of `i` in a union-find array, the path halved on the way. */
+function rootOf(links: Int32Array, i: number): number {
+  let at = i;
+  while (links[at] !== at) {
+    links[at] = links[links[at]];
+    at = links[at];
+  }
+  return at;
+}
+
 /**
  * The calls made at one turn and expected at another: each call a turn did not expect, tried
  * (by `matches`, under the other turn's rules) against the expected calls of the same tool the
- * other turns missed, nearest turn first; each expected call taken once.
+ * other turns missed, nearest turn first (the earlier of two as near); each expected call taken
+ * once. Linear in the turns but for the checks, which stop at `maxChecks` with a
+ * `LimitExceededError` (limits.maxMisplacedChecks).
  */
 export function findMisplacedCalls(
   turns: readonly TurnLeftovers[],
@@ -134,35 +180,76 @@ export function findMisplacedCalls(
     expectedAt: number,
     expectedIndex: number,
   ) => boolean,
+  options: { readonly maxChecks?: number } = {},
 ): MisplacedCall[] {
+  const maxChecks = options.maxChecks ?? defaultMaxMisplacedChecks;
   const misplaced: MisplacedCall[] = [];
-  const taken = new Set<string>();
-  turns.forEach((turn, made) => {
-    for (const extra of turn.unexpected) {
-      if (extra.allowed === true) continue;
-      const candidates = turns
-        .flatMap((other, at) =>
-          at === made
-            ? []
-            : other.missing
-                .filter((missing) => missing.name === extra.name && missing.allowed !== true)
-                .map((missing) => ({ at, missing })),
-        )
-        .sort((a, b) => Math.abs(a.at - made) - Math.abs(b.at - made) || a.at - b.at);
-      const found = candidates.find(
-        ({ at, missing }) =>
-          !taken.has(`${at}:${missing.expectedIndex}`) &&
-          matches(made, extra.calledIndex, at, missing.expectedIndex),
-      );
-      if (found === undefined) continue;
-      taken.add(`${found.at}:${found.missing.expectedIndex}`);
+  if (!turns.some((turn) => turn.unexpected.length > 0)) return misplaced;
+  const byTool = missingByTool(turns);
+  let checks = 0;
+  /** Tries the free expected calls of one turn; true when one was taken. */
+  const tryTurn = (
+    tool: MissingOfTool,
+    group: number,
+    made: number,
+    extra: TurnLeftovers["unexpected"][number],
+  ): boolean => {
+    const { at, expected } = tool.turns[group];
+    for (let i = 0; i < expected.length; i++) {
+      if (++checks > maxChecks) {
+        throw new LimitExceededError({
+          limit: "maxMisplacedChecks",
+          maximum: maxChecks,
+          message: `looking for calls made at the wrong turn took more than ${maxChecks} checks of a call against an expected call of another turn (limits.maxMisplacedChecks; see docs/reference/limits.md)`,
+        });
+      }
+      if (!matches(made, extra.calledIndex, at, expected[i])) continue;
       misplaced.push({
         name: extra.name,
         madeAt: made + 1,
-        expectedAt: found.at + 1,
+        expectedAt: at + 1,
         calledIndex: extra.calledIndex,
-        expectedIndex: found.missing.expectedIndex,
+        expectedIndex: expected[i],
       });
+      expected.splice(i, 1);
+      if (expected.length === 0) {
+        tool.right[group] = group + 1;
+        tool.left[group + 1] = group;
+      }
+      return true;
+    }
+    return false;
+  };
+  turns.forEach((turn, made) => {
+    for (const extra of turn.unexpected) {
+      if (extra.allowed === true) continue;
+      const tool = byTool.get(extra.name);
+      if (tool === undefined) continue;
+      const list = tool.turns;
+      // The first turn at or after this one, by binary search.
+      let low = 0;
+      let high = list.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (list[middle].at < made) low = middle + 1;
+        else high = middle;
+      }
+      let right = rootOf(tool.right, low);
+      if (right < list.length && list[right].at === made) right = rootOf(tool.right, right + 1);
+      let left = rootOf(tool.left, low) - 1;
+      for (;;) {
+        const hasLeft = left >= 0;
+        const hasRight = right < list.length;
+        if (!hasLeft && !hasRight) break;
+        const goLeft = hasLeft && (!hasRight || made - list[left].at <= list[right].at - made);
+        if (goLeft) {
+          if (tryTurn(tool, left, made, extra)) break;
+          left = rootOf(tool.left, left) - 1;
+        } else {
+          if (tryTurn(tool, right, made, extra)) break;
+          right = rootOf(tool.right, right + 1);
+        }
+      }
     }
   });
   return misplaced;
@@ -284,8 +371,8 @@ function mergedOptions(
 
 /**
  * The case one user turn is scored as: the turn's request, calls, replies and expectations, with
- * the conversation's tools, contexts and options (the turn's laid over them), and the turns
- * before it as `earlierTurns`.
+ * the conversation's tools, contexts and options (the turn's laid over them), and its place in
+ * the conversation (`conversation`: the turns, shared, and this one's index).
  */
 export function turnCaseOf(testCase: TestCase, at: number): TestCase {
   const turns = testCase.turns ?? [];
@@ -301,6 +388,6 @@ export function turnCaseOf(testCase: TestCase, at: number): TestCase {
   if (options === undefined) delete built.metricOptions;
   else built.metricOptions = options;
   if (built.expectedTools === undefined) built.expectedTools = [];
-  if (at > 0) built.earlierTurns = turns.slice(0, at);
+  if (at > 0) built.conversation = { turns, at };
   return built;
 }

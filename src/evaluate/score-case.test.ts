@@ -65,3 +65,21 @@ describe("createCaseScorer: durations", () => {
     }
   });
 });
+
+describe("createCaseScorer: a case past the size limits", () => {
+  it("is that case's LIMIT_EXCEEDED error, with its line; the cases around it are scored", () => {
+    const scorer = createCaseScorer({ metrics: [metric("A", false)] });
+    const long = { id: "long", line: 2, turns: Array.from({ length: 10_001 }, () => ({})) };
+    const results = [{ id: "a", line: 1 }, long, { id: "b", line: 3 }].map(
+      (item, at) => scorer.score(item, at) as CaseResult,
+    );
+    expect(results.map((result) => result.status)).toEqual(["passed", "error", "passed"]);
+    expect(results[1].error).toEqual({
+      code: "LIMIT_EXCEEDED",
+      message:
+        "the conversation has 10001 turns, over the 10000 a case may have (see docs/reference/limits.md): split it into cases",
+      line: 2,
+      field: "turns",
+    });
+  });
+});

@@ -9,6 +9,7 @@ import type { KeptDetails, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
+import { caseSizeError } from "../core/case-size.js";
 import { groupKeyOf } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { CaseError, CaseResult } from "../core/case-result.js";
@@ -205,6 +206,15 @@ export function createCaseScorer<TCase extends object>(input: {
           message: item.message,
           ...(where.line === undefined ? {} : { line: where.line }),
           ...(typeof field === "string" ? { field } : {}),
+        });
+      }
+      const tooLarge = caseSizeError(item);
+      if (tooLarge !== undefined) {
+        return failed({
+          code: tooLarge.code,
+          message: tooLarge.message,
+          ...(where.line === undefined ? {} : { line: where.line }),
+          ...(tooLarge.field === undefined ? {} : { field: tooLarge.field }),
         });
       }
       const overrides = caseOverrides(item, metrics);

@@ -4,6 +4,7 @@ import type { JsonValue } from "../core/json.js";
 import { fakeJudge } from "../../test/support/fake-judge.js";
 import type { TestCase } from "../core/test-case.js";
 import { createMetric } from "../registry/metric-registry.js";
+import { conversationSoFar, maxEarlierTurnsShown } from "./argument-correctness.js";
 
 /** Every call judged `verdict`. */
 const all =
@@ -141,5 +142,36 @@ describe("argument-correctness", () => {
     expect(asked).toHaveLength(0);
     expect(() => metric(model).withOptions?.({ samples: 5 })).toThrow(/samples/);
     expect(() => createMetric({ metric: "argument-correctness" })).toThrow(/judge/);
+  });
+});
+
+describe("conversationSoFar", () => {
+  const turns = Array.from({ length: 500 }, (_, at) => ({
+    input: `message ${at + 1}`,
+    toolsCalled: [],
+    replies: [`reply ${at + 1}`],
+  }));
+  const text = (at: number) =>
+    conversationSoFar({ turns, at })
+      .map((part) => part.text)
+      .join("");
+
+  it("shows the latest earlier turns, and says how many are left out", () => {
+    const shown = text(499);
+    expect(shown).toContain(
+      `(turns 1 to ${499 - maxEarlierTurnsShown} are not shown: only the latest ${maxEarlierTurnsShown} earlier turns are)`,
+    );
+    expect(shown).not.toContain("message 479\n");
+    expect(shown).toContain("### Turn 480\nThe user said:\n```\nmessage 480\n```");
+    expect(shown).toContain("reply 499");
+    expect(shown).not.toContain("message 500");
+    expect(shown.match(/### Turn /g)).toHaveLength(maxEarlierTurnsShown);
+  });
+
+  it("shows every earlier turn of a short conversation, and nothing for its first", () => {
+    expect(text(3).match(/### Turn /g)).toHaveLength(3);
+    expect(text(3)).not.toContain("not shown");
+    expect(conversationSoFar({ turns, at: 0 })).toEqual([]);
+    expect(conversationSoFar(undefined)).toEqual([]);
   });
 });

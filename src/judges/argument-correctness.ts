@@ -1,7 +1,13 @@
 import type { JudgeModel, JudgeRequest, JudgeUsage } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
 import { contentText } from "../core/test-case.js";
-import type { CaseTurn, Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type {
+  Content,
+  ConversationPlace,
+  ImagePart,
+  TextPart,
+  ToolSpec,
+} from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { describeTools, shownContent } from "./case-content.js";
@@ -21,8 +27,8 @@ export interface ArgumentCorrectnessInput {
   readonly input: Content;
   readonly availableTools: readonly ToolSpec[];
   readonly toolsCalled: readonly ToolCall[];
-  /** The turns before this one, when the case is a turn of a conversation. */
-  readonly earlierTurns?: readonly CaseTurn[] | undefined;
+  /** Where the case sits in a conversation, when it is one turn of one. */
+  readonly conversation?: ConversationPlace | undefined;
 }
 
 /** One call's verdict over every sample: the majority, its reason, and how far samples agreed. */
@@ -64,15 +70,26 @@ function describeCall(call: ToolCall, number: number): string {
     .join("\n");
 }
 
+/** Earlier turns of a conversation a judge is shown at most: the latest (older ones are counted). */
+export const maxEarlierTurnsShown = 20;
+
 /**
  * The turns of a conversation before the one judged, as text: what the user said, the calls with
- * what they returned, what the agent said; empty for the first turn (or a case that is no
- * conversation). Images of earlier turns are counted, not sent.
+ * what they returned, what the agent said; the latest `maxEarlierTurnsShown` of them, so a
+ * prompt stays bounded however long the conversation; empty for the first turn (or a case that
+ * is no conversation). Images of earlier turns are counted, not sent.
  */
-export function conversationSoFar(turns: readonly CaseTurn[] | undefined): TextPart[] {
-  if (turns === undefined || turns.length === 0) return [];
+export function conversationSoFar(place: ConversationPlace | undefined): TextPart[] {
+  if (place === undefined || place.at <= 0) return [];
+  const first = Math.max(0, place.at - maxEarlierTurnsShown);
   const lines = ["## The conversation so far (earlier turns, for context: judge the turn below)"];
-  turns.forEach((turn, at) => {
+  if (first > 0) {
+    lines.push(
+      `(turns 1 to ${first} are not shown: only the latest ${maxEarlierTurnsShown} earlier turns are)`,
+    );
+  }
+  for (let at = first; at < place.at; at++) {
+    const turn = place.turns[at] ?? {};
     lines.push(`### Turn ${at + 1}`);
     if (turn.input !== undefined) lines.push("The user said:", fenced(contentText(turn.input)));
     let calls: readonly ToolCall[];
@@ -91,7 +108,7 @@ export function conversationSoFar(turns: readonly CaseTurn[] | undefined): TextP
     const said =
       turn.actualOutput === undefined ? (turn.replies ?? []) : [contentText(turn.actualOutput)];
     if (said.length > 0) lines.push("The agent said:", ...said.map((reply) => fenced(reply)));
-  });
+  }
   return [{ type: "text", text: lines.join("\n") }];
 }
 
@@ -113,7 +130,7 @@ export function argumentCorrectnessRequest(
   options: { readonly images: boolean },
 ): JudgeRequest {
   const content: (TextPart | ImagePart)[] = [
-    ...conversationSoFar(input.earlierTurns),
+    ...conversationSoFar(input.conversation),
     ...shownContent("## The user's request", input.input, { ...options, what: "request" }),
     {
       type: "text",

@@ -156,7 +156,7 @@ const toolSelection = sampledJudgeDefinition({
       availableTools,
       toolsCalled: called.map(({ name, inputParameters }) => ({ name, inputParameters })),
       output: testCase.actualOutput,
-      earlierTurns: testCase.earlierTurns,
+      conversation: testCase.conversation,
     };
     const answer = await judgeToolSelectionSampled(judge, input, sampling, { signal });
     const { value, agreement, scores } = answer;
@@ -185,7 +185,7 @@ const argumentCorrectness = sampledJudgeDefinition({
         input: testCase.input ?? "",
         availableTools: testCase.availableTools ?? [],
         toolsCalled: calls,
-        earlierTurns: testCase.earlierTurns,
+        conversation: testCase.conversation,
       },
       sampling,
       { signal },
@@ -217,7 +217,7 @@ const taskCompletion = sampledJudgeDefinition({
         replies: testCase.replies ?? [],
         output: testCase.actualOutput,
         expectedOutcome: testCase.expectedOutcome,
-        earlierTurns: testCase.earlierTurns,
+        conversation: testCase.conversation,
       },
       sampling,
       { signal },

@@ -1,6 +1,12 @@
 import type { JudgeModel, JudgeRequest, JudgeUsage } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
-import type { CaseTurn, Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type {
+  ConversationPlace,
+  Content,
+  ImagePart,
+  TextPart,
+  ToolSpec,
+} from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { conversationSoFar, runSections } from "./argument-correctness.js";
 import { shownContent } from "./case-content.js";
@@ -30,8 +36,8 @@ export interface TaskCompletionInput {
   readonly output?: Content;
   /** What a completed task looks like, when the case gives it. */
   readonly expectedOutcome?: Content;
-  /** The turns before this one, when the case is a turn of a conversation. */
-  readonly earlierTurns?: readonly CaseTurn[] | undefined;
+  /** Where the case sits in a conversation, when it is one turn of one. */
+  readonly conversation?: ConversationPlace | undefined;
   /** The task, as the one evaluating states it (deepeval's `task`), beside the request. */
   readonly task?: string;
 }
@@ -49,7 +55,7 @@ export function taskCompletionRequest(
 ): JudgeRequest {
   const { images } = options;
   const content: (TextPart | ImagePart)[] = [
-    ...conversationSoFar(input.earlierTurns),
+    ...conversationSoFar(input.conversation),
     ...shownContent("## The user's request", input.input, { images, what: "request" }),
   ];
   if (input.task !== undefined) {

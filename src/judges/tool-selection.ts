@@ -1,6 +1,12 @@
 import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
-import type { CaseTurn, Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
+import type {
+  ConversationPlace,
+  Content,
+  ImagePart,
+  TextPart,
+  ToolSpec,
+} from "../core/test-case.js";
 import { conversationSoFar } from "./argument-correctness.js";
 import { askJudge, unitScore } from "./ask-judge.js";
 import { askSamples, medianScore } from "./samples.js";
@@ -25,8 +31,8 @@ export interface ToolSelectionInput {
   readonly toolsCalled: readonly SelectedCall[];
   /** The agent's answer, text and images, when the judge should see it. */
   readonly output?: Content;
-  /** The turns before this one, when the case is a turn of a conversation. */
-  readonly earlierTurns?: readonly CaseTurn[] | undefined;
+  /** Where the case sits in a conversation, when it is one turn of one. */
+  readonly conversation?: ConversationPlace | undefined;
 }
 
 /** The judge's verdict on the tools chosen. */
@@ -57,7 +63,7 @@ export function toolSelectionRequest(
 ): JudgeRequest {
   const images = options.images;
   const content: (TextPart | ImagePart)[] = [
-    ...conversationSoFar(input.earlierTurns),
+    ...conversationSoFar(input.conversation),
     ...shownContent("## The user's request", input.input, { images, what: "request" }),
   ];
   if (input.output !== undefined) {

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from "../core/errors.js";
+import { defaultMaxMisplacedChecks } from "../core/turns.js";
 
 /**
  * Bounds that turn pathological inputs into a clear `LimitExceededError` instead of minutes of
@@ -12,6 +13,11 @@ export interface MatchLimits {
   maxAlignmentCells?: number;
   /** Steps of optimal assignment within one tool's calls at most. Default 2·10⁹. */
   maxAssignmentWork?: number;
+  /**
+   * In a conversation, checks of a call one turn did not expect against an expected call another
+   * turn missed, at most (finding calls made at the wrong turn). Default 10⁵.
+   */
+  maxMisplacedChecks?: number;
 }
 
 export type ResolvedMatchLimits = Required<MatchLimits>;
@@ -20,6 +26,7 @@ export const defaultMatchLimits: ResolvedMatchLimits = {
   maxPairEvaluations: 1e7,
   maxAlignmentCells: 4e8,
   maxAssignmentWork: 2e9,
+  maxMisplacedChecks: defaultMaxMisplacedChecks,
 };
 
 /** Validates limits given by a caller and fills in the defaults. */

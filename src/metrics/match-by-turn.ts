@@ -68,13 +68,19 @@ export function matchToolCallsByTurn(
   const results = turns.map((turn) =>
     matchToolCalls(turn.called, turn.expected, { ...shared, ...turn.options }),
   );
-  const misplaced = findMisplacedCalls(results, (made, calledIndex, at, expectedIndex) => {
-    const call = listOf(turns[made].called)[calledIndex];
-    const expected = flatListOf(turns[at].expected)[expectedIndex];
-    return (
-      matchToolCalls([call], [expected as never], { ...shared, ...turns[at].options }).score >= 1
-    );
-  });
+  const maxChecks = shared.limits?.maxMisplacedChecks;
+  const misplaced = findMisplacedCalls(
+    results,
+    (made, calledIndex, at, expectedIndex) => {
+      const call = listOf(turns[made].called)[calledIndex];
+      const expected = flatListOf(turns[at].expected)[expectedIndex];
+      return (
+        matchToolCalls([call], [expected as never], { ...shared, ...turns[at].options }).score >= 1
+      );
+    },
+    // Checked with the other limits by matchToolCalls.
+    maxChecks === undefined ? {} : { maxChecks },
+  );
   const combined = combineTurnResults({
     metric: "match",
     results: results.map((result) => ({

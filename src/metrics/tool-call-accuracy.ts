@@ -133,23 +133,29 @@ export function toolCallAccuracy(
       }),
     measure: measureBySync(measureSync),
     measureSync,
-    misplacedCalls: (turns) =>
-      findMisplacedCalls(
+    misplacedCalls: (turns) => {
+      const made = turns.map(() => undefined as readonly unknown[] | undefined);
+      const expected = turns.map(() => undefined as readonly unknown[] | undefined);
+      return findMisplacedCalls(
         turns.map(({ result }) =>
           result.status === "scored" && isLeftovers(result.details)
             ? result.details
             : { unexpected: [], missing: [] },
         ),
-        (made, calledIndex, at, expectedIndex) => {
+        (madeAt, calledIndex, at, expectedIndex) => {
           const { case: turn, metric: turnMetric } = turns[at];
+          made[madeAt] ??= flatListOf(turns[madeAt].case.toolsCalled);
+          expected[at] ??= flatListOf(turn.expectedTools);
           const single = turnMetric.measureSync?.({
-            toolsCalled: [flatListOf(turns[made].case.toolsCalled)[calledIndex]],
-            expectedTools: [flatListOf(turn.expectedTools)[expectedIndex]],
+            toolsCalled: [made[madeAt][calledIndex]],
+            expectedTools: [expected[at][expectedIndex]],
             ...(turn.availableTools === undefined ? {} : { availableTools: turn.availableTools }),
           });
           return single?.status === "scored" && single.score >= 1;
         },
-      ),
+        { maxChecks: resolved.limits.maxMisplacedChecks },
+      );
+    },
     // For a caller that keeps some details only: an exact match is scored the quick way, its
     // reason written from the numbers; any other case needs its alignment for its reason.
     [measureKeepingDetails](testCase: ToolCallAccuracyCase, keep: KeptDetails): MetricResult {

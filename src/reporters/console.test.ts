@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecords, summaryOf } from "../../test/support/records.js";
 import { formatConsoleReport } from "./console.js";
-import { formatDuration, formatRate, sparkline } from "./format.js";
+import { formatDuration, formatRate, sparkline, turnsLine } from "./format.js";
 
 describe("formatConsoleReport", () => {
   it("tabulates each metric and the case verdict", () => {
@@ -61,5 +61,27 @@ describe("formatting helpers", () => {
     expect(formatDuration(61_500)).toBe("1 min 2 s");
     expect(sparkline([0, 1, 0, 4])).toBe("·▂·█");
     expect(sparkline([0, 0])).toBe("  ");
+  });
+});
+
+describe("turnsLine", () => {
+  it("names the first twenty turns and counts the rest", () => {
+    const turns = Array.from({ length: 10_000 }, (_, at) => ({
+      turn: at + 1,
+      cases: 1,
+      passed: at % 2,
+      failed: 1 - (at % 2),
+      errors: 0,
+      notEvaluable: 0,
+    }));
+    const line = turnsLine(turns);
+    expect(line).toMatch(
+      /^by turn \(1 conversation\): turn 1 0 of 1 passed \(1 failed\), turn 2 1 of 1 passed, /,
+    );
+    expect(line).toContain(
+      "turn 20 1 of 1 passed, 9980 more turns (the Markdown and HTML reports show each)",
+    );
+    expect(line).not.toContain("turn 21 ");
+    expect(turnsLine(turns.slice(0, 20))).not.toContain("more turns");
   });
 });

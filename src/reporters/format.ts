@@ -63,14 +63,18 @@ export function scoreText(score: number): string {
   return String(score < 1 && near === 1 ? 0.999 : near);
 }
 
+/** Turns the console's by-turn line names at most; the reports have every one. */
+const turnsInLine = 20;
+
 /**
  * Conversations turn by turn, in one line: how many passed each turn of those that reached it,
- * and what else happened there (`turn 2 1 of 3 passed (2 failed)`).
+ * and what else happened there (`turn 2 1 of 3 passed (2 failed)`); the first `turnsInLine`
+ * turns, then how many more there are.
  */
 export function turnsLine(turns: readonly TurnSummary[]): string {
   const first = turns.at(0);
   const conversations = first?.groups?.groups ?? first?.cases ?? 0;
-  const parts = turns.map((turn) => {
+  const parts = turns.slice(0, turnsInLine).map((turn) => {
     const other = [
       turn.failed > 0 ? `${turn.failed} failed` : "",
       turn.errors > 0 ? plural(turn.errors, "error") : "",
@@ -82,5 +86,7 @@ export function turnsLine(turns: readonly TurnSummary[]): string {
         : `; every run passed it in ${turn.groups.alwaysPassed} of ${turn.groups.groups}${turn.groups.flaky > 0 ? `, flaky in ${turn.groups.flaky}` : ""}`;
     return `turn ${turn.turn} ${turn.passed} of ${turn.cases} passed${other.length === 0 ? "" : ` (${other.join(", ")})`}${runs}`;
   });
+  const more = turns.length - parts.length;
+  if (more > 0) parts.push(`${more} more turns (the Markdown and HTML reports show each)`);
   return `by turn (${plural(conversations, "conversation")}): ${parts.join(", ")}`;
 }

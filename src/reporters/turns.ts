@@ -39,21 +39,31 @@ function verdictText(outcome: TurnOutcome | undefined): string {
 export function turnRows(record: Pick<CaseRecord, "turns" | "metrics" | "case">): TurnRow[] {
   const count = Math.max(record.turns?.length ?? 0, record.case?.turns?.length ?? 0);
   if (count === 0) return [];
-  const metrics = Object.entries(record.metrics).map(([metric, entry]) => ({
-    metric,
-    details: "details" in entry && isTurnsDetails(entry.details) ? entry.details : undefined,
-  }));
+  // Each metric's turns and misplaced calls by turn, so a long conversation costs its length.
+  const metrics = Object.entries(record.metrics).map(([metric, entry]) => {
+    const details = "details" in entry && isTurnsDetails(entry.details) ? entry.details : undefined;
+    const outcomes = new Map<number, TurnOutcome>();
+    for (const outcome of details?.turns ?? []) {
+      if (!outcomes.has(outcome.turn)) outcomes.set(outcome.turn, outcome);
+    }
+    const moved = new Map<number, string[]>();
+    const note = (turn: number, text: string) => {
+      const list = moved.get(turn);
+      if (list === undefined) moved.set(turn, [text]);
+      else list.push(text);
+    };
+    for (const call of details?.misplaced ?? []) {
+      note(call.madeAt, `${call.name} made here, expected at turn ${call.expectedAt}`);
+      note(call.expectedAt, `${call.name} expected here, made at turn ${call.madeAt}`);
+    }
+    return { metric, outcomes, moved };
+  });
   return Array.from({ length: count }, (_, at): TurnRow => {
     const turn = at + 1;
     const why: string[] = [];
-    const verdicts = metrics.map(({ metric, details }) => {
-      const outcome = details?.turns.find((entry) => entry.turn === turn);
-      for (const call of details?.misplaced ?? []) {
-        if (call.madeAt === turn)
-          why.push(`${call.name} made here, expected at turn ${call.expectedAt}`);
-        if (call.expectedAt === turn)
-          why.push(`${call.name} expected here, made at turn ${call.madeAt}`);
-      }
+    const verdicts = metrics.map(({ metric, outcomes, moved }) => {
+      const outcome = outcomes.get(turn);
+      why.push(...(moved.get(turn) ?? []));
       if (outcome?.status === "scored" && !outcome.success && outcome.reason !== undefined) {
         why.push(`${metric}: ${outcome.reason}`);
       } else if (outcome?.status === "error") {
