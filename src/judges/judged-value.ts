@@ -10,17 +10,36 @@ import type { SamplingOptions } from "./samples.js";
 /** A judge's verdict on one value against its criterion. */
 export type JudgedValueVerdict = "meets" | "fails" | "cannot_tell";
 
-/** One question: a value the agent passed, where it sits, and the criterion it must meet. */
+/**
+ * One question: a value the agent passed, where it sits, and the criterion it must meet. The
+ * question names only what its answer is kept for: a value of an expected call's place is asked
+ * with that place and tool; a path rule's value with the rule's paths, once for every call the
+ * rule covers (so it names no call's tool but the rule's own).
+ */
 export interface JudgedValueQuestion {
   readonly criterion: string;
   readonly value: JsonValue;
-  /** Where the value sits in the call's arguments: `$.body`. */
+  /**
+   * Where the value sits: `$.body` in an expected call's arguments (`output.summary` in its
+   * output), or for a path rule, the paths it covers (`arguments at $.amount`).
+   */
   readonly path: string;
-  readonly toolName: string;
+  /** The tool of the expected call, or of the rule (`toolRules.<tool>`); none for every tool. */
+  readonly toolName?: string;
+  /** Whether the value comes from a path rule of the run rather than an expected call. */
+  readonly rule?: boolean;
   /** The tool's definition, when the case lists it. */
   readonly tool?: ToolSpec;
   /** The user's request. */
   readonly request: Content;
+}
+
+/** Where a value sits, as the judge is told it: fenced, since paths and names come from data. */
+function placeOf(question: JudgedValueQuestion): string {
+  const tool = question.toolName === undefined ? "any tool" : question.toolName;
+  return question.rule === true
+    ? `${question.path}, in a call to ${tool} (a rule of the run: this answer holds for every such call)`
+    : `${question.path} of the call to ${tool}`;
 }
 
 /** The judge request for one value. */
@@ -33,11 +52,18 @@ export function judgedValueRequest(
     {
       type: "text",
       text: [
-        "## The tool",
-        fenced(
-          question.tool === undefined ? `- ${question.toolName}` : describeTool(question.tool),
-        ),
-        `## Where it sits: ${question.path} of the call to ${question.toolName}`,
+        ...(question.toolName === undefined
+          ? []
+          : [
+              "## The tool",
+              fenced(
+                question.tool === undefined
+                  ? `- ${question.toolName}`
+                  : describeTool(question.tool),
+              ),
+            ]),
+        "## Where it sits",
+        fenced(placeOf(question)),
         "## The criterion",
         fenced(question.criterion),
         "## The value",

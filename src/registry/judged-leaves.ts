@@ -1,7 +1,7 @@
 import { readCallFields } from "../core/call-fields.js";
 import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
-import { childPath, isJsonObject } from "../core/json.js";
+import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
@@ -97,7 +97,8 @@ function askerFor(testCase: TestCase, questions: Map<string, JudgedValueQuestion
   return (key, question) => {
     if (questions.has(key)) return;
     const request = testCase.input ?? "";
-    questions.set(key, { ...question, tool: tools.get(question.toolName), request });
+    const tool = question.toolName === undefined ? undefined : tools.get(question.toolName);
+    questions.set(key, { ...question, ...(tool === undefined ? {} : { tool }), request });
   };
 }
 
@@ -154,6 +155,8 @@ interface RuleLeaf {
   readonly tool: string | undefined;
   /** Whether it judges values of a call's arguments or of its output. */
   readonly place: "arguments" | "output";
+  /** The rule's path pattern, as the options give it. */
+  readonly glob: string;
   readonly pattern: PathPattern;
 }
 
@@ -187,7 +190,7 @@ export function ruleLeavesOf(id: string, options: JsonObject): RuleLeaf[] {
       });
     }
     const { tool, place, glob } = found;
-    return { leaf, tool, place, pattern: compilePathPattern(glob) };
+    return { leaf, tool, place, glob, pattern: compilePathPattern(glob) };
   });
 }
 
@@ -208,7 +211,11 @@ function argumentNodes(
 const ruleKeyOf = (leaf: JudgedLeaf, value: JsonValue) =>
   JSON.stringify(["rule", leaf.criterion, leaf.path, value]);
 
-/** The questions a case's path rules ask: each value of a matching call at a matching path. */
+/**
+ * The questions a case's path rules ask: each value of a matching call at a matching path, once
+ * per (rule, value): the answer decides that value in every call the rule covers, so the
+ * question names the rule's paths and tool, never one call's.
+ */
 function ruleQuestions(rules: readonly RuleLeaf[], called: readonly ToolCall[], ask: Ask): void {
   for (const call of called) {
     const nodes = {
@@ -217,14 +224,14 @@ function ruleQuestions(rules: readonly RuleLeaf[], called: readonly ToolCall[], 
     };
     for (const rule of rules) {
       if (rule.tool !== undefined && rule.tool !== call.name) continue;
-      const root = rule.place === "output" ? "output" : "$";
       for (const node of nodes[rule.place]) {
         if (!rule.pattern.matches(node.at)) continue;
         ask(ruleKeyOf(rule.leaf, node.value), {
           criterion: rule.leaf.criterion,
           value: node.value,
-          path: node.at.reduce<string>((path, key) => childPath(path, key), root),
-          toolName: call.name,
+          path: `${rule.place === "output" ? "the output" : "the arguments"} at ${rule.glob}`,
+          ...(rule.tool === undefined ? {} : { toolName: rule.tool }),
+          rule: true,
         });
       }
     }
