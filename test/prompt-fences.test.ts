@@ -18,7 +18,7 @@ function fitting(schema: JsonObject): JsonValue {
   const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
   return Object.fromEntries(
     Object.entries(properties).map(([key, property]) => {
-      if (Array.isArray(property.enum)) return [key, property.enum[0] as JsonValue];
+      if (Array.isArray(property.enum)) return [key, property.enum[0]];
       switch (property.type) {
         case "number":
         case "integer":
