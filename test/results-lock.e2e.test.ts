@@ -2,9 +2,12 @@
  * Issue 22, item 9: one run writes a results file at a time. A second run on the same file is
  * refused with a clear error, and the first one's file stays whole.
  */
+import { execFile } from "node:child_process";
 import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ResultsFileError } from "../src/index.js";
 import { lockResultsFile } from "../src/node/results-lock.js";
@@ -13,6 +16,8 @@ import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
 import { testFolders } from "./support/folders.js";
 
 const cwd = testFolders("toolscore-lock-")();
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("the results file lock", () => {
   it("refuses a second holder in the same process, and takes over a dead one's lock", () => {
@@ -98,5 +103,43 @@ describe("the results file lock", () => {
       expect(() => JSON.parse(line) as unknown).not.toThrow();
     }
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it("takes over a stale lock raced by many runs: one holds it at a time, the rest are told why (issue 48, item 8)", async () => {
+    const file = path.join(cwd, "raced.jsonl");
+    const lockModule = pathToFileURL(path.join(root, "dist", "node", "results-lock.js")).href;
+    // Each process waits for the same moment, then takes the lock, holds it a little, lets go.
+    const script = `
+      import { lockResultsFile } from ${JSON.stringify(lockModule)};
+      const start = Number(process.argv[1]);
+      while (Date.now() < start) {}
+      try {
+        const release = lockResultsFile(${JSON.stringify(file)});
+        const until = Date.now() + 20;
+        while (Date.now() < until) {}
+        release();
+        console.log("took");
+      } catch (error) {
+        console.log(error.code ?? error.message);
+      }
+    `;
+    for (let round = 0; round < 10; round++) {
+      writeFileSync(`${file}.lock`, JSON.stringify({ pid: 4_194_305, host: hostname() }));
+      const start = Date.now() + 1500;
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          const { stdout } = await run(process.execPath, [
+            "--input-type=module",
+            "-e",
+            script,
+            String(start),
+          ]);
+          return stdout.trim();
+        }),
+      );
+      for (const outcome of outcomes) expect(["took", "RESULTS_FILE"]).toContain(outcome);
+      expect(outcomes).toContain("took");
+      expect(existsSync(`${file}.lock`)).toBe(false);
+    }
   });
 });

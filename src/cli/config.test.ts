@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -187,5 +188,18 @@ describe("configHash", () => {
     });
     expect(a).toBe(b);
     expect(a).not.toBe(c);
+  });
+});
+
+describe("readConfigFile: what is not a regular file (issue 48, item 5)", () => {
+  it("refuses a FIFO or a link to a device at once, saying what it is", async () => {
+    const fifo = path.join(directory, "pipe.yaml");
+    execFileSync("mkfifo", [fifo]);
+    await expect(readConfigFile(fifo)).rejects.toThrow(
+      /cannot read the config file .*pipe\.yaml: it is a FIFO \(named pipe\), not a regular file/,
+    );
+    const zero = path.join(directory, "zero.yaml");
+    symlinkSync("/dev/zero", zero);
+    await expect(readConfigFile(zero)).rejects.toThrow(/it is a device, not a regular file/);
   });
 });

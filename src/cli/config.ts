@@ -1,6 +1,11 @@
 import type { TurnAggregate } from "../core/turns.js";
 import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
+import {
+  FileTooLargeError,
+  NotARegularFileError,
+  readRegularFileSync,
+} from "../node/regular-file.js";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -296,6 +301,9 @@ async function parseConfig(file: string, text: string): Promise<unknown> {
   }
 }
 
+/** The largest config file read: far over any real one. */
+const maxConfigBytes = 16 * 1024 * 1024;
+
 /**
  * Reads a config file (JSON or YAML), checked against its schema (`configSchema`); its relative
  * paths are relative to the file.
@@ -303,12 +311,16 @@ async function parseConfig(file: string, text: string): Promise<unknown> {
 export async function readConfigFile(file: string): Promise<EvalConfig> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFileSync(file, { maxBytes: maxConfigBytes }).toString("utf8");
   } catch (error) {
+    const why =
+      error instanceof NotARegularFileError || error instanceof FileTooLargeError
+        ? `: it ${error.message}`
+        : "";
     throw new InvalidOptionError({
       option: "config",
       value: file,
-      message: `cannot read the config file ${file}`,
+      message: `cannot read the config file ${file}${why}`,
       cause: error,
     });
   }

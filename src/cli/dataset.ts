@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
+import { readRegularFile } from "../node/regular-file.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { isDynamicPattern } from "tinyglobby";
@@ -156,7 +157,10 @@ export async function datasetFromRecordings(
     );
   }
   const text = `${built.lines.join("\n")}\n`;
-  const before = await readFile(file, "utf8").catch(() => undefined);
+  // What a run generated here before (a regular file no larger than what it would write).
+  const before = await readRegularFile(file, { noFollow: true, maxBytes: Buffer.byteLength(text) })
+    .then((bytes) => bytes.toString("utf8"))
+    .catch(() => undefined);
   if (before !== text) {
     // The unfinished run's records point into the dataset it ran on: keep that one.
     if (

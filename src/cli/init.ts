@@ -1,5 +1,7 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
+import { readRegularFile } from "../node/regular-file.js";
 import { parseArgs } from "node:util";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -142,6 +144,7 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   let written = 0;
   for (const { file, text } of initFiles) {
     const target = path.join(io.cwd, file);
+    refuseLinkedOutput(file, { option: "init", within: io.cwd });
     await mkdir(path.dirname(target), { recursive: true });
     try {
       // "wx": never overwrite, even a file made between a check and the write.
@@ -172,20 +175,34 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
 /** What a repository should not commit of toolscore's: results, reports, the judge cache. */
 const outputs = ["toolscore-results.jsonl", "reports/", ".toolscore/", ".toolscore-cache/"];
 
+/** The largest .gitignore read: far over any real one. */
+const maxIgnoreBytes = 16 * 1024 * 1024;
+
 /** Adds to .gitignore (made if missing) the entries of `outputs` it lacks; returns them. */
 async function ignoreOutputs(cwd: string): Promise<string[]> {
   const file = path.join(cwd, ".gitignore");
+  // A .gitignore that is a link (a checkout may hold one) is neither read nor written through.
+  refuseLinkedOutput(".gitignore", { option: "init", within: cwd });
   let text = "";
   try {
-    text = await readFile(file, "utf8");
+    text = (await readRegularFile(file, { noFollow: true, maxBytes: maxIgnoreBytes })).toString(
+      "utf8",
+    );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw usageError(
+        `cannot read .gitignore: ${error instanceof Error ? error.message : String(error)}`,
+        "init",
+      );
+    }
   }
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
   const missing = outputs.filter((entry) => !present.has(entry) && !present.has(`/${entry}`));
   if (missing.length === 0) return [];
   const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  await appendFile(file, `${separator}# toolscore\n${missing.join("\n")}\n`);
+  await appendFile(file, `${separator}# toolscore\n${missing.join("\n")}\n`, {
+    flag: writeFlags.append,
+  });
   return missing;
 }
 

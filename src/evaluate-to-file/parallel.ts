@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
-import { open } from "node:fs/promises";
+import { openRegularFile } from "../node/regular-file.js";
 import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { caseStatuses } from "../core/case-result.js";
@@ -92,7 +92,7 @@ export async function runInWorkers(input: ParallelRunInput): Promise<ParallelRun
   const { signal, scoring: scorer } = input;
   let handle: FileHandle;
   try {
-    handle = await open(input.setup.dataset, "r");
+    ({ handle } = await openRegularFile(input.setup.dataset));
   } catch (error) {
     // A dataset that cannot be read leaves no worker behind.
     await scorer.close();

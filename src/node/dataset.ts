@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open, readFile, realpath, stat } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { adkDatasetCases } from "../adapters/adk.js";
 import { JsonlCursor, decodedAsWritten, isOverlongLine, notUtf8 } from "../core/jsonl-lines.js";
-import { NotARegularFileError, readRegularFile } from "./regular-file.js";
+import { NotARegularFileError, openRegularFile, readRegularFile } from "./regular-file.js";
 import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
@@ -59,6 +59,7 @@ export async function datasetFingerprint(
   file: string,
   options: Pick<ReadDatasetOptions, "format" | "allowedRoots"> = {},
 ): Promise<string> {
+  await datasetSize(file);
   const hash = createHash("sha256");
   const format = options.format ?? datasetFormatOf(file);
   // Before any case is read, on every path that reads one (a batched run reads no other way).
@@ -93,7 +94,7 @@ function mayNameFile(bytes: Buffer): boolean {
 
 /** Hashes a file's bytes; whether they may name a transcript file (see `mayNameFile`). */
 async function hashBytes(file: string, hash: Hash): Promise<boolean> {
-  const handle = await open(file, "r");
+  const { handle } = await openDataset(file);
   try {
     const chunk = 1 << 20;
     let spare = Buffer.allocUnsafe(chunk);
@@ -386,7 +387,8 @@ export interface JsonlLine {
  * held: its reader makes it that line's error.
  */
 export async function* jsonlLines(file: string, from = 0): AsyncGenerator<JsonlLine> {
-  const stream = createReadStream(file, { highWaterMark: 1 << 20, start: from });
+  const { handle } = await openRegularFile(file);
+  const stream = handle.createReadStream({ highWaterMark: 1 << 20, start: from });
   /** The start of a line not ended yet, chunk by chunk (joined once, when it ends). */
   let rest: Buffer[] = [];
   let restBytes = 0;
@@ -472,7 +474,7 @@ function notUtf8Line(place: Place & { line: number }, context: Context): Dataset
 
 /** Refuses a JSONL file that starts with a UTF-16 byte-order mark: every line would be wrong. */
 async function refuseUtf16(file: string, context: Context): Promise<void> {
-  const handle = await open(file, "r");
+  const { handle } = await openDataset(file);
   const head = Buffer.alloc(2);
   try {
     await handle.read(head, 0, 2, 0);
@@ -568,7 +570,7 @@ function itemsOf(value: unknown, source: string): unknown[] {
 
 /** A dataset read whole as UTF-8 text; one that is not UTF-8 is refused by name. */
 async function documentText(file: string, context: Context): Promise<string> {
-  const bytes = await readFile(file);
+  const bytes = await readRegularFile(file, { maxBytes: maxDocumentBytes });
   const text = bytes.toString("utf8");
   if (!decodedAsWritten(text, bytes)) {
     throw new DatasetParseError({
@@ -686,20 +688,40 @@ export async function* readDatasetRecords(
   yield* records(file, contextOf(file, options));
 }
 
+/**
+ * Opens a dataset file, which must be a regular file: a FIFO or a device (a link to `/dev/zero`
+ * named by a results file) would block or never end. A `DatasetParseError` saying what is there
+ * otherwise.
+ */
+async function openDataset(file: string): Promise<{ handle: FileHandle; size: number }> {
+  try {
+    return await openRegularFile(path.resolve(file));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new DatasetParseError({
+      message:
+        error instanceof NotARegularFileError
+          ? `cannot read the dataset ${file}: it ${error.message}`
+          : code === "ENOENT"
+            ? `cannot read the dataset ${file}: no such file`
+            : `cannot read the dataset ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      source: file,
+      cause: error,
+    });
+  }
+}
+
+/** The size of a dataset file (see `openDataset`). */
+export async function datasetSize(file: string): Promise<number> {
+  const { handle, size } = await openDataset(file);
+  await handle.close();
+  return size;
+}
+
 async function* records(file: string, context: Context): AsyncGenerator<DatasetRecord> {
   const format = context.options.format ?? datasetFormatOf(file);
   const absolute = path.resolve(file);
-  let size: number;
-  try {
-    const info = await stat(absolute);
-    if (!info.isFile()) throw new Error("not a file");
-    size = info.size;
-  } catch {
-    throw new DatasetParseError({
-      message: `cannot read the dataset ${file}: no such file`,
-      source: file,
-    });
-  }
+  const size = await datasetSize(file);
   if (format !== "jsonl" && size > maxDocumentBytes) {
     throw new DatasetParseError({
       message: `${file} is ${size} bytes, over the ${maxDocumentBytes}-byte limit of a ${format.toUpperCase()} dataset, which is read whole; write it as JSONL (one case a line, read line by line at any size; see docs/reference/limits.md)`,
@@ -727,8 +749,13 @@ export async function readDatasetLine(
   if (!Number.isSafeInteger(place.bytes) || place.bytes < 0 || isOverlongLine(place.bytes)) {
     return overlongLine({ ...place, line: place.line ?? 0 }, contextOf(file, options));
   }
-  const absolute = path.resolve(file);
-  const handle = await open(absolute, "r");
+  let handle: FileHandle;
+  try {
+    ({ handle } = await openDataset(file));
+  } catch (error) {
+    if (!DatasetParseError.isInstance(error)) throw error;
+    return error;
+  }
   const buffer = Buffer.alloc(place.bytes);
   try {
     await handle.read(buffer, 0, place.bytes, place.offset);

@@ -1,8 +1,12 @@
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import type { JudgeBatchStore } from "../core/judge.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { FileTooLargeError, NotARegularFileError, readRegularFile } from "./regular-file.js";
+
+/** A batch store entry is a few bytes; more is not one of ours. */
+const maxEntryBytes = 64 * 1024;
 
 /**
  * Remembers submitted judge batches on disk (one file per run key under `directory`), so that a
@@ -30,12 +34,20 @@ export function createFileBatchStore(
   return {
     directory: root,
     async load(key) {
+      const file = fileOf(key);
       try {
-        const entry = JSON.parse(await readFile(fileOf(key), "utf8")) as { batchId?: unknown };
+        const bytes = await readRegularFile(file, { maxBytes: maxEntryBytes });
+        const entry = JSON.parse(bytes.toString("utf8")) as { batchId?: unknown };
         return typeof entry.batchId === "string" ? entry.batchId : undefined;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError)
           return undefined;
+        if (error instanceof NotARegularFileError || error instanceof FileTooLargeError) {
+          throw new InvalidInputError({
+            field: "batch store",
+            message: `the judge batch store's ${file} ${error.message}: remove it`,
+          });
+        }
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import { open, readdir, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { escapePath, glob, isDynamicPattern } from "tinyglobby";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
@@ -8,6 +8,7 @@ import { userTurnsOf } from "../core/trajectory.js";
 import type { Trajectory } from "../core/trajectory.js";
 import { readDatasetRecords } from "./dataset.js";
 import { readTranscriptFile } from "./transcript-file.js";
+import { openRegularFile } from "./regular-file.js";
 
 /** The file names a folder of recordings is searched for. */
 const transcriptFiles = "**/*.{json,jsonl,ndjson}";
@@ -244,7 +245,7 @@ function expectedFor(id: string, byId: Map<string, ExpectedCase>): ExpectedCase 
 /** The first 4 KiB of a file, as text; undefined when it cannot be read. */
 export async function fileHead(file: string): Promise<string | undefined> {
   try {
-    const handle = await open(file, "r");
+    const { handle } = await openRegularFile(file);
     try {
       const buffer = Buffer.alloc(4096);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 
@@ -8,6 +8,15 @@ export class NotARegularFileError extends Error {
     super(`is ${kind}, not a regular file`);
     this.name = "NotARegularFileError";
   }
+}
+
+/** The flags a file named in data is opened with: read only, never waiting on a FIFO. */
+function readFlags(options: RegularFileOptions): number {
+  return (
+    constants.O_RDONLY |
+    constants.O_NONBLOCK |
+    (options.noFollow === true ? constants.O_NOFOLLOW : 0)
+  );
 }
 
 function kindOf(stats: {
@@ -49,11 +58,7 @@ export async function openRegularFile(
   file: string,
   options: RegularFileOptions = {},
 ): Promise<{ handle: FileHandle; size: number }> {
-  const flags =
-    constants.O_RDONLY |
-    constants.O_NONBLOCK |
-    (options.noFollow === true ? constants.O_NOFOLLOW : 0);
-  const handle = await open(file, flags);
+  const handle = await open(file, readFlags(options));
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new NotARegularFileError(kindOf(stats));
@@ -83,5 +88,33 @@ export async function readRegularFile(
     return content;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `readRegularFile` for the few callers that must read before anything else can run (a config
+ * file, a lock): the same checks, synchronously.
+ */
+export function readRegularFileSync(
+  file: string,
+  options: RegularFileOptions & { readonly maxBytes: number },
+): Buffer {
+  const fd = openSync(file, readFlags(options));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotARegularFileError(kindOf(stats));
+    if (stats.size > options.maxBytes) throw new FileTooLargeError(stats.size, options.maxBytes);
+    // One byte more than the limit tells a file that grew since.
+    const buffer = Buffer.alloc(Math.min(stats.size, options.maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length === buffer.length) throw new FileTooLargeError(length, options.maxBytes);
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from "node:fs";
 import path from "node:path";
-import { open } from "node:fs/promises";
+import { NotARegularFileError, openRegularFile } from "./regular-file.js";
 import { ResultsFileError, ResultsWriteError } from "../core/errors.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { DEFAULT_MAX_DEPTH, isJsonObject, nestsDeeperThan } from "../core/json.js";
@@ -160,9 +160,8 @@ const EDGE_BYTES = 1 << 16;
  */
 export async function holdsFinishedRun(file: string): Promise<boolean> {
   try {
-    const handle = await open(file, "r");
+    const { handle, size } = await openRegularFile(file);
     try {
-      const size = (await handle.stat()).size;
       const head = Buffer.alloc(Math.min(size, EDGE_BYTES));
       await handle.read(head, 0, head.length, 0);
       const headEnd = head.indexOf(10);
@@ -206,9 +205,10 @@ export async function scanResults(
   let size: number;
   let endsWithNewline: boolean;
   try {
-    const handle = await open(file, "r");
+    const opened = await openRegularFile(file);
+    const { handle } = opened;
     try {
-      size = (await handle.stat()).size;
+      size = opened.size;
       const last = Buffer.alloc(1);
       if (size > 0) await handle.read(last, 0, 1, size - 1);
       endsWithNewline = size > 0 && last[0] === 10;
@@ -218,7 +218,7 @@ export async function scanResults(
   } catch (error) {
     throw new ResultsFileError({
       file,
-      message: `cannot read the results file ${file}`,
+      message: `cannot read the results file ${file}${error instanceof NotARegularFileError ? `: it ${error.message}` : ""}`,
       cause: error,
     });
   }
@@ -331,7 +331,7 @@ export async function firstFailures(file: string, max: number): Promise<CaseReco
  * by position in batches, in constant memory.
  */
 export async function* readRecords(file: string, scan: ResultsScan): AsyncGenerator<CaseRecord> {
-  const handle = await open(file, "r");
+  const { handle } = await openRegularFile(file);
   try {
     const batch: { offset: number; length: number }[] = [];
     const flush = async function* () {

@@ -4,7 +4,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -13,6 +12,19 @@ import type { Stats } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { ResultsFileError } from "../core/errors.js";
+import { readRegularFileSync } from "./regular-file.js";
+
+/** Tries at taking a lock that other runs keep taking over when it goes stale. */
+const maxLockAttempts = 5;
+
+/** A lock file's text; undefined when it is gone or is not a small regular file. */
+function lockText(lockFile: string): string | undefined {
+  try {
+    return readRegularFileSync(lockFile, { noFollow: true, maxBytes: 64 * 1024 }).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether the process that wrote a lock file is still running on this machine. */
 function holderAlive(lock: { pid?: unknown; host?: unknown }): boolean {
@@ -46,26 +58,39 @@ function takeLock(lockFile: string, file: string, shown: string): () => void {
       writeFileSync(lockFile, body, { flag: "wx" });
       break;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== "EEXIST" || attempt > 0) throw error;
-      let holder: { pid?: unknown; host?: unknown; since?: unknown; file?: unknown } = {};
-      try {
-        holder = JSON.parse(readFileSync(lockFile, "utf8")) as typeof holder;
-      } catch {
-        // Unreadable: written by something else, or cut short; treated as held.
-        holder = { host: "?" };
-      }
-      if (holderAlive(holder)) {
-        const other =
-          typeof holder.file === "string" && holder.file !== file
-            ? ` (as ${holder.file}, the same file by another name)`
-            : "";
-        throw new ResultsFileError({
-          file,
-          message: `another toolscore run (process ${String(holder.pid)} on ${String(holder.host)}, since ${String(holder.since)}) is writing ${shown}${other}; wait for it to end, or choose another results file (delete ${lockFile} if no run holds it)`,
-        });
-      }
-      rmSync(lockFile, { force: true });
+      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
     }
+    const seen = lockText(lockFile);
+    // Released between the two: taken again.
+    if (seen === undefined && lstatSync(lockFile, { throwIfNoEntry: false }) === undefined) {
+      if (attempt < maxLockAttempts) continue;
+    }
+    let holder: { pid?: unknown; host?: unknown; since?: unknown; file?: unknown } = {};
+    try {
+      holder = JSON.parse(seen ?? "") as typeof holder;
+    } catch {
+      // Unreadable: written by something else, or cut short; treated as held.
+      holder = { host: "?" };
+    }
+    if (holderAlive(holder)) {
+      const other =
+        typeof holder.file === "string" && holder.file !== file
+          ? ` (as ${holder.file}, the same file by another name)`
+          : "";
+      throw new ResultsFileError({
+        file,
+        message: `another toolscore run (process ${String(holder.pid)} on ${String(holder.host)}, since ${String(holder.since)}) is writing ${shown}${other}; wait for it to end, or choose another results file (delete ${lockFile} if no run holds it)`,
+      });
+    }
+    if (attempt >= maxLockAttempts) {
+      throw new ResultsFileError({
+        file,
+        message: `could not take ${lockFile} after ${maxLockAttempts} tries: other toolscore runs keep taking it; wait for them to end, or choose another results file`,
+      });
+    }
+    // Gone stale: removed only while it still holds what was judged stale (another run that
+    // took it over meanwhile keeps its own), then taken again.
+    if (lockText(lockFile) === seen) rmSync(lockFile, { force: true });
   }
   let held = true;
   const release = () => {

@@ -134,14 +134,16 @@ async function withCaseContent(
 ): Promise<CaseRecord[]> {
   if (records.every((record) => record.source === undefined)) return [...records];
   let fingerprint: string | undefined;
+  let unread = "";
   try {
     fingerprint = await datasetFingerprint(dataset);
-  } catch {
+  } catch (error) {
     fingerprint = undefined;
+    if (DatasetParseError.isInstance(error)) unread = ` (${error.message})`;
   }
   if (fingerprint !== header.fingerprint) {
     onWarning(
-      `${header.dataset} is ${fingerprint === undefined ? "not at hand" : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
+      `${header.dataset} is ${fingerprint === undefined ? `not at hand${unread}` : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
     );
     return [...records];
   }
