@@ -6,6 +6,7 @@
 import { watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import path from "node:path";
+import { ToolscoreError } from "../core/errors.js";
 import type { CliIo } from "./io.js";
 
 export interface WatchLoopOptions {
@@ -82,7 +83,16 @@ export async function watchLoop(options: WatchLoopOptions): Promise<number> {
       if (stopped()) break;
       const files = [...pending];
       pending.clear();
-      code = await options.run(files);
+      try {
+        code = await options.run(files);
+      } catch (error) {
+        if (stopped()) throw error;
+        // A file mid-save (an editor that replaces it), or a config being edited: said, and
+        // the next change runs again.
+        const prefix = ToolscoreError.isInstance(error) ? `${error.code}: ` : "";
+        const message = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`toolscore: this run could not start: ${prefix}${message}\n`);
+      }
       if (stopped()) return code;
       say();
     }
