@@ -33,8 +33,8 @@ describe("toolscore init writes nothing through a link (issue 48, item 8)", () =
   it("refuses a .gitignore that is a FIFO, without waiting on it", async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-init-"));
     execFileSync("mkfifo", [path.join(cwd, ".gitignore")]);
-    await expect(
-      initCommand([], { stdout: sink(), stderr: sink(), cwd, env: {} }),
-    ).rejects.toThrow(/cannot read \.gitignore: is a FIFO \(named pipe\), not a regular file/);
+    await expect(initCommand([], { stdout: sink(), stderr: sink(), cwd, env: {} })).rejects.toThrow(
+      /cannot read \.gitignore: is a FIFO \(named pipe\), not a regular file/,
+    );
   });
 });

@@ -25,7 +25,7 @@ describe("watchLoop", () => {
       files: [dataset],
       ignore: [],
       debounceMs: 50,
-      io: { stdout: sink(), stderr, cwd: folder, env: {}, signal: controller.signal } as never,
+      io: { stdout: sink(), stderr, cwd: folder, env: {}, signal: controller.signal },
       run: (changed) => {
         runs.push(changed.length === 0 ? "first" : "again");
         if (!existsSync(dataset)) {
