@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeInChromium, launchChromium } from "./support/chromium.js";
 import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { jsonl, readJsonl, testFolders } from "./support/folders.js";
 
@@ -126,5 +127,47 @@ describe("files that are no files (items 4 and 5)", () => {
     expect((await fetch(url)).status).toBe(200);
     view.child.kill("SIGINT");
     expect((await view.done).code).toBe(0);
+  });
+});
+
+/** A case whose expected call's arguments are nested `levels` deep (the reader lets it in). */
+function deepCase(id: string, levels: number): string {
+  const deep = `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+  return `{"id":${JSON.stringify(id)},"tools_called":[{"name":"x"}],"expected_tools":[{"name":"x","arguments":{"a":${deep}}}]}`;
+}
+
+describeInChromium("a case nested 5,000 levels deep (item 6)", () => {
+  it("is written to the HTML report and served by the viewer, shown without its deep values", async () => {
+    const cwd = folder({
+      "runs.jsonl": `${deepCase("deep", 5000)}\n${JSON.stringify(flat("fine"))}\n`,
+    });
+    const run = await runCliProcess(
+      ["eval", "runs.jsonl", "--out", "out.jsonl", "--report", "report.html"],
+      { cwd },
+    );
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain("report: report.html");
+    const view = startCli(["view", ".", "--port", "0"], { cwd });
+    const url = await viewerUrl(view.child);
+    expect((await fetch(`${url}runs/out`)).status).toBe(200);
+    view.child.kill("SIGINT");
+    expect((await view.done).code).toBe(0);
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(error.message));
+      await page.goto(`file://${path.join(cwd, "report.html")}`);
+      await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+      const deep = page.locator('details.case[data-status="error"]');
+      await deep.locator("summary").click();
+      await expect
+        .poll(async () => deep.textContent(), { timeout: 60_000 })
+        .toContain("nested more than 1000 levels deep");
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -8,6 +8,8 @@
 export const MAX_SHOWN_STRING = 4096;
 /** Elements of an array kept in results files and reports. */
 export const MAX_SHOWN_ITEMS = 1000;
+/** Levels of nesting kept in results files and reports: deeper values are cut (said so). */
+export const MAX_SHOWN_DEPTH = 1000;
 
 /** A 53-bit hash of a text (cyrb53), in hex: enough to tell two long values apart. */
 export function textHash(text: string): string {
@@ -31,7 +33,8 @@ export function cutText(text: string, max = MAX_SHOWN_STRING): string {
 
 function needsCut(value: unknown, maxString: number, depth: number): boolean {
   if (typeof value === "string") return value.length > maxString;
-  if (typeof value !== "object" || value === null || depth > 1000) return false;
+  if (typeof value !== "object" || value === null) return false;
+  if (depth >= MAX_SHOWN_DEPTH) return true;
   if (Array.isArray(value)) {
     if (value.length > MAX_SHOWN_ITEMS) return true;
     for (const item of value) if (needsCut(item, maxString, depth + 1)) return true;
@@ -43,12 +46,15 @@ function needsCut(value: unknown, maxString: number, depth: number): boolean {
   return false;
 }
 
-function cut(value: unknown, maxString: number): unknown {
+function cut(value: unknown, maxString: number, depth: number): unknown {
   if (typeof value === "string") return cutText(value, maxString);
   if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_SHOWN_DEPTH) {
+    return `… [cut: ${Array.isArray(value) ? "a list" : "an object"} nested more than ${MAX_SHOWN_DEPTH} levels deep]`;
+  }
   if (Array.isArray(value)) {
     const kept = value.length > MAX_SHOWN_ITEMS ? value.slice(0, MAX_SHOWN_ITEMS) : value;
-    const out = kept.map((item: unknown) => cut(item, maxString));
+    const out = kept.map((item: unknown) => cut(item, maxString, depth + 1));
     if (value.length > MAX_SHOWN_ITEMS) {
       out.push(`… [cut: ${value.length} items in all]`);
     }
@@ -56,7 +62,7 @@ function cut(value: unknown, maxString: number): unknown {
   }
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = cut((value as Record<string, unknown>)[key], maxString);
+    const item = cut((value as Record<string, unknown>)[key], maxString, depth + 1);
     if (key === "__proto__") {
       Object.defineProperty(out, key, {
         value: item,
@@ -70,10 +76,11 @@ function cut(value: unknown, maxString: number): unknown {
 }
 
 /**
- * `value` as it is when it holds no string longer than `maxString` and no array longer than
- * {@link MAX_SHOWN_ITEMS}; else a copy with those cut ({@link cutText}; arrays keep their first
- * elements and say how many there were). Other values pass through untouched.
+ * `value` as it is when it holds no string longer than `maxString`, no array longer than
+ * {@link MAX_SHOWN_ITEMS} and nothing nested deeper than {@link MAX_SHOWN_DEPTH}; else a copy
+ * with those cut ({@link cutText}; arrays keep their first elements and say how many there were;
+ * what is nested too deep becomes a note saying so). Other values pass through untouched.
  */
 export function boundValue<T>(value: T, maxString = MAX_SHOWN_STRING): T {
-  return needsCut(value, maxString, 0) ? (cut(value, maxString) as T) : value;
+  return needsCut(value, maxString, 0) ? (cut(value, maxString, 0) as T) : value;
 }
