@@ -8,6 +8,10 @@
  * `npm test` runs them with a fixed seed and a few runs each; `npm run fuzz` runs many more
  * (TOOLSCORE_FUZZ_RUNS, TOOLSCORE_FUZZ_SEED).
  */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkAddress, sniffImage } from "../src/engine.js";
@@ -23,6 +27,13 @@ import { nestsDeeperThan } from "../src/core/json.js";
 import { decodedAsWritten } from "../src/core/jsonl-lines.js";
 import { fenced } from "../src/judges/fence.js";
 import { createMetric, metricDefinitions } from "../src/registry/metric-registry.js";
+import { createCaseScorer } from "../src/evaluate/score-case.js";
+import type { CaseResult } from "../src/core/case-result.js";
+import { readRecords, scanResults } from "../src/node/results-file.js";
+
+const fixtureFolder = fileURLToPath(
+  new URL("../src/adapters/fixtures/same-conversation/", import.meta.url),
+);
 
 // `npm run fuzz` (this file under the "fuzz" script) runs many more than `npm test`.
 const runs = Number(
@@ -521,6 +532,178 @@ describe(`fuzz (${runs} runs each, seed ${seed})`, () => {
           expect(decodedAsWritten(text, bytes)).toBe(valid);
         }),
         settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "conversations: any turns and transcript read to a case or a DATASET_PARSE error, scored to results in [0, 1] or typed errors (issue 48)",
+    () => {
+      const scorer = createCaseScorer({
+        metrics: [
+          createMetric({ metric: "tool-call-accuracy" }),
+          createMetric({ metric: "response-contains" }),
+        ],
+      });
+      const message = fc.record(
+        {
+          role: fc.constantFrom("user", "assistant", "tool"),
+          content: fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null), hostileValue),
+          tool_calls: fc.array(
+            fc.record({
+              id: fc.constantFrom("a", "b", "c"),
+              type: fc.constant("function"),
+              function: fc.record({
+                name: fc.constantFrom("lookup", "refund"),
+                arguments: fc.oneof(fc.constant('{"id": 1}'), fc.json()),
+              }),
+            }),
+            { maxLength: 2 },
+          ),
+          tool_call_id: fc.constantFrom("a", "b", "c"),
+        },
+        { requiredKeys: ["role"] },
+      );
+      const turn = fc.oneof(
+        fc.record(
+          {
+            expected_tools: fc.oneof(fc.array(call, { maxLength: 2 }), hostileValue),
+            tools_called: fc.array(call, { maxLength: 2 }),
+            input: fc.oneof(fc.string({ maxLength: 8 }), hostileValue),
+            expected_output_contains: fc.oneof(fc.array(fc.string({ maxLength: 4 })), hostileValue),
+            metric_options: fc.oneof(
+              fc.record({ "tool-call-accuracy": options }),
+              fc.dictionary(hostileKey, hostileValue, { maxKeys: 2 }),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+        hostileValue,
+      );
+      fc.assert(
+        fc.property(
+          fc.array(turn, { maxLength: 5 }),
+          fc.option(fc.array(message, { maxLength: 8 }), { nil: undefined }),
+          fc.constantFrom(undefined, "mean", "min", "all", "median"),
+          (turns, trajectory, aggregate) => {
+            let read;
+            try {
+              read = readDatasetCase(
+                {
+                  id: "c",
+                  turns,
+                  ...(trajectory === undefined ? {} : { trajectory }),
+                  ...(aggregate === undefined ? {} : { turn_aggregate: aggregate }),
+                },
+                { index: 0, line: 1 },
+              );
+            } catch (error) {
+              expect(error).toMatchObject({ code: "DATASET_PARSE" });
+              return;
+            }
+            const result = scorer.score(read, 0) as CaseResult;
+            for (const entry of result.results) {
+              if (entry.status === "scored") {
+                expect(entry.score).toBeGreaterThanOrEqual(0);
+                expect(entry.score).toBeLessThanOrEqual(1);
+              }
+              if (entry.status === "error") expect(typeof entry.error.code).toBe("string");
+            }
+            expect(result.turns?.length ?? 0).toBeLessThanOrEqual(turns.length);
+          },
+        ),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "parseTrajectory: a transcript of any format nested past the limit anywhere is a typed error (issue 48, item 8)",
+    () => {
+      const fixtures = readdirSync(fixtureFolder).map((name) =>
+        readFileSync(path.join(fixtureFolder, name), "utf8"),
+      );
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...fixtures),
+          fc.nat(),
+          fc.integer({ min: 1001, max: 30_000 }),
+          fc.boolean(),
+          (text, pick, levels, asText) => {
+            // The value at one place of a real transcript, replaced by lists nested `levels` deep.
+            const places: string[] = [];
+            const find = (value: unknown, at: string) => {
+              if (typeof value !== "object" || value === null) return;
+              for (const [key, item] of Object.entries(value)) {
+                places.push(`${at}${JSON.stringify(key)}`);
+                find(item, `${at}${JSON.stringify(key)},`);
+              }
+            };
+            find(JSON.parse(text), "");
+            const place = JSON.parse(`[${places[pick % places.length]}]`) as string[];
+            const value = JSON.parse(text) as Record<string, unknown>;
+            let parent = value;
+            for (const key of place.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+            parent[place.at(-1) ?? ""] = "\u0000deep";
+            const deep = `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+            const injected = JSON.stringify(value).replace('"\\u0000deep"', deep);
+            typedOrResult(() => parseTrajectory(asText ? injected : JSON.parse(injected)));
+          },
+        ),
+        { ...settings, numRuns: Math.min(runs, 200) },
+      );
+    },
+    timeout,
+  );
+
+  it(
+    "results files: any lines are a scan or a RESULTS_FILE error (issue 48)",
+    async () => {
+      const folder = mkdtempSync(path.join(tmpdir(), "toolscore-fuzz-results-"));
+      const header = JSON.stringify({
+        toolscore: "results",
+        version: 1,
+        dataset: "d.jsonl",
+        fingerprint: "sha256:0",
+        config: "0",
+        metrics: ["m"],
+        startedAt: "2026-01-01T00:00:00.000Z",
+      });
+      const line = fc.oneof(
+        fc.json(),
+        fc.string({ maxLength: 30 }),
+        fc
+          .record(
+            {
+              index: fc.oneof(fc.nat(), hostileValue),
+              id: fc.oneof(fc.string({ maxLength: 4 }), hostileValue),
+              status: fc.constantFrom("passed", "failed", "error", "nope"),
+              metrics: fc.oneof(
+                fc.dictionary(hostileKey, hostileValue, { maxKeys: 2 }),
+                hostileValue,
+              ),
+              source: hostileValue,
+              turns: hostileValue,
+            },
+            { requiredKeys: [] },
+          )
+          .map((record) => JSON.stringify(record)),
+      );
+      let written = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.boolean(), fc.array(line, { maxLength: 5 }), async (headed, lines) => {
+          const file = path.join(folder, `r${written++}.jsonl`);
+          writeFileSync(file, `${[...(headed ? [header] : []), ...lines].join("\n")}\n`);
+          try {
+            const scan = await scanResults(file);
+            for await (const record of readRecords(file, scan)) expect(record).toBeTypeOf("object");
+          } catch (error) {
+            expect(error).toMatchObject({ code: "RESULTS_FILE" });
+          }
+        }),
+        { ...settings, numRuns: Math.min(runs, 500) },
       );
     },
     timeout,

@@ -1,7 +1,12 @@
 import { jsonlTextLines } from "../core/jsonl-lines.js";
 import { rememberSource } from "../core/number-spellings.js";
-import { InvalidInputError, InvalidOptionError, UnknownFormatError } from "../core/errors.js";
-import { setKey } from "../core/json.js";
+import {
+  InvalidInputError,
+  InvalidOptionError,
+  LimitExceededError,
+  UnknownFormatError,
+} from "../core/errors.js";
+import { DEFAULT_MAX_DEPTH, nestsDeeperThan, setKey } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { trajectoryFormats } from "../core/trajectory.js";
 import type { NameMapping, Trajectory, TrajectoryFormat } from "../core/trajectory.js";
@@ -257,6 +262,14 @@ export function readTrajectory(
   given: TrajectoryFormat | undefined,
   traceId?: string,
 ): Trajectory {
+  // Before any reader walks it: nothing a transcript holds need nest deeper than calls may.
+  if (nestsDeeperThan(value, DEFAULT_MAX_DEPTH)) {
+    throw new LimitExceededError({
+      limit: "maxDepth",
+      maximum: DEFAULT_MAX_DEPTH,
+      message: `the transcript is nested more than ${DEFAULT_MAX_DEPTH} levels deep (see docs/reference/limits.md)`,
+    });
+  }
   let format = given;
   if (format === undefined) {
     const detection = detectFormatOnly(value);

@@ -240,3 +240,31 @@ describe("holdsFinishedRun: a finished run told from the first and last lines", 
     expect(await holdsFinishedRun(long)).toBe(false);
   });
 });
+
+describe("results files: indices from anywhere (issue 48)", () => {
+  it("holds cases at far indices without sizing anything by them, in case order", async () => {
+    const file = path.join(directory, "far.jsonl");
+    const far = [2 ** 31, Number.MAX_SAFE_INTEGER, 5_000_000];
+    writeFileSync(
+      file,
+      `${[
+        header(),
+        record(1),
+        ...far.map((index) => record(index)),
+        record(0),
+        record(2 ** 31, "failed"),
+      ]
+        .map((line) => JSON.stringify(line))
+        .join("\n")}\n`,
+    );
+    const scan = await scanResults(file);
+    expect(scan.cases).toBe(5);
+    expect([...scan.indices()]).toEqual([0, 1, 5_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER]);
+    expect(scan.statusOf(2 ** 31)).toBe("failed");
+    expect(scan.has(Number.MAX_SAFE_INTEGER)).toBe(true);
+    expect(scan.has(3)).toBe(false);
+    const read: number[] = [];
+    for await (const found of readRecords(file, scan)) read.push(found.index);
+    expect(read).toEqual([0, 1, 5_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER]);
+  });
+});

@@ -94,13 +94,29 @@ export interface ResultsScan {
 const statusCodes: readonly CaseStatus[] = caseStatuses;
 
 /** A growable index from case number to line position, in typed arrays (about 13 bytes a case). */
+/** Where each case's last record line sits, by case index. */
 class LineIndex {
+  // Dense while the indices are (a run of a dataset, or a shard of one); an index far past the
+  // cases seen (a results file may say anything) goes to the map, so no file sizes these arrays.
   offsets = new Float64Array(1024);
   lengths = new Uint32Array(1024);
   statuses = new Uint8Array(1024);
+  readonly sparse = new Map<
+    number,
+    { readonly offset: number; readonly length: number; readonly status: number }
+  >();
   count = 0;
 
   set(index: number, offset: number, length: number, status: CaseStatus) {
+    const code = statusCodes.indexOf(status) + 1;
+    if (
+      this.sparse.has(index) ||
+      (index >= this.offsets.length && index >= 8 * (this.count + 1024))
+    ) {
+      if (!this.sparse.has(index)) this.count++;
+      this.sparse.set(index, { offset, length, status: code });
+      return;
+    }
     if (index >= this.offsets.length) {
       let size = this.offsets.length;
       while (size <= index) size *= 2;
@@ -117,7 +133,31 @@ class LineIndex {
     if (this.lengths[index] === 0) this.count++;
     this.offsets[index] = offset;
     this.lengths[index] = length;
-    this.statuses[index] = statusCodes.indexOf(status) + 1;
+    this.statuses[index] = code;
+  }
+
+  has(at: number): boolean {
+    return (at < this.lengths.length && this.lengths[at] !== 0) || this.sparse.has(at);
+  }
+
+  /** The status of case `at`'s record, as a 1-based code; 0 if none. */
+  statusCode(at: number): number {
+    if (at < this.lengths.length && this.lengths[at] !== 0) return this.statuses[at];
+    return this.sparse.get(at)?.status ?? 0;
+  }
+
+  /** Where the record of case `at` sits; undefined if none. */
+  locate(at: number): { offset: number; length: number } | undefined {
+    if (at < this.lengths.length && this.lengths[at] !== 0) {
+      return { offset: this.offsets[at], length: this.lengths[at] };
+    }
+    return this.sparse.get(at);
+  }
+
+  /** The indices held, in order. */
+  *indices(): Generator<number> {
+    for (let at = 0; at < this.lengths.length; at++) if (this.lengths[at] !== 0) yield at;
+    yield* [...this.sparse.keys()].sort((a, b) => a - b);
   }
 }
 
@@ -282,18 +322,13 @@ export async function scanResults(
     cases: index.count,
     validBytes,
     torn,
-    has: (at) => at < index.lengths.length && index.lengths[at] !== 0,
-    statusOf: (at) =>
-      at < index.statuses.length && index.statuses[at] !== 0
-        ? statusCodes[index.statuses[at] - 1]
-        : undefined,
-    *indices() {
-      for (let at = 0; at < index.lengths.length; at++) if (index.lengths[at] !== 0) yield at;
+    has: (at) => index.has(at),
+    statusOf: (at) => {
+      const code = index.statusCode(at);
+      return code === 0 ? undefined : statusCodes[code - 1];
     },
-    locate: (at) =>
-      at < index.lengths.length && index.lengths[at] !== 0
-        ? { offset: index.offsets[at], length: index.lengths[at] }
-        : undefined,
+    indices: () => index.indices(),
+    locate: (at) => index.locate(at),
   };
 }
 
