@@ -2,7 +2,7 @@ import { boundValue, cutText } from "../core/bounded.js";
 import { unparsedArgumentsNote } from "../core/explanation.js";
 import type { ArgumentVerdict, PairDetail } from "../core/explanation.js";
 import type { JsonValue } from "../core/json.js";
-import type { MatchResult, Violation } from "./match-result.js";
+import type { CallSchemaViolation, MatchResult, Violation } from "./match-result.js";
 
 /** Joins reasons, naming at most `limit` of them (the result lists every one). */
 function sentence(items: readonly string[], limit = 6): string {
@@ -51,7 +51,8 @@ function differences(
   return parts.join(", ");
 }
 
-function describeViolation(violation: Violation): string {
+/** A violation of a constraint, or an error never retried, as reasons say it. */
+export function violationText(violation: Violation): string {
   switch (violation.kind) {
     case "forbidden-tool":
       return `called[${violation.calledIndex}] ${violation.name} is a forbidden tool`;
@@ -66,6 +67,11 @@ function describeViolation(violation: Violation): string {
     case "unretried-error":
       return `called[${violation.calledIndex}] ${violation.name} failed and was not retried`;
   }
+}
+
+/** Arguments that break their tool's schema, as reasons say it. */
+export function schemaViolationText(violation: CallSchemaViolation): string {
+  return `called[${violation.calledIndex}] ${violation.name} ${violation.path} breaks its schema: ${violation.message}`;
 }
 
 const rounded = (n: number): number => Math.round(n * 1000) / 1000;
@@ -231,10 +237,8 @@ export function buildReason(
   items.push(...allowedText(result));
   for (const call of leftOut) items.push(leftOutText(call));
   if (scopeText !== undefined) items.push(scopeText);
-  for (const v of result.violations) items.push(describeViolation(v));
-  for (const v of result.schemaViolations) {
-    items.push(`called[${v.calledIndex}] ${v.name} ${v.path} breaks its schema: ${v.message}`);
-  }
+  for (const v of result.violations) items.push(violationText(v));
+  for (const v of result.schemaViolations) items.push(schemaViolationText(v));
   const head =
     expectedCount === 0
       ? `No calls were expected (${scoreText})`

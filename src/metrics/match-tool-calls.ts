@@ -426,7 +426,8 @@ function numbersOf(
     score,
     scoreKind,
     exact: exact && !failedByViolation,
-    success: score >= resolved.threshold,
+    // A violation that fails the case fails it, whatever threshold the case has.
+    success: !failedByViolation && score >= resolved.threshold,
     threshold: resolved.threshold,
     order,
   };

@@ -9,11 +9,11 @@ import type { JsonObject } from "../core/json.js";
 import { findMisplacedCalls } from "../core/turns.js";
 import type { TurnLeftovers } from "../core/turns.js";
 import { flatListOf } from "./match-by-turn.js";
-import { matchCaseOptions, resolveMatchOptions } from "./match-options.js";
-import { caseOptions } from "../core/options.js";
+import { resolveMatchOptions } from "./match-options.js";
 import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
+import { caseMatchOptions, hasRunPolicy, holdingRunPolicy } from "./case-policy.js";
 
 /** Whether details are a match's (what a turn left unexpected and missing). */
 function isLeftovers(details: unknown): details is TurnLeftovers {
@@ -122,15 +122,12 @@ export function toolCallAccuracy(
     id: "tool-call-accuracy",
     name,
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
-    withOptions: (overrides: JsonObject) =>
-      toolCallAccuracy({
-        ...options,
-        ...(caseOptions(
-          "tool-call-accuracy",
-          overrides,
-          matchCaseOptions,
-        ) as ToolCallAccuracyOptions),
-      }),
+    withOptions: (overrides: JsonObject) => {
+      const derived = toolCallAccuracy(caseMatchOptions("tool-call-accuracy", options, overrides));
+      return hasRunPolicy(resolved)
+        ? (holdingRunPolicy(derived, resolved))
+        : derived;
+    },
     measure: measureBySync(measureSync),
     measureSync,
     misplacedCalls: (turns) => {

@@ -5,12 +5,14 @@ import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { Metric, MetricDefinition, ResolvedMetricContext } from "../core/metric.js";
-import { caseOptions, rejectUnknownOptions } from "../core/options.js";
+import { rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
 import { samplingOptions } from "../judges/samples.js";
 import { ruleLeavesOf, withJudgedValues } from "./judged-leaves.js";
 import { deterministicMetrics } from "../metrics/registry.js";
+import { caseMatchOptions, hasRunPolicy, holdingRunPolicy } from "../metrics/case-policy.js";
+import { resolveMatchOptions } from "../metrics/match-options.js";
 import { prepareContexts } from "../node/prepare-contexts.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
@@ -64,18 +66,23 @@ function withJudgedValuesDefinition(definition: MetricDefinition): MetricDefinit
         }
         return definition.create(rest, context);
       }
-      return withJudgedValues(
+      const judged = withJudgedValues(
         {
           make: (made) => definition.create(made, context),
           options: rest,
-          merge: (base, overrides) => ({
-            ...base,
-            ...caseOptions(definition.id, overrides, definition.caseOptions),
-          }),
+          merge: (base, overrides) => caseMatchOptions(definition.id, base, overrides),
         },
         context.judge,
         samplingOptions(definition.id, sampling),
       );
+      // A case's options are held to the run's policy, as the metric without a judge holds them.
+      const run = resolveMatchOptions(rest, definition.id);
+      if (!hasRunPolicy(run)) return judged;
+      return {
+        ...judged,
+        withOptions: (overrides: JsonObject) =>
+          holdingRunPolicy(judged.withOptions?.(overrides) ?? judged, run),
+      };
     },
   };
 }
