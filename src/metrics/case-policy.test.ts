@@ -52,7 +52,7 @@ describe("a case's options against the run's policy", () => {
 
     it("refuses a case option that loosens the policy, naming it", () => {
       expect(() => make().withOptions?.({ onViolation: "report" })).toThrow(
-        "metricOptions.tool-call-accuracy.onViolation: the run fails a case on a violation of its constraints; a case may make the run's policy stricter, never looser (see docs/guides/cli.md, \"What a case may set\")",
+        'metricOptions.tool-call-accuracy.onViolation: the run fails a case on a violation of its constraints; a case may make the run\'s policy stricter, never looser (see docs/guides/cli.md, "What a case may set")',
       );
     });
   });

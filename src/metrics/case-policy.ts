@@ -184,7 +184,7 @@ export function holdingRunPolicy<TCase extends PolicyCase, TDetails>(
         testCase.toolsCalled,
         [],
         run,
-        (testCase.availableTools ?? []),
+        testCase.availableTools ?? [],
         { actual: "toolsCalled", expected: "expectedTools" },
       );
     } catch {

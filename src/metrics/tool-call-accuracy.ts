@@ -124,9 +124,7 @@ export function toolCallAccuracy(
     // A case's own options (`metricOptions`), in camelCase or snake_case, over these.
     withOptions: (overrides: JsonObject) => {
       const derived = toolCallAccuracy(caseMatchOptions("tool-call-accuracy", options, overrides));
-      return hasRunPolicy(resolved)
-        ? (holdingRunPolicy(derived, resolved))
-        : derived;
+      return hasRunPolicy(resolved) ? holdingRunPolicy(derived, resolved) : derived;
     },
     measure: measureBySync(measureSync),
     measureSync,
