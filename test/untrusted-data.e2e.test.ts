@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
+  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -409,6 +410,33 @@ describe("the judge cache is not a back door (issue 34, item 2)", () => {
       env: { OPENAI_API_KEY: secret, OPENAI_BASE_URL: server().openaiBaseURL },
     });
     expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe("the judge cache check fails closed (issue 48, item 8)", () => {
+  it("a checkout whose git refuses to answer (dubious ownership) serves no committed answer", async () => {
+    const dir = folder({
+      "runs.jsonl": selectionCase,
+      "toolscore.config.yaml": "judge:\n  model: openai/gpt-4o-mini\n  cache: .judge-cache\n",
+      "bin/git":
+        "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\nexit 128\n",
+    });
+    chmodSync(path.join(dir, "bin", "git"), 0o755);
+    mkdirSync(path.join(dir, ".git"));
+    mkdirSync(path.join(dir, ".judge-cache", "ab"), { recursive: true });
+    writeFileSync(path.join(dir, ".judge-cache", "ab", `${"ab".repeat(32)}.json`), "{}");
+    const run = await runCliProcess(["eval", "runs.jsonl", "-m", "tool-selection"], {
+      cwd: dir,
+      env: {
+        OPENAI_API_KEY: secret,
+        OPENAI_BASE_URL: server().openaiBaseURL,
+        PATH: `${path.join(dir, "bin")}:${process.env.PATH ?? ""}`,
+      },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("cannot tell whether git tracks the judge cache");
+    expect(run.stderr).toContain("dubious ownership");
+    expect(server().requests).toHaveLength(0);
   });
 });
 

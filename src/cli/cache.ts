@@ -66,12 +66,23 @@ export function shownCache(directory: string, io: Pick<CliIo, "cwd">): string {
   return shown.startsWith("..") ? directory : shown;
 }
 
+/** The git checkout a folder sits in (the nearest folder above it holding `.git`), if any. */
+function checkoutOf(directory: string): string | undefined {
+  for (let where = path.resolve(directory); ; where = path.dirname(where)) {
+    if (existsSync(path.join(where, ".git"))) return where;
+    if (path.dirname(where) === where) return undefined;
+  }
+}
+
 /**
  * Refuses a judge cache whose entries git tracks: answers committed to a repository may come
- * from a pull request, and would stand for the judge's. Folders outside a git checkout, and
- * machines without git, pass.
+ * from a pull request, and would stand for the judge's. A folder outside any git checkout
+ * passes; inside one, a git that cannot answer (not installed, or refusing the repository as of
+ * "dubious ownership") is refused too, since whether the answers are tracked cannot be told.
  */
 export function refuseTrackedCache(directory: string): void {
+  const checkout = checkoutOf(directory);
+  if (checkout === undefined) return;
   let where = directory;
   while (!existsSync(where) && path.dirname(where) !== where) where = path.dirname(where);
   let tracked: string;
@@ -79,11 +90,20 @@ export function refuseTrackedCache(directory: string): void {
     tracked = execFileSync("git", ["ls-files", "-z", "--", directory], {
       cwd: where,
       encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
+      stdio: ["ignore", "pipe", "pipe"],
       timeout: 10_000,
     });
-  } catch {
-    return; // no git, or not in a checkout
+  } catch (error) {
+    const failure = error as { code?: unknown; stderr?: unknown };
+    const said =
+      failure.code === "ENOENT"
+        ? "git is not installed"
+        : `git said: ${String(failure.stderr ?? failure.code ?? error).trim().split("\n")[0]}`;
+    throw new InvalidOptionError({
+      option: "judge.cache",
+      value: directory,
+      message: `cannot tell whether git tracks the judge cache ${directory}, inside the checkout ${checkout} (${said}); cached answers committed by a pull request would stand for the judge's: fix git's access to the repository, keep the cache outside it (the default is in ~/.cache), or run with --no-cache`,
+    });
   }
   if (tracked === "") return;
   throw new InvalidOptionError({
