@@ -25,22 +25,32 @@ describe("refuseTrackedCache (issue 48, item 8)", () => {
 
   it("refuses a cache in a checkout whose git will not answer (dubious ownership)", () => {
     fakeGit(`echo "fatal: detected dubious ownership in repository at '$PWD'" >&2\nexit 128`);
-    expect(() => refuseTrackedCache(cache)).toThrow(
+    expect(() => {
+      refuseTrackedCache(cache);
+    }).toThrow(
       /cannot tell whether git tracks the judge cache .*\.judge-cache, inside the checkout .*repo \(git said: fatal: detected dubious ownership in repository at/,
     );
   });
 
   it("refuses a cache in a checkout where git is not installed", () => {
     process.env.PATH = mkdtempSync(path.join(root, "empty-"));
-    expect(() => refuseTrackedCache(cache)).toThrow(/\(git is not installed\)/);
+    expect(() => {
+      refuseTrackedCache(cache);
+    }).toThrow(/\(git is not installed\)/);
   });
 
   it("passes a cache outside any checkout without asking git, and one git says it does not track", () => {
     fakeGit("exit 128");
-    expect(() => refuseTrackedCache(path.join(root, "elsewhere", "cache"))).not.toThrow();
+    expect(() => {
+      refuseTrackedCache(path.join(root, "elsewhere", "cache"));
+    }).not.toThrow();
     fakeGit("exit 0");
-    expect(() => refuseTrackedCache(cache)).not.toThrow();
+    expect(() => {
+      refuseTrackedCache(cache);
+    }).not.toThrow();
     fakeGit(`printf '.judge-cache/ab/x.json\\0'`);
-    expect(() => refuseTrackedCache(cache)).toThrow(/holds files tracked by git/);
+    expect(() => {
+      refuseTrackedCache(cache);
+    }).toThrow(/holds files tracked by git/);
   });
 });

@@ -98,7 +98,11 @@ export function refuseTrackedCache(directory: string): void {
     const said =
       failure.code === "ENOENT"
         ? "git is not installed"
-        : `git said: ${String(failure.stderr ?? failure.code ?? error).trim().split("\n")[0]}`;
+        : `git said: ${
+            String(failure.stderr ?? failure.code ?? error)
+              .trim()
+              .split("\n")[0]
+          }`;
     throw new InvalidOptionError({
       option: "judge.cache",
       value: directory,
