@@ -63,7 +63,8 @@ describe("scores as OpenTelemetry evaluation events", () => {
       { cwd },
     );
     expect(run.stdout).toContain(
-      "otlp events: events.json (3 events; 1 case without a trace to put them on)",
+      // The OpenInference fixture names its spans "t1" and "agent", which no collector takes.
+      "otlp events: events.json (2 events; 1 case without a trace to put them on; 1 case whose trace ids are not OpenTelemetry ids (32 and 16 hex digits) or an Agents SDK's, left out)",
     );
     const records = recordsOf(path.join(cwd, "events.json"));
     // The root spans: OTel's invoke_agent span, OpenInference's agent span, the SDK's agent span.
@@ -80,7 +81,7 @@ describe("scores as OpenTelemetry evaluation events", () => {
       traceId: otelRoot?.traceId,
       spanId: otelRoot?.spanId,
     });
-    expect(records[2]).toMatchObject({ traceId: "trace_1", spanId: "span_1" });
+    expect(records[1]).toMatchObject({ traceId: "trace_1", spanId: "span_1" });
     expect(
       Object.fromEntries(
         records[0].attributes.map(({ key, value }) => [key, Object.values(value)[0]]),
@@ -100,5 +101,48 @@ describe("scores as OpenTelemetry evaluation events", () => {
     const strip = (items: LogRecord[]) =>
       items.map(({ traceId, spanId, attributes }) => ({ traceId, spanId, attributes }));
     expect(strip(recordsOf(path.join(cwd, "again.json")))).toEqual(strip(records));
+  });
+
+  it("writes no trace id a transcript made up: empty, a newline, 100,000 characters (issue 48, item 8)", async () => {
+    const cwd = folder();
+    const otel = readFileSync(path.join(fixtures, "same-conversation/otel.json"), "utf8");
+    const root = "5b8efff798038103d269b633813fc60c";
+    const cases = [
+      ["fine", root],
+      ["empty", ""],
+      ["newline", "5b8efff798038103\n269b633813fc60c"],
+      ["long", "a".repeat(100_000)],
+    ];
+    for (const [name, id] of cases) {
+      writeFileSync(path.join(cwd, `${name}.json`), otel.replaceAll(root, id));
+    }
+    const expected = [{ name: "get_weather", arguments: { city: "Paris", unit: "celsius" } }];
+    writeFileSync(
+      path.join(cwd, "runs.jsonl"),
+      jsonl(
+        cases.map(([name]) => ({
+          id: name,
+          trajectoryFile: `${name}.json`,
+          expectedTools: expected,
+        })),
+      ),
+    );
+    const run = await runCliProcess(
+      [
+        "eval",
+        "runs.jsonl",
+        "--set",
+        "tool-call-accuracy.order=superset",
+        "--otlp-events",
+        "events.json",
+      ],
+      { cwd },
+    );
+    expect(run.stdout).toContain(
+      // An empty id names no trace; the others name ones no collector takes.
+      "otlp events: events.json (1 event; 1 case without a trace to put them on; 2 cases whose trace ids are not OpenTelemetry ids (32 and 16 hex digits) or an Agents SDK's, left out)",
+    );
+    const records = recordsOf(path.join(cwd, "events.json"));
+    expect(records.map((record) => record.traceId)).toEqual([root]);
   });
 });

@@ -52,7 +52,7 @@ export async function writeReports(input: {
       file: reports.otlpEvents,
     });
     io.stdout.write(
-      `otlp events: ${shownPath(reports.otlpEvents, io)} (${plural(events.events, "event")}${events.withoutTrace === 0 ? "" : `; ${plural(events.withoutTrace, "case")} without a trace to put them on`})\n`,
+      `otlp events: ${shownPath(reports.otlpEvents, io)} (${plural(events.events, "event")}${events.withoutTrace === 0 ? "" : `; ${plural(events.withoutTrace, "case")} without a trace to put them on`}${events.badIds === 0 ? "" : `; ${plural(events.badIds, "case")} whose trace ids are not OpenTelemetry ids (32 and 16 hex digits) or an Agents SDK's, left out`})\n`,
     );
   }
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;

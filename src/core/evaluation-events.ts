@@ -61,6 +61,28 @@ export function evaluationAttributes(metric: string, result: EvaluatedMetric): J
   return attributes;
 }
 
+/**
+ * A trace or span id as an OTLP log record may carry it: OpenTelemetry's hex (32 digits for a
+ * trace, 16 for a span, not all zero; a leading `0x` dropped, lower case), or an OpenAI Agents
+ * SDK id as it is (`trace_…`, `span_…`, letters and digits). Anything else (empty, a newline,
+ * 100,000 characters) is undefined: a transcript may say anything.
+ */
+export function otlpId(id: string, kind: "trace" | "span"): string | undefined {
+  const digits = kind === "trace" ? 32 : 16;
+  const hex = id.startsWith("0x") ? id.slice(2) : id;
+  if (hex.length === digits && /^[0-9a-fA-F]+$/.test(hex) && /[1-9a-fA-F]/.test(hex)) {
+    return hex.toLowerCase();
+  }
+  return new RegExp(`^${kind}_[A-Za-z0-9]{1,128}$`).test(id) ? id : undefined;
+}
+
+/** A span's ids as OTLP writes them (see `otlpId`); undefined when either is no id. */
+export function otlpSpan(span: TraceContext): TraceContext | undefined {
+  const traceId = otlpId(span.traceId, "trace");
+  const spanId = otlpId(span.spanId, "span");
+  return traceId === undefined || spanId === undefined ? undefined : { traceId, spanId };
+}
+
 /** One OTLP JSON log record of an evaluation event, on the span it scored. */
 export function evaluationLogRecord(input: {
   readonly span: TraceContext;

@@ -27,7 +27,7 @@ import { comparedCase, createComparer, metricChanges } from "../core/comparison.
 import type { ComparedCase, RunComparison } from "../core/comparison.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { JsonObject } from "../core/json.js";
-import { evaluationLogRecord, otlpLogs } from "../core/evaluation-events.js";
+import { evaluationLogRecord, otlpLogs, otlpSpan } from "../core/evaluation-events.js";
 import type { TraceContext } from "../core/trajectory.js";
 import { describeMatchers } from "../matchers/value-matchers.js";
 import { createRunMetrics, isJudged } from "../evaluate-to-file/run-metrics.js";
@@ -416,6 +416,8 @@ export interface EvaluationEventsWritten {
   readonly cases: number;
   /** Cases whose run is not a trace of spans (or whose line could not be read again). */
   readonly withoutTrace: number;
+  /** Cases whose trace names its root span by ids that are no trace or span ids (see `otlpId`). */
+  readonly badIds: number;
 }
 
 /**
@@ -442,6 +444,7 @@ export async function writeEvaluationEvents(options: {
   const records: JsonObject[] = [];
   let cases = 0;
   let withoutTrace = 0;
+  let badIds = 0;
   const time = `${BigInt(Date.parse(scan.end?.endedAt ?? scan.header.startedAt) || Date.now()) * 1_000_000n}`;
   for await (const record of readRecords(options.results, scan)) {
     cases++;
@@ -458,13 +461,18 @@ export async function writeEvaluationEvents(options: {
       withoutTrace++;
       continue;
     }
+    const ids = otlpSpan(span);
+    if (ids === undefined) {
+      badIds++;
+      continue;
+    }
     for (const [metric, entry] of Object.entries(record.metrics)) {
-      records.push(evaluationLogRecord({ span, timeUnixNano: time, metric, result: entry }));
+      records.push(evaluationLogRecord({ span: ids, timeUnixNano: time, metric, result: entry }));
     }
   }
   await mkdir(path.dirname(options.file), { recursive: true });
   await writeFile(options.file, `${JSON.stringify(otlpLogs(records, options.serviceName))}\n`, {
     flag: writeFlags.truncate,
   });
-  return { events: records.length, cases, withoutTrace };
+  return { events: records.length, cases, withoutTrace, badIds };
 }
