@@ -4,10 +4,11 @@
  * run it; each workload runs in its own process so that its peak RSS is its own.
  * Run: `npm run bench` (or `npm run bench -- --only small-deepeval`).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
   existsSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -416,7 +417,7 @@ function millionCaseDataset() {
  * A command run whole in a process of its own, as users run it: its wall time (start-up
  * included) and its peak memory, which bench/usage.mjs reports from inside it.
  */
-function wholeProcess(args) {
+function wholeProcess(args, exits = [0, 1]) {
   const usage = path.join(os.tmpdir(), `toolscore-bench-usage-${process.pid}.json`);
   rmSync(usage, { force: true });
   const start = process.hrtime.bigint();
@@ -426,7 +427,7 @@ function wholeProcess(args) {
     { env: { ...process.env, TOOLSCORE_BENCH_USAGE: usage }, encoding: "utf8", maxBuffer: 1 << 24 },
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (run.status !== 0 && run.status !== 1) {
+  if (!exits.includes(run.status)) {
     throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stderr.slice(-500)}`);
   }
   const { peakMiB, cpuSeconds } = JSON.parse(readFileSync(usage, "utf8"));
@@ -498,6 +499,138 @@ workloads.startup = () => {
     seconds: median(cpu["--version"]),
     peakMiB,
     note: `node -e 0 ${median(cpu.node).toFixed(3)} s; ${shown.join("; ")}`,
+  };
+};
+
+/**
+ * A dataset of one conversation of `turns` user turns: each turn calls `lookup` as expected, or
+ * (`misplaced`) the first half make a call of `refund` nothing expects and the second half miss
+ * one, with other arguments, so every check of a call against another turn fails.
+ */
+function conversationDataset(turns, misplaced) {
+  const file = path.join(os.tmpdir(), `toolscore-bench-conversation-${turns}-${misplaced}.jsonl`);
+  if (existsSync(file)) return file;
+  const messages = [];
+  const expected = [];
+  for (let at = 0; at < turns; at++) {
+    messages.push({ role: "user", content: `turn ${at}` });
+    const calls = !misplaced || at < turns / 2;
+    if (calls) {
+      const name = misplaced ? "refund" : "lookup";
+      const args = JSON.stringify(misplaced ? { amount: -at } : { id: at });
+      messages.push(
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: `c${at}`, type: "function", function: { name, arguments: args } }],
+        },
+        { role: "tool", tool_call_id: `c${at}`, content: "ok" },
+      );
+    }
+    messages.push({ role: "assistant", content: "done" });
+    expected.push(
+      !misplaced
+        ? { expected_tools: [{ name: "lookup", arguments: { id: at } }] }
+        : at < turns / 2
+          ? {}
+          : { expected_tools: [{ name: "refund", arguments: { amount: at } }] },
+    );
+  }
+  writeFileSync(file, `${JSON.stringify({ id: "long", trajectory: messages, turns: expected })}\n`);
+  return file;
+}
+
+/** eval of one conversation, the CLI as users run it, in a process of its own. */
+function evalConversation(turns, misplaced, exits) {
+  const out = path.join(os.tmpdir(), `toolscore-bench-conversation-results-${process.pid}.jsonl`);
+  const run = wholeProcess(
+    [
+      path.join(benchDir, "..", "dist", "cli", "bin.js"),
+      "eval",
+      conversationDataset(turns, misplaced),
+      "--out",
+      out,
+      "--overwrite",
+      "--quiet",
+    ],
+    exits,
+  );
+  rmSync(out, { force: true });
+  return { cases: 1, seconds: run.seconds, peakMiB: run.peakMiB };
+}
+
+workloads["conversation-10000-turns"] = () => ({
+  workload: "eval: one conversation of 10,000 turns (the most a case may have)",
+  ...evalConversation(10_000, false, [0]),
+});
+workloads["conversation-100000-turns-refused"] = () => ({
+  workload: "eval: one conversation of 100,000 turns (16 MB line), refused",
+  ...evalConversation(100_000, false, [3]),
+});
+workloads["conversation-6000-turns-misplaced"] = () => ({
+  workload: "eval: 6,000 turns, 3,000 unmatched misplaced-call candidates",
+  ...evalConversation(6_000, true, [3]),
+});
+
+/** CPU seconds a process has used so far, from /proc (Linux). */
+function processCpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * toolscore view over a folder of 10,000 results files: from the start to the address printed,
+ * the first list page served, and the CPU it uses idle for 5 s after.
+ */
+workloads["view-10000-runs"] = async () => {
+  const folder = path.join(os.tmpdir(), "toolscore-bench-view-10000");
+  if (!existsSync(path.join(folder, "r09999.jsonl"))) {
+    mkdirSync(folder, { recursive: true });
+    const dataset = path.join(folder, "dataset.json");
+    writeFileSync(
+      dataset,
+      JSON.stringify([
+        { id: "a", tools_called: [{ name: "x" }], expected_tools: [{ name: "x" }] },
+        { id: "b", tools_called: [{ name: "x" }], expected_tools: [{ name: "y" }] },
+      ]),
+    );
+    const bin = path.join(benchDir, "..", "dist", "cli", "bin.js");
+    const first = path.join(folder, "r00000.jsonl");
+    spawnSync(process.execPath, [bin, "eval", dataset, "--out", first, "--quiet"]);
+    const text = readFileSync(first);
+    for (let at = 1; at < 10_000; at++) {
+      writeFileSync(path.join(folder, `r${String(at).padStart(5, "0")}.jsonl`), text);
+    }
+  }
+  const started = process.hrtime.bigint();
+  const viewer = spawn(
+    process.execPath,
+    [path.join(benchDir, "..", "dist", "cli", "bin.js"), "view", folder, "--port", "0"],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
+  const url = await new Promise((resolve) => {
+    let seen = "";
+    viewer.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const found = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+      if (found) resolve(found[1]);
+    });
+  });
+  const listening = Number(process.hrtime.bigint() - started) / 1e9;
+  const asked = process.hrtime.bigint();
+  const page = await fetch(url).then((response) => response.text());
+  const firstPage = Number(process.hrtime.bigint() - asked) / 1e9;
+  if (!page.includes("runs 1–50")) throw new Error("the first page lists no runs");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const before = processCpuSeconds(viewer.pid);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const idle = (processCpuSeconds(viewer.pid) - before) / 5;
+  viewer.kill("SIGINT");
+  return {
+    workload: "view: 10,000 results files, first list page",
+    cases: 1,
+    seconds: listening + firstPage,
+    note: `address after ${listening.toFixed(2)} s, first page ${firstPage.toFixed(2)} s, idle CPU ${(idle * 100).toFixed(1)}% of a core`,
   };
 };
 

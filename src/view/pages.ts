@@ -69,8 +69,38 @@ function row({ run, facts }: ListedRun): string {
   return `<tr data-run="${escapeXml(run.id)}"><td>${link}</td>${cells.map((cell) => `<td>${cell}</td>`).join("")}${verdict}<td>${state}</td></tr>`;
 }
 
-/** The list of runs, with a form to compare two of them. */
-export function viewerPage(runs: readonly ListedRun[]): string {
+/** Which runs of how many a list page shows. */
+export interface ListPaging {
+  /** 1-based. */
+  readonly page: number;
+  /** How many runs come before this page's first, newest first. */
+  readonly first: number;
+  /** Whether older runs follow on the next page. */
+  readonly more: boolean;
+  /** The `.jsonl` files looked at (results files and others). */
+  readonly files: number;
+}
+
+/** What the header says of the runs shown: all of them, or which of a longer list. */
+function shownRuns(count: number, paging: ListPaging): string {
+  if (paging.page === 1 && !paging.more) return `${count} run${count === 1 ? "" : "s"}`;
+  return `runs ${paging.first + 1}–${paging.first + count}, newest first, of ${paging.files} .jsonl files here`;
+}
+
+/** The links to the newer and older pages, when there are any. */
+function pagingNav(paging: ListPaging): string {
+  const links = [
+    paging.page > 1 ? `<a href="/?page=${paging.page - 1}" rel="prev">← newer runs</a>` : "",
+    paging.more ? `<a href="/?page=${paging.page + 1}" rel="next">older runs →</a>` : "",
+  ].filter((link) => link !== "");
+  return links.length === 0 ? "" : `<nav class="pages">${links.join(" · ")}</nav>`;
+}
+
+/** The list of runs, newest first, a page at a time, with a form to compare two of them. */
+export function viewerPage(
+  runs: readonly ListedRun[],
+  paging: ListPaging = { page: 1, first: 0, more: false, files: runs.length },
+): string {
   const script = viewerScript(["*"]);
   const style = `${reportStyle}${listStyle}`;
   const policy = contentPolicy({ scripts: [script], style, connect: true, forms: true });
@@ -83,11 +113,13 @@ export function viewerPage(runs: readonly ListedRun[]): string {
       : `<form class="compare" method="get" action="/compare"><label>baseline <select name="base" id="compare-base">${options}</select></label><label>new <select name="new" id="compare-new">${options}</select></label><button type="submit">compare</button></form>`;
   return `${pageHead({ policy, title: "toolscore view", style, script })}
 <body>
-<header><h1>toolscore view</h1><div class="meta">${runs.length} run${runs.length === 1 ? "" : "s"} · follows the files as they change</div></header>
+<header><h1>toolscore view</h1><div class="meta">${shownRuns(runs.length, paging)} · follows the files as they change</div></header>
 <main>
+${pagingNav(paging)}
 ${runs.length === 0 ? '<p class="notice">No results files here yet: run toolscore eval, and this page shows the run as it is written.</p>' : ""}
 <table class="runs" aria-label="runs"><thead><tr><th>run</th><th>dataset</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>not evaluable</th><th>pass rate</th><th>repeated runs</th><th>gate</th><th>state</th></tr></thead>
 <tbody>${runs.map(row).join("\n")}</tbody></table>
+${pagingNav(paging)}
 ${compare}
 </main>
 </body>

@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { request } from "node:http";
@@ -166,6 +167,48 @@ describe("toolscore view over HTTP", () => {
       sent.end();
     });
     expect(events).toContain("event: change\ndata: candidate\n\n");
+  });
+});
+
+describe("toolscore view over many runs (issue 48, item 8)", () => {
+  it("lists the newest 50 a page, reading only the files a page shows, and pages through the rest", async () => {
+    const many = path.join(folder, "many");
+    mkdirSync(many);
+    await run("many/first.jsonl", [30, 30]);
+    const text = readFileSync(path.join(many, "first.jsonl"));
+    // 120 runs, each a minute newer than the one before; a dataset and a file of notes beside them.
+    for (let at = 0; at < 120; at++) {
+      const file = path.join(many, `run-${String(at).padStart(3, "0")}.jsonl`);
+      writeFileSync(file, text);
+      utimesSync(file, new Date(2026, 0, 1, 0, at), new Date(2026, 0, 1, 0, at));
+    }
+    rmSync(path.join(many, "first.jsonl"));
+    writeFileSync(path.join(many, "notes.jsonl"), '{"not":"results"}\n');
+    utimesSync(path.join(many, "notes.jsonl"), new Date(2026, 0, 2), new Date(2026, 0, 2));
+    const paged = await startViewer({ paths: [many], cwd: folder });
+    try {
+      const ids = (body: string) => [...body.matchAll(/data-run="([^"]+)"/g)].map((m) => m[1]);
+      const first = await fetchRaw(paged.url);
+      expect(first.status).toBe(200);
+      expect(ids(first.body)).toEqual(
+        Array.from({ length: 50 }, (_, at) => `run-${String(119 - at).padStart(3, "0")}`),
+      );
+      expect(first.body).toContain("runs 1–50, newest first, of 121 .jsonl files here");
+      expect(first.body).toContain('<a href="/?page=2" rel="next">older runs →</a>');
+      const third = await fetchRaw(`${paged.url}?page=3`);
+      expect(ids(third.body)).toEqual(
+        Array.from({ length: 20 }, (_, at) => `run-${String(19 - at).padStart(3, "0")}`),
+      );
+      expect(third.body).toContain('<a href="/?page=2" rel="prev">← newer runs</a>');
+      expect(third.body).not.toContain("older runs");
+      expect((await fetchRaw(`${paged.url}?page=0`)).status).toBe(400);
+      expect((await fetchRaw(`${paged.url}?page=x`)).status).toBe(400);
+      // A file that is not results is never a run.
+      expect((await fetchRaw(`${paged.url}runs/notes`)).status).toBe(404);
+      expect((await fetchRaw(`${paged.url}runs/run-000`)).status).toBe(200);
+    } finally {
+      await paged.close();
+    }
   });
 });
 

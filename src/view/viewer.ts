@@ -5,7 +5,7 @@
  * place when a file changes. It serves only those files, on a loopback address by default, under
  * the report's content-security rules, and answers what it cannot serve with a 4xx.
  */
-import { watch, watchFile, unwatchFile } from "node:fs";
+import { watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -76,28 +76,42 @@ function idsFor(files: readonly string[]): Run[] {
   });
 }
 
-/** The results files the paths name: files as given (checked), folders' `*.jsonl` results. */
-async function resultsFilesOf(paths: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
+/** A `.jsonl` file the viewer may serve, with what tells it changed. */
+interface Candidate {
+  readonly file: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+/**
+ * The `.jsonl` files the paths name, newest first: files as given (each checked to be results),
+ * and each folder's `*.jsonl` (told to be results only when shown, by their first line).
+ */
+async function candidatesOf(paths: readonly string[]): Promise<Candidate[]> {
+  const found: Candidate[] = [];
   for (const given of paths) {
     const info = await stat(given);
     if (info.isDirectory()) {
       const names = (await readdir(given)).filter((name) => name.endsWith(".jsonl")).sort();
       for (const name of names) {
         const file = path.join(given, name);
-        const head = await fileHead(file);
-        if (head !== undefined && isResultsHead(head)) files.push(file);
+        const entry = await stat(file).catch(() => undefined);
+        if (entry?.isFile() === true)
+          found.push({ file, mtimeMs: entry.mtimeMs, size: entry.size });
       }
     } else {
       const head = await fileHead(given);
       if (head === undefined || !isResultsHead(head)) {
         throw new Error(`${given} is not a toolscore results file (the .jsonl that eval writes)`);
       }
-      files.push(given);
+      found.push({ file: given, mtimeMs: info.mtimeMs, size: info.size });
     }
   }
-  return files;
+  return found;
 }
+
+/** Runs a list page shows at most. */
+export const runsPerPage = 50;
 
 /** A case's reason in one line: what each metric that did not pass said. */
 function reasonOf(record: CaseRecord): string {
@@ -123,52 +137,105 @@ async function reasonsIn(file: string, ids: ReadonlySet<string>): Promise<Map<st
   return reasons;
 }
 
-/** The runs served: found again when a folder changes, each file watched for changes. */
+/**
+ * The runs served: the `.jsonl` files of the paths, found again when a folder changes (read by
+ * its entries' sizes and times; a file's first line only when a page shows it, once until it
+ * changes), and followed by watching their folders, never by polling each file.
+ */
 async function createRunList(paths: readonly string[], announce: (id: string) => void) {
   const folders: string[] = [];
   for (const given of paths) if ((await stat(given)).isDirectory()) folders.push(given);
-  let runs = idsFor(await resultsFilesOf(paths));
-  const watched = new Set<string>();
-  const watchRun = (run: Run) => {
-    if (watched.has(run.file)) return;
-    watched.add(run.file);
-    // Polling: a results file grows by appends, which every platform's stat sees.
-    watchFile(run.file, { interval: 250 }, () => {
-      announce(run.id);
-      announce("*");
-    });
+  /** Whether each file is a results file, by the size and time it had when its head was read. */
+  const heads = new Map<string, { key: string; results: boolean }>();
+  let candidates: Candidate[] = [];
+  let runs: Run[] = [];
+  let byFile = new Map<string, Run>();
+  const take = (found: Candidate[]) => {
+    candidates = found;
+    // Ids from every candidate, in the order given: a file keeps its id while the others change.
+    runs = idsFor(found.map((entry) => entry.file));
+    byFile = new Map(runs.map((run) => [path.resolve(run.file), run]));
   };
-  runs.forEach(watchRun);
+  take(await candidatesOf(paths));
+  const isResults = async (entry: Candidate): Promise<boolean> => {
+    const key = `${entry.size}:${entry.mtimeMs}`;
+    const known = heads.get(entry.file);
+    if (known?.key === key) return known.results;
+    const head = await fileHead(entry.file);
+    const results = head !== undefined && isResultsHead(head);
+    heads.set(entry.file, { key, results });
+    return results;
+  };
   let rescanning: Promise<void> | undefined;
-  const rescan = () => {
-    rescanning ??= (async () => {
-      try {
-        const next = idsFor(await resultsFilesOf(paths));
-        const changed =
-          next.map((run) => run.file).join("\n") !== runs.map((run) => run.file).join("\n");
-        runs = next;
-        runs.forEach(watchRun);
-        if (changed) announce("*");
-      } catch {
-        // A folder mid-change: the next event reads it again.
-      } finally {
-        rescanning = undefined;
-      }
+  // Changes seen, counted: one seen while the folders are being read has them read once more.
+  let changes = 0;
+  const rescan = (): Promise<void> => {
+    changes++;
+    if (rescanning !== undefined) return rescanning;
+    rescanning = (async () => {
+      let read: number;
+      do {
+        read = changes;
+        try {
+          const next = await candidatesOf(paths);
+          const changed =
+            next.map((entry) => entry.file).join("\n") !==
+            candidates.map((entry) => entry.file).join("\n");
+          take(next);
+          if (changed) announce("*");
+        } catch {
+          // A folder mid-change: the next event reads it again.
+        }
+      } while (read !== changes);
+      rescanning = undefined;
     })();
     return rescanning;
   };
-  const folderWatchers: FSWatcher[] = folders.map((folder) =>
-    watch(folder, () => {
-      void rescan();
+  // The folders of the runs (a folder given, or a file's own): an append to a file, a new file.
+  const watchedFolders = new Set([
+    ...folders.map((folder) => path.resolve(folder)),
+    ...paths
+      .filter((given) => !folders.includes(given))
+      .map((file) => path.dirname(path.resolve(file))),
+  ]);
+  const watchers: FSWatcher[] = [...watchedFolders].map((folder) =>
+    watch(folder, (event, name) => {
+      const run = name === null ? undefined : byFile.get(path.join(folder, name));
+      if (run !== undefined) {
+        announce(run.id);
+        announce("*");
+      }
+      // A file made, removed or renamed in a folder given: the list is read again (an append to
+      // a run it has is only announced).
+      const listed = folders.some((given) => path.resolve(given) === folder);
+      if (listed && (event === "rename" || run === undefined)) void rescan();
     }),
   );
   return {
-    runs: () => runs,
-    runOf: (id: string) => runs.find((run) => run.id === id),
-    rescan,
+    /** The results files among the candidates, newest first, `runsPerPage` from `first`. */
+    async page(first: number): Promise<{ runs: Run[]; more: boolean; files: number }> {
+      const ordered = candidates
+        .map((entry, at) => ({ entry, run: runs[at] }))
+        .sort((a, b) => b.entry.mtimeMs - a.entry.mtimeMs || a.run.id.localeCompare(b.run.id));
+      const shown: Run[] = [];
+      let seen = 0;
+      for (const { entry, run } of ordered) {
+        if (!(await isResults(entry))) continue;
+        if (seen++ < first) continue;
+        if (shown.length === runsPerPage)
+          return { runs: shown, more: true, files: candidates.length };
+        shown.push(run);
+      }
+      return { runs: shown, more: false, files: candidates.length };
+    },
+    /** The run of an id, when its file is a results file. */
+    async runOf(id: string): Promise<Run | undefined> {
+      const at = runs.findIndex((run) => run.id === id);
+      if (at === -1) return undefined;
+      return (await isResults(candidates[at])) ? runs[at] : undefined;
+    },
     close() {
-      for (const file of watched) unwatchFile(file);
-      for (const watcher of folderWatchers) watcher.close();
+      for (const watcher of watchers) watcher.close();
     },
   };
 }
@@ -228,12 +295,13 @@ function createPages(options: ViewerOptions, list: RunList) {
     return { comparison: compared, baseline: against.id, reasons };
   };
   return {
-    async list(): Promise<string> {
-      await list.rescan();
+    async list(page: number): Promise<string> {
+      const first = (page - 1) * runsPerPage;
+      const shown = await list.page(first);
       const rows = await Promise.all(
-        list.runs().map(async (run) => ({ run, facts: await factsOf(run) })),
+        shown.runs.map(async (run) => ({ run, facts: await factsOf(run) })),
       );
-      return viewerPage(rows);
+      return viewerPage(rows, { page, first, more: shown.more, files: shown.files });
     },
     /** A run as the HTML report shows it, compared with another when `against` is given. */
     async run(run: Run, against?: Run): Promise<string> {
@@ -327,7 +395,10 @@ function createRouter(input: {
     }
     const parts = partsOf(url.pathname);
     if (url.pathname === "/") {
-      sendPage(response, await pages.list());
+      const asked = url.searchParams.get("page") ?? "1";
+      const page = /^[1-9][0-9]{0,6}$/.test(asked) ? Number(asked) : undefined;
+      if (page === undefined) send(response, 400, "page must be a page number: /?page=2\n");
+      else sendPage(response, await pages.list(page));
     } else if (url.pathname === "/events") {
       response.writeHead(200, {
         "content-type": "text/event-stream",
@@ -341,7 +412,7 @@ function createRouter(input: {
     } else if (url.pathname === "/compare") {
       const base = url.searchParams.get("base") ?? "";
       const next = url.searchParams.get("new") ?? "";
-      if (list.runOf(base) === undefined || list.runOf(next) === undefined) {
+      if ((await list.runOf(base)) === undefined || (await list.runOf(next)) === undefined) {
         send(response, 404, "compare needs two runs of the list: /compare?base=<run>&new=<run>\n");
         return;
       }
@@ -351,12 +422,12 @@ function createRouter(input: {
       });
       response.end();
     } else if (parts[0] === "runs" && parts.length === 2) {
-      const run = list.runOf(parts[1]);
+      const run = await list.runOf(parts[1]);
       if (run === undefined) send(response, 404, `no run ${JSON.stringify(parts[1])} here\n`);
       else sendPage(response, await pages.run(run));
     } else if (parts[0] === "compare" && parts.length === 3) {
-      const base = list.runOf(parts[1]);
-      const next = list.runOf(parts[2]);
+      const base = await list.runOf(parts[1]);
+      const next = await list.runOf(parts[2]);
       if (base === undefined || next === undefined)
         send(response, 404, "compare needs two runs of the list\n");
       else sendPage(response, await pages.run(next, base));
