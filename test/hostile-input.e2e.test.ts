@@ -4,7 +4,14 @@
  * waits that must end at the first signal.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeInChromium, launchChromium } from "./support/chromium.js";
@@ -169,5 +176,31 @@ describeInChromium("a case nested 5,000 levels deep (item 6)", () => {
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe("every wait ends at the first signal (item 5)", () => {
+  it("report ends at the first SIGTERM while it reads a huge dataset, where it went on", async () => {
+    const cwd = folder({ "runs.jsonl": jsonl([flat("a"), { ...flat("b"), tools_called: [] }]) });
+    expect((await runCliProcess(["eval", "runs.jsonl", "--out", "out.jsonl"], { cwd })).code).toBe(
+      1,
+    );
+    // The header names a dataset of 8 GiB (sparse: no disk), whose hash takes many seconds.
+    closeSync(openSync(path.join(cwd, "huge.jsonl"), "w"));
+    truncateSync(path.join(cwd, "huge.jsonl"), 8 * 2 ** 30);
+    const results = path.join(cwd, "out.jsonl");
+    const [header, ...rest] = readFileSync(results, "utf8").split("\n");
+    writeFileSync(
+      results,
+      [JSON.stringify({ ...JSON.parse(header), dataset: "huge.jsonl" }), ...rest].join("\n"),
+    );
+    const report = startCli(["report", "out.jsonl", "--report", "report.html"], { cwd });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sent = Date.now();
+    report.child.kill("SIGTERM");
+    const done = await report.done;
+    expect(done.code).toBe(143);
+    // At once: well before the hash could have ended.
+    expect(Date.now() - sent).toBeLessThan(5000);
   });
 });

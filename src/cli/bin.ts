@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { setMaxListeners } from "node:events";
+import { stopsCleanly } from "./commands.js";
 import { runCli } from "./main.js";
 
-// The first SIGINT/SIGTERM stops taking cases and saves what finished; a second one exits now.
+// The first SIGINT/SIGTERM stops a command that stops cleanly (eval saves what finished, view
+// closes its server); a second one, or the first for any other command, exits now.
 const controller = new AbortController();
 // Every case and judge call in flight listens to this one signal.
 setMaxListeners(0, controller.signal);
-let stopping = false;
+let stopping = !stopsCleanly(process.argv[2]);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);

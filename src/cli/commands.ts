@@ -13,6 +13,11 @@ const commandTable: readonly {
   readonly name: string;
   readonly usage: string;
   readonly summary: string;
+  /**
+   * Whether the command stops cleanly at the process's first signal (it saves what finished, or
+   * closes its server); any other ends at once.
+   */
+  readonly stopsCleanly?: boolean;
   readonly load: () => Promise<Command>;
 }[] = [
   {
@@ -28,6 +33,7 @@ const commandTable: readonly {
   },
   {
     name: "eval",
+    stopsCleanly: true,
     usage: "eval <dataset>",
     summary: "score a dataset of agent runs, write results and reports",
     load: () =>
@@ -94,6 +100,7 @@ const commandTable: readonly {
   },
   {
     name: "view",
+    stopsCleanly: true,
     usage: "view [folder]",
     summary: "a local web app over results files, live while eval writes",
     load: () =>
@@ -105,6 +112,7 @@ const commandTable: readonly {
   },
   {
     name: "calibrate",
+    stopsCleanly: true,
     usage: "calibrate",
     summary: "measure a judge against toolscore's labelled cases",
     load: () =>
@@ -139,6 +147,11 @@ const commandTable: readonly {
 ];
 
 /** The commands' names, in the order the help lists them. */
+/** Whether command `name` takes the process's first signal as a request to stop cleanly. */
+export function stopsCleanly(name: string | undefined): boolean {
+  return commandTable.some((command) => command.name === name && command.stopsCleanly === true);
+}
+
 export const commandNames: readonly string[] = commandTable.map((command) => command.name);
 
 /** Each command's name and one-line summary, as the help lists them. */
