@@ -57,10 +57,32 @@ await bundle.write({
 await bundle.close();
 writeFileSync(path.join(out, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 
-// The declarations (the command line has none to publish, and no CommonJS build).
+// The declarations: those the entry points' types lead to, by their imports (the rest describe
+// modules no user can reach, and each file costs a block of the install); the command line has
+// none to publish. Copied into the CommonJS folder too, where a package.json says "commonjs", so
+// that TypeScript reads them as CommonJS types.
+const reached = new Set();
+const pending = Object.values(exports).flatMap((target) =>
+  [target?.import?.types, target?.require?.types, target?.types]
+    .filter((types) => typeof types === "string" && !types.startsWith("./dist/cjs/"))
+    .map((types) => path.join(root, types)),
+);
+while (pending.length > 0) {
+  const file = pending.pop();
+  if (reached.has(file) || !existsSync(file)) continue;
+  reached.add(file);
+  const text = readFileSync(file, "utf8");
+  for (const [, specifier] of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+    pending.push(path.resolve(path.dirname(file), specifier).replace(/\.js$/, ".d.ts"));
+  }
+}
 for (const file of readdirSync(dist, { recursive: true })) {
   const relative = String(file);
-  if (relative.endsWith(".d.ts") && !/^(cjs|cli)[\\/]/.test(relative)) {
-    cpSync(path.join(dist, relative), path.join(out, relative));
+  if (!relative.endsWith(".d.ts") || /^cjs[\\/]/.test(relative)) continue;
+  const full = path.join(dist, relative);
+  if (!reached.has(full)) {
+    rmSync(full);
+    continue;
   }
+  cpSync(full, path.join(out, relative));
 }
