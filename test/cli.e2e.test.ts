@@ -190,9 +190,11 @@ describe("toolscore CLI: commands and help", () => {
     expect(init.stdout).toContain("kept .github/workflows/toolscore.yml (it exists)");
     expect(readFileSync(path.join(cwd, ".github/workflows/toolscore.yml"), "utf8")).toBe("mine\n");
     // Results, reports and the judge cache are not for committing.
-    expect(init.stdout).toContain("added toolscore-results.jsonl, reports/");
+    expect(init.stdout).toContain("added node_modules/, toolscore-results.jsonl, reports/");
     const ignored = readFileSync(path.join(cwd, ".gitignore"), "utf8").split("\n");
-    expect(ignored).toEqual(expect.arrayContaining(["toolscore-results.jsonl", "reports/"]));
+    expect(ignored).toEqual(
+      expect.arrayContaining(["node_modules/", "toolscore-results.jsonl", "reports/"]),
+    );
     // The dataset passes under the config it came with, and the reports it names are written.
     const run = await runCliProcess(["eval", "evals/dataset.jsonl"], { cwd });
     expect(run.stderr).toBe("toolscore: using toolscore.config.yaml\n");

@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { initCommand } from "./init.js";
+import { readDatasetCase } from "../adapters/dataset-case.js";
+import type { CaseResult } from "../core/case-result.js";
+import { createCaseScorer } from "../evaluate/score-case.js";
+import { createMetric } from "../registry/metric-registry.js";
+import { readConfigFile } from "./config.js";
+import { initCommand, initFiles } from "./init.js";
 
 /** A writable that keeps what is written. */
 const sink = () => {
@@ -35,6 +40,81 @@ describe("toolscore init writes nothing through a link (issue 48, item 8)", () =
     execFileSync("mkfifo", [path.join(cwd, ".gitignore")]);
     await expect(initCommand([], { stdout: sink(), stderr: sink(), cwd, env: {} })).rejects.toThrow(
       /cannot read \.gitignore: is a FIFO \(named pipe\), not a regular file/,
+    );
+  });
+});
+
+describe("toolscore init's config fails a gate a team would fail (issue 49, item 2)", () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "toolscore-init-config-"));
+  const config = initFiles.find((entry) => entry.file === "toolscore.config.yaml")?.text ?? "";
+  writeFileSync(path.join(folder, "toolscore.config.yaml"), config);
+  const lookup = { name: "lookup_order", arguments: { order_id: "4521" } };
+  const refund = (order = "4521") => ({ name: "refund_order", arguments: { order_id: order } });
+
+  async function scorer() {
+    const read = await readConfigFile(path.join(folder, "toolscore.config.yaml"));
+    const metrics = read.metrics.map((entry) =>
+      createMetric({ metric: entry.metric, ...entry.options }),
+    );
+    return createCaseScorer({ metrics });
+  }
+
+  it("fails a second refund, a refund nobody expected, another order's refund first, a refund at a turn that expects nothing", async () => {
+    const score = await scorer();
+    const cases = [
+      { id: "twice", toolsCalled: [lookup, refund(), refund()], expectedTools: [lookup, refund()] },
+      { id: "unasked", toolsCalled: [lookup, refund()], expectedTools: [lookup] },
+      {
+        id: "other-order-first",
+        toolsCalled: [lookup, refund("9999"), refund()],
+        expectedTools: [lookup, refund()],
+      },
+      {
+        id: "turn",
+        turns: [
+          { toolsCalled: [lookup], expectedTools: [lookup] },
+          { toolsCalled: [refund()], expectedTools: [] },
+        ],
+      },
+    ];
+    for (const item of cases) {
+      const result = score.score(readDatasetCase(item, { index: 0 }), 0) as CaseResult;
+      expect(result.status, item.id).toBe("failed");
+      const [accuracy] = result.results;
+      expect(accuracy.status === "scored" && accuracy.reason, item.id).toMatch(
+        /refund_order: an extra call of a tool that changes state/,
+      );
+    }
+  });
+
+  it("passes an extra lookup, and fails a call that breaks its tool's schema", async () => {
+    const score = await scorer();
+    const extra = readDatasetCase(
+      { toolsCalled: [lookup, lookup, refund()], expectedTools: [lookup, refund()] },
+      { index: 0 },
+    );
+    expect((score.score(extra, 0) as CaseResult).status).toBe("passed");
+    const wrongType = readDatasetCase(
+      {
+        availableTools: [
+          {
+            name: "refund_order",
+            parameters: {
+              type: "object",
+              properties: { order_id: { type: "string" } },
+              required: ["order_id"],
+            },
+          },
+        ],
+        toolsCalled: [{ name: "refund_order", arguments: { order_id: 4521 } }],
+        expectedTools: [{ name: "refund_order", arguments: { order_id: "4521" } }],
+      },
+      { index: 0 },
+    );
+    const result = score.score(wrongType, 0) as CaseResult;
+    expect(result.status).toBe("failed");
+    expect(result.results[0].status === "scored" && result.results[0].reason).toMatch(
+      /breaks its schema/,
     );
   });
 });

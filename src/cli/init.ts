@@ -35,8 +35,13 @@ const config = `# yaml-language-server: $schema=node_modules/toolscore/dist/conf
 # The metrics every case is scored by, with their options (camelCase or snake_case).
 metrics:
   - metric: tool-call-accuracy
-    order: in-order # the expected calls in this order; others may come between
+    order: in-order # the expected calls in this order; others may come between...
+    side_effects:
+      # ...if they change nothing: an extra call of any other tool fails the case (a second
+      # refund, a refund nobody expected). Name your read-only tools here.
+      read_only: [get_*, search_*, lookup_*, list_*, find_*, check_*]
     arguments: subset # extra arguments the agent passed are fine
+    on_schema_violation: fail # a call that breaks its tool's schema fails (needs tool definitions)
     # threshold: 1 # the default: a case passes only when every expected call was made as expected
   # - metric: tool-selection # judged by an LLM: needs judge below, and availableTools in cases
 
@@ -112,7 +117,7 @@ jobs:
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
-        with: { node-version: 20 }
+        with: { node-version: 24 }
       - run: npm ci
       - run: npx toolscore eval evals/dataset.jsonl
       - uses: actions/upload-artifact@v4
@@ -172,8 +177,14 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   return ExitCode.OK;
 }
 
-/** What a repository should not commit of toolscore's: results, reports, the judge cache. */
-const outputs = ["toolscore-results.jsonl", "reports/", ".toolscore/", ".toolscore-cache/"];
+/** What a repository should not commit: installed packages, toolscore's results, reports and judge cache. */
+const outputs = [
+  "node_modules/",
+  "toolscore-results.jsonl",
+  "reports/",
+  ".toolscore/",
+  ".toolscore-cache/",
+];
 
 /** The largest .gitignore read: far over any real one. */
 const maxIgnoreBytes = 16 * 1024 * 1024;
