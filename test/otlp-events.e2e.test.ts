@@ -57,6 +57,9 @@ describe("scores as OpenTelemetry evaluation events", () => {
         "runs.jsonl",
         "--set",
         "tool-call-accuracy.order=superset",
+        // The runs' other calls change nothing.
+        "--set",
+        "tool-call-accuracy.sideEffects.undeclared=read-only",
         "--otlp-events",
         "events.json",
       ],

@@ -23,12 +23,31 @@ function schemaOf(value: unknown, field: string): JsonObject | undefined {
   return toJsonValue(inner ?? parsed, { field }) as JsonObject;
 }
 
-function spec(name: string, description: unknown, parameters: JsonObject | undefined): ToolSpec {
+/**
+ * Whether a tool definition says the tool is read-only: its own `readOnly` / `read_only`, else
+ * MCP's annotations (`readOnlyHint`; a `destructiveHint` of true is a tool that changes state).
+ */
+function readOnlyOf(record: Record<string, unknown>): boolean | undefined {
+  const own = record.readOnly ?? record.read_only;
+  if (typeof own === "boolean") return own;
+  const annotations = asRecord(record.annotations);
+  const hint = annotations?.readOnlyHint;
+  if (typeof hint === "boolean") return hint;
+  return annotations?.destructiveHint === true ? false : undefined;
+}
+
+function spec(
+  name: string,
+  description: unknown,
+  parameters: JsonObject | undefined,
+  readOnly: boolean | undefined,
+): ToolSpec {
   const text = asString(description);
   return {
     name,
     ...(text === undefined || text === "" ? {} : { description: text }),
     ...(parameters === undefined ? {} : { parameters }),
+    ...(readOnly === undefined ? {} : { readOnly }),
   };
 }
 
@@ -51,7 +70,13 @@ export function readToolSpecs(value: unknown, field = "tools"): ToolSpec[] {
   const bedrock = asRecord(record.toolSpec);
   if (bedrock) return readToolSpecs(bedrock, `${field}.toolSpec`);
   const fn = asRecord(record.function);
-  if (fn) return readToolSpecs(fn, `${field}.function`);
+  if (fn) {
+    // Whether it is read-only may be said beside the function, as toolscore's datasets say it.
+    const outer = readOnlyOf(record);
+    return readToolSpecs(fn, `${field}.function`).map((tool) =>
+      outer === undefined || tool.readOnly !== undefined ? tool : { ...tool, readOnly: outer },
+    );
+  }
   const name = asString(record.name);
   if (name === undefined || name === "") return [];
   const schemaField =
@@ -78,7 +103,7 @@ export function readToolSpecs(value: unknown, field = "tools"): ToolSpec[] {
     const type = (parameters as { type: string }).type;
     if (type !== type.toLowerCase()) parameters = lowerSchemaTypes(parameters) as JsonObject;
   }
-  return [spec(name, record.description, parameters)];
+  return [spec(name, record.description, parameters, readOnlyOf(record))];
 }
 
 /** Tool definitions from a list, or from a record keyed by tool name (the AI SDK's `tools`). */

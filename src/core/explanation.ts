@@ -150,6 +150,11 @@ export interface ToolCallMatchDetails {
     readonly calledIndex: number;
     readonly name: string;
     readonly allowed?: true;
+    /**
+     * A call of a tool that changes state, beyond as many as were expected of it, where the order
+     * lets extra calls go: not let go, but an `extra-state-change` violation.
+     */
+    readonly changesState?: true;
   }[];
   /** With `calledIndex`, in toolscore's own results: the call made out of order (not unexpected). */
   readonly outOfOrder: readonly {

@@ -182,6 +182,8 @@ const setByTheRun: Readonly<Record<string, string>> = {
   availableTools:
     "the tools to judge selection against are the run's (the config's metric options), or the case's own availableTools field",
   limits: "limits are the run's: the config's metric options, or --set <metric>.limits...",
+  sideEffects:
+    "which tools change state is the run's to say (the config's metric options); a case's availableTools may say readOnly where the run is silent",
   batchStatusCheckInterval: "batch settings are the run's: the config's metric options",
   batchMaxIterations: "batch settings are the run's: the config's metric options",
   name: "a metric's name is the run's: the config's metric options",

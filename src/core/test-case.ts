@@ -31,6 +31,13 @@ export interface ToolSpec {
   readonly name: string;
   readonly description?: string;
   readonly parameters?: JsonObject;
+  /**
+   * Whether calling the tool leaves the world as it was (a lookup) or may change it (a refund):
+   * an extra call of a tool that is not read-only fails a case where the order allows extra
+   * calls. Read from `readOnly` / `read_only`, or MCP's annotations (`readOnlyHint`, and
+   * `destructiveHint: true` for a tool that changes state); undefined when not said.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**

@@ -61,6 +61,7 @@ describe("a case's options against the run's policy", () => {
     const metric = toolCallAccuracy({
       order: "superset",
       constraints: { forbiddenTools: ["delete_all"], maxCalls: { search: 3 } },
+      sideEffects: { readOnly: ["search"] },
     });
     const case2: TestCase = {
       toolsCalled: [{ name: "lookup" }, { name: "search" }, { name: "search" }] as never,

@@ -12,7 +12,7 @@ import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
-import { caseOptions } from "../core/options.js";
+import { camelKeys, caseOptions } from "../core/options.js";
 import { hasConstraints } from "./match-constraints.js";
 import { matchCaseOptions } from "./match-options.js";
 import type { ResolvedMatchOptions } from "./match-options.js";
@@ -39,8 +39,11 @@ function counts(value: JsonValue | undefined): Record<string, JsonValue> | undef
  * speak: forbidden tools added, the lower maximum, the higher minimum, redundancy forbidden if
  * either forbids it; a case value that is looser is refused.
  */
-function stricterConstraints(where: string, run: JsonValue, own: JsonValue): JsonValue {
-  if (!isJsonObject(run) || !isJsonObject(own)) return own;
+function stricterConstraints(where: string, given: JsonValue, asked: JsonValue): JsonValue {
+  if (!isJsonObject(given) || !isJsonObject(asked)) return asked;
+  // Either spelling of each key (max_calls, maxCalls), as the resolver reads them.
+  const run = camelKeys(given);
+  const own = camelKeys(asked);
   const merged: JsonObject = { ...run, ...own };
   if (Array.isArray(run.forbiddenTools) || Array.isArray(own.forbiddenTools)) {
     const tools = [

@@ -146,6 +146,15 @@ export interface MatchOptions {
    * and the constraints, listed in `ignored`), as BFCL counts an answer that does not decode.
    */
   unparsedArguments?: "mismatch" | "no-call";
+  /**
+   * Which tools change the world, for the orders that allow extra calls (`in-order`, `superset`,
+   * `partial`): an extra call of a read-only tool is let go, an extra call of any other fails the
+   * case (a violation, `called[1] refund: an extra call of a tool that changes state`). `readOnly`
+   * and `changesState` name tools by globs and win over what tool definitions say
+   * (`readOnly`, MCP's `readOnlyHint`); a tool nothing declares is `undeclared` (default
+   * `"changes-state"`: a double refund fails unless a tool is declared read-only).
+   */
+  sideEffects?: SideEffectsOptions;
   /** Only calls of these tools are scored (globs on names: `"get_*"`); the others are left out. */
   onlyTools?: readonly string[];
   /** Calls of these tools are left out of the scoring, on both sides (globs on names). */
@@ -174,6 +183,22 @@ export interface MatchOptions {
   limits?: MatchLimits & { maxOrderStates?: number };
 }
 
+/** See `MatchOptions.sideEffects`. */
+export interface SideEffectsOptions {
+  /** Tools whose calls change nothing (globs: `"get_*"`). */
+  readonly readOnly?: readonly string[];
+  /** Tools whose calls may change something (globs), whatever their definitions say. */
+  readonly changesState?: readonly string[];
+  /** What a tool nothing declares is. Default `"changes-state"`. */
+  readonly undeclared?: "read-only" | "changes-state";
+}
+
+/** `sideEffects`, resolved: whether the options alone call a tool read-only (undefined: silent). */
+export interface ResolvedSideEffects {
+  readonly declared: (name: string) => boolean | undefined;
+  readonly undeclared: "read-only" | "changes-state";
+}
+
 /** The argument and output rules of one tool, compiled. */
 export interface ToolCompiled {
   readonly arguments: CompiledRules;
@@ -196,6 +221,7 @@ export interface ResolvedMatchOptions {
   /** Whether a tool name is in scope, when `onlyTools` or `ignoreTools` is set. */
   readonly inScope: ((name: string) => boolean) | undefined;
   readonly constraints: MatchConstraints;
+  readonly sideEffects: ResolvedSideEffects;
   readonly onViolation: "fail" | "report";
   /** The kinds of schema violation that fail the case (none under `"report"`). */
   readonly failingSchemaViolations: ReadonlySet<SchemaViolationKind>;
@@ -234,6 +260,7 @@ export const knownMatchOptions: readonly string[] = [
   "onlyTools",
   "ignoreTools",
   "constraints",
+  "sideEffects",
   "onViolation",
   "onSchemaViolation",
   "normalizeName",
@@ -243,10 +270,11 @@ export const knownMatchOptions: readonly string[] = [
 ];
 /**
  * What a case's `metricOptions` may set of these: matching rules and the threshold; a name
- * normalizer is code, and the limits are the run's (a dataset may come from a stranger).
+ * normalizer is code, and the limits and which tools change state are the run's (a dataset may
+ * come from a stranger).
  */
 export const matchCaseOptions: readonly string[] = knownMatchOptions.filter(
-  (name) => name !== "normalizeName" && name !== "limits",
+  (name) => name !== "normalizeName" && name !== "limits" && name !== "sideEffects",
 );
 
 /** The name normalizer of `normalizeName` (code) or `normalizeNames` (data), never both. */
@@ -445,14 +473,16 @@ function countMap(option: string, value: unknown): Readonly<Record<string, numbe
   return value as Record<string, number>;
 }
 
-function resolveConstraints(value: unknown): MatchConstraints {
-  if (value === undefined) return {};
-  if (!isJsonObject(value))
+function resolveConstraints(given: unknown): MatchConstraints {
+  if (given === undefined) return {};
+  if (!isJsonObject(given))
     throw new InvalidOptionError({
       option: "constraints",
-      value,
+      value: given,
       message: "constraints must be an object",
     });
+  // Its keys are options (forbidden_tools reads as forbiddenTools); its counts' keys are tools.
+  const value = camelKeys(given);
   rejectUnknownOptions("constraints", value, [
     "forbiddenTools",
     "minCalls",
@@ -540,6 +570,39 @@ function globList(option: string, value: unknown): ((name: string) => boolean)[]
     });
   }
   return value.map((item: unknown, at) => globOf(`${option}[${at}]`, item));
+}
+
+/** `sideEffects`, checked: globs of read-only tools and of tools that change state. */
+function resolveSideEffects(value: unknown): ResolvedSideEffects {
+  if (value === undefined) return { declared: () => undefined, undeclared: "changes-state" };
+  if (!isJsonObject(value)) {
+    throw new InvalidOptionError({
+      option: "sideEffects",
+      value,
+      message:
+        'sideEffects must be an object such as { readOnly: ["get_*"], changesState: ["refund_*"], undeclared: "changes-state" }',
+    });
+  }
+  // Its keys are options: read_only reads as readOnly.
+  const given = camelKeys(value);
+  rejectUnknownOptions("sideEffects", given, ["readOnly", "changesState", "undeclared"]);
+  const readOnly = globList("sideEffects.readOnly", given.readOnly) ?? [];
+  const changesState = globList("sideEffects.changesState", given.changesState) ?? [];
+  return {
+    // What changes state wins: a tool both lists name is not let go.
+    declared: (name) =>
+      changesState.some((glob) => glob(name))
+        ? false
+        : readOnly.some((glob) => glob(name))
+          ? true
+          : undefined,
+    undeclared: enumOption(
+      "sideEffects.undeclared",
+      given.undeclared,
+      ["read-only", "changes-state"],
+      "changes-state",
+    ),
+  };
 }
 
 /** Whether a tool name is scored, under `onlyTools` and `ignoreTools`; undefined when neither. */
@@ -652,6 +715,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
     ),
     inScope: scopeOf(given.onlyTools, given.ignoreTools),
     constraints: resolveConstraints(given.constraints),
+    sideEffects: resolveSideEffects(given.sideEffects),
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
     failingSchemaViolations: failingSchemaViolationsOf(given.onSchemaViolation),
     normalizeName: nameNormalizerOf(given.normalizeName, given.normalizeNames),

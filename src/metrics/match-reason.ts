@@ -66,6 +66,8 @@ export function violationText(violation: Violation): string {
       return `called[${violation.calledIndex}] ${violation.name} repeats called[${violation.previousIndex}]`;
     case "unretried-error":
       return `called[${violation.calledIndex}] ${violation.name} failed and was not retried`;
+    case "extra-state-change":
+      return `called[${violation.calledIndex}] ${violation.name}: an extra call of a tool that changes state (${violation.made} made, ${violation.expected === 0 ? "none" : violation.expected} expected)`;
   }
 }
 
@@ -232,8 +234,10 @@ export function buildReason(
       `expected[${m.expectedIndex}] ${m.name} made out of order${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`,
     );
   }
+  // An extra call that changes state is said by its violation.
   for (const u of result.unexpected)
-    if (u.allowed !== true) items.push(`called[${u.calledIndex}] ${u.name} not expected`);
+    if (u.allowed !== true && u.changesState !== true)
+      items.push(`called[${u.calledIndex}] ${u.name} not expected`);
   items.push(...allowedText(result));
   for (const call of leftOut) items.push(leftOutText(call));
   if (scopeText !== undefined) items.push(scopeText);

@@ -30,7 +30,16 @@ export type Violation =
       readonly previousIndex: number;
       readonly name: string;
     }
-  | { readonly kind: "unretried-error"; readonly calledIndex: number; readonly name: string };
+  | { readonly kind: "unretried-error"; readonly calledIndex: number; readonly name: string }
+  | {
+      /** A call of a tool that changes state, beyond as many as were expected of it. */
+      readonly kind: "extra-state-change";
+      readonly calledIndex: number;
+      readonly name: string;
+      /** Calls of the tool made, and expected. */
+      readonly made: number;
+      readonly expected: number;
+    };
 
 /** A schema violation of one call made. */
 export type CallSchemaViolation = SchemaViolation & {

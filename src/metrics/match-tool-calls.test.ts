@@ -125,9 +125,11 @@ describe("matchToolCalls: order modes", () => {
     ["superset", ["x", "c", "b", "a", "x"], { score: 1, exact: true }],
     ["superset", ["a", "b"], { score: 2 / 3, exact: false }],
   ];
+  // The extra call x is of a read-only tool: the order alone decides.
+  const readOnly = { readOnly: ["x"] };
   for (const [order, names, want] of table) {
     it(`${order}: ${names.join(",")} scores ${want.score.toFixed(3)}`, () => {
-      const result = matchToolCalls(made(...names), [a, b, c], { order });
+      const result = matchToolCalls(made(...names), [a, b, c], { order, sideEffects: readOnly });
       expect(result.score).toBeCloseTo(want.score, 12);
       expect(result.exact).toBe(want.exact);
       expect(result.order).toBe(order);
@@ -208,6 +210,7 @@ describe("matchToolCalls: order modes", () => {
       unparsedArguments: "no-call",
       constraints: { minCalls: { "*": 2 } },
       order: "superset",
+      sideEffects: { readOnly: ["lookup"] },
     });
     expect(relevance.violations).toEqual([{ kind: "too-few-calls", name: "*", count: 1, min: 2 }]);
     expect(relevance.unexpected).toEqual([{ calledIndex: 1, name: "lookup", allowed: true }]);
@@ -256,9 +259,11 @@ describe("matchToolCalls: order modes", () => {
   });
 
   it("says what the order allowed: calls besides the expected ones, expected calls not made", () => {
+    // Extra calls of read-only tools: the order lets them go.
+    const sideEffects = { undeclared: "read-only" } as const;
     // No calls expected, one made: superset and in-order score 1, and the reason says a call was made.
     for (const order of ["superset", "in-order", "partial"] as const) {
-      const none = matchToolCalls([call("search", { q: "x" })], [], { order });
+      const none = matchToolCalls([call("search", { q: "x" })], [], { order, sideEffects });
       expect(none.score).toBe(1);
       expect(none.reason).toBe(
         `No calls were expected; 1 call was made, which order ${order} allows (order: ${order}; recall 1).`,
@@ -267,12 +272,16 @@ describe("matchToolCalls: order modes", () => {
       expect(none.mismatches).toEqual([]);
     }
     // An extra call under superset is allowed, not "not expected", exact or not.
-    const exact = matchToolCalls([call("a"), call("b")], [want("a")], { order: "superset" });
+    const exact = matchToolCalls([call("a"), call("b")], [want("a")], {
+      order: "superset",
+      sideEffects,
+    });
     expect(exact.reason).toBe(
       "The 1 expected call was made as expected, and 1 other call, which order superset allows (order: superset; recall 1).",
     );
     const partial = matchToolCalls([call("a"), call("b")], [want("a"), want("c")], {
       order: "superset",
+      sideEffects,
     });
     expect(partial.reason).toBe(
       "expected[1] c missing; called[1] b made besides the expected calls, which order superset allows. 1 of 2 expected calls matched exactly (order: superset; recall 0.5).",

@@ -170,6 +170,8 @@ interface Alignment {
   readonly nameOf: (call: { name: string }) => string;
   /** Tool schemas by (normalized) name: the options', the case's and the trajectory's. */
   readonly definitions: ReadonlyMap<string, JsonObject>;
+  /** Whether a call of a tool (its normalized name) may change the world (see `sideEffects`). */
+  readonly changesState: (name: string) => boolean;
   /** The calls in scope, and where they were in the lists given. */
   readonly scope: Scope;
   /** The steps of both sides, for `order: "steps"`. */
@@ -246,6 +248,13 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
       ? resolved.definitions
       : toolDefinitions([...resolved.tools, ...caseTools, ...trajectoryTools], normalize);
   const rulesFor = (name: string): ToolCompiled => resolved.perTool.get(name) ?? resolved.defaults;
+  const changesState = sideEffectsOf(
+    resolved,
+    caseTools.length === 0 && trajectoryTools.length === 0
+      ? resolved.tools
+      : [...resolved.tools, ...caseTools, ...trajectoryTools],
+    normalize,
+  );
 
   // Calls left out of the scoring: attempts that failed and were retried (toolErrors "retry"),
   // or every failed call (toolErrors "fail": it counts as not made, neither paired nor
@@ -337,9 +346,74 @@ function align(input: CaseCalls, resolved: ResolvedMatchOptions): Alignment {
     rulesFor,
     compareCall,
     definitions,
+    changesState,
     scope,
     steps: stepped,
   };
+}
+
+/**
+ * Whether a tool changes the world: as the options' `sideEffects` name it, else as the first
+ * definition that says (`readOnly`: the options' tools, the case's, the transcript's), else as
+ * `sideEffects.undeclared` says.
+ */
+function sideEffectsOf(
+  resolved: ResolvedMatchOptions,
+  tools: readonly ToolSpec[],
+  normalize: ((name: string) => string) | undefined,
+): (name: string) => boolean {
+  const said = new Map<string, boolean>();
+  for (const tool of tools) {
+    if (typeof tool.readOnly !== "boolean") continue;
+    const name = normalize ? normalize(tool.name) : tool.name;
+    if (!said.has(name)) said.set(name, tool.readOnly);
+  }
+  const { declared, undeclared } = resolved.sideEffects;
+  return (name) => !(declared(name) ?? said.get(name) ?? undeclared === "read-only");
+}
+
+/**
+ * Where the order lets extra calls go: each call of a tool that changes state beyond as many as
+ * were expected of it (the last such calls not paired), as a violation. A call the tool reported
+ * as an error changed nothing, and a retried attempt is left out.
+ */
+function extraStateChanges(alignment: Alignment, violations: Violation[]): void {
+  const { calls, expectedCalls, pairs, retried, nameOf, changesState } = alignment;
+  const expectedOf = new Map<string, number>();
+  for (const e of expectedCalls) {
+    const name = nameOf(e);
+    expectedOf.set(name, (expectedOf.get(name) ?? 0) + 1);
+  }
+  const paired = new Set<number>();
+  for (const pair of pairs) paired.add(pair.col);
+  const made = new Map<string, number[]>();
+  const unpaired = new Map<string, number[]>();
+  calls.forEach((call, index) => {
+    if (retried.has(index) || call.isError === true) return;
+    const name = nameOf(call);
+    if (!changesState(name)) return;
+    const all = made.get(name);
+    if (all === undefined) made.set(name, [index]);
+    else all.push(index);
+    if (paired.has(index)) return;
+    const loose = unpaired.get(name);
+    if (loose === undefined) unpaired.set(name, [index]);
+    else loose.push(index);
+  });
+  for (const [name, indices] of made) {
+    const expected = expectedOf.get(name) ?? 0;
+    const surplus = indices.length - expected;
+    if (surplus <= 0) continue;
+    for (const calledIndex of (unpaired.get(name) ?? []).slice(-surplus)) {
+      violations.push({
+        kind: "extra-state-change",
+        calledIndex,
+        name: calls[calledIndex].name,
+        made: indices.length,
+        expected,
+      });
+    }
+  }
 }
 
 function recallOf(sum: number, expected: number): number {
@@ -360,6 +434,9 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
 
   const { violations } = alignment;
   checkConstraints(calls, nameOf, resolved.constraints, violations);
+  if (orderAllows(order, resolved.score ?? defaultScore(order), consideredCalls).extraCalls) {
+    extraStateChanges(alignment, violations);
+  }
   const schemaViolations =
     definitions.size === 0
       ? noSchemaViolations
@@ -505,14 +582,36 @@ function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchRes
     alignment,
     resolved,
   );
+  // Extra calls that change state are no longer let go: differences, and violations.
+  const stateChanges = new Set<number>();
+  for (const v of violations) if (v.kind === "extra-state-change") stateChanges.add(v.calledIndex);
+  const unexpected =
+    stateChanges.size === 0
+      ? details.unexpected
+      : details.unexpected.map((u) =>
+          stateChanges.has(u.calledIndex)
+            ? { calledIndex: u.calledIndex, name: u.name, changesState: true as const }
+            : u,
+        );
+  const mismatches =
+    stateChanges.size === 0
+      ? details.mismatches
+      : [
+          ...details.mismatches,
+          ...unexpected.flatMap((u) =>
+            u.changesState === true
+              ? [{ kind: "unexpected-call" as const, calledIndex: u.calledIndex, name: u.name }]
+              : [],
+          ),
+        ];
 
   const result: { -readonly [K in keyof MatchResult]: MatchResult[K] } = {
     algorithm: numbers.algorithm,
     pairs: details.pairs,
     missing: details.missing,
-    unexpected: details.unexpected,
+    unexpected,
     outOfOrder: details.outOfOrder,
-    mismatches: details.mismatches,
+    mismatches,
     precision: numbers.precision,
     recall: numbers.recall,
     f1: numbers.f1,
@@ -677,6 +776,13 @@ function smallCase(
   const { calls, tools } = input.read;
   const parsed = input.given;
   if (tools.length > 0 || parsed.partial) return undefined;
+  // Extra calls of a tool that changes state are violations: the general way names them.
+  if (
+    orderAllows(order, resolved.score ?? defaultScore(order), calls.length).extraCalls &&
+    hasStateChangingSurplus(calls, parsed.calls, resolved)
+  ) {
+    return undefined;
+  }
   const rules = resolved.defaults.arguments;
   const limits = resolved.limits;
   const named = parsed.calls;
@@ -713,6 +819,24 @@ function smallCase(
     resolved,
   );
   return { numbers, counts: { expected: n, made: m } };
+}
+
+/**
+ * Whether more calls of some tool that changes state were made than were expected of it (failed
+ * calls counted too: the general way, which leaves them out, then decides).
+ */
+function hasStateChangingSurplus(
+  calls: readonly ToolCall[],
+  expected: readonly ExpectedCall[],
+  resolved: ResolvedMatchOptions,
+): boolean {
+  const surplus = new Map<string, number>();
+  for (const call of calls) surplus.set(call.name, (surplus.get(call.name) ?? 0) + 1);
+  for (const e of expected) surplus.set(e.name, (surplus.get(e.name) ?? 0) - 1);
+  // No tool definitions on this way: the options alone say.
+  const changesState = sideEffectsOf(resolved, [], undefined);
+  for (const [name, count] of surplus) if (count > 0 && changesState(name)) return true;
+  return false;
 }
 
 const plainName = (call: { name: string }): string => call.name;

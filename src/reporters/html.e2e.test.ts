@@ -34,10 +34,11 @@ async function reportRecords(): Promise<CaseRecord[]> {
   const [first, failed, ...rest] = records;
   const failedCase = failed.case ?? {};
   const [search, deleteAll] = failedCase.toolsCalled ?? [];
-  // A call besides the expected one, which order superset allows.
+  // A call besides the expected one, of a read-only tool, which order superset allows.
   const passingCalls = [...(first.case?.toolsCalled ?? []), { name: "log_event", arguments: {} }];
   const superset = matchToolCalls(passingCalls, first.case?.expectedTools ?? [], {
     order: "superset",
+    sideEffects: { readOnly: ["log_event"] },
   });
   const [firstMetric] = metricNames;
   return [

@@ -5,7 +5,8 @@
  *
  *   import { toolCallAccuracy } from "toolscore";
  *   import { toolRules } from "./overrides.mjs";
- *   const metric = toolCallAccuracy({ threshold: 1, toolRules }).withOptions(testCase.metricOptions["tool-call-accuracy"]);
+ *   const metric = toolCallAccuracy({ threshold: 1, toolRules, sideEffects: { undeclared: "read-only" } })
+ *     .withOptions(testCase.metricOptions["tool-call-accuracy"]);
  */
 export const toolRules = {
   lookup_policy: {
