@@ -134,3 +134,66 @@ describe("a benchmark's rules in a config", () => {
     expect(await verdicts(folder({ "cases.jsonl": dataset }), args)).toEqual(withRules);
   });
 });
+
+/**
+ * BFCL multi-turn judges a run by the state it leaves: `multi_turn_base_42` expects `touch`, then
+ * `echo`, then `wc` (ShishirPatil/gorilla, `BFCL_v4_multi_turn_base.json`). A model that also
+ * calls `mkdir` leaves another file system and fails; one that also lists the folder passes.
+ * The file-system tools that read nothing but state are declared read-only.
+ */
+describe("BFCL multi-turn's state rule in a config", () => {
+  const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
+  const touch = call("touch", { file_name: "Notes2023.txt" });
+  const echo = call("echo", {
+    content: "Study diligently, practice programming, master algorithms.",
+    file_name: "Notes2023.txt",
+  });
+  const wc = call("wc", { file_name: "Notes2023.txt", mode: "c" });
+  const expected = [[touch], [echo], [wc]];
+  const run = (id: string, made: unknown[][]) => ({
+    id,
+    turns: expected.map((tools, at) => ({ expected_tools: tools, tools_called: made[at] })),
+  });
+  const conversations = [
+    run("as-expected", [[touch], [echo], [wc]]),
+    run("extra-mkdir", [[call("mkdir", { dir_name: "Notes" }), touch], [echo], [wc]]),
+    run("extra-ls", [[call("ls", { a: true }), touch], [echo], [call("pwd"), wc]]),
+    run("second-echo", [[touch], [echo, echo], [wc]]),
+  ];
+  const config = [
+    "turn_aggregate: all",
+    "metrics:",
+    "  - metric: tool-call-accuracy",
+    "    order: in-order",
+    "    side_effects:",
+    "      read_only: [ls, pwd, cat, wc, grep, find, tail, diff, du, sort]",
+    "",
+  ].join("\n");
+
+  it("fails an extra call that changes state and passes one that reads", async () => {
+    const cwd = folder({
+      "cases.jsonl": `${conversations.map((item) => JSON.stringify(item)).join("\n")}\n`,
+      "toolscore.config.yaml": config,
+    });
+    expect(await verdicts(cwd, [])).toEqual({
+      "as-expected": true,
+      "extra-mkdir": false,
+      "extra-ls": true,
+      "second-echo": false,
+    });
+    const records = [...recordsByIndex(path.join(cwd, "toolscore-results.jsonl")).values()];
+    const mkdir = JSON.stringify(records.find((record) => record.id === "extra-mkdir"));
+    expect(mkdir).toContain("called[0] mkdir: an extra call of a tool that changes state");
+  });
+
+  it("passes every one under the order alone, as before", async () => {
+    const cwd = folder({
+      "cases.jsonl": `${conversations.map((item) => JSON.stringify(item)).join("\n")}\n`,
+      "toolscore.config.yaml": config.replace(
+        / {4}side_effects:\n.*\n/,
+        "    side_effects: { undeclared: read-only }\n",
+      ),
+    });
+    expect(Object.values(await verdicts(cwd, []))).toEqual([true, true, true, true]);
+  });
+});
