@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DatasetParseError, ErrorCode } from "../core/errors.js";
 import { anthropicRun, openAiRun } from "../../test/support/transcripts.js";
 import { readDatasetCase } from "./dataset-case.js";
+import { toolCallAccuracy } from "../metrics/tool-call-accuracy.js";
 
 const errorOf = (record: unknown, line = 7): DatasetParseError =>
   thrown(
@@ -164,5 +165,59 @@ describe("readDatasetCase: call lists in providers' formats", () => {
       { index: 0 },
     );
     expect(gemini.toolsCalled).toMatchObject([{ name: "search", inputParameters: { q: "x" } }]);
+  });
+});
+
+describe("readDatasetCase: expected calls in groups", () => {
+  const score = (testCase: { toolsCalled?: unknown; expectedTools?: unknown }) => {
+    const scored = toolCallAccuracy({ threshold: 1 }).measureSync(testCase);
+    if (scored.status !== "scored") throw new Error(JSON.stringify(scored));
+    return scored.success;
+  };
+
+  it("reads groups in a line and in a turn, each call by the one reader", () => {
+    const grouped = readDatasetCase(
+      {
+        id: "g",
+        tools_called: [{ name: "b" }, { name: "a" }, { name: "c" }],
+        expected_tools: [
+          [{ name: "a" }, { type: "tool_use", id: "t1", name: "b", input: {} }],
+          [{ name: "c" }],
+        ],
+      },
+      { index: 0 },
+    );
+    expect(grouped.expectedTools).toEqual([
+      [{ name: "a" }, { name: "b", input: {}, id: "t1" }],
+      [{ name: "c" }],
+    ]);
+    expect(score(grouped)).toBe(true);
+    expect(score({ ...grouped, toolsCalled: [{ name: "c" }, { name: "a" }, { name: "b" }] })).toBe(
+      false,
+    );
+    const turned = readDatasetCase(
+      {
+        id: "t",
+        turns: [
+          {
+            toolsCalled: [{ name: "b" }, { name: "a" }],
+            expectedTools: [[{ name: "a" }, { name: "b" }]],
+          },
+        ],
+      },
+      { index: 0 },
+    );
+    expect(turned.turns?.[0]?.expectedTools).toEqual([[{ name: "a" }, { name: "b" }]]);
+  });
+
+  it("names the field of a list that mixes calls and groups, or a bad call in a group", () => {
+    expect(
+      errorOf({ toolsCalled: [], expectedTools: [[{ name: "a" }], { name: "b" }] }).message,
+    ).toBe(
+      "line 7: expectedTools mixes calls and groups; give either a list of calls or a list of groups (lists)",
+    );
+    expect(
+      errorOf({ toolsCalled: [], expectedTools: [[{ name: "a" }], [{ nme: "b" }]] }).message,
+    ).toContain("expectedTools[1][0]");
   });
 });

@@ -6,7 +6,7 @@
 import { InvalidInputError } from "../core/errors.js";
 import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
-import { readCallFields } from "../core/call-fields.js";
+import { mapExpectedList, readCallFields } from "../core/call-fields.js";
 import { closestName } from "../core/suggest.js";
 import { contentText } from "../core/test-case.js";
 import type { CaseTurn, Content } from "../core/test-case.js";
@@ -33,15 +33,13 @@ export function readCalls(
     // Read valid: the metrics take them without reading them again.
     return calls;
   }
-  let plain: unknown[] | undefined;
-  for (let index = 0; index < list.length; index++) {
-    const { record } = readCallFields(list[index], "expected", () => `${field}[${index}]`);
-    if (record !== list[index]) {
-      plain ??= list.slice();
-      plain[index] = record;
-    }
-  }
-  return plain ?? list;
+  let changed = false as boolean; // set inside the visitor
+  const plain = mapExpectedList(list, field, (entry, where) => {
+    const { record } = readCallFields(entry, "expected", () => where);
+    if (record !== entry) changed = true;
+    return record;
+  });
+  return changed ? plain : list;
 }
 
 /** Text, or a list of text and image parts; else an `InvalidInputError` naming `name`. */

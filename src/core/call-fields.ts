@@ -182,6 +182,39 @@ function fromProviderItem(
   return plain;
 }
 
+/**
+ * Whether a list of expected calls is written as groups (`[[a, b], [c]]`: `a` and `b` in any
+ * order, both before `c`) rather than as calls; a list mixing the two is an error naming `field`.
+ */
+export function isGroupList(list: readonly unknown[], field: string): boolean {
+  let arrays = 0;
+  for (const item of list) if (Array.isArray(item)) arrays++;
+  if (arrays > 0 && arrays < list.length) {
+    throw new InvalidInputError({
+      field,
+      message: `${field} mixes calls and groups; give either a list of calls or a list of groups (lists)`,
+    });
+  }
+  return arrays > 0;
+}
+
+/**
+ * Each expected call of a list, in order, whether written as calls or as groups, replaced by what
+ * `visit` gives (`where` names it: `field[i]` or `field[g][i]`); the list's shape is kept.
+ */
+export function mapExpectedList(
+  list: readonly unknown[],
+  field: string,
+  visit: (entry: unknown, where: string) => unknown,
+): unknown[] {
+  if (isGroupList(list, field)) {
+    return list.map((group, g) =>
+      (group as unknown[]).map((entry, i) => visit(entry, `${field}[${g}][${i}]`)),
+    );
+  }
+  return list.map((entry, i) => visit(entry, `${field}[${i}]`));
+}
+
 /** A call's record in toolscore's spelling, and which key holds its arguments (if any). */
 export interface CallFields {
   readonly record: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { parseArgumentsText, readCallFields } from "../core/call-fields.js";
+import { isGroupList, parseArgumentsText, readCallFields } from "../core/call-fields.js";
 import { InvalidInputError } from "../core/errors.js";
 import { childPath, isJsonObject } from "../core/json.js";
 import {
@@ -190,15 +190,7 @@ export function toExpectedCalls(
       message: `${field} must be a list of expected calls, a list of groups of them, or a parsed transcript ({ calls })`,
     });
   }
-  let arrays = 0;
-  for (const item of input) if (Array.isArray(item)) arrays++;
-  const grouped = input.length > 0 && arrays === input.length;
-  if (!grouped && arrays > 0) {
-    throw new InvalidInputError({
-      field,
-      message: `${field} mixes calls and groups; give either a list of calls or a list of groups (lists)`,
-    });
-  }
+  const grouped = isGroupList(input, field);
   const read: ReadCall[] = [];
   const groupOf: number[] = [];
   if (grouped) {

@@ -1,4 +1,4 @@
-import { readCallFields } from "../core/call-fields.js";
+import { mapExpectedList, readCallFields } from "../core/call-fields.js";
 import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
@@ -52,13 +52,7 @@ function eachExpectedCall(
   if (isJsonObject(input) && Array.isArray(input.calls)) {
     return { ...input, calls: eachExpectedCall(input.calls, visit, `${field}.calls`) };
   }
-  if (!Array.isArray(input)) return input;
-  if (input.length > 0 && input.every((item) => Array.isArray(item))) {
-    return input.map((group: unknown[], g) =>
-      group.map((entry, i) => visit(entry, `${field}[${g}][${i}]`)),
-    );
-  }
-  return input.map((entry: unknown, i) => visit(entry, `${field}[${i}]`));
+  return Array.isArray(input) ? mapExpectedList(input, field, visit) : input;
 }
 
 /**
