@@ -238,6 +238,35 @@ describe("judged values in expected calls (match.judged)", () => {
     ).toThrow(/hold a judged value .*give a judge/);
   });
 
+  it("reads the rules' options in either spelling, in the config and in a case", async () => {
+    const judge = emailJudge();
+    const rule = { $match: "judged", criterion };
+    const expectedTools = [{ name: "send_email", arguments: { to: "ada@example.com" } }];
+    const curt = { input: "Refund 30 EUR", toolsCalled: [email("Done.")], expectedTools };
+    const snake = createMetric(
+      {
+        metric: "tool-call-accuracy",
+        arguments: "subset",
+        tool_rules: { send_email: { arguments: { paths: { body: rule } } } },
+        min_agreement: 1,
+      },
+      { judge: judge.model },
+    );
+    expect(await snake.measure(curt as never)).toMatchObject({ status: "scored", success: false });
+    const plain = createMetric(
+      { metric: "tool-call-accuracy", arguments: "subset" },
+      { judge: judge.model },
+    );
+    const perCase = plain.withOptions?.({
+      tool_rules: { send_email: { arguments: { mode: "subset", paths: { body: rule } } } },
+    });
+    expect(await perCase?.measure(curt as never)).toMatchObject({
+      status: "scored",
+      success: false,
+    });
+    expect(await plain.measure(curt as never)).toMatchObject({ status: "scored", success: true });
+  });
+
   it("takes a judged value as a path rule of outputs, for every tool or one, and says where it sat", async () => {
     const judge = fakeJudge((request) => {
       const value = textOf(request).split("## The value\\n")[1] ?? "";

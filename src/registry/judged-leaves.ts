@@ -1,5 +1,6 @@
 import { mapExpectedList, readCallFields } from "../core/call-fields.js";
 import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
+import { camelKeys } from "../core/options.js";
 import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
@@ -276,8 +277,10 @@ export function withJudgedValues(
   judge: () => JudgeModel,
   sampling: SamplingOptions,
 ): Metric {
-  const metric = spec.make(spec.options);
-  const rules = ruleLeavesOf(metric.id ?? metric.name, spec.options);
+  // Either spelling of the options' names (`tool_rules`), read once as camelCase.
+  const metricOptions = camelKeys(spec.options);
+  const metric = spec.make(metricOptions);
+  const rules = ruleLeavesOf(metric.id ?? metric.name, metricOptions);
   const scoreWith = (scorer: Metric, testCase: TestCase, options?: MeasureOptions) =>
     scorer.measureSync === undefined
       ? scorer.measure(testCase, options)
@@ -325,7 +328,7 @@ export function withJudgedValues(
     try {
       if (rules.length > 0) {
         scorer = spec.make(
-          mapJudgedLeaves(spec.options, (leaf) =>
+          mapJudgedLeaves(metricOptions, (leaf) =>
             decided(leaf, (value) => verdicts.get(ruleKeyOf(leaf, value))),
           ) as JsonObject,
         );
@@ -360,6 +363,6 @@ export function withJudgedValues(
     name: metric.name,
     measure,
     withOptions: (overrides) =>
-      withJudgedValues({ ...spec, options: spec.merge(spec.options, overrides) }, judge, sampling),
+      withJudgedValues({ ...spec, options: spec.merge(metricOptions, overrides) }, judge, sampling),
   };
 }

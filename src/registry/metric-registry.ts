@@ -5,7 +5,7 @@ import type { JudgeModel } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { Metric, MetricDefinition, ResolvedMetricContext } from "../core/metric.js";
-import { rejectUnknownOptions } from "../core/options.js";
+import { camelKeys, rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
 import { samplingOptions } from "../judges/samples.js";
@@ -46,7 +46,8 @@ function withJudgedValuesDefinition(definition: MetricDefinition): MetricDefinit
       when: "for cases whose expected calls hold judged values (match.judged), given --judge",
       asks: (_options, judgeGiven) => judgeGiven,
     },
-    create(options, context) {
+    create(given, context) {
+      const options = camelKeys(given);
       // Judged values may sit only as path rules: anywhere else is named before any case runs.
       const rules = ruleLeavesOf(definition.id, options);
       const { samples, temperature, minAgreement, ...rest } = options;
