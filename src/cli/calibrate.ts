@@ -5,7 +5,7 @@ import { didYouMean } from "../core/suggest.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatRate } from "../reporters/format.js";
 import { judgeShown } from "./eval.js";
-import { ExitCode, usageError } from "./io.js";
+import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp } from "./flags.js";
 import type { Flag } from "./flags.js";
@@ -19,7 +19,7 @@ export const calibrateFlags = {
   },
   threshold: {
     type: "string",
-    value: "<0..1>",
+    value: "<0..1|N%>",
     help: "the pass/fail line (default: the metric's threshold)",
   },
   concurrency: { type: "string", value: "<n>", help: "judgements in flight (default 8)" },
@@ -58,11 +58,8 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   if (values.judge === undefined) {
     throw usageError("calibrate needs --judge, e.g. --judge openai/gpt-4o-mini", "--judge");
   }
-  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+  const threshold = shareFlag("threshold", values.threshold);
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
-  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
-    throw usageError("--threshold must be a number from 0 to 1", "--threshold");
-  }
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw usageError("--concurrency must be a whole number of at least 1", "--concurrency");
   }

@@ -5,7 +5,15 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configHash } from "../evaluate-to-file/evaluate-to-file.js";
 import { metricDefinitions } from "../registry/metric-registry.js";
-import { applySetting, configSchema, findConfigFile, readConfigFile } from "./config.js";
+import { createMetric } from "../registry/metric-registry.js";
+import {
+  applySetting,
+  configSchema,
+  findConfigFile,
+  placedInConfig,
+  readConfigFile,
+} from "./config.js";
+import { shareFlag } from "./io.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-config-"));
 afterAll(() => {
@@ -201,5 +209,76 @@ describe("readConfigFile: what is not a regular file (issue 48, item 5)", () => 
     const zero = path.join(directory, "zero.yaml");
     symlinkSync("/dev/zero", zero);
     await expect(readConfigFile(zero)).rejects.toThrow(/it is a device, not a regular file/);
+  });
+});
+
+describe("shares and where a metric's option is wrong (issue 49, item 3)", () => {
+  const errorOf = (make: () => unknown): Error => {
+    try {
+      make();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error("no error");
+  };
+
+  it("takes a threshold as a share or a percentage, in flags, settings and a metric's options", async () => {
+    expect(shareFlag("threshold", "90%")).toBe(0.9);
+    expect(shareFlag("threshold", "0.9")).toBe(0.9);
+    expect(errorOf(() => shareFlag("threshold", "90")).message).toBe(
+      '--threshold must be a share from 0 to 1 (0.9) or a percentage ("90%"), got 90',
+    );
+    const config = await readConfigFile(write("share.yaml", 'threshold: "90%"\nfail_under: 95%\n'));
+    expect([config.threshold, config.failUnder]).toEqual([0.9, 0.95]);
+    for (const metric of [
+      "tool-call-accuracy",
+      "response-contains",
+      "deepeval-tool-correctness",
+      "axion-tool-correctness",
+    ]) {
+      expect(() => createMetric({ metric, threshold: "75%" })).not.toThrow();
+      expect(errorOf(() => createMetric({ metric, threshold: "75" })).message).toMatch(
+        new RegExp(`^${metric}[:.] ?.*threshold must be a share from 0 to 1`),
+      );
+    }
+  });
+
+  it("scores against a percentage as against its share", () => {
+    const metric = createMetric({ metric: "tool-call-accuracy", threshold: "50%" });
+    const scored = metric.measureSync?.({
+      toolsCalled: [{ name: "a" }],
+      expectedTools: [{ name: "a" }, { name: "b" }],
+    });
+    expect(scored).toMatchObject({ status: "scored", threshold: 0.5, success: true });
+  });
+
+  it("names the file, line and column of a metric's bad option, in YAML and JSON", async () => {
+    const yaml = write(
+      "metric-option.yaml",
+      "metrics:\n  - metric: response-contains\n  - metric: tool-call-accuracy\n    order: in-order\n    tool_rules:\n      send:\n        arguments: weird\n",
+    );
+    const config = await readConfigFile(yaml);
+    const error = errorOf(() =>
+      createMetric({ metric: "tool-call-accuracy", ...config.metrics[1]?.options }),
+    );
+    expect((placedInConfig(error, { ...config, file: yaml }) as Error).message).toBe(
+      `${yaml}:5:5: tool-call-accuracy: toolRules.send.arguments must be "exact", "subset", "superset", "ignore" or { fuzzy: 0..1 }, got "weird"`,
+    );
+    const json = write(
+      "metric-option.json",
+      '{"metrics": {"tool-call-accuracy": {"order": "sideways"}}}',
+    );
+    const fromJson = await readConfigFile(json);
+    const sideways = errorOf(() =>
+      createMetric({ metric: "tool-call-accuracy", order: "sideways" }),
+    );
+    expect((placedInConfig(sideways, { ...fromJson, file: json }) as Error).message).toMatch(
+      new RegExp(
+        `^${json.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:37: tool-call-accuracy: order must be one of`,
+      ),
+    );
+    // An error of another metric, or of no metric, is left as it was.
+    const other = errorOf(() => createMetric({ metric: "axion-tool-correctness", threshold: 2 }));
+    expect(placedInConfig(other, { ...fromJson, file: json })).toBe(other);
   });
 });

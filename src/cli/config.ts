@@ -11,7 +11,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
-import { numberFlag, shownPath, usageError } from "./io.js";
+import { shareFlag, shownPath, usageError } from "./io.js";
+import { percentShare } from "../core/options.js";
 import type { CliIo } from "./io.js";
 import type { Flag } from "./flags.js";
 import { gateRates, notEvaluablePolicies } from "../core/gate.js";
@@ -221,6 +222,63 @@ function parseErrorPosition(
 function keyPosition(text: string, key: string): { line: number; column: number } | undefined {
   const found = new RegExp(`^([ \\t{,]*)(["']?)${escapeRegExp(key)}\\2\\s*:`, "m").exec(text);
   return found === null ? undefined : positionIn(text, found.index + found[1].length);
+}
+
+/**
+ * A metric's option error placed in the config file that set the option: the file, line and
+ * column of the option's key in that metric's entry (else of the entry), as a top-level setting's
+ * error is. Any other error, or one the file cannot place, is returned as it is.
+ */
+export function placedInConfig(error: unknown, config: EvalConfig): unknown {
+  if (!InvalidOptionError.isInstance(error) || config.file === undefined) return error;
+  const { option } = error;
+  const entry = config.metrics.find(
+    ({ metric }) => option === metric || option.startsWith(`${metric}.`),
+  );
+  if (entry === undefined) return error;
+  let text: string;
+  try {
+    text = readFileSync(config.file, "utf8");
+  } catch {
+    return error;
+  }
+  const key = option.slice(entry.metric.length + 1).split(/[.[]/)[0] ?? "";
+  const at = metricOptionPosition(text, entry.metric, key);
+  if (at === undefined) return error;
+  const placed = configError(config.file, error.message, error.value, at);
+  return new InvalidOptionError({
+    option: error.option,
+    value: error.value,
+    message: placed.message,
+    cause: error,
+  });
+}
+
+/** Where a metric's entry starts in a config's text, and where its option `key` is, if written. */
+function metricOptionPosition(
+  text: string,
+  metric: string,
+  key: string,
+): { line: number; column: number } | undefined {
+  const id = escapeRegExp(metric);
+  // `- metric: <id>` / `{"metric": "<id>"`, `- <id>` in a list, or `<id>:` as a key.
+  const entry = new RegExp(
+    `(["']?metric["']?\\s*:\\s*["']?${id}["']?(?![\\w-]))|(^[ \\t]*-[ \\t]*["']?${id}["']?[ \\t]*$)|(["']${id}["']\\s*:)|(^[ \\t]*${id}[ \\t]*:)`,
+    "m",
+  ).exec(text);
+  if (entry === null) return undefined;
+  const start = entry.index + (entry[0].length - entry[0].trimStart().length);
+  if (key !== "") {
+    const rest = text.slice(start + entry[0].length);
+    const next = /["']?metric["']?\s*:/.exec(rest);
+    const within = next === null ? rest : rest.slice(0, next.index);
+    const spellings = [key, key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+    for (const spelling of spellings) {
+      const found = new RegExp(`(["']?)${escapeRegExp(spelling)}\\1\\s*:`).exec(within);
+      if (found !== null) return positionIn(text, start + entry[0].length + found.index);
+    }
+  }
+  return positionIn(text, start);
 }
 
 /** snake_case keys of a config file read as camelCase, at the top level only. */
@@ -490,21 +548,11 @@ export async function configFor(
   return { ...(await readConfigFile(file)), file };
 }
 
-/**
- * The gate's pass rate: `--fail-under` over the config's `fail_under`, with where it came from
- * (the flag, or the config file as the user would name it) for the verdict line.
- */
-/** "90%" as 0.9; undefined for anything else. */
-export function percentShare(text: string): number | undefined {
-  const found = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
-  return found === null ? undefined : Number(found[1]) / 100;
-}
-
 /** The gate's flags, the same in every command that decides a run's gate (eval, report, merge). */
 export const gateFlags = {
   "fail-under": {
     type: "string",
-    value: "<0..1>",
+    value: "<0..1|N%>",
     help: "pass when at least this share of cases passes (default: the config's fail_under, else all)",
   },
   "not-evaluable": {
@@ -539,11 +587,7 @@ export function gateRuleOf(
   io: Pick<CliIo, "cwd">,
 ): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"> {
   const flag = flags["fail-under"];
-  const percent = flag === undefined ? undefined : percentShare(flag);
-  const given = percent ?? numberFlag("fail-under", flag, 0, 1);
-  if (given !== undefined && !(given >= 0 && given <= 1)) {
-    throw usageError(`--fail-under must be a share from 0 to 1, or a percentage, got ${flag}`);
-  }
+  const given = shareFlag("fail-under", flag);
   const policy = flags["not-evaluable"];
   if (policy !== undefined && !(notEvaluablePolicies as readonly string[]).includes(policy)) {
     throw usageError(`--not-evaluable takes fail or ignore, got ${policy}`, "--not-evaluable");

@@ -37,9 +37,10 @@ import {
   gateRuleOf,
   findConfigFile,
   judgeCacheDirectory,
+  placedInConfig,
 } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
-import { ExitCode, namedFile, numberFlag, shownPath, usageError } from "./io.js";
+import { ExitCode, namedFile, numberFlag, shareFlag, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
@@ -90,7 +91,7 @@ export const evalFlags = {
   },
   threshold: {
     type: "string",
-    value: "<0..1>",
+    value: "<0..1|N%>",
     help: "passing score of every metric that sets none",
     group: "Metrics and options",
   },
@@ -342,8 +343,13 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   if (values.watch === true) return watchEval(values, positionals, io);
   const plan = await planEval(values, positionals, io);
   const judge = judgeOnDemand(plan, io);
-  if (values["dry-run"] === true) return dryRun(plan, judge, io);
-  const outcome = await runPlan(plan, judge, io);
+  let outcome: FileEvaluation;
+  try {
+    if (values["dry-run"] === true) return await dryRun(plan, judge, io);
+    outcome = await runPlan(plan, judge, io);
+  } catch (error) {
+    throw placedInConfig(error, plan.config);
+  }
   if (!outcome.written) {
     // A gate that passes on nothing would hide a wrong path, an emptied file or a bad filter.
     const what =
@@ -438,7 +444,7 @@ async function planEval(
   const resolve = (file: string) => path.resolve(io.cwd, file);
   const config = await configFor(values.config, io);
   const metrics = metricsOf(values, config);
-  const threshold = numberFlag("threshold", values.threshold, 0, 1) ?? config.threshold;
+  const threshold = shareFlag("threshold", values.threshold) ?? config.threshold;
   const gate = gateRuleOf(values, config, io);
   const concurrency =
     numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import { shareOption } from "../core/options.js";
 import type { ProgressStream } from "./progress.js";
 
 /** Where a command reads and writes: the process's, or a test's. */
@@ -92,6 +93,13 @@ export function numberFlag(name: string, value: string | undefined, min: number,
     );
   }
   return number;
+}
+
+/** A share flag (a threshold, a pass rate): `0.9` or `90%`, or undefined when not given. */
+export function shareFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = value.trim() === "" || value.includes("%") ? value : Number(value);
+  return shareOption(`--${name}`, Number.isNaN(number) ? value : number, 0);
 }
 
 /** A file as the user would write it: relative to the folder they run in. */

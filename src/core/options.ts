@@ -81,22 +81,37 @@ export function nameOption(id: string, value: unknown, fallback: string, option 
   return value;
 }
 
-/** A metric's threshold: a number in [0, 1]; `fallback` when not given. */
+/** "90%" as 0.9; undefined for anything else. */
+export function percentShare(text: string): number | undefined {
+  const found = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  return found === null ? undefined : Number(found[1]) / 100;
+}
+
+/**
+ * A share from 0 to 1, given as a number (`0.9`) or a percentage (`"90%"`), as every threshold
+ * and pass rate is; `fallback` when not given.
+ */
+export function shareOption(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const share = typeof value === "string" ? percentShare(value) : value;
+  if (typeof share !== "number" || !(share >= 0 && share <= 1)) {
+    throw new InvalidOptionError({
+      option,
+      value,
+      message: `${option} must be a share from 0 to 1 (0.9) or a percentage ("90%"), got ${describe(value)}`,
+    });
+  }
+  return share;
+}
+
+/** A metric's threshold: a share from 0 to 1 (or a percentage); `fallback` when not given. */
 export function thresholdOption(
   id: string,
   value: unknown,
   fallback: number,
   option = "threshold",
 ): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
-    throw new InvalidOptionError({
-      option,
-      value,
-      message: `${id}: threshold must be a number in [0, 1]`,
-    });
-  }
-  return value;
+  return shareOption(option === "threshold" ? `${id}.threshold` : option, value, fallback);
 }
 
 /** A metric definition's `name` option: a non-empty string, `fallback` when not given. */

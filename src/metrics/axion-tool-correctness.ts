@@ -12,7 +12,7 @@ import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
-import { booleanOption, enumOption, numberOption } from "../core/options.js";
+import { booleanOption, enumOption, numberOption, shareOption } from "../core/options.js";
 import { pairToolCalls } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 
@@ -61,7 +61,7 @@ export function resolveAxionToolCorrectnessOptions(
     ),
     fuzzyThreshold: numberOption("fuzzyThreshold", options.fuzzyThreshold, 0.8),
     scoring: enumOption("scoring", options.scoring, ["recall", "precision", "f1"], "recall"),
-    threshold: numberOption("threshold", options.threshold, 0.5, { min: 0, max: 1 }),
+    threshold: shareOption("threshold", options.threshold, 0.5),
     limits: resolveMatchLimits(options.limits),
   };
 }

@@ -9,7 +9,7 @@ import { deepevalPairScore, quickDeepevalScore } from "./deepeval-quick-score.js
 import type { DeepevalMode, QuickPairing, QuickScoreOptions } from "./deepeval-quick-score.js";
 import { buildMatchDetails } from "./match-details.js";
 import type { PairExplanation } from "./match-details.js";
-import { booleanOption, enumOption, numberOption } from "../core/options.js";
+import { booleanOption, enumOption, shareOption } from "../core/options.js";
 import { pairToolCalls } from "./pairing.js";
 import { toolCallMatrix } from "./tool-call-matrix.js";
 
@@ -90,7 +90,7 @@ export function resolveDeepevalToolCorrectnessOptions(
     ),
   );
   return {
-    threshold: numberOption("threshold", options.threshold, 0.5, { min: 0, max: 1 }),
+    threshold: shareOption("threshold", options.threshold, 0.5),
     evaluationParams: params,
     includeReason: booleanOption("includeReason", options.includeReason, true),
     strictMode: booleanOption("strictMode", options.strictMode, false),

@@ -20,6 +20,7 @@ import {
   camelKeys,
   enumOption,
   numberOption,
+  shareOption,
   optionsObject,
   rejectUnknownOptions,
 } from "../core/options.js";
@@ -719,7 +720,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
     onViolation: enumOption("onViolation", given.onViolation, ["fail", "report"], "fail"),
     failingSchemaViolations: failingSchemaViolationsOf(given.onSchemaViolation),
     normalizeName: nameNormalizerOf(given.normalizeName, given.normalizeNames),
-    threshold: numberOption("threshold", given.threshold, 1, { min: 0, max: 1 }),
+    threshold: shareOption("threshold", given.threshold, 1),
     limits: resolveMatchLimits(matchLimits),
     maxOrderStates: numberOption("limits.maxOrderStates", maxOrderStates, 2_000_000, {
       min: 1,

@@ -7,7 +7,7 @@ import type {
 import { canonicalJson, childPath, jsonEquals } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
-import { booleanOption, numberOption } from "../core/options.js";
+import { booleanOption, shareOption } from "../core/options.js";
 import { precisionRecallF1, pushMismatches } from "./match-details.js";
 import { comparePythonStrings, pythonRound, pythonStr } from "./python-text.js";
 
@@ -39,7 +39,7 @@ export function resolveRagasToolCallAccuracyOptions(
 ): ResolvedRagasToolCallOptions {
   return {
     strictOrder: booleanOption("strictOrder", options.strictOrder, true),
-    threshold: numberOption("threshold", options.threshold, 1, { min: 0, max: 1 }),
+    threshold: shareOption("threshold", options.threshold, 1),
   };
 }
 
@@ -48,7 +48,7 @@ export function resolveRagasToolCallF1Options(
 ): ResolvedRagasToolCallOptions {
   return {
     strictOrder: false,
-    threshold: numberOption("threshold", options.threshold, 1, { min: 0, max: 1 }),
+    threshold: shareOption("threshold", options.threshold, 1),
   };
 }
 

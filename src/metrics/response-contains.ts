@@ -13,7 +13,7 @@ import {
   camelKeys,
   caseOptions,
   nameOption,
-  numberOption,
+  shareOption,
   optionsObject,
   rejectUnknownOptions,
 } from "../core/options.js";
@@ -81,10 +81,7 @@ export function responseContains(
   >;
   rejectUnknownOptions("response-contains", given, optionNames);
   const name = nameOption("response-contains", given.name, "Response Contains");
-  const threshold = numberOption("response-contains.threshold", given.threshold, 1, {
-    min: 0,
-    max: 1,
-  });
+  const threshold = shareOption("response-contains.threshold", given.threshold, 1);
   const values =
     given.values === undefined ? [] : stringList("response-contains.values", given.values, true);
   const textOptions =

@@ -206,6 +206,28 @@ export function createMetric(config: MetricConfigInput, context: MetricContext =
     "modelSettings",
     "baseDirectory",
   ]);
-  const metric = definition.create(options as JsonObject, resolveContext(context, definition.id));
+  let metric: Metric;
+  try {
+    metric = definition.create(options as JsonObject, resolveContext(context, definition.id));
+  } catch (error) {
+    throw namingMetric(error, definition.id);
+  }
   return metric.id === definition.id ? metric : { ...metric, id: definition.id };
+}
+
+/**
+ * An option error as every metric gives it: the option named from the metric's id
+ * (`tool-call-accuracy.threshold`), and the message starting with the id.
+ */
+function namingMetric(error: unknown, id: string): unknown {
+  if (!InvalidOptionError.isInstance(error)) return error;
+  const own = error.option === id || error.option.startsWith(`${id}.`);
+  const named = error.message.startsWith(id);
+  if (own && named) return error;
+  return new InvalidOptionError({
+    option: own ? error.option : `${id}.${error.option}`,
+    value: error.value,
+    message: named ? error.message : `${id}: ${error.message}`,
+    cause: error,
+  });
 }
