@@ -246,8 +246,8 @@ describe("shares and where a metric's option is wrong (issue 49, item 3)", () =>
   it("scores against a percentage as against its share", () => {
     const metric = createMetric({ metric: "tool-call-accuracy", threshold: "50%" });
     const scored = metric.measureSync?.({
-      toolsCalled: [{ name: "a" }],
-      expectedTools: [{ name: "a" }, { name: "b" }],
+      toolsCalled: [{ name: "a" }] as never,
+      expectedTools: [{ name: "a" }, { name: "b" }] as never,
     });
     expect(scored).toMatchObject({ status: "scored", threshold: 0.5, success: true });
   });

@@ -44,6 +44,8 @@ export interface CaseResult {
   /** Empty when the case could not be read (`error` says why). */
   readonly results: readonly MetricResult[];
   readonly error?: CaseError;
+  /** What the run left unused or read otherwise in this case, said to the user (never scored). */
+  readonly notes?: readonly string[];
   readonly durationMs: number;
 }
 

@@ -198,6 +198,9 @@ export async function createBatchScorer(
       }
       const scored = scorer.score(entry, place.index);
       const result = scored instanceof Promise ? await scored : scored;
+      if (result.notes !== undefined && notes.length < 20) {
+        for (const note of result.notes) notes.push(`line ${line}: ${note}`);
+      }
       const json = `${caseRecordLine(
         result,
         undefined,

@@ -738,6 +738,9 @@ async function runOneByOne<TCase extends object>(
           if (opened.previous?.has(result.index) === true) replaced++;
           progress.tick(result.status);
           if (result.status === "error") keepError(errors, result);
+          for (const note of result.notes ?? []) {
+            onNote?.(`${result.line === undefined ? result.id : `line ${result.line}`}: ${note}`);
+          }
           options.onResult?.(result);
         }
         if (event.type !== "run-end") options.onEvent?.(event);

@@ -83,3 +83,42 @@ describe("createCaseScorer: a case past the size limits", () => {
     });
   });
 });
+
+describe("createCaseScorer: options for a metric the run does not use", () => {
+  it("scores the case and says, once, what was left unused; a near miss is the case's error", () => {
+    const scorer = createCaseScorer({
+      metrics: [{ ...metric("A", false), id: "tool-call-accuracy" }],
+    });
+    const flat = scorer.score(
+      { id: "a", metricOptions: { "tool-selection": { threshold: 0.5 } } },
+      0,
+    ) as CaseResult;
+    expect(flat.status).toBe("passed");
+    expect(flat.notes).toEqual([
+      'metricOptions.tool-selection is not used: "tool-selection", which is not a metric of this run (tool-call-accuracy)',
+    ]);
+    const turned = scorer.score(
+      {
+        id: "b",
+        metricOptions: { "tool-selection": {} },
+        turns: [{ metricOptions: { "tool-selection": {} } }, {}],
+      },
+      1,
+    ) as CaseResult;
+    expect(turned.status).toBe("passed");
+    expect(turned.notes).toEqual([
+      'metricOptions.tool-selection is not used: "tool-selection", which is not a metric of this run (tool-call-accuracy)',
+    ]);
+    // A near miss of the run's metric is a typo, and the case's error.
+    const typo = scorer.score(
+      { id: "d", turns: [{ metricOptions: { "tool-call-acuracy": {} } }] },
+      3,
+    ) as CaseResult;
+    expect(typo.error).toMatchObject({
+      field: "turns[0].metricOptions.tool-call-acuracy",
+      message:
+        'turns[0].metricOptions names "tool-call-acuracy", which is not a metric of this run (tool-call-accuracy): did you mean "tool-call-accuracy"?',
+    });
+    expect((scorer.score({ id: "c" }, 2) as CaseResult).notes).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
+import { closestName } from "../core/suggest.js";
 import type { JsonObject } from "../core/json.js";
 import {
   checkedMetricResult,
@@ -68,28 +69,40 @@ class DerivedMetrics<TCase extends object> {
   }
 }
 
-/** The metric options a case brings, checked against the run's metrics. */
+/**
+ * The metric options a case brings, checked against the run's metrics; options for a metric the
+ * run does not use are left unused and said in a note (`field` names where they sit).
+ */
 function caseOverrides<TCase extends object>(
   testCase: TCase,
   metrics: readonly Metric<TCase>[],
+  note: (key: string, text: string) => void,
+  field = "metricOptions",
 ): (JsonObject | undefined)[] | CaseError {
   const given = (testCase as { metricOptions?: unknown }).metricOptions;
   if (given === undefined || given === null) return [];
   if (typeof given !== "object" || Array.isArray(given)) {
     return {
       code: ErrorCode.INVALID_INPUT,
-      field: "metricOptions",
-      message: "metricOptions must be an object of options by metric id or name",
+      field,
+      message: `${field} must be an object of options by metric id or name`,
     };
   }
   const record = given as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!metrics.some((metric) => metric.id === key || metric.name === key)) {
-      return {
-        code: ErrorCode.INVALID_INPUT,
-        field: `metricOptions.${key}`,
-        message: `metricOptions names ${JSON.stringify(key)}, which is not a metric of this run (${metrics.map((metric) => metric.id ?? metric.name).join(", ")})`,
-      };
+      const names = metrics.map((metric) => metric.id ?? metric.name);
+      const run = `which is not a metric of this run (${names.join(", ")})`;
+      const guess = closestName(key, [...names, ...metrics.map((metric) => metric.name)]);
+      // A near miss of one of the run's metrics is a typo: its options would never apply.
+      if (guess !== undefined) {
+        return {
+          code: ErrorCode.INVALID_INPUT,
+          field: `${field}.${key}`,
+          message: `${field} names ${JSON.stringify(key)}, ${run}: did you mean ${JSON.stringify(guess)}?`,
+        };
+      }
+      note(key, `${field}.${key} is not used: ${JSON.stringify(key)}, ${run}`);
     }
   }
   return metrics.map((metric) => {
@@ -172,6 +185,14 @@ export function createCaseScorer<TCase extends object>(input: {
         : groupKeyOf(item, where.id, groupBy);
       const begin = performance.now();
       onStart?.(where);
+      // A turn holds its case's options too: each unused metric is said once.
+      let notes: string[] | undefined;
+      let noted: Set<string> | undefined;
+      const note = (key: string, text: string) => {
+        if (noted?.has(key) === true) return;
+        (noted ??= new Set()).add(key);
+        (notes ??= []).push(text);
+      };
       // Results are built key by key, not by spreading a conditional object: that costs more
       // than scoring a small case.
       const result = (
@@ -195,6 +216,7 @@ export function createCaseScorer<TCase extends object>(input: {
         if (typeof run === "number") built.run = run;
         if (group !== undefined) built.group = group;
         if (error !== undefined) built.error = error;
+        if (notes !== undefined) built.notes = notes;
         built.durationMs = elapsedMs(begin);
         return built;
       };
@@ -217,16 +239,14 @@ export function createCaseScorer<TCase extends object>(input: {
           ...(tooLarge.field === undefined ? {} : { field: tooLarge.field }),
         });
       }
-      const overrides = caseOverrides(item, metrics);
+      const overrides = caseOverrides(item, metrics, note);
       if (!Array.isArray(overrides)) return failed(overrides);
       if (hasTurns(item)) {
         const cases = turnCasesOf(item);
         const perTurn: (JsonObject | undefined)[][] = [];
         for (const [turn, turnCase] of cases.entries()) {
-          const own = caseOverrides(turnCase, metrics);
-          if (!Array.isArray(own)) {
-            return failed({ ...own, field: `turns[${turn}].${own.field ?? "metricOptions"}` });
-          }
+          const own = caseOverrides(turnCase, metrics, note, `turns[${turn}].metricOptions`);
+          if (!Array.isArray(own)) return failed(own);
           perTurn.push(own);
         }
         const aggregate = (item as TestCase).turnAggregate ?? input.turnAggregate ?? "mean";

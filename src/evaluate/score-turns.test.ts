@@ -123,16 +123,26 @@ describe("a conversation scored turn by turn", () => {
     ]);
   });
 
-  it("is the case's error when a turn names a metric the run does not have", async () => {
-    const bad: TestCase = {
+  it("is the case's error when a turn misspells a metric of the run, and a note for another metric", async () => {
+    const turnWith = (metricOptions: TestCase["metricOptions"]): TestCase => ({
       ...conversation([[lookup], [refund], []]),
-      turns: [{ toolsCalled: [], metricOptions: { "tool-acuracy": { threshold: 0 } } }],
-    };
-    const { results } = await evaluate({ testCases: [bad], metrics: metrics() });
+      turns: [{ toolsCalled: [], metricOptions }],
+    });
+    const { results } = await evaluate({
+      testCases: [
+        turnWith({ "tool-call-acuracy": { threshold: 0 } }),
+        turnWith({ "task-completion": { threshold: 0 } }),
+      ],
+      metrics: metrics(),
+    });
     expect(results[0]).toMatchObject({
       status: "error",
-      error: { code: "INVALID_INPUT", field: "turns[0].metricOptions.tool-acuracy" },
+      error: { code: "INVALID_INPUT", field: "turns[0].metricOptions.tool-call-acuracy" },
     });
+    expect(results[1].status).not.toBe("error");
+    expect(results[1].notes).toEqual([
+      'turns[0].metricOptions.task-completion is not used: "task-completion", which is not a metric of this run (tool-call-accuracy, response-contains)',
+    ]);
   });
 
   it("asks a judge about each turn, showing it the conversation so far", async () => {
