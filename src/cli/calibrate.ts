@@ -63,7 +63,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw usageError("--concurrency must be a whole number of at least 1", "--concurrency");
   }
-  const model = resolveJudgeModel(values.judge, { env: io.env });
+  const model = resolveJudgeModel(values.judge, { env: io.env, keysFrom: "environment" });
   io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
   const report = await calibrateJudge(model, {
     metric: metric as CalibratedMetric,

@@ -282,3 +282,24 @@ describe("shares and where a metric's option is wrong (issue 49, item 3)", () =>
     expect(placedInConfig(other, { ...fromJson, file: json })).toBe(other);
   });
 });
+
+describe("a key in a config (issue 49, item 3)", () => {
+  it("is refused first, pointing at the environment variable, without echoing the key", async () => {
+    const file = write(
+      "key.yaml",
+      "concurrency: nope\njudge:\n  model: anthropic/claude-sonnet-4-5\n  api_key: sk-secret\n",
+    );
+    const error = await readConfigFile(file).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error & { value?: unknown },
+    );
+    expect(error?.message).toBe(
+      `${file}:2:1: judge.api_key: a config never holds a key (a pull request could read or change it); set ANTHROPIC_API_KEY in the environment the command runs in`,
+    );
+    expect(JSON.stringify(error?.value ?? null)).not.toContain("sk-secret");
+    const camel = write("key.json", JSON.stringify({ judge: { apiKey: "sk-secret" } }));
+    await expect(readConfigFile(camel)).rejects.toThrow(
+      /judge\.apiKey: a config never holds a key .*set the provider's key variable/,
+    );
+  });
+});

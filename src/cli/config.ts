@@ -13,6 +13,7 @@ import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
 import { shareFlag, shownPath, usageError } from "./io.js";
 import { percentShare } from "../core/options.js";
+import { keyVariableOf } from "../providers/registry.js";
 import type { CliIo } from "./io.js";
 import type { Flag } from "./flags.js";
 import { gateRates, notEvaluablePolicies } from "../core/gate.js";
@@ -107,6 +108,24 @@ const topLevelKeys = Object.keys(configSchema.properties).filter(
 // Ajv is loaded when a config file is read: a run without one never loads it.
 const load = createRequire(import.meta.url);
 let validateConfig: ValidateFunction | undefined;
+
+/**
+ * A credential in a config's judge settings (`api_key`, `apiKey`, `token`...), said before
+ * anything else wrong in the file: a config a pull request can change never holds a key.
+ */
+function credentialProblem(value: JsonObject): { message: string; key: string } | undefined {
+  const judge = value.judge;
+  if (!isJsonObject(judge)) return undefined;
+  const key = Object.keys(judge).find((name) =>
+    /^(api_?key|key|token|secret|password|credentials?|model_?credentials)$/i.test(name),
+  );
+  if (key === undefined) return undefined;
+  const variable = typeof judge.model === "string" ? keyVariableOf(judge.model) : undefined;
+  return {
+    key: "judge",
+    message: `judge.${key}: a config never holds a key (a pull request could read or change it); set ${variable ?? "the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...)"} in the environment the command runs in`,
+  };
+}
 
 /** What the schema says a value at a path must be, as the user wrote the path. */
 function settingPath(instancePath: string): string {
@@ -385,7 +404,7 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
   const value = await parseConfig(file, text);
   if (value === null || value === undefined) return { metrics: [] };
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
-  const problem = schemaProblem(value);
+  const problem = credentialProblem(value) ?? schemaProblem(value);
   if (problem !== undefined) {
     throw configError(file, problem.message, undefined, keyPosition(text, problem.key));
   }

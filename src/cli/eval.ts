@@ -656,6 +656,7 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
     if (session !== undefined) return session;
     const judge = resolveJudgeModel(model, {
       env: io.env,
+      keysFrom: "environment",
       ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
       timeoutMs: plan.judge.timeoutMs,
       ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),

@@ -74,8 +74,15 @@ describe("resolveJudgeModel", () => {
   });
 
   it("says what is missing before any case runs", () => {
-    expect(configError(() => resolveJudgeModel("openai/gpt-4.1", { env: {} })).message).toMatch(
-      /no API key; set OPENAI_API_KEY/,
+    expect(configError(() => resolveJudgeModel("openai/gpt-4.1", { env: {} })).message).toBe(
+      "openai: no API key; set OPENAI_API_KEY, or give the key as apiKey in the model settings",
+    );
+    // The CLI takes keys from its environment alone, and says so.
+    expect(
+      configError(() => resolveJudgeModel("openai/gpt-4.1", { env: {}, keysFrom: "environment" }))
+        .message,
+    ).toBe(
+      "openai: no API key; set OPENAI_API_KEY in the environment the command runs in (keys are read from there only, never from a config or a dataset)",
     );
     expect(
       configError(() => resolveJudgeModel("anthropic/claude-sonnet-4-5", { env: {} })).message,

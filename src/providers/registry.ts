@@ -23,6 +23,11 @@ export interface JudgeModelSettings {
   apiVersion?: string;
   /** Where credentials and base URLs are read from. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where the caller takes keys from, for the missing-key error: `"settings"` (code: `apiKey` or
+   * the variable) or `"environment"` (the CLI: the variable only). Default `"settings"`.
+   */
+  keysFrom?: "settings" | "environment";
 }
 
 interface ProviderEntry {
@@ -157,6 +162,16 @@ export function parseModelString(spec: string): { provider: string; model: strin
   });
 }
 
+/** The environment variable a provider's key is read from, for `provider/model`; else undefined. */
+export function keyVariableOf(model: string): string | undefined {
+  try {
+    const { provider } = parseModelString(model.trim());
+    return (providers[provider] as ProviderEntry | undefined)?.keyVariable;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The judge a model string names (`openai/gpt-4.1`, `anthropic/claude-sonnet-4-5`,
  * `ollama/llama3.2`, `azure/<deployment>`, `vllm/...`, `lmstudio/...`,
@@ -202,7 +217,10 @@ export function resolveJudgeModel(
   if (entry.keyVariable && (apiKey === undefined || apiKey === "")) {
     throw new ProviderConfigError({
       provider,
-      message: `${provider}: no API key; set ${entry.keyVariable} or pass the key in the model settings (modelCredentials)`,
+      message:
+        settings.keysFrom === "environment"
+          ? `${provider}: no API key; set ${entry.keyVariable} in the environment the command runs in (keys are read from there only, never from a config or a dataset)`
+          : `${provider}: no API key; set ${entry.keyVariable}, or give the key as apiKey in the model settings`,
     });
   }
   const baseURL =
