@@ -56,7 +56,7 @@ describe("scores as OpenTelemetry evaluation events", () => {
         "eval",
         "runs.jsonl",
         "--set",
-        "tool-call-accuracy.order=superset",
+        "tool-call-accuracy.order=all-expected",
         // The runs' other calls change nothing.
         "--set",
         "tool-call-accuracy.sideEffects.undeclared=read-only",
@@ -135,7 +135,7 @@ describe("scores as OpenTelemetry evaluation events", () => {
         "eval",
         "runs.jsonl",
         "--set",
-        "tool-call-accuracy.order=superset",
+        "tool-call-accuracy.order=all-expected",
         "--otlp-events",
         "events.json",
       ],

@@ -143,8 +143,8 @@ function bfcl(text) {
 const agentevalsOrder = {
   strict: "steps",
   unordered: "any",
-  subset: "subset",
-  superset: "superset",
+  subset: "only-expected",
+  superset: "all-expected",
 };
 // agentevals' "subset" args: the agent's are a subset of the reference's (toolscore's superset).
 const agentevalsArguments = {

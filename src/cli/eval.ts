@@ -29,6 +29,7 @@ import type {
   EvaluateToFileOptions,
   FileEvaluation,
 } from "../evaluate-to-file/evaluate-to-file.js";
+import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import {
   applySetting,
@@ -444,6 +445,7 @@ async function planEval(
   const resolve = (file: string) => path.resolve(io.cwd, file);
   const config = await configFor(values.config, io);
   const metrics = metricsOf(values, config);
+  optionNotes(metrics, io);
   const threshold = shareFlag("threshold", values.threshold) ?? config.threshold;
   const gate = gateRuleOf(values, config, io);
   const concurrency =
@@ -642,6 +644,14 @@ function metricsOf(values: EvalFlags, config: EvalConfig): MetricConfig[] {
   } else metrics = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
   for (const setting of values.set ?? []) metrics = applySetting(metrics, setting);
   return metrics;
+}
+
+/** What the run's metric options say in words the run reads otherwise (old names), as notes. */
+function optionNotes(metrics: readonly MetricConfig[], io: CliIo): void {
+  for (const { metric, options } of metrics) {
+    const old = oldOrderNote(options, metric);
+    if (old !== undefined) io.stderr.write(`toolscore: ${old}\n`);
+  }
 }
 
 /**

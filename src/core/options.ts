@@ -244,3 +244,30 @@ export function camelKeys(options: JsonObject): JsonObject {
   }
   return out;
 }
+
+/**
+ * The order modes' first names, still read: `subset` and `superset` said of calls the opposite
+ * of what they say of arguments (`arguments: subset` lets extra keys go).
+ */
+export const oldOrderNames: ReadonlyMap<string, string> = new Map([
+  ["subset", "only-expected"],
+  ["superset", "all-expected"],
+]);
+
+/** What each renamed order mode allows, for the note that names its new name. */
+const renamedOrderMeans: Readonly<Record<string, string>> = {
+  "only-expected": "every call made must be expected; expected calls may be missing",
+  "all-expected": "every expected call must be made; other calls are fine",
+};
+
+/** A note when `options.order` uses an old name (`where` names the options), else undefined. */
+export function oldOrderNote(options: unknown, where: string): string | undefined {
+  const order =
+    typeof options === "object" && options !== null
+      ? (options as { order?: unknown }).order
+      : undefined;
+  const now = typeof order === "string" ? oldOrderNames.get(order) : undefined;
+  return now === undefined
+    ? undefined
+    : `${where}.order: ${JSON.stringify(order)} is the old name of ${JSON.stringify(now)} (${renamedOrderMeans[now] ?? ""}); write ${JSON.stringify(now)}`;
+}

@@ -122,3 +122,21 @@ describe("createCaseScorer: options for a metric the run does not use", () => {
     expect((scorer.score({ id: "c" }, 2) as CaseResult).notes).toBeUndefined();
   });
 });
+
+describe("createCaseScorer: an order mode's old name in a case", () => {
+  it("is read, and a note gives the new name", () => {
+    const scorer = createCaseScorer({
+      metrics: [
+        { ...metric("A", false), id: "tool-call-accuracy", withOptions: () => metric("A", false) },
+      ],
+    });
+    const scored = scorer.score(
+      { id: "a", metricOptions: { "tool-call-accuracy": { order: "superset" } } },
+      0,
+    ) as CaseResult;
+    expect(scored.status).toBe("passed");
+    expect(scored.notes).toEqual([
+      'metricOptions.tool-call-accuracy.order: "superset" is the old name of "all-expected" (every expected call must be made; other calls are fine); write "all-expected"',
+    ]);
+  });
+});

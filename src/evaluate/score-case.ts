@@ -1,5 +1,6 @@
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import { closestName } from "../core/suggest.js";
+import { oldOrderNote } from "../core/options.js";
 import type { JsonObject } from "../core/json.js";
 import {
   checkedMetricResult,
@@ -104,6 +105,10 @@ function caseOverrides<TCase extends object>(
       }
       note(key, `${field}.${key} is not used: ${JSON.stringify(key)}, ${run}`);
     }
+  }
+  for (const [key, value] of Object.entries(record)) {
+    const old = oldOrderNote(value, `${field}.${key}`);
+    if (old !== undefined) note(`${key}.order`, old);
   }
   return metrics.map((metric) => {
     const value = (metric.id === undefined ? undefined : record[metric.id]) ?? record[metric.name];

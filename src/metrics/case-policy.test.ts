@@ -36,7 +36,7 @@ describe("a case's options against the run's policy", () => {
     it.each([
       ["ignoreTools", { ignoreTools: ["delete_*"] }],
       ["onlyTools", { onlyTools: ["lookup"] }],
-      ["superset with threshold 0", { order: "superset", threshold: 0 }],
+      ["superset with threshold 0", { order: "all-expected", threshold: 0 }],
       ["threshold 0", { threshold: 0 }],
       ["empty constraints", { constraints: {} }],
       ["tool errors skipped", { toolErrors: "skip", errorOutput: "." }],
@@ -59,7 +59,7 @@ describe("a case's options against the run's policy", () => {
 
   it("takes a stricter policy from a case: more forbidden tools, lower maxima", () => {
     const metric = toolCallAccuracy({
-      order: "superset",
+      order: "all-expected",
       constraints: { forbiddenTools: ["delete_all"], maxCalls: { search: 3 } },
       sideEffects: { readOnly: ["search"] },
     });

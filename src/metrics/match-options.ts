@@ -22,6 +22,7 @@ import {
   numberOption,
   shareOption,
   optionsObject,
+  oldOrderNames,
   rejectUnknownOptions,
 } from "../core/options.js";
 
@@ -30,14 +31,16 @@ import {
  * - `any`: a multiset; optimal pairing, order ignored;
  * - `in-order`: the expected calls must appear in that order, other calls may come between;
  * - `strict`: the exact sequence, position by position;
- * - `subset`: every call made must be expected; expected calls may be left out;
- * - `superset`: every expected call must be made; other calls are fine;
+ * - `only-expected`: every call made must be expected; expected calls may be left out (read from
+ *   its old name `subset`);
+ * - `all-expected`: every expected call must be made; other calls are fine (old name `superset`);
  * - `partial`: a partial order, from groups (`[[a, b], [c]]`) or `after` ids;
  * - `steps`: the same steps in the same order, each step's calls in any order (agentevals'
  *   strict mode): expected steps from groups or a reference transcript's steps, the calls' from
  *   their transcript (a plain list: one call a step).
  */
-export type OrderMode = "any" | "in-order" | "strict" | "subset" | "superset" | "partial" | "steps";
+export type OrderMode =
+  "any" | "in-order" | "strict" | "only-expected" | "all-expected" | "partial" | "steps";
 
 /** Which number is the score. */
 export type ScoreKind = "f1" | "precision" | "recall" | "exact";
@@ -101,11 +104,14 @@ export interface MatchConstraints {
 }
 
 export interface MatchOptions {
-  /** How order counts. Default `"any"`, or `"partial"` when the expected calls say so. */
-  order?: OrderMode;
   /**
-   * Which number is the score. Default `"f1"`; `"recall"` for `in-order`, `superset` and
-   * `partial` (extra calls are allowed there), `"precision"` for `subset`.
+   * How order counts. Default `"any"`, or `"partial"` when the expected calls say so. The old
+   * names `"subset"` and `"superset"` are read as `"only-expected"` and `"all-expected"`.
+   */
+  order?: OrderMode | "subset" | "superset";
+  /**
+   * Which number is the score. Default `"f1"`; `"recall"` for `in-order`, `all-expected` and
+   * `partial` (extra calls are allowed there), `"precision"` for `only-expected`.
    */
   score?: ScoreKind;
   /** How arguments compare, for every call. Default `"exact"`. */
@@ -239,8 +245,8 @@ const orderModes: readonly OrderMode[] = [
   "any",
   "in-order",
   "strict",
-  "subset",
-  "superset",
+  "only-expected",
+  "all-expected",
   "partial",
   "steps",
 ];
@@ -693,7 +699,15 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
   const { maxOrderStates, ...matchLimits } = limits;
   const resolved: ResolvedMatchOptions = {
     order:
-      given.order === undefined ? undefined : enumOption("order", given.order, orderModes, "any"),
+      given.order === undefined
+        ? undefined
+        : enumOption(
+            "order",
+            (typeof given.order === "string" ? oldOrderNames.get(given.order) : undefined) ??
+              given.order,
+            orderModes,
+            "any",
+          ),
     score:
       given.score === undefined ? undefined : enumOption("score", given.score, scoreKinds, "f1"),
     defaults,

@@ -86,8 +86,8 @@ const wasWere = (n: number): string => (n === 1 ? "was" : "were");
 
 /**
  * The reason of an exact match without violations: it needs nothing but the numbers and the
- * counts. Calls made besides the expected ones (an order of the superset family) or expected calls
- * not made (`subset`) are said, with whether the order allowed them or the score counted them.
+ * counts. Calls made besides the expected ones (an order of the `all-expected` family) or expected
+ * calls not made (`only-expected`) are said, with whether the order allowed them or the score counted them.
  */
 export function exactReason(
   result: Pick<MatchResult, "order" | "scoreKind" | "score">,

@@ -120,10 +120,10 @@ describe("matchToolCalls: order modes", () => {
     ["in-order", ["c", "b", "a"], { score: 1 / 3, exact: false }],
     ["strict", ["a", "b", "c"], { score: 1, exact: true }],
     ["strict", ["a", "x", "b", "c"], { score: 2 / 7, exact: false }],
-    ["subset", ["a", "c"], { score: 1, exact: true }],
-    ["subset", ["a", "x"], { score: 0.5, exact: false }],
-    ["superset", ["x", "c", "b", "a", "x"], { score: 1, exact: true }],
-    ["superset", ["a", "b"], { score: 2 / 3, exact: false }],
+    ["only-expected", ["a", "c"], { score: 1, exact: true }],
+    ["only-expected", ["a", "x"], { score: 0.5, exact: false }],
+    ["all-expected", ["x", "c", "b", "a", "x"], { score: 1, exact: true }],
+    ["all-expected", ["a", "b"], { score: 2 / 3, exact: false }],
   ];
   // The extra call x is of a read-only tool: the order alone decides.
   const readOnly = { readOnly: ["x"] };
@@ -138,8 +138,8 @@ describe("matchToolCalls: order modes", () => {
 
   it("defaults the score to recall where extra calls are allowed, precision for subset", () => {
     expect(matchToolCalls([], [a], { order: "in-order" }).scoreKind).toBe("recall");
-    expect(matchToolCalls([], [a], { order: "superset" }).scoreKind).toBe("recall");
-    expect(matchToolCalls([], [a], { order: "subset" }).scoreKind).toBe("precision");
+    expect(matchToolCalls([], [a], { order: "all-expected" }).scoreKind).toBe("recall");
+    expect(matchToolCalls([], [a], { order: "only-expected" }).scoreKind).toBe("precision");
     expect(matchToolCalls([], [[a]]).scoreKind).toBe("recall");
     expect(matchToolCalls([], [a], { order: "strict" }).scoreKind).toBe("f1");
   });
@@ -209,7 +209,7 @@ describe("matchToolCalls: order modes", () => {
     const relevance = matchToolCalls([garbled, { name: "lookup", arguments: "{}" }], [], {
       unparsedArguments: "no-call",
       constraints: { minCalls: { "*": 2 } },
-      order: "superset",
+      order: "all-expected",
       sideEffects: { readOnly: ["lookup"] },
     });
     expect(relevance.violations).toEqual([{ kind: "too-few-calls", name: "*", count: 1, min: 2 }]);
@@ -258,11 +258,26 @@ describe("matchToolCalls: order modes", () => {
     expect(matchToolCalls(turn.calls, expected, { order: "in-order" }).exact).toBe(false);
   });
 
+  it("reads the order modes' old names, subset and superset, as only-expected and all-expected", () => {
+    const made = [call("a"), call("x")];
+    const expected = [want("a"), want("c")];
+    const sideEffects = { undeclared: "read-only" } as const;
+    for (const [old, now] of [
+      ["subset", "only-expected"],
+      ["superset", "all-expected"],
+    ] as const) {
+      const before = matchToolCalls(made, expected, { order: old, sideEffects });
+      const after = matchToolCalls(made, expected, { order: now, sideEffects });
+      expect(before).toEqual(after);
+      expect(before.reason).toContain(`(order: ${now};`);
+    }
+  });
+
   it("says what the order allowed: calls besides the expected ones, expected calls not made", () => {
     // Extra calls of read-only tools: the order lets them go.
     const sideEffects = { undeclared: "read-only" } as const;
-    // No calls expected, one made: superset and in-order score 1, and the reason says a call was made.
-    for (const order of ["superset", "in-order", "partial"] as const) {
+    // No calls expected, one made: all-expected and in-order score 1, and the reason says a call was made.
+    for (const order of ["all-expected", "in-order", "partial"] as const) {
       const none = matchToolCalls([call("search", { q: "x" })], [], { order, sideEffects });
       expect(none.score).toBe(1);
       expect(none.reason).toBe(
@@ -273,34 +288,34 @@ describe("matchToolCalls: order modes", () => {
     }
     // An extra call under superset is allowed, not "not expected", exact or not.
     const exact = matchToolCalls([call("a"), call("b")], [want("a")], {
-      order: "superset",
+      order: "all-expected",
       sideEffects,
     });
     expect(exact.reason).toBe(
-      "The 1 expected call was made as expected, and 1 other call, which order superset allows (order: superset; recall 1).",
+      "The 1 expected call was made as expected, and 1 other call, which order all-expected allows (order: all-expected; recall 1).",
     );
     const partial = matchToolCalls([call("a"), call("b")], [want("a"), want("c")], {
-      order: "superset",
+      order: "all-expected",
       sideEffects,
     });
     expect(partial.reason).toBe(
-      "expected[1] c missing; called[1] b made besides the expected calls, which order superset allows. 1 of 2 expected calls matched exactly (order: superset; recall 0.5).",
+      "expected[1] c missing; called[1] b made besides the expected calls, which order all-expected allows. 1 of 2 expected calls matched exactly (order: all-expected; recall 0.5).",
     );
     expect(partial.reason).not.toContain("not expected");
     expect(partial.mismatches).toEqual([{ kind: "missing-call", expectedIndex: 1, name: "c" }]);
     // A score that counts the extra call says so.
     const f1 = matchToolCalls([call("a"), call("b")], [want("a")], {
-      order: "superset",
+      order: "all-expected",
       score: "f1",
     });
     expect(f1.reason).toBe(
-      "The 1 expected call was made as expected, and 1 other call, which lowers the f1 score (order: superset; f1 0.667).",
+      "The 1 expected call was made as expected, and 1 other call, which lowers the f1 score (order: all-expected; f1 0.667).",
     );
     expect(f1.unexpected).toEqual([{ calledIndex: 1, name: "b" }]);
     // Under subset, an expected call not made is allowed; the reason no longer says all were made.
-    const subset = matchToolCalls([call("a")], [want("a"), want("c")], { order: "subset" });
+    const subset = matchToolCalls([call("a")], [want("a"), want("c")], { order: "only-expected" });
     expect(subset.reason).toBe(
-      "1 of 2 expected calls was made as expected; the other 1 was not, which order subset allows (order: subset; precision 1).",
+      "1 of 2 expected calls was made as expected; the other 1 was not, which order only-expected allows (order: only-expected; precision 1).",
     );
     expect(subset.missing).toEqual([{ expectedIndex: 1, name: "c", allowed: true }]);
     // Orders that count extra calls still call them not expected.

@@ -92,22 +92,23 @@ function toolList(value: unknown, field: string): readonly ToolSpec[] {
 }
 
 function defaultScore(order: OrderMode): ScoreKind {
-  if (order === "subset") return "precision";
-  if (order === "in-order" || order === "superset" || order === "partial") return "recall";
+  if (order === "only-expected") return "precision";
+  if (order === "in-order" || order === "all-expected" || order === "partial") return "recall";
   return "f1";
 }
 
 /**
  * What an order lets go without the score counting it: calls besides the expected ones under the
- * superset family scored by recall (or exactness), expected calls not made under `subset` scored
+ * `all-expected` family scored by recall (or exactness), expected calls not made under
+ * `only-expected` scored
  * by precision (or exactness) when some call was made (none made scores precision 0).
  */
 function orderAllows(order: OrderMode, scoreKind: ScoreKind, made: number): OrderAllows {
   const extraCalls =
-    (order === "superset" || order === "in-order" || order === "partial") &&
+    (order === "all-expected" || order === "in-order" || order === "partial") &&
     (scoreKind === "recall" || scoreKind === "exact");
   const unmadeCalls =
-    order === "subset" && (scoreKind === "exact" || (scoreKind === "precision" && made > 0));
+    order === "only-expected" && (scoreKind === "exact" || (scoreKind === "precision" && made > 0));
   return { extraCalls, unmadeCalls };
 }
 
@@ -448,10 +449,10 @@ function scoreAlignment(alignment: Alignment, resolved: ResolvedMatchOptions): A
   const allCallsPaired = pairs.length === consideredCalls;
   let exact: boolean;
   switch (order) {
-    case "subset":
+    case "only-expected":
       exact = perfect && allCallsPaired;
       break;
-    case "superset":
+    case "all-expected":
     case "in-order":
     case "partial":
       exact = perfect && allExpectedPaired;
@@ -802,9 +803,9 @@ function smallCase(
   if (total === undefined) return undefined;
   const m = calls.length;
   const exact =
-    order === "subset"
+    order === "only-expected"
       ? total === m
-      : order === "superset"
+      : order === "all-expected"
         ? total === n
         : total === n && total === m;
   const numbers = numbersOf(

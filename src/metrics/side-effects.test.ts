@@ -53,7 +53,9 @@ describe("extra calls of a tool that changes state", () => {
     });
     expect(extraLookup).toMatchObject({ score: 1, success: true, violations: [] });
     expect(
-      matchToolCalls([refund("1"), refund("2")], [refund("1"), refund("2")], { order: "superset" }),
+      matchToolCalls([refund("1"), refund("2")], [refund("1"), refund("2")], {
+        order: "all-expected",
+      }),
     ).toMatchObject({ score: 1, violations: [] });
   });
 
@@ -66,10 +68,10 @@ describe("extra calls of a tool that changes state", () => {
   });
 
   it("takes a tool nothing declares as one that changes state, unless the run says otherwise", () => {
-    expect(matchToolCalls([lookup], [], { order: "superset" }).violations).toHaveLength(1);
+    expect(matchToolCalls([lookup], [], { order: "all-expected" }).violations).toHaveLength(1);
     expect(
       matchToolCalls([lookup], [], {
-        order: "superset",
+        order: "all-expected",
         sideEffects: { undeclared: "read-only" },
       }),
     ).toMatchObject({ score: 1, violations: [] });

@@ -1,7 +1,7 @@
 import { assignmentWork } from "../algorithms/optimal-assignment.js";
 
 /** The order modes whose numbers follow from the total of the pair scores alone. */
-export type TotalOrder = "any" | "subset" | "superset" | "strict";
+export type TotalOrder = "any" | "only-expected" | "all-expected" | "strict";
 
 /** Longest list {@link smallCaseTotal} takes; longer ones go the general way. */
 const maxCalls = 32;

@@ -109,8 +109,8 @@ describe("toolCallAccuracy", () => {
     const optionSets: MatchOptions[] = [
       {},
       { order: "strict" },
-      { order: "subset", threshold: 1 },
-      { order: "superset", score: "exact" },
+      { order: "only-expected", threshold: 1 },
+      { order: "all-expected", score: "exact" },
       { order: "in-order" },
       { arguments: "subset" },
       { constraints: { maxTotalCalls: 2 } },

@@ -138,7 +138,7 @@ export function toHaveCalledTool(
   const expected = expectedInput([{ name, ...(args === undefined ? {} : { arguments: args }) }]);
   // Whether such a call was made: the others, whatever they change, are not its concern.
   const result = matchToolCalls(calls, expected, {
-    order: "superset",
+    order: "all-expected",
     arguments: args === undefined ? "ignore" : "subset",
     score: "recall",
     sideEffects: { undeclared: "read-only" },
