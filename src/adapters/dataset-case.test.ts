@@ -166,6 +166,24 @@ describe("readDatasetCase: call lists in providers' formats", () => {
     );
     expect(gemini.toolsCalled).toMatchObject([{ name: "search", inputParameters: { q: "x" } }]);
   });
+
+  it("reads an OpenAI tool_calls item without its type, as transcripts do (promptfoo's cases)", () => {
+    const item = { id: "c1", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+    const testCase = readDatasetCase(
+      { toolsCalled: [item], expectedTools: [{ function: item.function }] },
+      { index: 0 },
+    );
+    expect(testCase.toolsCalled).toMatchObject([
+      { name: "get_weather", inputParameters: { city: "Paris" } },
+    ]);
+    expect(testCase.expectedTools).toEqual([
+      { name: "get_weather", arguments: '{"city":"Paris"}' },
+    ]);
+    // A call of toolscore's own shape that has a key named function is still refused.
+    expect(
+      errorOf({ toolsCalled: [{ name: "x", function: {} }], expectedTools: [] }).message,
+    ).toContain("toolsCalled[0].function is not a field of a tool call");
+  });
 });
 
 describe("readDatasetCase: expected calls in groups", () => {

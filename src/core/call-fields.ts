@@ -113,6 +113,9 @@ function providerItemOf(record: Record<string, unknown>): ProviderItem | undefin
   if (type === undefined || type === "FUNCTION" || type === "MCP") {
     if (record.functionCall !== undefined) return gemini;
     if (record.toolUse !== undefined) return bedrock;
+    // An OpenAI tool_calls item without its type, as transcripts (and promptfoo) write them.
+    if (type === undefined && isJsonObject(record.function) && record.name === undefined)
+      return openAiChat;
     return undefined;
   }
   if (type === "function" && record.function !== undefined) return openAiChat;
