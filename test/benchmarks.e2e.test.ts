@@ -3,7 +3,7 @@
  * dataset and config, through the real CLI, against the verdict each case carries in metadata
  * (tau-bench's reward, BFCL's AST checker, agentevals' asserted score).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,50 @@ describe("benchmark examples", () => {
     expect(byMutation("numeric_string").every((passed) => !passed)).toBe(true);
     expect(byMutation("string_punct").every((passed) => passed)).toBe(true);
     expect(byMutation("omit_optional").every((passed) => passed)).toBe(true);
+  });
+
+  it("BFCL: a required parameter left out fails, even where the answer marks it optional", async () => {
+    // simple_python_17: `formatted` is required by the function's doc, optional in the answer.
+    const tool = {
+      name: "get_prime_factors",
+      parameters: {
+        type: "object",
+        properties: { number: { type: "integer" }, formatted: { type: "boolean" } },
+        required: ["number", "formatted"],
+      },
+    };
+    const expectedTools = [
+      {
+        name: "get_prime_factors",
+        arguments: {
+          number: 450,
+          formatted: { $match: "optional", value: { $match: "oneOf", values: [true, ""] } },
+        },
+      },
+    ];
+    const answer = (id: string, args: string) =>
+      JSON.stringify({
+        id,
+        toolsCalled: [{ name: "get_prime_factors", arguments: args }],
+        expectedTools,
+        availableTools: [tool],
+      });
+    const folder = mkdtempSync(path.join(work, "bfcl-17-"));
+    writeFileSync(
+      path.join(folder, "dataset.jsonl"),
+      `${answer("omit_optional", '{"number": 450}')}\n${answer("correct", '{"number": 450, "formatted": true}')}\n`,
+    );
+    const out = path.join(folder, "results.jsonl");
+    const config = path.join(examples, "bfcl/toolscore.config.yaml");
+    const run = await runCliProcess(["eval", "dataset.jsonl", "--config", config, "--out", out], {
+      cwd: folder,
+    });
+    expect(run.code).toBe(1);
+    const records = [...recordsByIndex(out).values()];
+    expect(records.map((record) => [record.id, record.status])).toEqual([
+      ["omit_optional", "failed"],
+      ["correct", "passed"],
+    ]);
   });
 
   it("BFCL, a served model's real answers: valid exactly when BFCL's checker says so", async () => {
