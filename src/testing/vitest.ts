@@ -9,8 +9,7 @@
  * expect(calls).toMatchToolCalls(expected, { order: "strict" });
  * await expect(testCase).toPassMetric(toolCallAccuracy(), 0.8);
  */
-// Kept in the declarations too: the augmentation below needs vitest's own types in the program
-// (its Assertion is re-exported from @vitest/expect).
+// Kept in the declarations too: the augmentation below needs vitest's own types in the program.
 import "vitest";
 import { expect } from "vitest";
 import { toolscoreMatchers } from "./matchers.js";
@@ -18,9 +17,18 @@ import type { ToolscoreMatchers } from "./matchers.js";
 
 expect.extend(toolscoreMatchers);
 
+// vitest's Assertion takes one type parameter up to vitest 4 and two from vitest 5, and every
+// declaration of an interface must repeat its parameters: the matchers go on Chai's Assertion
+// instead, whose methods each vitest's Assertion carries (promised under `.resolves`).
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Chai's types are a global namespace
+  namespace Chai {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments Chai's own interface
+    interface Assertion extends ToolscoreMatchers<void> {}
+  }
+}
+
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars, @typescript-eslint/no-explicit-any -- must repeat vitest's declaration to merge with it
-  interface Assertion<T = any> extends ToolscoreMatchers<void> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments vitest's own interface
   interface AsymmetricMatchersContaining extends Omit<
     ToolscoreMatchers,
