@@ -106,7 +106,20 @@ describe("README: install and prerequisites", () => {
     expect(readme).toContain(`| ${jest} `);
     const matchersGuide = readFileSync(new URL("docs/guides/test-matchers.md", root), "utf8");
     expect(matchersGuide).toContain(`With ${jest},`);
-    expect(readme).toContain(`| vitest ${start(manifest.peerDependencies.vitest, 1)} or later `);
+    // Each peer's row names the majors its range allows, as the package tests install them.
+    const majors = (range: string) => {
+      const listed = range.split("||").map((part) => {
+        const [major, minor = "0"] = (start(part, 2) ?? "").split(".");
+        return minor === "0" ? major : `${major}.${minor}`;
+      });
+      return `${listed.slice(0, -1).join(", ")} or ${listed.at(-1) ?? ""}`;
+    };
+    for (const peer of ["openai", "ai", "vitest"]) {
+      expect(readme).toContain(`${peer} ${majors(manifest.peerDependencies[peer])}`);
+    }
+    expect(readme).toContain(
+      `@anthropic-ai/sdk\`: ${start(manifest.peerDependencies["@anthropic-ai/sdk"], 2)} or a later 1.x`,
+    );
   });
 
   it("installs with the commands the package tests run", () => {

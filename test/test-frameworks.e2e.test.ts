@@ -6,7 +6,11 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runProgram, usePackedPackage } from "./support/packed-package.js";
+import {
+  runProgram,
+  strictTsconfig as tsconfig,
+  usePackedPackage,
+} from "./support/packed-package.js";
 import type { Consumer } from "./support/packed-package.js";
 
 const packed = usePackedPackage();
@@ -108,20 +112,6 @@ async function project(
   return { consumer, run };
 }
 
-const tsconfig = (types: readonly string[]) =>
-  JSON.stringify({
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      target: "es2022",
-      skipLibCheck: false,
-      types,
-    },
-    include: ["types"],
-  });
-
 for (const [jest, typescript] of [
   ["30", "6"],
   ["29", "5.4"],
@@ -183,16 +173,24 @@ for (const [jest, typescript] of [
   });
 }
 
-describe("vitest", () => {
-  it("adds the matchers with toolscore/vitest, with their types", async () => {
-    const { consumer, run } = await project("vitest", ["vitest@4", "typescript@6"]);
-    consumer.write(
-      "package.json",
-      JSON.stringify({ name: "vitest", private: true, type: "module" }),
-    );
-    consumer.write(
-      "tools.test.ts",
-      `import { expect, test } from "vitest";
+// vitest 5 (on Node 22 and TypeScript 7) is in current-stack.e2e.test.ts.
+// vitest 3's own types need Node's and a TypeScript that knows Disposable.
+for (const [vitest, typescript, types] of [
+  ["4", "6", []],
+  ["3.2", "6", ["node"]],
+] as const) {
+  describe(`vitest ${vitest}`, () => {
+    it("adds the matchers with toolscore/vitest, with their types", async () => {
+      const name = `vitest-${vitest}`;
+      const { consumer, run } = await project(name, [
+        `vitest@${vitest}`,
+        `typescript@${typescript}`,
+        ...(types.length > 0 ? ["@types/node@20"] : []),
+      ]);
+      consumer.write("package.json", JSON.stringify({ name, private: true, type: "module" }));
+      consumer.write(
+        "tools.test.ts",
+        `import { expect, test } from "vitest";
 import "toolscore/vitest";
 import { match, toolCallAccuracy } from "toolscore";
 const calls = ${calls};
@@ -204,41 +202,42 @@ test("matchers", async () => {
   expect(() => expect(calls).toHaveCalledTool("book_flight", { seat: "1C" })).toThrow(/expected a call of book_flight/);
 });
 `,
-    );
-    const ran = await run("vitest", ["run"]);
-    expect(ran.stdout).toMatch(/Tests\s+1 passed/);
-    expect(ran.code).toBe(0);
-    consumer.write(
-      "types/vitest.ts",
-      typedCalls('import "toolscore/vitest";\nimport { expect } from "vitest";'),
-    );
-    consumer.write("tsconfig.json", tsconfig([]));
-    const typed = await run("tsc", ["-p", "tsconfig.json"]);
-    expect(typed.stdout + typed.stderr).toBe("");
-    expect(typed.code).toBe(0);
+      );
+      const ran = await run("vitest", ["run"]);
+      expect(ran.stdout).toMatch(/Tests\s+1 passed/);
+      expect(ran.code).toBe(0);
+      consumer.write(
+        "types/vitest.ts",
+        typedCalls('import "toolscore/vitest";\nimport { expect } from "vitest";'),
+      );
+      consumer.write("tsconfig.json", tsconfig(types));
+      const typed = await run("tsc", ["-p", "tsconfig.json"]);
+      expect(typed.stdout + typed.stderr).toBe("");
+      expect(typed.code).toBe(0);
 
-    // Listed in vitest's setupFiles instead of imported: the matchers come from there, their
-    // types from tsconfig's "types", as the guide says.
-    consumer.write(
-      "vitest.config.mjs",
-      'export default { test: { setupFiles: ["toolscore/vitest"] } };\n',
-    );
-    consumer.write(
-      "tools.test.ts",
-      `import { expect, test } from "vitest";
+      // Listed in vitest's setupFiles instead of imported: the matchers come from there, their
+      // types from tsconfig's "types", as the guide says.
+      consumer.write(
+        "vitest.config.mjs",
+        'export default { test: { setupFiles: ["toolscore/vitest"] } };\n',
+      );
+      consumer.write(
+        "tools.test.ts",
+        `import { expect, test } from "vitest";
 const calls = ${calls};
 test("matchers from setupFiles", () => {
   expect(calls).toHaveCalledToolsInOrder(["search_flights", "book_flight"]);
 });
 `,
-    );
-    const fromSetup = await run("vitest", ["run"]);
-    expect(fromSetup.stdout).toMatch(/Tests\s+1 passed/);
-    expect(fromSetup.code).toBe(0);
-    consumer.write("types/vitest.ts", typedCalls('import { expect } from "vitest";'));
-    consumer.write("tsconfig.json", tsconfig(["toolscore/vitest"]));
-    const typedFromConfig = await run("tsc", ["-p", "tsconfig.json"]);
-    expect(typedFromConfig.stdout + typedFromConfig.stderr).toBe("");
-    expect(typedFromConfig.code).toBe(0);
+      );
+      const fromSetup = await run("vitest", ["run"]);
+      expect(fromSetup.stdout).toMatch(/Tests\s+1 passed/);
+      expect(fromSetup.code).toBe(0);
+      consumer.write("types/vitest.ts", typedCalls('import { expect } from "vitest";'));
+      consumer.write("tsconfig.json", tsconfig([...types, "toolscore/vitest"]));
+      const typedFromConfig = await run("tsc", ["-p", "tsconfig.json"]);
+      expect(typedFromConfig.stdout + typedFromConfig.stderr).toBe("");
+      expect(typedFromConfig.code).toBe(0);
+    });
   });
-});
+}

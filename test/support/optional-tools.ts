@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Tools some tests need that `npm ci` does not install: Debian's Chromium (the HTML report in a
- * browser), the oldest Node that package.json's `engines` allows (the packed package on it), and
- * zsh and fish (the completion scripts in the shells they are for).
+ * browser), the oldest Node that package.json's `engines` allows and Node 22 and 24 (the packed
+ * package on them; the current majors of openai, ai and vitest need 22), and zsh and fish (the
+ * completion scripts in the shells they are for).
  * Where one is missing its tests are skipped, saying why and how to run them, unless the run
  * requires it: in CI (`.ci/run` installs both) or with `TOOLSCORE_REQUIRE_<TOOL>=1`, they run
  * and fail with the same message.
@@ -42,6 +43,16 @@ export const oldestNodePath =
   process.env.TOOLSCORE_OLDEST_NODE ??
   path.join(root, ".cache", `node-v${oldestNodeVersion()}`, "bin", "node");
 
+/** The Node versions scripts/tested-nodes.json pins, by major. */
+export const testedNodes = JSON.parse(
+  readFileSync(path.join(root, "scripts", "tested-nodes.json"), "utf8"),
+) as Readonly<Record<"22" | "24", string>>;
+
+/** Where `node scripts/node.mjs <major>` puts that Node, unless TOOLSCORE_NODE_<major> names one. */
+export const nodePath = (major: "22" | "24"): string =>
+  process.env[`TOOLSCORE_NODE_${major}`] ??
+  path.join(root, ".cache", `node-v${testedNodes[major]}`, "bin", "node");
+
 export const zshPath = process.env.TOOLSCORE_ZSH ?? "/usr/bin/zsh";
 export const fishPath = process.env.TOOLSCORE_FISH ?? "/usr/bin/fish";
 
@@ -59,8 +70,20 @@ const tools = {
   "oldest-node": {
     path: oldestNodePath,
     variable: "TOOLSCORE_REQUIRE_OLDEST_NODE",
-    how: "run `node scripts/oldest-node.mjs` (it fetches that Node from the npm registry) or set TOOLSCORE_OLDEST_NODE to one",
+    how: "run `node scripts/node.mjs` (it fetches that Node from the npm registry) or set TOOLSCORE_OLDEST_NODE to one",
     what: `no Node ${oldestNodeVersion()} (the oldest that package.json's engines allows) at ${oldestNodePath}`,
+  },
+  "node-22": {
+    path: nodePath("22"),
+    variable: "TOOLSCORE_REQUIRE_NODE_22",
+    how: "run `node scripts/node.mjs 22` (it fetches that Node from the npm registry) or set TOOLSCORE_NODE_22 to one",
+    what: `no Node ${testedNodes["22"]} at ${nodePath("22")}`,
+  },
+  "node-24": {
+    path: nodePath("24"),
+    variable: "TOOLSCORE_REQUIRE_NODE_24",
+    how: "run `node scripts/node.mjs 24` (it fetches that Node from the npm registry) or set TOOLSCORE_NODE_24 to one",
+    what: `no Node ${testedNodes["24"]} at ${nodePath("24")}`,
   },
   zsh: {
     path: zshPath,

@@ -168,3 +168,18 @@ export async function runProgram(
     return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
 }
+
+/** A consumer's tsconfig.json that type-checks `types/` strictly, libraries' types included. */
+export const strictTsconfig = (types: readonly string[]): string =>
+  JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      skipLibCheck: false,
+      types,
+    },
+    include: ["types"],
+  });
