@@ -118,7 +118,7 @@ describe("callDiffLines on a missing call with a near miss", () => {
 describe("formatToolCall", () => {
   it("cuts long arguments and leaves out empty ones", () => {
     expect(formatToolCall({ name: "f", arguments: {} })).toBe("f()");
-    expect(formatToolCall({ name: "f" })).toBe("f()");
+    expect(formatToolCall({ name: "f" })).toBe("f(…)");
     const long = formatToolCall({ name: "f", arguments: { text: "x".repeat(500) } });
     expect(long.length).toBeLessThanOrEqual(123);
     expect(long.endsWith("…)")).toBe(true);
@@ -193,8 +193,8 @@ describe("describeMismatch", () => {
       },
     });
     expect(lines).toEqual([
-      "✓ expected[0] a() = called[0]",
-      "  expected[1] c(): not called, which the order allows",
+      "✓ expected[0] a(…) = called[0]",
+      "  expected[1] c(…): not called, which the order allows",
       '  called[1] b({"q":1}): besides the expected calls, which the order allows',
     ]);
   });

@@ -32,11 +32,14 @@ function render(value: unknown, max: number): string {
   return clip(text, max);
 }
 
-/** One call on one line: `get_weather({"city":"Paris"})`, long arguments cut with "…". */
+/**
+ * One call on one line: `get_weather({"city":"Paris"})`, long arguments cut with "…"; an expected
+ * call that leaves its arguments out (any are accepted) is `send_email(…)`, one without any `f()`.
+ */
 export function formatToolCall(call: DiffCall, options: CallDiffOptions = {}): string {
   const args = call.arguments;
-  const shown =
-    args === undefined || args === null ? "" : render(args, options.maxArgumentsLength ?? 120);
+  if (args === undefined || args === null) return `${call.name}(…)`;
+  const shown = render(args, options.maxArgumentsLength ?? 120);
   return `${call.name}(${shown === "{}" ? "" : shown})`;
 }
 

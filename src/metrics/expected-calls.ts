@@ -80,7 +80,8 @@ interface ReadCall {
 }
 
 /** The arguments of an expected call given by its name only. */
-const anyArguments = match.any("object");
+/** What an expected call that leaves out its arguments expects: any (an object). */
+export const anyArguments = match.any("object");
 
 /** `parent[index]` or `parent[group][index]`: built only for error messages. */
 function fieldName(parent: string, group: number, index: number): string {

@@ -9,7 +9,7 @@ import { readCallFields } from "../core/call-fields.js";
 import { toToolCalls } from "../core/tool-call.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { userTurnsOf } from "../core/trajectory.js";
-import { toExpectedCalls } from "../metrics/expected-calls.js";
+import { anyArguments, toExpectedCalls } from "../metrics/expected-calls.js";
 import type { ExpectedCallsInput } from "../metrics/expected-calls.js";
 import type { MatchOptions } from "../metrics/match-options.js";
 import type { MatchResult } from "../metrics/match-result.js";
@@ -81,19 +81,24 @@ export function callsOf(received: unknown): ToolCall[] {
   return [...parseTrajectory(value).calls];
 }
 
+/** Expected calls from names or `{ name, arguments? }`; a name alone accepts any arguments. */
 function expectedInput(expected: readonly ExpectedToolCall[]): ExpectedCallsInput {
   return expected.map((item) =>
     typeof item === "string"
-      ? { name: item, arguments: {} }
-      : { name: item.name, arguments: item.arguments ?? {} },
+      ? { name: item }
+      : item.arguments === undefined
+        ? { name: item.name }
+        : { name: item.name, arguments: item.arguments },
   );
 }
 
 function diffCallsOf(input: ExpectedCallsInput): DiffCall[] {
-  return toExpectedCalls(input, "expected").calls.map((call) => ({
-    name: call.name,
-    arguments: call.arguments,
-  }));
+  // A call expected by name only is shown as `name(…)`: any arguments will do.
+  return toExpectedCalls(input, "expected").calls.map((call) =>
+    call.arguments === anyArguments
+      ? { name: call.name }
+      : { name: call.name, arguments: call.arguments },
+  );
 }
 
 function made(calls: readonly ToolCall[]): string {

@@ -67,7 +67,7 @@ describe("toHaveCalledTool", () => {
     const negated = failure(() => {
       expect(calls).not.toHaveCalledTool("book");
     });
-    expect(negated).toContain("expected no call of book()");
+    expect(negated).toContain("expected no call of book(…)");
   });
 });
 
@@ -86,8 +86,8 @@ describe("toHaveCalledToolsInOrder", () => {
       expect(calls).toHaveCalledToolsInOrder(["book", "search_flights", "pay"]);
     });
     expect(message).toContain("expected calls in order: book → search_flights → pay");
-    expect(message).toMatch(/- expected\[2\] pay\(\): not called/);
-    expect(message).toMatch(/↕ expected\[\d\] \w+\(\): made, but out of order/);
+    expect(message).toMatch(/- expected\[2\] pay\(…\): not called/);
+    expect(message).toMatch(/↕ expected\[\d\] \w+\(…\): made, but out of order/);
   });
 });
 
