@@ -231,14 +231,22 @@ export class ProviderCallError extends ToolscoreError {
   readonly status: number | undefined;
   /** Whether trying again later may succeed (rate limits, server errors, timeouts). */
   readonly retryable: boolean;
+  /** Whether the server could not be reached at all (no connection was made). */
+  readonly unreachable: boolean;
 
   constructor(
-    options: ToolscoreErrorOptions & { provider: string; status?: number; retryable: boolean },
+    options: ToolscoreErrorOptions & {
+      provider: string;
+      status?: number;
+      retryable: boolean;
+      unreachable?: boolean;
+    },
   ) {
     super(ErrorCode.PROVIDER_CALL, options);
     this.provider = options.provider;
     this.status = options.status;
     this.retryable = options.retryable;
+    this.unreachable = options.unreachable ?? false;
   }
 
   static override isInstance(error: unknown): error is ProviderCallError {

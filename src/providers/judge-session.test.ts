@@ -249,3 +249,44 @@ describe("the judge cache keeps only usable answers (issue 22, item 4)", () => {
     expect(session.summary()).toMatchObject({ cacheHits: 0 });
   });
 });
+
+describe("a judge no call reaches (issue 49, item 4)", () => {
+  it("is asked by the first calls only, and the others fail at once naming the address", async () => {
+    // A port that was listening and is closed again refuses connections.
+    const { createServer } = await import("node:net");
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
+    const judge = createOpenAIJudge({
+      model: "gpt-4.1",
+      apiKey: "k",
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      maxRetries: 0,
+    });
+    const session = createJudgeSession(judge, { concurrency: 1, cacheMode: "off" });
+    const errors: unknown[] = [];
+    for (let n = 0; n < 10; n++) {
+      await session.model.generate(ask(n)).catch((error: unknown) => errors.push(error));
+    }
+    expect(errors).toHaveLength(10);
+    expect(session.summary()).toMatchObject({ calls: 3, failures: 10 });
+    const last = errors.at(-1) as ProviderCallError;
+    expect(ProviderCallError.isInstance(last)).toBe(true);
+    expect(last.unreachable).toBe(true);
+    expect(last.message).toContain(`127.0.0.1:${port}`);
+    expect(last.message).toContain("not asked: the first 3 calls could not connect either");
+  });
+
+  it("keeps asking a judge that has answered once", async () => {
+    const session = createJudgeSession(model(), { concurrency: 1, cacheMode: "off" });
+    await session.model.generate(ask(1));
+    server().fail({ kind: "reset" }, { kind: "reset" }, { kind: "reset" }, { kind: "reset" });
+    for (let n = 2; n < 6; n++) await session.model.generate(ask(n)).catch(() => undefined);
+    expect(session.summary().calls).toBe(5);
+  });
+});

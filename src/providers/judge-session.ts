@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import pThrottle from "p-throttle";
-import { InvalidOptionError } from "../core/errors.js";
+import { InvalidOptionError, ProviderCallError } from "../core/errors.js";
 import { integerOption } from "../core/options.js";
 import { askingThrough } from "../core/judge.js";
 import type {
@@ -138,16 +138,35 @@ export function createJudgeSession(
     await cache.set(key, answer);
   };
 
+  // A judge no call has reached yet, after this many calls in a row could not connect (each
+  // after the SDK's own retries), is not asked again: the run's other calls fail at once.
+  const unreachableAfter = 3;
+  const reach = { answered: false, refused: 0, first: undefined as ProviderCallError | undefined };
   const call = async (
     request: JudgeRequest,
     signal: AbortSignal | undefined,
   ): Promise<JudgeResponse> => {
     if (signal?.aborted === true) throw signal.reason;
+    if (!reach.answered && reach.refused >= unreachableAfter && reach.first !== undefined) {
+      counts.failures++;
+      throw new ProviderCallError({
+        provider: reach.first.provider,
+        retryable: true,
+        unreachable: true,
+        message: `${reach.first.message}; not asked: the first ${unreachableAfter} calls could not connect either (check the judge's address and that its server runs)`,
+      });
+    }
     counts.calls++;
     try {
-      return await model.generate(request, signal === undefined ? {} : { signal });
+      const response = await model.generate(request, signal === undefined ? {} : { signal });
+      reach.answered = true;
+      return response;
     } catch (error) {
       counts.failures++;
+      if (ProviderCallError.isInstance(error) && error.unreachable) {
+        reach.refused++;
+        reach.first ??= error;
+      } else reach.refused = 0;
       throw error;
     }
   };

@@ -35,6 +35,7 @@ export function toProviderCallError(
     provider,
     ...(status === undefined ? {} : { status }),
     retryable: isRetryableStatus(status),
+    unreachable: kind === "could not connect",
     message: `${provider}: the model API${endpoint === undefined ? "" : ` at ${endpointShown(endpoint)}`} ${kind} (${detail})`,
     cause: error,
   });
