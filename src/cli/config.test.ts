@@ -262,7 +262,7 @@ describe("shares and where a metric's option is wrong (issue 49, item 3)", () =>
       createMetric({ metric: "tool-call-accuracy", ...config.metrics[1]?.options }),
     );
     expect((placedInConfig(error, { ...config, file: yaml }) as Error).message).toBe(
-      `${yaml}:5:5: tool-call-accuracy: toolRules.send.arguments must be "exact", "subset", "superset", "ignore" or { fuzzy: 0..1 }, got "weird"`,
+      `${yaml}:5:5: tool-call-accuracy: tool_rules.send.arguments must be "exact", "subset", "superset", "ignore" or { fuzzy: 0..1 }, got "weird"`,
     );
     const json = write(
       "metric-option.json",

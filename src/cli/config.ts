@@ -262,9 +262,14 @@ export function placedInConfig(error: unknown, config: EvalConfig): unknown {
     return error;
   }
   const key = option.slice(entry.metric.length + 1).split(/[.[]/)[0] ?? "";
-  const at = metricOptionPosition(text, entry.metric, key);
-  if (at === undefined) return error;
-  const placed = configError(config.file, error.message, error.value, at);
+  const found = metricOptionPosition(text, entry.metric, key);
+  if (found === undefined) return error;
+  // The option as the file spells it (`tool_rules`), not as the code reads it.
+  const message =
+    found.spelling === key
+      ? error.message
+      : error.message.replace(new RegExp(`\\b${escapeRegExp(key)}\\b`), found.spelling);
+  const placed = configError(config.file, message, error.value, found.at);
   return new InvalidOptionError({
     option: error.option,
     value: error.value,
@@ -278,7 +283,7 @@ function metricOptionPosition(
   text: string,
   metric: string,
   key: string,
-): { line: number; column: number } | undefined {
+): { at: { line: number; column: number }; spelling: string } | undefined {
   const id = escapeRegExp(metric);
   // `- metric: <id>` / `{"metric": "<id>"`, `- <id>` in a list, or `<id>:` as a key.
   const entry = new RegExp(
@@ -294,10 +299,12 @@ function metricOptionPosition(
     const spellings = [key, key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
     for (const spelling of spellings) {
       const found = new RegExp(`(["']?)${escapeRegExp(spelling)}\\1\\s*:`).exec(within);
-      if (found !== null) return positionIn(text, start + entry[0].length + found.index);
+      if (found !== null) {
+        return { at: positionIn(text, start + entry[0].length + found.index), spelling };
+      }
     }
   }
-  return positionIn(text, start);
+  return { at: positionIn(text, start), spelling: key };
 }
 
 /** snake_case keys of a config file read as camelCase, at the top level only. */
