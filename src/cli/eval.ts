@@ -890,9 +890,15 @@ async function watchEval(
 /** What a watched run changed: cases scored again or taken over, removed, and moved. */
 function watchChangesLine(changes: WatchChanges): string {
   const moved = changes.moved.map((item) => `${printable(item.id)} ${item.before} → ${item.after}`);
+  const unreadable = changes.unreadable.map(
+    (item) =>
+      `${item.line === undefined ? "a case" : `line ${item.line}`}${item.was === undefined ? "" : ` (${printable(item.was)})`} cannot be read: ${printable(item.message.replace(/^line \d+: /, ""))}`,
+  );
   return [
     `watch: ${plural(changes.scored, "case")} scored (changed or new), ${changes.reused} unchanged`,
     ...(changes.removed.length === 0 ? [] : [`${changes.removed.length} removed`]),
+    ...unreadable.slice(0, 5),
+    ...(unreadable.length > 5 ? [`${unreadable.length - 5} more lines cannot be read`] : []),
     moved.length === 0
       ? "no case changed status"
       : `changed status: ${moved.slice(0, 10).join(", ")}${moved.length > 10 ? ` and ${moved.length - 10} more` : ""}`,

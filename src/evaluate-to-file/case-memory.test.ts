@@ -46,6 +46,7 @@ describe("a watched run's memory", () => {
       scored: 1,
       removed: [],
       moved: [{ id: "b", before: "failed", after: "passed" }],
+      unreadable: [],
     });
 
     // Another config: nothing is taken over.
@@ -53,5 +54,27 @@ describe("a watched run's memory", () => {
     expect(memory.reuse(a, { index: 0, id: "a" })).toBeUndefined();
     memory.remember(result(0, "a", "failed"));
     expect(memory.finish()).toMatchObject({ removed: ["b"], moved: [{ id: "a" }] });
+  });
+
+  it("names a line that became unreadable, and the case it held (issue 49, item 4)", () => {
+    const memory = createCaseMemory();
+    memory.begin("c");
+    memory.reuse({ id: "a" }, { index: 0, id: "a", line: 1 });
+    memory.reuse({ id: "b" }, { index: 1, id: "b", line: 2 });
+    memory.remember({ ...result(0, "a", "passed"), line: 1 });
+    memory.remember({ ...result(1, "b", "passed"), line: 2 });
+    memory.finish();
+    memory.begin("c");
+    memory.reuse({ id: "a" }, { index: 0, id: "a", line: 1 });
+    memory.remember({ ...result(0, "a", "passed"), line: 1 });
+    memory.remember({
+      ...result(1, "case-2", "error"),
+      line: 2,
+      error: { code: "DATASET_PARSE", message: "line 2: not valid JSON" },
+    });
+    expect(memory.finish()).toMatchObject({
+      removed: [],
+      unreadable: [{ line: 2, was: "b", message: "line 2: not valid JSON" }],
+    });
   });
 });

@@ -33,6 +33,12 @@ export interface WatchChanges {
     readonly before: CaseStatus;
     readonly after: CaseStatus;
   }[];
+  /** Lines that could not be read, with the case the line held in the last run, if one did. */
+  readonly unreadable: readonly {
+    readonly line: number | undefined;
+    readonly was: string | undefined;
+    readonly message: string;
+  }[];
 }
 
 export function createCaseMemory() {
@@ -40,6 +46,9 @@ export function createCaseMemory() {
   let lastConfig: string | undefined;
   let reusable = last;
   let current = new Map<string, CaseResult>();
+  // Lines that could not be read have no content to hash: kept apart, by line.
+  let unread: CaseResult[] = [];
+  let lastLines = new Map<number, string>();
   const hashes = new Map<number, string>();
   let reused = 0;
   let scored = 0;
@@ -70,22 +79,36 @@ export function createCaseMemory() {
     remember(result: CaseResult): void {
       const hash = hashes.get(result.index);
       if (hash !== undefined) current.set(hash, result);
+      else if (result.error !== undefined && result.results.length === 0) unread.push(result);
     },
     /** Ends a run: what changed against the last one, whose results this one's replace. */
     finish(): WatchChanges {
       const before = new Map([...last.values()].map((result) => [result.id, result.status]));
       const after = new Map([...current.values()].map((result) => [result.id, result.status]));
+      const unreadable = unread.map((result) => ({
+        line: result.line,
+        was: result.line === undefined ? undefined : lastLines.get(result.line),
+        message: result.error?.message ?? "could not be read",
+      }));
+      const becameUnreadable = new Set(unreadable.flatMap((item) => item.was ?? []));
       const changes: WatchChanges = {
         reused,
         scored,
-        removed: [...before.keys()].filter((id) => !after.has(id)),
+        removed: [...before.keys()].filter((id) => !after.has(id) && !becameUnreadable.has(id)),
         moved: [...after].flatMap(([id, status]) => {
           const was = before.get(id);
           return was === undefined || was === status ? [] : [{ id, before: was, after: status }];
         }),
+        unreadable,
       };
+      lastLines = new Map(
+        [...current.values()].flatMap((result) =>
+          result.line === undefined ? [] : [[result.line, result.id] as const],
+        ),
+      );
       last = current;
       current = new Map();
+      unread = [];
       hashes.clear();
       reused = 0;
       scored = 0;
