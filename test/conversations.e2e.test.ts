@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { evaluateToFile } from "../src/node.js";
-import { describeInChromium, launchChromium } from "./support/chromium.js";
+import { describeInChromium, launchChromium, openPage } from "./support/chromium.js";
 import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { docPages } from "./support/doc-pages.js";
 import { readJsonl, testFolders } from "./support/folders.js";
@@ -267,7 +267,7 @@ describeInChromium("a conversation in the HTML report", () => {
       { cwd },
     );
     expect(run.code, run.stderr).toBe(1);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await openPage(browser, { viewport: { width: 1200, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(String(error)));
     await page.goto(`file://${path.join(cwd, "report.html")}`);
@@ -304,7 +304,7 @@ describeInChromium("a conversation in the HTML report", () => {
     // toolscore view serves the same report: the conversation turn by turn.
     const { child, done } = startCli(["view"], { cwd });
     const url = await viewerUrl(child);
-    const viewed = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const viewed = await openPage(browser, { viewport: { width: 1200, height: 900 } });
     await viewed.goto(`${url}runs/toolscore-results`);
     await viewed.waitForSelector("body[data-ready=true]");
     const shown = viewed.locator("details.case", { hasText: "runs/too-early.json" });

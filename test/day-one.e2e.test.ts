@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 import { jsonl, testFolders } from "./support/folders.js";
+import { verdictMark } from "../src/reporters/html.js";
 
 const folder = testFolders("toolscore-day-one-");
 
@@ -125,7 +126,7 @@ describe("the verdict is in plain sight", () => {
     // As Markdown shows it: the underscore and the angle bracket escaped.
     expect(markdown).toContain(`**${line.replace("<", "&lt;").replace("_", "\\_")}**`);
     expect(readFileSync(path.join(cwd, "r.html"), "utf8")).toContain(
-      `<p id="gate" class="gate fail">❌ ${line.replace("<", "&lt;")}</p>`,
+      `<p id="gate" class="gate fail">${verdictMark(false)} ${line.replace("<", "&lt;")}</p>`,
     );
     expect(readFileSync(path.join(cwd, "j.xml"), "utf8")).toContain(
       `<property name="gate" value="${line.replace("<", "&lt;")}"/>`,

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeInChromium, launchChromium } from "./support/chromium.js";
+import { browserWaitMs, describeInChromium, launchChromium, openPage } from "./support/chromium.js";
 import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { jsonl, readJsonl, testFolders } from "./support/folders.js";
 
@@ -162,11 +162,11 @@ describeInChromium("a case nested 5,000 levels deep (item 6)", () => {
 
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
+      const page = await openPage(browser);
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(error.message));
       await page.goto(`file://${path.join(cwd, "report.html")}`);
-      await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+      await page.waitForSelector("body[data-ready=true]", { timeout: browserWaitMs });
       const deep = page.locator('details.case[data-status="error"]');
       await deep.locator("summary").click();
       await expect

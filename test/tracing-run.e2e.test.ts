@@ -9,7 +9,7 @@ import { toolCallAccuracy } from "../src/metrics/tool-call-accuracy.js";
 import { evaluate as evaluateCases } from "../src/evaluate/evaluate.js";
 import { evaluateObserved, observe, traceTool, updateCurrentSpan } from "../src/tracing.js";
 import type { Golden } from "../src/tracing.js";
-import { describeInChromium, launchChromium } from "./support/chromium.js";
+import { browserWaitMs, describeInChromium, launchChromium, openPage } from "./support/chromium.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 import { readJsonl } from "./support/folders.js";
 
@@ -268,14 +268,14 @@ describeInChromium("the per-component HTML report in Chromium", () => {
     expect((await renderReports()).code).toBe(0);
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
+      const page = await openPage(browser);
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(error.message));
       page.on("console", (message) => {
         if (message.type() === "error") problems.push(message.text());
       });
       await page.goto(`file://${path.join(root, "report.html")}`);
-      await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+      await page.waitForSelector("body[data-ready=true]", { timeout: browserWaitMs });
       expect(problems).toEqual([]);
       expect(await page.locator("#filter-metric option").allTextContents()).toEqual(
         expect.arrayContaining(["failing router › route", "failing refunds › refund calls"]),

@@ -155,6 +155,7 @@
               " failed · " +
               metric.errors +
               " errors · " +
+              (metric.notEvaluable ? metric.notEvaluable + " not evaluable · " : "") +
               metric.skipped +
               " skipped",
           ]),

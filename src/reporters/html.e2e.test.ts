@@ -6,7 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeInChromium, launchChromium } from "../../test/support/chromium.js";
+import {
+  browserWaitMs,
+  describeInChromium,
+  launchChromium,
+  openPage,
+} from "../../test/support/chromium.js";
 import { makeImage } from "../../test/support/images.js";
 import { metricNames, sampleRecords, summaryOf } from "../../test/support/records.js";
 import type { CaseRecord } from "../core/case-record.js";
@@ -145,7 +150,7 @@ describeInChromium("formatHtmlReport in Chromium", () => {
       }),
     );
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
     page.on("console", (message) => {
       if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
@@ -156,7 +161,7 @@ describeInChromium("formatHtmlReport in Chromium", () => {
     });
     await page.goto(`file://${file}`);
     // Generous: a loaded machine launches a browser slowly.
-    await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+    await page.waitForSelector("body[data-ready=true]", { timeout: browserWaitMs });
   });
 
   afterAll(async () => {
@@ -335,9 +340,9 @@ describeInChromium("formatHtmlReport in Chromium: cases a judge could not tell",
       formatHtmlReport({ summary: summaryOf(records), metrics: metricNames, records }),
     );
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     await page.goto(`file://${file}`);
-    await page.waitForSelector("body[data-ready=true]", { timeout: 300_000 });
+    await page.waitForSelector("body[data-ready=true]", { timeout: browserWaitMs });
   });
 
   afterAll(async () => {
@@ -347,6 +352,10 @@ describeInChromium("formatHtmlReport in Chromium: cases a judge could not tell",
   it("counts them apart, shows the judge's reason, and filters them", async () => {
     const cards = await page.locator(".card").allTextContents();
     expect(cards).toContain("1not evaluable");
+    // Each metric's card counts them too.
+    expect(await page.locator(".metric .figures").first().textContent()).toContain(
+      "1 not evaluable",
+    );
     const unsure = page.locator('details.case[data-status="not-evaluable"]');
     expect(await unsure.locator(".badge").textContent()).toBe("not-evaluable");
     expect(await unsure.locator("summary").textContent()).toContain(

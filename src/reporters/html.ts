@@ -68,6 +68,15 @@ ${input.script === undefined ? "" : `<script>${input.script}</script>\n`}</head>
 }
 
 /**
+ * A verdict's mark drawn in SVG: a check or a cross that any machine shows, where an emoji (✅ ❌)
+ * is a box without an emoji font.
+ */
+export function verdictMark(passed: boolean): string {
+  const path = passed ? "M3 8.5l3.2 3.2L13 4.8" : "M4 4l8 8M12 4l-8 8";
+  return `<svg class="mark" role="img" aria-label="${passed ? "passed" : "failed"}" viewBox="0 0 16 16" width="1em" height="1em"><path d="${path}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+}
+
+/**
  * A page's Content-Security-Policy: nothing but its own scripts and style, by hash, and images
  * embedded in it (opening it fetches nothing, internal addresses included); with `connect`,
  * requests to its own origin (the viewer's updates); with `forms`, forms sent to it.
@@ -228,7 +237,7 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
 <body>
 <header>${viewer === undefined ? "" : `<nav><a id="home" href="${escapeXml(viewer.home)}">← all runs</a></nav>`}<h1>${escapeXml(title)}</h1><div class="meta">${escapeXml(meta)}</div></header>
 <main>
-${options.gate === undefined ? "" : `<p id="gate" class="gate ${options.gate.passed ? "pass" : "fail"}">${options.gate.passed ? "✅" : "❌"} ${escapeXml(options.gate.text)}</p>`}
+${options.gate === undefined ? "" : `<p id="gate" class="gate ${options.gate.passed ? "pass" : "fail"}">${verdictMark(options.gate.passed)} ${escapeXml(options.gate.text)}</p>`}
 <section id="summary" aria-label="summary"></section>
 ${options.comparison === undefined ? "" : comparisonSection(options.comparison)}
 ${options.summary.repeats === undefined ? "" : repeatsSection(options.summary.repeats)}

@@ -7,7 +7,7 @@ import { percent } from "../core/gate.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { reportStyle } from "../reporters/html-assets.js";
-import { contentPolicy, pageHead } from "../reporters/html.js";
+import { contentPolicy, pageHead, verdictMark } from "../reporters/html.js";
 import { escapeXml } from "../reporters/junit.js";
 
 const liveScript = readFileSync(new URL("./viewer-live.js", import.meta.url), "utf8");
@@ -64,7 +64,7 @@ function row({ run, facts }: ListedRun): string {
   const verdict =
     gate === undefined
       ? "<td>–</td>"
-      : `<td class="${gate.passed ? "pass" : "fail"}">${gate.passed ? "✅" : "❌"} ${escapeXml(gate.text)}</td>`;
+      : `<td class="${gate.passed ? "pass" : "fail"}">${verdictMark(gate.passed)} ${escapeXml(gate.text)}</td>`;
   const state = facts.finished ? "finished" : "in progress or stopped";
   return `<tr data-run="${escapeXml(run.id)}"><td>${link}</td>${cells.map((cell) => `<td>${cell}</td>`).join("")}${verdict}<td>${state}</td></tr>`;
 }

@@ -16,8 +16,14 @@ import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { verdictMark } from "../reporters/html.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeInChromium, launchChromium } from "../../test/support/chromium.js";
+import {
+  browserWaitMs,
+  describeInChromium,
+  launchChromium,
+  openPage,
+} from "../../test/support/chromium.js";
 import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
 import { startViewer } from "./viewer.js";
 import type { Viewer } from "./viewer.js";
@@ -102,7 +108,7 @@ describe("toolscore view over HTTP", () => {
     expect(list.body).toContain('<a href="/runs/baseline">baseline</a>');
     expect(list.body).toContain('<a href="/runs/candidate">candidate</a>');
     expect(list.body).toContain(
-      "❌ gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1",
+      `${verdictMark(false)} gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1`,
     );
     // A .jsonl that is not a results file is not served.
     expect(list.body).not.toContain("notes");
@@ -219,7 +225,7 @@ describeInChromium("toolscore view in Chromium", () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page = await openPage(browser, { viewport: { width: 1200, height: 900 } });
     page.on("console", (message) => {
       if (message.type() === "error") blocked.push(message.text());
     });
@@ -276,7 +282,9 @@ describeInChromium("toolscore view in Chromium", () => {
       (globalThis as unknown as { marked: boolean }).marked = true;
     });
     await run("live.jsonl", [30, 300, 30, 30, 300, 30]);
-    await expect.poll(() => page.locator("details.case").count(), { timeout: 20_000 }).toBe(6);
+    await expect
+      .poll(() => page.locator("details.case").count(), { timeout: browserWaitMs })
+      .toBe(6);
     expect(await page.evaluate(() => (globalThis as unknown as { marked?: boolean }).marked)).toBe(
       true,
     );

@@ -1,5 +1,5 @@
 import { chromium } from "playwright-core";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { describe } from "vitest";
 import { chromiumPath, optionalTool } from "./optional-tools.js";
 
@@ -20,6 +20,23 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+}
+
+/**
+ * How long a browser wait may take: a loaded machine slows Chromium far past Playwright's 30 s
+ * default, so waits follow the suite's test timeout (300 s), ending a little before it.
+ */
+export const browserWaitMs = 240_000;
+
+/** A page whose waits (selectors, clicks, navigation) may take {@link browserWaitMs}. */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(browserWaitMs);
+  page.setDefaultNavigationTimeout(browserWaitMs);
+  return page;
 }
 
 /** `describe` for tests that drive Chromium: skipped (saying why) where it is absent and not required. */
