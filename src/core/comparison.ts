@@ -68,6 +68,14 @@ export interface CaseComparison {
 /** A comparison of two runs: per metric, and case by case. */
 export interface RunComparison extends CaseComparison {
   readonly metrics: readonly MetricChange[];
+  /**
+   * The datasets the two runs scored, when they were not the same file content (their
+   * fingerprints differ): cases are still matched by id, but a case may have changed too.
+   */
+  readonly datasets?: {
+    readonly baseline: { readonly dataset: string; readonly fingerprint: string | undefined };
+    readonly current: { readonly dataset: string; readonly fingerprint: string | undefined };
+  };
 }
 
 /** A results-file record as a comparison reads it. */

@@ -120,12 +120,26 @@ export function comparisonVerdict(comparison: RunComparison): string {
   return `${parts.join("; ")}; tolerance ${comparison.tolerance}`;
 }
 
+/** What to say when the two runs scored different datasets, else undefined. */
+export function datasetsDiffer(comparison: RunComparison): string | undefined {
+  const { datasets } = comparison;
+  if (datasets === undefined) return undefined;
+  const short = (fingerprint: string | undefined) =>
+    fingerprint === undefined ? "no fingerprint" : fingerprint.slice(0, 19);
+  const { baseline, current } = datasets;
+  return baseline.dataset === current.dataset
+    ? `the runs scored different versions of ${baseline.dataset} (${short(baseline.fingerprint)}, ${short(current.fingerprint)}): a case's change may be the case's own`
+    : `the runs scored different datasets, ${baseline.dataset} and ${current.dataset}: cases are matched by id, and a case's change may be the case's own`;
+}
+
 /** The comparison for a terminal: per metric, the verdict, then the changed cases by kind. */
 export function formatComparison(comparison: RunComparison, options: ComparisonOptions): string {
   const paint = (code: number, text: string) =>
     options.color === true ? `\u001b[${code}m${text}\u001b[0m` : text;
   const max = options.maxCases ?? 10;
   const lines = [`compared with ${printable(options.baseline)}, case by case by id:`];
+  const differ = datasetsDiffer(comparison);
+  if (differ !== undefined) lines.push(`  ${printable(differ)}`);
   for (const metric of comparison.metrics) {
     lines.push(
       `  ${printable(metric.name)}: mean ${meanMove(metric.meanBefore, metric.meanAfter)}, pass rate ${rateMove(metric.passRateBefore, metric.passRateAfter)}`,

@@ -6,7 +6,7 @@ import type { CaseRecord } from "../core/case-record.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
 import type { EvaluationSummary } from "../core/summary.js";
-import { changedCases, comparisonVerdict, movedText } from "./comparison.js";
+import { changedCases, comparisonVerdict, datasetsDiffer, movedText } from "./comparison.js";
 import { turnRows } from "./turns.js";
 import {
   formatDuration,
@@ -191,6 +191,9 @@ function comparisonLines(
     "",
     cell(comparisonVerdict(comparison), 400),
     "",
+    ...((differ) => (differ === undefined ? [] : [`> ${cell(differ, 400)}`, ""]))(
+      datasetsDiffer(comparison),
+    ),
     "| metric | mean before | mean now | pass rate before | pass rate now |",
     "| --- | ---: | ---: | ---: | ---: |",
     ...comparison.metrics.map(

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
 import { jsonl, testFolders } from "../../test/support/folders.js";
 import { compareResults, summarizeResults, writeResultsReports } from "./results-reports.js";
+import { datasetsDiffer, formatComparison } from "../reporters/comparison.js";
 
 const folder = testFolders("toolscore-results-reports-");
 const call = (city: string) => ({ name: "get_weather", arguments: { city } });
@@ -40,6 +41,15 @@ describe("reports from a results file (toolscore/node)", () => {
     const comparison = await compareResults(before, after, { tolerance: 0 });
     expect(comparison.newlyPassed.map((change) => change.id)).toEqual(["b"]);
     expect(comparison.regressions).toBe(0);
+    // Two datasets: said, in the console and the Markdown (issue 49, item 4).
+    expect(comparison.datasets?.baseline.dataset).toBe(path.join(directory, "before.jsonl"));
+    expect(datasetsDiffer(comparison)).toContain("the runs scored different datasets");
+    expect(formatComparison(comparison, { baseline: "before" })).toContain(
+      "cases are matched by id, and a case's change may be the case's own",
+    );
+    // The same content under another name is the same dataset.
+    const again = await run(directory, "after-again", "Rome");
+    expect((await compareResults(after, again)).datasets).toBeUndefined();
 
     const warnings: string[] = [];
     const files = {

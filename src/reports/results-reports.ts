@@ -343,7 +343,12 @@ export async function htmlReportOf(
 export async function summarizeResults(
   file: string,
   onRecord?: (record: CaseRecord) => void,
-): Promise<{ summary: EvaluationSummary; metrics: readonly string[]; dataset: string }> {
+): Promise<{
+  summary: EvaluationSummary;
+  metrics: readonly string[];
+  dataset: string;
+  fingerprint: string | undefined;
+}> {
   const scan = await scanResults(file);
   const { groupBy } = scan.header;
   const builder = createSummaryBuilder(
@@ -364,6 +369,7 @@ export async function summarizeResults(
     // The header's metrics, then any the records add (an observed run's components).
     metrics: summary.metrics.map((metric) => metric.name),
     dataset: scan.header.dataset,
+    fingerprint: scan.header.fingerprint,
   };
 }
 
@@ -381,7 +387,19 @@ export async function compareResults(
   const now = await summarizeResults(current, (record) => {
     comparer.add(comparedCase(record));
   });
-  return { ...comparer.result(), metrics: metricChanges(was.summary, now.summary) };
+  const same = was.fingerprint !== undefined && was.fingerprint === now.fingerprint;
+  return {
+    ...comparer.result(),
+    metrics: metricChanges(was.summary, now.summary),
+    ...(same
+      ? {}
+      : {
+          datasets: {
+            baseline: { dataset: was.dataset, fingerprint: was.fingerprint },
+            current: { dataset: now.dataset, fingerprint: now.fingerprint },
+          },
+        }),
+  };
 }
 
 /**
