@@ -104,13 +104,18 @@ export function viewerPage(
   const script = viewerScript(["*"]);
   const style = `${reportStyle}${listStyle}`;
   const policy = contentPolicy({ scripts: [script], style, connect: true, forms: true });
-  const options = runs
-    .map(({ run }) => `<option value="${escapeXml(run.id)}">${escapeXml(run.id)}</option>`)
-    .join("");
+  // Newest first: the new run is the newest, its baseline the one before it, never one run twice.
+  const options = (selected: number) =>
+    runs
+      .map(
+        ({ run }, at) =>
+          `<option value="${escapeXml(run.id)}"${at === selected ? " selected" : ""}>${escapeXml(run.id)}</option>`,
+      )
+      .join("");
   const compare =
     runs.length < 2
       ? ""
-      : `<form class="compare" method="get" action="/compare"><label>baseline <select name="base" id="compare-base">${options}</select></label><label>new <select name="new" id="compare-new">${options}</select></label><button type="submit">compare</button></form>`;
+      : `<form class="compare" method="get" action="/compare"><label>baseline <select name="base" id="compare-base">${options(1)}</select></label><label>new <select name="new" id="compare-new">${options(0)}</select></label><button type="submit">compare</button></form>`;
   return `${pageHead({ policy, title: "toolscore view", style, script })}
 <body>
 <header><h1>toolscore view</h1><div class="meta">${shownRuns(runs.length, paging)} · follows the files as they change</div></header>

@@ -110,6 +110,12 @@ describe("toolscore view over HTTP", () => {
     expect(list.body).toContain(
       `${verdictMark(false)} gate: 1 of 4 cases failed; every case must pass (no fail_under): exit 1`,
     );
+    // The compare form starts on two different runs: the newest, against the one before it.
+    const chosen = (select: string) =>
+      new RegExp(`id="${select}">.*?<option value="([^"]+)" selected>`).exec(list.body)?.[1];
+    expect(chosen("compare-new")).toBeDefined();
+    expect(chosen("compare-base")).toBeDefined();
+    expect(chosen("compare-base")).not.toBe(chosen("compare-new"));
     // A .jsonl that is not a results file is not served.
     expect(list.body).not.toContain("notes");
     expect((await fetchRaw(`${viewer.url}runs/notes`)).status).toBe(404);
