@@ -98,8 +98,13 @@ export function numberFlag(name: string, value: string | undefined, min: number,
 /** A share flag (a threshold, a pass rate): `0.9` or `90%`, or undefined when not given. */
 export function shareFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const number = value.trim() === "" || value.includes("%") ? value : Number(value);
-  return shareOption(`--${name}`, Number.isNaN(number) ? value : number, 0);
+  const number = Number(value);
+  // A number as a number; anything else ("90%", a typo) as text, which shareOption reads or names.
+  return shareOption(
+    `--${name}`,
+    value.trim() !== "" && Number.isFinite(number) ? number : value,
+    0,
+  );
 }
 
 /** A file as the user would write it: relative to the folder they run in. */
