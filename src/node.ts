@@ -54,5 +54,6 @@ export type {
   RunMetric,
 } from "./evaluate-to-file/evaluate-to-file.js";
 export type { RunMetricConfig } from "./metrics/registry.js";
+export type { RecordedGate } from "./core/gate.js";
 export type { RunBatchOptions } from "./evaluate-to-file/judge-batches.js";
 export type { RunProgress } from "./evaluate-to-file/evaluate-to-file.js";

@@ -534,6 +534,10 @@ describe("toolscore eval", () => {
       { cwd },
     );
     expect(strict.code).toBe(1);
+    // The run records the gate it was stated under, for the viewer to state it the same way.
+    expect(lines(path.join(cwd, "strict.jsonl"))[0]).toMatchObject({
+      gate: { failUnder: 1, failUnderFrom: "--fail-under" },
+    });
     const bad = await runCliProcess(
       ["eval", "cases.json", "--set", "tool-call-accuracy.order=sideways"],
       { cwd },

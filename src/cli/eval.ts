@@ -773,6 +773,7 @@ function runOptions(
     details: plan.details,
     groupBy: plan.groupBy,
     ...(plan.turnAggregate === undefined ? {} : { turnAggregate: plan.turnAggregate }),
+    gate: plan.gate,
     workers: plan.workers,
     concurrency: plan.concurrency,
     threshold: plan.threshold,

@@ -21,7 +21,7 @@ export const viewFlags = {
     type: "string",
     short: "c",
     value: "<file>",
-    help: "the config whose gate the runs are stated under (default: the current folder's)",
+    help: "the config whose gate every run is stated under (default: the gate each\nrun recorded, else the current folder's config)",
   },
   ...gateFlags,
   "max-cases": {
@@ -64,12 +64,17 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
     throw usageError("--port takes a whole number");
   const maxCases = numberFlag("max-cases", values["max-cases"], 1, Number.MAX_SAFE_INTEGER);
   const gate = gateRuleOf(values, await configFor(values.config, io), io);
+  // A config or gate flag named here is the user's word for every run; else each run's own gate.
+  const gateOverRecorded =
+    values.config !== undefined ||
+    Object.keys(gateFlags).some((flag) => values[flag as keyof typeof gateFlags] !== undefined);
   let viewer;
   try {
     viewer = await startViewer({
       paths,
       cwd: io.cwd,
       gate,
+      gateOverRecorded,
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
       ...(maxCases === undefined ? {} : { maxCases }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gateVerdict } from "./gate.js";
+import { gateVerdict, readRecordedGate } from "./gate.js";
 
 const run = (passed: number, failed: number, errors = 0, notEvaluable = 0) => {
   const cases = passed + failed + errors + notEvaluable;
@@ -109,5 +109,39 @@ describe("gateVerdict", () => {
     );
     // Errors still come first.
     expect(gateVerdict({ ...repeated, errors: 1 }, { rate: "pass@k" }).exitCode).toBe(3);
+  });
+});
+
+describe("readRecordedGate", () => {
+  it("reads back the gate a run recorded, keeping only the keys it holds", () => {
+    const rule = {
+      failUnder: 0.75,
+      failUnderFrom: "toolscore.config.yaml",
+      notEvaluable: "ignore",
+      rate: "pass^k",
+      failOnFlaky: true,
+    };
+    expect(readRecordedGate(rule)).toEqual(rule);
+    expect(readRecordedGate({})).toEqual({});
+    expect(gateVerdict(run(3, 1), readRecordedGate({ failUnder: 0.75 }) as object).passed).toBe(
+      true,
+    );
+  });
+
+  it("names what is wrong with a gate a file may have made up", () => {
+    expect(readRecordedGate([])).toEqual({ problem: "gate is not an object" });
+    expect(readRecordedGate({ failUnder: 75 })).toEqual({
+      problem: "gate.failUnder is not a share from 0 to 1",
+    });
+    expect(readRecordedGate({ failUnder: "0.5" })).toHaveProperty("problem");
+    expect(readRecordedGate({ notEvaluable: "pass" })).toEqual({
+      problem: "gate.notEvaluable is not fail or ignore",
+    });
+    expect(readRecordedGate({ rate: "pass@2" })).toHaveProperty("problem");
+    expect(readRecordedGate({ failOnFlaky: "yes" })).toHaveProperty("problem");
+    expect(readRecordedGate({ failUnderFrom: 3 })).toHaveProperty("problem");
+    expect(readRecordedGate({ baseline: { name: "main", regressions: 0 } })).toEqual({
+      problem: "gate has unknown keys (baseline)",
+    });
   });
 });

@@ -37,6 +37,57 @@ export type NotEvaluablePolicy = "fail" | "ignore";
 /** The choices of `GateRule.notEvaluable`. */
 export const notEvaluablePolicies: readonly NotEvaluablePolicy[] = ["fail", "ignore"];
 
+/** The part of a gate a run's settings decide, which a results file records for later readers. */
+export type RecordedGate = Pick<
+  GateRule,
+  "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"
+>;
+
+/**
+ * A results file's recorded gate, read as untrusted data: the rule, or what is wrong with it
+ * (a file may say anything; a reader then states the run under a gate of its own).
+ */
+export function readRecordedGate(value: unknown): RecordedGate | { readonly problem: string } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { problem: "gate is not an object" };
+  }
+  const { failUnder, failUnderFrom, notEvaluable, rate, failOnFlaky, ...rest } = value as Record<
+    string,
+    unknown
+  >;
+  const unknownKeys = Object.keys(rest);
+  if (unknownKeys.length > 0)
+    return { problem: `gate has unknown keys (${unknownKeys.join(", ")})` };
+  if (
+    failUnder !== undefined &&
+    (typeof failUnder !== "number" || !(failUnder >= 0 && failUnder <= 1))
+  ) {
+    return { problem: "gate.failUnder is not a share from 0 to 1" };
+  }
+  if (failUnderFrom !== undefined && typeof failUnderFrom !== "string") {
+    return { problem: "gate.failUnderFrom is not text" };
+  }
+  if (
+    notEvaluable !== undefined &&
+    !(notEvaluablePolicies as readonly unknown[]).includes(notEvaluable)
+  ) {
+    return { problem: `gate.notEvaluable is not ${notEvaluablePolicies.join(" or ")}` };
+  }
+  if (rate !== undefined && !(gateRates as readonly unknown[]).includes(rate)) {
+    return { problem: `gate.rate is not ${gateRates.join(", ")}` };
+  }
+  if (failOnFlaky !== undefined && typeof failOnFlaky !== "boolean") {
+    return { problem: "gate.failOnFlaky is not true or false" };
+  }
+  return {
+    ...(failUnder === undefined ? {} : { failUnder }),
+    ...(failUnderFrom === undefined ? {} : { failUnderFrom }),
+    ...(notEvaluable === undefined ? {} : { notEvaluable: notEvaluable as NotEvaluablePolicy }),
+    ...(rate === undefined ? {} : { rate: rate as GateRate }),
+    ...(failOnFlaky === undefined ? {} : { failOnFlaky }),
+  };
+}
+
 /** A run's verdict: whether the gate passed, the exit code it gives, and one line saying why. */
 export interface GateVerdict {
   readonly passed: boolean;

@@ -1,5 +1,7 @@
 import { readTurnAggregate } from "../core/turns.js";
 import type { TurnAggregate } from "../core/turns.js";
+import { readRecordedGate } from "../core/gate.js";
+import type { RecordedGate } from "../core/gate.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
 import { createHash } from "node:crypto";
@@ -129,6 +131,8 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
   readonly groupBy?: GroupBy;
   /** How conversations' turns make their scores (see `evaluate`); recorded in the results file. */
   readonly turnAggregate?: TurnAggregate;
+  /** The gate the run's verdict is stated under, recorded in the results file for the viewer. */
+  readonly gate?: RecordedGate;
   /**
    * Which cases keep their alignment (details) in the file: none (default), the failed ones, or
    * all. A case whose JSONL line can be read again, scored by deterministic metrics, keeps its
@@ -345,6 +349,14 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
     options.turnAggregate === undefined
       ? undefined
       : readTurnAggregate(options.turnAggregate, "turnAggregate");
+  const gate = options.gate === undefined ? undefined : readRecordedGate(options.gate);
+  if (gate !== undefined && "problem" in gate) {
+    throw new InvalidOptionError({
+      option: "gate",
+      value: options.gate,
+      message: gate.problem,
+    });
+  }
   const file = dataset === undefined ? undefined : path.resolve(dataset);
   // The format is known before anything is written: an unreadable one leaves the file alone.
   const format = file === undefined ? undefined : datasetFormatOf(file);
@@ -359,6 +371,7 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
     normalizeNames,
     groupBy,
     turnAggregate,
+    gate,
     file,
     format,
   };
@@ -551,6 +564,7 @@ async function openRun<TCase extends object>(
     ...(options.select === undefined ? {} : { selection: options.select.name }),
     ...(groupBy === undefined ? {} : { groupBy }),
     ...(turnAggregate === undefined ? {} : { turnAggregate }),
+    ...(plan.resolved.gate === undefined ? {} : { gate: plan.resolved.gate }),
     startedAt: new Date().toISOString(),
   };
   const wording = options.wording ?? {

@@ -1,4 +1,5 @@
 import type { TurnAggregate } from "../core/turns.js";
+import type { RecordedGate } from "../core/gate.js";
 import type { GroupBy } from "../core/repeats.js";
 import {
   closeSync,
@@ -49,6 +50,11 @@ export interface ResultsHeader {
   readonly groupBy?: GroupBy;
   /** Set when the run said how conversations' turns make their scores (`turnAggregate`). */
   readonly turnAggregate?: TurnAggregate;
+  /**
+   * The gate the run was started under, so that a later reader (the viewer) states its verdict
+   * as the run did. It changes no score; read it with `readRecordedGate` (a file may say anything).
+   */
+  readonly gate?: RecordedGate;
   readonly startedAt: string;
 }
 

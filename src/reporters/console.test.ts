@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecords, summaryOf } from "../../test/support/records.js";
 import { formatConsoleReport } from "./console.js";
-import { formatDuration, formatRate, sparkline, turnsLine } from "./format.js";
+import { formatDuration, formatRate, formatRunTime, sparkline, turnsLine } from "./format.js";
 
 describe("formatConsoleReport", () => {
   it("tabulates each metric and the case verdict", () => {
@@ -61,6 +61,23 @@ describe("formatting helpers", () => {
     expect(formatDuration(61_500)).toBe("1 min 2 s");
     expect(sparkline([0, 1, 0, 4])).toBe("·▂·█");
     expect(sparkline([0, 0])).toBe("  ");
+  });
+
+  it("says when a run happened, leaving out a time that is not one", () => {
+    expect(formatRunTime("2026-11-28T10:00:03.120Z", "2026-11-28T10:04:11.000Z")).toBe(
+      "ran 2026-11-28 10:00:03 UTC → 10:04:11 UTC",
+    );
+    expect(formatRunTime("2026-11-28T23:59:00Z", "2026-11-29T00:01:00Z")).toBe(
+      "ran 2026-11-28 23:59:00 UTC → 2026-11-29 00:01:00 UTC",
+    );
+    expect(formatRunTime("2026-11-28T10:00:03Z")).toBe(
+      "ran from 2026-11-28 10:00:03 UTC (not finished)",
+    );
+    expect(formatRunTime("2026-11-28T10:00:03Z", "soon")).toBe(
+      "ran from 2026-11-28 10:00:03 UTC (not finished)",
+    );
+    expect(formatRunTime("yesterday")).toBeUndefined();
+    expect(formatRunTime(17)).toBeUndefined();
   });
 });
 

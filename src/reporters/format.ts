@@ -22,6 +22,25 @@ export function formatDuration(ms: number): string {
   return `${minutes} min ${seconds} s`;
 }
 
+/**
+ * When a run happened, from its results file's times (ISO 8601, untrusted: a time that does not
+ * read as one is left out): `ran 2026-11-28 10:00:03 UTC → 10:04:11 UTC`, the end's date given
+ * when it differs, `ran from … (not finished)` without an end.
+ */
+export function formatRunTime(startedAt: unknown, endedAt?: unknown): string | undefined {
+  const read = (value: unknown) => {
+    if (typeof value !== "string") return undefined;
+    const time = new Date(value);
+    return Number.isNaN(time.getTime()) ? undefined : time.toISOString().slice(0, 19).split("T");
+  };
+  const start = read(startedAt);
+  if (start === undefined) return undefined;
+  const end = read(endedAt);
+  const from = `${start[0]} ${start[1]} UTC`;
+  if (end === undefined) return `ran from ${from} (not finished)`;
+  return `ran ${from} → ${end[0] === start[0] ? "" : `${end[0]} `}${end[1]} UTC`;
+}
+
 /** The histogram as eight-level block characters, one per bin: `▁▁▂█`. */
 export function sparkline(histogram: readonly number[]): string {
   const blocks = " ▁▂▃▄▅▆▇█";

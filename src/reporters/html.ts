@@ -4,7 +4,7 @@ import type { RunComparison } from "../core/comparison.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import { changedCases, comparisonVerdict, movedText } from "./comparison.js";
-import { formatRate } from "./format.js";
+import { formatRate, formatRunTime } from "./format.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { reportScript, reportStyle } from "./html-assets.js";
@@ -27,6 +27,8 @@ export interface HtmlReportOptions {
   readonly source?: string;
   /** When the report was made (ISO 8601). */
   readonly generatedAt?: string;
+  /** When the run happened, from its results file (ISO 8601; no end: not finished). */
+  readonly ran?: { readonly startedAt: string; readonly endedAt?: string | undefined };
   /**
    * A comparison with a baseline run, shown above the cases; with `reasons` (by case id), each
    * changed case shows why it scored as it did in both runs.
@@ -228,6 +230,9 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
   });
   const meta = [
     options.source === undefined ? undefined : `dataset ${options.source}`,
+    options.ran === undefined
+      ? undefined
+      : formatRunTime(options.ran.startedAt, options.ran.endedAt),
     options.generatedAt === undefined ? undefined : `generated ${options.generatedAt}`,
     "toolscore",
   ]

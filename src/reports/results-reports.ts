@@ -330,6 +330,7 @@ export async function htmlReportOf(
     title: `toolscore: ${options.source}`,
     source: options.source,
     generatedAt: new Date().toISOString(),
+    ran: { startedAt: scan.header.startedAt, endedAt: scan.end?.endedAt },
     comparison: options.comparison,
     gate: options.gate,
     ...(options.viewer === undefined ? {} : { viewer: options.viewer }),
@@ -348,6 +349,11 @@ export async function summarizeResults(
   metrics: readonly string[];
   dataset: string;
   fingerprint: string | undefined;
+  /** When the run began and (when it stopped) last ended, as its file says. */
+  startedAt: string;
+  endedAt: string | undefined;
+  /** The gate the run recorded, unread (see `readRecordedGate`). */
+  gate: unknown;
 }> {
   const scan = await scanResults(file);
   const { groupBy } = scan.header;
@@ -370,6 +376,9 @@ export async function summarizeResults(
     metrics: summary.metrics.map((metric) => metric.name),
     dataset: scan.header.dataset,
     fingerprint: scan.header.fingerprint,
+    startedAt: scan.header.startedAt,
+    endedAt: scan.end?.endedAt,
+    gate: scan.header.gate,
   };
 }
 

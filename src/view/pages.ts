@@ -27,6 +27,7 @@ table.runs td.fail { color: #b42318; }
 table.runs td.pass { color: #067647; }
 form.compare { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
 nav a { font-size: 0.9rem; }
+table.runs .when { font-size: 0.8rem; color: #555; }
 `;
 
 /** One row of the list: a run, and what its file says (or why it cannot be read). */
@@ -35,6 +36,8 @@ export interface ListedRun {
   readonly facts: {
     readonly summary?: EvaluationSummary;
     readonly dataset?: string;
+    /** When the run happened (`formatRunTime`). */
+    readonly ran?: string | undefined;
     readonly gate?: GateVerdict;
     readonly finished: boolean;
     readonly problem?: string;
@@ -42,7 +45,7 @@ export interface ListedRun {
 }
 
 function row({ run, facts }: ListedRun): string {
-  const link = `<a href="/runs/${encodeURIComponent(run.id)}">${escapeXml(run.id)}</a>`;
+  const link = `<a href="/runs/${encodeURIComponent(run.id)}">${escapeXml(run.id)}</a>${facts.ran === undefined ? "" : `<div class="when">${escapeXml(facts.ran)}</div>`}`;
   const { summary, gate } = facts;
   if (summary === undefined) {
     return `<tr data-run="${escapeXml(run.id)}"><td>${link}</td><td colspan="9">cannot be read: ${escapeXml(facts.problem ?? "")}</td><td>–</td></tr>`;

@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { verdictMark } from "../reporters/html.js";
+import type { RecordedGate } from "../core/gate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   browserWaitMs,
@@ -42,8 +43,16 @@ const refund = (id: string, amount: number) => ({
   expectedTools: [{ name: "refund_order", arguments: { order: id, amount: 30 } }],
 });
 
-/** Cases as `dataset.jsonl`, and a run of them into `file`; `limit` leaves it unfinished. */
-async function run(file: string, amounts: readonly number[], limit?: number): Promise<void> {
+/**
+ * Cases as `dataset.jsonl`, and a run of them into `file`; `limit` leaves it unfinished, `gate`
+ * is the gate the run records.
+ */
+async function run(
+  file: string,
+  amounts: readonly number[],
+  limit?: number,
+  gate?: RecordedGate,
+): Promise<void> {
   const dataset = path.join(folder, `${path.basename(file, ".jsonl")}.dataset.jsonl`);
   writeFileSync(
     dataset,
@@ -55,6 +64,7 @@ async function run(file: string, amounts: readonly number[], limit?: number): Pr
     out: path.join(folder, file),
     resume: true,
     ...(limit === undefined ? {} : { limit }),
+    ...(gate === undefined ? {} : { gate }),
   });
 }
 
@@ -179,6 +189,74 @@ describe("toolscore view over HTTP", () => {
       sent.end();
     });
     expect(events).toContain("event: change\ndata: candidate\n\n");
+  });
+});
+
+describe("toolscore view: each run under its own gate, with when it ran (issue 49, item 4)", () => {
+  it("states a run under the gate it recorded, not the folder's, unless told otherwise", async () => {
+    const own = path.join(folder, "own-gates");
+    mkdirSync(own);
+    await run("own-gates/lenient.jsonl", [30, 30, 30, 300], undefined, {
+      failUnder: 0.7,
+      failUnderFrom: "ci.yaml",
+    });
+    await run("own-gates/strict.jsonl", [30, 30, 30, 300]);
+    const header = (file: string) =>
+      JSON.parse(readFileSync(file, "utf8").split("\n")[0]) as object;
+    expect(header(path.join(own, "lenient.jsonl"))).toHaveProperty("gate", {
+      failUnder: 0.7,
+      failUnderFrom: "ci.yaml",
+    });
+    // A file from elsewhere whose gate makes no sense: stated under the current config's, said so.
+    const made = readFileSync(path.join(own, "strict.jsonl"), "utf8").split("\n");
+    made[0] = JSON.stringify({ ...header(path.join(own, "strict.jsonl")), gate: { failUnder: 7 } });
+    writeFileSync(path.join(own, "made-up.jsonl"), made.join("\n"));
+    const warnings: string[] = [];
+    const current = { failUnder: 0.9, failUnderFrom: "toolscore.config.yaml" };
+    const viewed = await startViewer({
+      paths: [own],
+      cwd: folder,
+      gate: current,
+      onWarning: (message) => warnings.push(message),
+    });
+    const overridden = await startViewer({
+      paths: [own],
+      cwd: folder,
+      gate: current,
+      gateOverRecorded: true,
+    });
+    try {
+      const cell = (body: string, id: string) =>
+        new RegExp(
+          `data-run="${id}">.*?<td class="(?:pass|fail)">[^<]*<svg.*?</svg> ([^<]*)</td>`,
+        ).exec(body)?.[1];
+      const list = (await fetchRaw(viewed.url)).body;
+      expect(cell(list, "lenient")).toBe("gate: 75% passed ≥ fail_under 70% (ci.yaml): exit 0");
+      expect(cell(list, "strict")).toBe(
+        "gate: 75% passed &lt; fail_under 90% (toolscore.config.yaml): exit 1",
+      );
+      expect(cell(list, "made-up")).toBe(
+        "gate: 75% passed &lt; fail_under 90% (toolscore.config.yaml): exit 1",
+      );
+      expect(warnings).toEqual([
+        "made-up: its results file records a gate that cannot be read (gate.failUnder is not a share from 0 to 1); the run is stated under the current config's gate",
+      ]);
+      // When it ran, in the list and on the run's page.
+      expect(list).toMatch(
+        /data-run="lenient"><td><a [^>]*>lenient<\/a><div class="when">ran \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC → [^<]*UTC<\/div>/,
+      );
+      const page = (await fetchRaw(`${viewed.url}runs/lenient`)).body;
+      expect(page).toContain("gate: 75% passed ≥ fail_under 70% (ci.yaml): exit 0");
+      expect(page).toMatch(/<div class="meta">dataset [^<]* · ran \d{4}-[^<]* UTC · generated /);
+      // A config named to the viewer is the user's word for every run.
+      const told = (await fetchRaw(overridden.url)).body;
+      expect(cell(told, "lenient")).toBe(
+        "gate: 75% passed &lt; fail_under 90% (toolscore.config.yaml): exit 1",
+      );
+    } finally {
+      await viewed.close();
+      await overridden.close();
+    }
   });
 });
 

@@ -12,8 +12,8 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { gateVerdict } from "../core/gate.js";
-import type { GateRule } from "../core/gate.js";
+import { gateVerdict, readRecordedGate } from "../core/gate.js";
+import type { RecordedGate } from "../core/gate.js";
 import type { CaseRecord } from "../core/case-record.js";
 import { fileHead } from "../node/recordings.js";
 import { readRecords, scanResults } from "../node/results-file.js";
@@ -23,6 +23,7 @@ import {
   htmlReportOf,
   summarizeResults,
 } from "../reports/results-reports.js";
+import { formatRunTime } from "../reporters/format.js";
 import { viewerPage, viewerScript } from "./pages.js";
 import type { ListedRun } from "./pages.js";
 
@@ -35,8 +36,13 @@ export interface ViewerOptions {
   readonly host?: string;
   /** Default 0: a free port. */
   readonly port?: number;
-  /** The gate each run's verdict is stated under (the config's, as `report` takes it). */
-  readonly gate?: Omit<GateRule, "baseline" | "stoppedBy">;
+  /**
+   * The gate a run's verdict is stated under when its results file recorded none (files written
+   * before runs recorded theirs): the current config's, as `report` takes it.
+   */
+  readonly gate?: RecordedGate;
+  /** State every run under `gate`, not under the gate the run recorded (a config named to `view`). */
+  readonly gateOverRecorded?: boolean;
   /** Most cases a run's page shows, failures first. Default 2000. */
   readonly maxCases?: number;
   /** Warnings about what a page could not show (a dataset gone since the run). */
@@ -245,7 +251,21 @@ type RunList = Awaited<ReturnType<typeof createRunList>>;
 /** The viewer's pages: the list of runs (each run's figures kept until its file changes), a run. */
 function createPages(options: ViewerOptions, list: RunList) {
   const facts = new Map<string, RunFacts>();
-  const gateRule = options.gate ?? {};
+  const fallback = options.gate ?? {};
+  const warned = new Set<string>();
+  /** The gate a run is stated under: the one it ran with, as its file recorded it. */
+  const gateOf = (run: Run, recorded: unknown): RecordedGate => {
+    if (options.gateOverRecorded === true || recorded === undefined) return fallback;
+    const read = readRecordedGate(recorded);
+    if (!("problem" in read)) return read;
+    if (!warned.has(run.file)) {
+      warned.add(run.file);
+      options.onWarning?.(
+        `${run.id}: its results file records a gate that cannot be read (${read.problem}); the run is stated under the current config's gate`,
+      );
+    }
+    return fallback;
+  };
   /** What the list shows of a run: read again only when its file changed. */
   const factsOf = async (run: Run): Promise<RunFacts> => {
     const key = await stat(run.file)
@@ -255,12 +275,13 @@ function createPages(options: ViewerOptions, list: RunList) {
     if (known?.key === key) return known;
     let fresh: RunFacts;
     try {
-      const { summary, dataset } = await summarizeResults(run.file);
+      const { summary, dataset, gate, startedAt, endedAt } = await summarizeResults(run.file);
       fresh = {
         key,
         summary,
         dataset,
-        gate: gateVerdict(summary, gateRule),
+        ran: formatRunTime(startedAt, endedAt),
+        gate: gateVerdict(summary, gateOf(run, gate)),
         finished: !summary.aborted,
       };
     } catch (error) {
@@ -305,7 +326,7 @@ function createPages(options: ViewerOptions, list: RunList) {
     },
     /** A run as the HTML report shows it, compared with another when `against` is given. */
     async run(run: Run, against?: Run): Promise<string> {
-      const { summary, metrics, dataset } = await summarizeResults(run.file);
+      const { summary, metrics, dataset, gate } = await summarizeResults(run.file);
       const comparison = against === undefined ? undefined : await comparisonOf(run, against);
       return htmlReportOf({
         results: run.file,
@@ -314,7 +335,7 @@ function createPages(options: ViewerOptions, list: RunList) {
         dataset: datasetPath(dataset, run.file, options.cwd),
         source:
           against === undefined ? `${run.id} (${dataset})` : `${run.id} against ${against.id}`,
-        gate: gateVerdict(summary, gateRule),
+        gate: gateVerdict(summary, gateOf(run, gate)),
         ...(options.maxCases === undefined ? {} : { maxCases: options.maxCases }),
         ...(comparison === undefined ? {} : { comparison }),
         viewer: {
