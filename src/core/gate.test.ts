@@ -123,9 +123,7 @@ describe("readRecordedGate", () => {
     };
     expect(readRecordedGate(rule)).toEqual(rule);
     expect(readRecordedGate({})).toEqual({});
-    expect(gateVerdict(run(3, 1), readRecordedGate({ failUnder: 0.75 }) as object).passed).toBe(
-      true,
-    );
+    expect(gateVerdict(run(3, 1), readRecordedGate({ failUnder: 0.75 })).passed).toBe(true);
   });
 
   it("names what is wrong with a gate a file may have made up", () => {
