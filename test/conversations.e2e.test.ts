@@ -315,4 +315,53 @@ describeInChromium("a conversation in the HTML report", () => {
     child.kill("SIGINT");
     expect((await done).code).toBe(0);
   });
+
+  it("wraps long values inside each turn's card: ids, URLs, reasons, replies (issue 49, item 4)", async () => {
+    const cwd = copy();
+    const long = "x".repeat(600);
+    const url = `https://example.com/${"a/".repeat(200)}`;
+    const turn = (input: string, name: string, args: object, expected: object, reply: string) => ({
+      input,
+      toolsCalled: [{ name, arguments: args }],
+      expectedTools: [{ name, arguments: expected }],
+      actualOutput: reply,
+    });
+    writeFileSync(
+      path.join(cwd, "long.jsonl"),
+      `${JSON.stringify({
+        id: "long",
+        turns: [
+          turn(
+            `Look up ${long}`,
+            "lookup_order",
+            { order: long, url },
+            { order: "short", url },
+            long,
+          ),
+          turn("Refund it", "refund_order", { note: long }, { note: long }, url),
+        ],
+      })}\n`,
+    );
+    const run = await runCliProcess(["eval", "long.jsonl", "--report", "long.html"], { cwd });
+    expect(run.code, run.stderr).toBe(1);
+    const page = await openPage(browser, { viewport: { width: 1200, height: 900 } });
+    await page.goto(`file://${path.join(cwd, "long.html")}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.locator("details.case summary").first().click();
+    await page.locator(".turns > section.turn").first().waitFor();
+    // Nothing in a card reaches past its edge, and the page does not scroll sideways.
+    // (Run in the page, as text: this project's types have no DOM.)
+    const past = await page.evaluate<string[]>(`
+      [...document.querySelectorAll("details.case, section.turn")].flatMap((card) => {
+        const edge = card.getBoundingClientRect().right;
+        return [...card.querySelectorAll("*")]
+          .filter((inner) => inner.getBoundingClientRect().right > edge + 1)
+          .map((inner) => inner.tagName.toLowerCase() + "." + inner.className);
+      })`);
+    expect(past).toEqual([]);
+    expect(
+      await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth"),
+    ).toBe(true);
+    await page.close();
+  });
 });
