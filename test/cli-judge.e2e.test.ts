@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "./support/cli.js";
 import { makeImage } from "./support/images.js";
-import { useLlmServer } from "./support/judge-fixtures.js";
+import { closedPort, useLlmServer } from "./support/judge-fixtures.js";
 import { readJsonl } from "./support/folders.js";
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-judge-"));
@@ -564,5 +564,50 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--judge-timeout must be a number/);
     server().latencyMs = 0;
+  });
+
+  it("stops a run whose judge no call reaches, with one error, and resumes it once the judge is up (issue 49, item 4)", async () => {
+    const port = await closedPort();
+    const cases = Array.from({ length: 40 }, (_, at) => ({
+      id: `refund-${at}`,
+      input: `Refund order ${at}`,
+      toolsCalled: [{ name: "refund_order", arguments: { order: at } }],
+      expectedTools: [{ name: "refund_order", arguments: { order: at } }],
+    }));
+    writeFileSync(path.join(cwd, "forty.jsonl"), cases.map((c) => JSON.stringify(c)).join("\n"));
+    const args = [
+      "eval",
+      "forty.jsonl",
+      "--metric",
+      "argument-correctness",
+      "-o",
+      "forty.results.jsonl",
+    ];
+    const judge = ["--judge", "openai/gpt-4o-mini", "--no-cache"];
+    const down = await runCliProcess([...args, ...judge, "--json"], {
+      cwd,
+      env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(down.code, down.stderr).toBe(3);
+    const output = JSON.parse(down.stdout) as { stopped: string; gate: { text: string } };
+    expect(output.stopped).toBe("judge-unreachable");
+    expect(output.gate.text).toBe("gate: stopped: the judge cannot be reached: exit 3");
+    // One error line however many cases it failed, and the stop said once, with what to do.
+    expect(down.stderr.match(/could not connect/g)).toHaveLength(2);
+    expect(down.stderr).toMatch(
+      new RegExp(
+        `toolscore: the judge cannot be reached: its first calls failed with openai: the model API at http://127\\.0\\.0\\.1:${port}/v1 could not connect.*; check its address and that its server runs\\. \\d+ cases? saved; the rest runs with --resume --retry-errors\\.`,
+      ),
+    );
+    const saved = lines("forty.results.jsonl").filter((line) => "status" in line);
+    expect(saved.length).toBeLessThan(40);
+    // The judge is up: the run goes on where it stopped and finishes.
+    server().answer = () => ({ calls: [{ call: 1, verdict: "right", reason: "as asked" }] });
+    const up = await runCliProcess([...args, ...judge, "--resume", "--retry-errors"], {
+      cwd,
+      env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL },
+    });
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toContain("gate: all 40 cases passed: exit 0");
   });
 });

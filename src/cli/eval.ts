@@ -662,6 +662,8 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
   const settings = plan.config.judge;
   const name = plan.judge.model;
   let session: JudgeSession | undefined;
+  // A judge the first calls cannot reach stops the run: one error, not one per case.
+  const unreachable = new AbortController();
   const sessionOf = (model: string): JudgeSession => {
     if (session !== undefined) return session;
     const judge = resolveJudgeModel(model, {
@@ -681,12 +683,17 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
         ? {}
         : { requestsPerMinute: settings.requestsPerMinute }),
       ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
+      onUnreachable: (error) => {
+        unreachable.abort(error);
+      },
     });
     return session;
   };
   return {
     model: name === undefined ? undefined : (): JudgeModel => sessionOf(name).model,
     summary: () => session?.summary(),
+    /** Aborted, with the first error, when the judge cannot be reached. */
+    stop: unreachable.signal,
     /** Batch mode: the questions go through the session (its cache first), remembered on disk. */
     batch:
       name === undefined || !plan.judge.batch
@@ -784,6 +791,7 @@ function runOptions(
     signal: io.signal,
     limit: plan.limit,
     bail: plan.bail,
+    stop: judge.stop,
     select: plan.select,
     wording: { resume: "--resume", overwrite: "--overwrite", out: "--out" },
   };
@@ -961,7 +969,13 @@ async function showOutcome(
       comparison === undefined || plan.baseline === undefined
         ? undefined
         : { name: plan.baseline.name, regressions: comparison.regressions },
-    stoppedBy: outcome.aborted ? (stop === "SIGTERM" ? "SIGTERM" : "SIGINT") : undefined,
+    stoppedBy: outcome.aborted
+      ? stop === "SIGTERM"
+        ? "SIGTERM"
+        : "SIGINT"
+      : outcome.halted === undefined
+        ? undefined
+        : "judge-unreachable",
   });
   const written = await writeReports({
     gate: verdict,
@@ -981,6 +995,11 @@ async function showOutcome(
   if (outcome.bailed) {
     io.stderr.write(
       `toolscore: stopped after ${plan.bail} failed case${plan.bail === 1 ? "" : "s"} (--bail); ${saved}.\n`,
+    );
+  } else if (outcome.halted !== undefined) {
+    const { reason } = outcome.halted;
+    io.stderr.write(
+      `toolscore: the judge cannot be reached: its first calls failed with ${printable(reason instanceof Error ? reason.message : String(reason))}; check its address and that its server runs. ${saved} --retry-errors.\n`,
     );
   } else if (outcome.aborted) {
     io.stderr.write(`toolscore: interrupted; ${saved}.\n`);
@@ -1002,11 +1021,13 @@ async function showOutcome(
         ...(comparison === undefined ? {} : { comparison }),
         stopped: outcome.bailed
           ? "bail"
-          : outcome.aborted
-            ? "signal"
-            : outcome.limited
-              ? "limit"
-              : null,
+          : outcome.halted !== undefined
+            ? "judge-unreachable"
+            : outcome.aborted
+              ? "signal"
+              : outcome.limited
+                ? "limit"
+                : null,
       })}\n`,
     );
   }

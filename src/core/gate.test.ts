@@ -61,6 +61,10 @@ describe("gateVerdict", () => {
       "gate: 1 case could not be scored: exit 3",
     );
     expect(gateVerdict(run(3, 0, 1), { stoppedBy: "SIGTERM" }).exitCode).toBe(143);
+    expect(gateVerdict(run(3, 0, 1), { stoppedBy: "judge-unreachable" })).toMatchObject({
+      exitCode: 3,
+      text: "gate: stopped: the judge cannot be reached: exit 3",
+    });
     const baseline = { name: "main.jsonl", regressions: 2 };
     expect(gateVerdict(run(4, 0), { baseline, failUnder: 0.5 }).text).toBe(
       "gate: 2 regressions against main.jsonl: exit 1",

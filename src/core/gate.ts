@@ -18,8 +18,8 @@ export interface GateRule {
   readonly failUnderFrom?: string | undefined;
   /** The regressions against a baseline run, and the baseline's name, when compared. */
   readonly baseline?: { readonly name: string; readonly regressions: number } | undefined;
-  /** The signal that stopped the run before its end. */
-  readonly stoppedBy?: "SIGINT" | "SIGTERM" | undefined;
+  /** What stopped the run before its end: a signal, or a judge no call could reach. */
+  readonly stoppedBy?: "SIGINT" | "SIGTERM" | "judge-unreachable" | undefined;
   /**
    * Cases a judge could not tell: they fail the gate as a case that did not pass (`"fail"`,
    * the default), or are left out of it, the pass rate taken over the others (`"ignore"`).
@@ -84,7 +84,7 @@ export function readRecordedGate(value: unknown): RecordedGate | { readonly prob
     ...(failUnderFrom === undefined ? {} : { failUnderFrom }),
     ...(notEvaluable === undefined ? {} : { notEvaluable: notEvaluable as NotEvaluablePolicy }),
     ...(rate === undefined ? {} : { rate: rate as GateRate }),
-    ...(failOnFlaky === undefined ? {} : { failOnFlaky }),
+    ...(failOnFlaky === true ? { failOnFlaky } : {}),
   };
 }
 
@@ -118,6 +118,9 @@ export function gateVerdict(
     exitCode,
     text: `gate: ${why}: exit ${exitCode}`,
   });
+  if (rule.stoppedBy === "judge-unreachable") {
+    return verdict(3, "stopped: the judge cannot be reached");
+  }
   if (rule.stoppedBy !== undefined) {
     return verdict(rule.stoppedBy === "SIGTERM" ? 143 : 130, `stopped by ${rule.stoppedBy}`);
   }

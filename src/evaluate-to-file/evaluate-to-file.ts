@@ -127,6 +127,12 @@ export interface EvaluateToFileOptions<TCase extends object = object> {
    * is kept, and `resume` goes on. Batched runs then send smaller batches, to stop soon.
    */
   readonly bail?: number;
+  /**
+   * Ends the run early, as `bail` does (what finished is kept, `resume` goes on), for a reason
+   * of the caller's: the CLI stops a run whose judge cannot be reached. Its abort reason is
+   * `FileEvaluation.halted`.
+   */
+  readonly stop?: AbortSignal;
   /** What makes cases runs of one case (see `evaluate`); recorded in the results file. */
   readonly groupBy?: GroupBy;
   /** How conversations' turns make their scores (see `evaluate`); recorded in the results file. */
@@ -200,6 +206,8 @@ export interface FileEvaluation {
   readonly limited: boolean;
   /** True when `bail` stopped the run. */
   readonly bailed: boolean;
+  /** Set when `stop` ended the run before its end: the reason it was aborted with. */
+  readonly halted?: { readonly reason: unknown };
   /**
    * False when nothing was written: no `out`, or the dataset held no case to run (an earlier
    * results file is then left as it was).
@@ -772,9 +780,16 @@ async function evaluateToFileWith<TCase extends object>(
 ): Promise<FileEvaluation> {
   const resolved = resolveRunOptions(options);
   const { shard, limit, bail } = resolved;
+  // A bail, or the caller's `stop`, ends the run as cleanly as a signal does.
   const bailing = new AbortController();
+  const { stop } = options;
+  const halt = () => {
+    bailing.abort("stop");
+  };
+  if (stop?.aborted === true) halt();
+  else stop?.addEventListener("abort", halt, { once: true });
   const signal =
-    bail === undefined
+    bail === undefined && stop === undefined
       ? options.signal
       : options.signal === undefined
         ? bailing.signal
@@ -819,7 +834,11 @@ async function evaluateToFileWith<TCase extends object>(
 
   // A bail at the dataset's last case stopped nothing: the run is complete.
   const { carried, run, writer, builder } = opened;
-  const bailed = bailing.signal.aborted && !(readToEnd && carried + ran === placer.datasetCases());
+  const endedEarly =
+    bailing.signal.aborted && !(readToEnd && carried + ran === placer.datasetCases());
+  stop?.removeEventListener("abort", halt);
+  const bailed = endedEarly && bailing.signal.reason === "bail";
+  const halted = endedEarly && bailing.signal.reason === "stop" && stop !== undefined;
   const aborted = options.signal?.aborted === true;
   const datasetCases = placer.datasetCases();
   const limited = placer.limited();
@@ -832,7 +851,7 @@ async function evaluateToFileWith<TCase extends object>(
   const summary = concludeRun(
     {
       failure,
-      aborted: aborted || bailed,
+      aborted: aborted || bailed || halted,
       limited,
       ran,
       replaced,
@@ -844,7 +863,18 @@ async function evaluateToFileWith<TCase extends object>(
     written ? run : undefined,
   );
   options.onEvent?.({ type: "run-end", summary });
-  return { summary, datasetCases, carried, ran, errors, aborted, limited, bailed, written };
+  return {
+    summary,
+    datasetCases,
+    carried,
+    ran,
+    errors,
+    aborted,
+    limited,
+    bailed,
+    ...(halted ? { halted: { reason: stop.reason as unknown } } : {}),
+    written,
+  };
 }
 
 /** The run's judge made to answer from batches, in batch mode. */

@@ -35,6 +35,12 @@ export interface JudgeSessionOptions {
   cacheMode?: JudgeCacheMode;
   /** Prices per million tokens, over the built-in list prices. */
   prices?: PriceTable;
+  /**
+   * Called once when the judge is taken for unreachable (no call has reached it, and the first
+   * calls could not connect), with the first such error: a run stops there instead of failing
+   * every case against it. Later calls fail at once with the same error.
+   */
+  onUnreachable?: (error: ProviderCallError) => void;
 }
 
 /**
@@ -149,11 +155,12 @@ export function createJudgeSession(
     if (signal?.aborted === true) throw signal.reason;
     if (!reach.answered && reach.refused >= unreachableAfter && reach.first !== undefined) {
       counts.failures++;
+      // The same words as the calls that failed to connect: a run lists them as one error.
       throw new ProviderCallError({
         provider: reach.first.provider,
         retryable: true,
         unreachable: true,
-        message: `${reach.first.message}; not asked: the first ${unreachableAfter} calls could not connect either (check the judge's address and that its server runs)`,
+        message: reach.first.message,
       });
     }
     counts.calls++;
@@ -166,6 +173,9 @@ export function createJudgeSession(
       if (ProviderCallError.isInstance(error) && error.unreachable) {
         reach.refused++;
         reach.first ??= error;
+        if (!reach.answered && reach.refused === unreachableAfter) {
+          options.onUnreachable?.(reach.first);
+        }
       } else reach.refused = 0;
       throw error;
     }

@@ -1,9 +1,12 @@
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ProviderCallError, ProviderConfigError } from "../core/errors.js";
 import type { JudgeRequest } from "../core/judge.js";
-import { judgeRequest, useLlmServer, verdictSchema } from "../../test/support/judge-fixtures.js";
+import {
+  closedPort,
+  judgeRequest,
+  useLlmServer,
+  verdictSchema,
+} from "../../test/support/judge-fixtures.js";
 import OpenAI from "openai";
 import { createOpenAIJudge } from "./openai.js";
 
@@ -131,15 +134,7 @@ describe("createOpenAIJudge", () => {
   });
 
   it("names the URL it could not reach, without its credentials", async () => {
-    // A loopback port nothing listens on any more.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) =>
-      closed.close(() => {
-        resolve();
-      }),
-    );
+    const port = await closedPort();
     const error = await judge({
       baseURL: `http://user:hunter2-secret@127.0.0.1:${port}/v1`,
       maxRetries: 0,

@@ -18,6 +18,26 @@ describe("formatConsoleReport", () => {
     expect(text).not.toContain("\u001b[");
   });
 
+  it("lists cases that failed in the same words as one error (a judge no call reaches)", () => {
+    const refused =
+      "Argument Correctness: openai: the model API at http://127.0.0.1:9/v1 could not connect";
+    const text = formatConsoleReport({
+      summary: { ...summaryOf(sampleRecords()), errors: 40 },
+      errors: [
+        ...Array.from({ length: 12 }, (_, at) => ({
+          id: `c${at}`,
+          line: at + 1,
+          message: refused,
+        })),
+        { id: "odd", message: "bad line" },
+      ],
+    });
+    expect(text).toContain(`! 12 cases (c0 (line 1), c1 (line 2), c2 (line 3), …): ${refused}`);
+    expect(text).toContain("! odd: bad line");
+    expect(text.match(/could not connect/g)).toHaveLength(1);
+    expect(text).toContain("… and 27 more in the results file");
+  });
+
   it("names failed cases whole in a log, cut to a terminal's width, every reason line when verbose", () => {
     const records = sampleRecords();
     const reason = `called[1] refund: $.amount is 300, expected 30 (expected[1], score 0.5). ${"x".repeat(200)}\nsecond line`;

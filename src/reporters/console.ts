@@ -118,18 +118,36 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
   const errors = options.errors ?? [];
   if (errors.length > 0) {
     lines.push("");
-    for (const error of errors.slice(0, maxErrorsShown)) {
-      lines.push(
-        paint(
-          33,
-          `! ${printable(error.id)}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}: ${printable(error.message)}`,
-        ),
-      );
+    let shown = 0;
+    for (const group of sameErrors(errors).slice(0, maxErrorsShown)) {
+      shown += group.cases.length;
+      const [first] = group.cases;
+      const where = (error: (typeof errors)[number]) =>
+        `${printable(error.id)}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}`;
+      // Cases that failed in the same words (a judge no call reaches) are one line.
+      const cases =
+        group.cases.length === 1
+          ? where(first)
+          : `${group.cases.length} cases (${group.cases.slice(0, 3).map(where).join(", ")}${group.cases.length > 3 ? ", …" : ""})`;
+      lines.push(paint(33, `! ${cases}: ${printable(first.message)}`));
     }
-    const more = Math.max(summary.errors, errors.length) - Math.min(errors.length, maxErrorsShown);
+    const more = Math.max(summary.errors, errors.length) - shown;
     if (more > 0) lines.push(`  … and ${more} more in the results file`);
   }
   return lines.join("\n");
+}
+
+/** Errors grouped by their message, each group where its first error came. */
+function sameErrors<T extends { readonly message: string }>(
+  errors: readonly T[],
+): { cases: [T, ...T[]] }[] {
+  const groups = new Map<string, { cases: [T, ...T[]] }>();
+  for (const error of errors) {
+    const group = groups.get(error.message);
+    if (group === undefined) groups.set(error.message, { cases: [error] });
+    else group.cases.push(error);
+  }
+  return [...groups.values()];
 }
 
 /** Flaky cases named under the repeats' figures at most. */

@@ -2,6 +2,8 @@
  * What the judge tests share: a verdict schema, requests built from it, and a loopback model
  * server started once per test file and reset before each test.
  */
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { JsonObject } from "../../src/core/json.js";
 import type { JudgeContent, JudgeRequest, JudgeSchema } from "../../src/core/judge.js";
@@ -64,4 +66,17 @@ export function useLlmServer(
     if (!server) throw new Error("the loopback server starts in beforeAll");
     return server;
   };
+}
+
+/** A loopback port that was listening and is closed again: connecting to it is refused. */
+export async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) =>
+    closed.close(() => {
+      resolve();
+    }),
+  );
+  return port;
 }
