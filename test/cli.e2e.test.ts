@@ -367,6 +367,19 @@ describe("toolscore CLI: commands and help", () => {
     expect(await said(["eval", "runs.jsonl", "--reprot", "r.html"])).toContain(
       'unknown flag --reprot (did you mean "--report"?)',
     );
+    // Node's flag errors in one line each, saying what to write.
+    expect(await said(["eval", "runs.jsonl", "--judge-timeout", "-1"])).toContain(
+      'toolscore eval: --judge-timeout takes a value; for one that starts with a dash, write --judge-timeout=-1 (with "=")\n',
+    );
+    expect(await said(["eval", "runs.jsonl", "--out"])).toContain(
+      "toolscore eval: --out takes a value, and none followed it\n",
+    );
+    expect(await said(["eval", "runs.jsonl", "--quiet=yes"])).toContain(
+      "toolscore eval: --quiet takes no value\n",
+    );
+    expect(await said(["eval", "runs.jsonl", "--limit", "0"])).toContain(
+      '--limit must be a number of 1 or more, got "0"',
+    );
     expect(await said(["report", "results.jsonl", "--junti", "j.xml"])).toContain(
       '(did you mean "--junit"?)',
     );

@@ -184,6 +184,19 @@ describe("readDatasetCase: call lists in providers' formats", () => {
       errorOf({ toolsCalled: [{ name: "x", function: {} }], expectedTools: [] }).message,
     ).toContain("toolsCalled[0].function is not a field of a tool call");
   });
+
+  it("lists a call's fields as a person writes them, none that toolscore keeps for itself", () => {
+    const { message } = errorOf({
+      toolsCalled: [{ nam: "x" }],
+      expectedTools: [{ name: "x", agrs: {} }],
+    });
+    expect(message).toBe(
+      'line 7: toolsCalled[0].nam is not a field of a tool call (did you mean "name"?); a call has arguments (or inputParameters, input_parameters, args, input), name, output, type, id, description, reasoning, isError, invalidArguments',
+    );
+    expect(errorOf({ toolsCalled: [], expectedTools: [{ name: "x", agrs: {} }] }).message).toMatch(
+      /expectedTools\[0\]\.agrs .*\(did you mean "args"\?\); a call has arguments .*, after$/,
+    );
+  });
 });
 
 describe("readDatasetCase: expected calls in groups", () => {

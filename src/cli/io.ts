@@ -88,7 +88,7 @@ export function numberFlag(name: string, value: string | undefined, min: number,
   const number = Number(value);
   if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) {
     throw usageError(
-      `--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      `--${name} must be a number ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`,
       `--${name}`,
     );
   }

@@ -16,9 +16,20 @@ export { loadCommand } from "./commands.js";
  * you mean"), else node's own words.
  */
 function flagProblem(error: TypeError, flags: Readonly<Record<string, Flag>>): string {
-  const unknown = /^Unknown option '(--?[^']+)'/.exec(error.message)?.[1];
-  if (unknown === undefined) return error.message;
-  return `unknown flag ${unknown}${didYouMean(unknown, flagNamesOf(flags))}`;
+  const { message } = error;
+  const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+  if (unknown !== undefined)
+    return `unknown flag ${unknown}${didYouMean(unknown, flagNamesOf(flags))}`;
+  // Node's words, said in one line each, with what to write.
+  const ambiguous = /^Option '(--?[^']+)' argument is ambiguous/.exec(message)?.[1];
+  if (ambiguous !== undefined) {
+    return `${ambiguous} takes a value; for one that starts with a dash, write ${ambiguous}=-1 (with "=")`;
+  }
+  const missing = /^Option '(--?[^' ]+)[^']*' argument missing/.exec(message)?.[1];
+  if (missing !== undefined) return `${missing} takes a value, and none followed it`;
+  const valueless = /^Option '(--?[^']+)' does not take an argument/.exec(message)?.[1];
+  if (valueless !== undefined) return `${valueless} takes no value`;
+  return message.replace(/\s*\n\s*/g, " ");
 }
 
 /** The values of the environment's variables that hold credentials, by their names. */

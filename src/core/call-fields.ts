@@ -125,6 +125,21 @@ function providerItemOf(record: Record<string, unknown>): ProviderItem | undefin
   return undefined;
 }
 
+/**
+ * The keys of a call as a person writes them: the argument spellings as one, and no key that
+ * toolscore writes for itself (`numberSpellings`, kept so that a call read back is the same).
+ */
+function shownKeys(known: ReadonlySet<string>): string {
+  const plain = !known.has("arguments");
+  const written = [...known].filter(
+    (key) =>
+      key !== "numberSpellings" && (plain || !(ARGUMENT_KEYS as readonly string[]).includes(key)),
+  );
+  if (plain) return written.join(", ");
+  const spellings = ARGUMENT_KEYS.filter((key) => known.has(key) && key !== "arguments");
+  return [`arguments (or ${spellings.join(", ")})`, ...written].join(", ");
+}
+
 function unknownKeyError(
   key: string,
   known: ReadonlySet<string>,
@@ -133,7 +148,7 @@ function unknownKeyError(
   const path = childPath(where, key);
   return new InvalidInputError({
     field: path,
-    message: `${path} is not a field of a tool call${didYouMean(key, known)}; a call has ${[...known].join(", ")}`,
+    message: `${path} is not a field of a tool call${didYouMean(key, known)}; a call has ${shownKeys(known)}`,
   });
 }
 
