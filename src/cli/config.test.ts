@@ -277,6 +277,18 @@ describe("shares and where a metric's option is wrong (issue 49, item 3)", () =>
         `^${json.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:37: tool-call-accuracy: order must be one of`,
       ),
     );
+    // Every option the message names is spelled as the file spells it, however deep.
+    const deep = write(
+      "deep-option.yaml",
+      "metrics:\n  - metric: tool-call-accuracy\n    side_effects: {read_only: [5]}\n",
+    );
+    const fromDeep = await readConfigFile(deep);
+    const readOnly = errorOf(() =>
+      createMetric({ metric: "tool-call-accuracy", ...fromDeep.metrics[0]?.options }),
+    );
+    expect((placedInConfig(readOnly, { ...fromDeep, file: deep }) as Error).message).toBe(
+      `${deep}:3:5: tool-call-accuracy: side_effects.read_only[0] must be a tool name or a glob such as "get_*", got 5`,
+    );
     // An error of another metric, or of no metric, is left as it was.
     const other = errorOf(() => createMetric({ metric: "axion-tool-correctness", threshold: 2 }));
     expect(placedInConfig(other, { ...fromJson, file: json })).toBe(other);

@@ -264,12 +264,14 @@ export function placedInConfig(error: unknown, config: EvalConfig): unknown {
   const key = option.slice(entry.metric.length + 1).split(/[.[]/)[0] ?? "";
   const found = metricOptionPosition(text, entry.metric, key);
   if (found === undefined) return error;
-  // The option as the file spells it (`tool_rules`), not as the code reads it.
-  const message =
-    found.spelling === key
-      ? error.message
-      : error.message.replace(new RegExp(`\\b${escapeRegExp(key)}\\b`), found.spelling);
-  const placed = configError(config.file, message, error.value, found.at);
+  // Options as the file spells them (`tool_rules`), not as the code reads them.
+  const written = (name: string) =>
+    new RegExp(`(^|[\\s{,])(["']?)${escapeRegExp(name)}\\2\\s*:`, "m").test(text);
+  const message = error.message.replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (name) => {
+    const snakeName = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    return !written(name) && written(snakeName) ? snakeName : name;
+  });
+  const placed = configError(config.file, message, error.value, found);
   return new InvalidOptionError({
     option: error.option,
     value: error.value,
@@ -283,7 +285,7 @@ function metricOptionPosition(
   text: string,
   metric: string,
   key: string,
-): { at: { line: number; column: number }; spelling: string } | undefined {
+): { line: number; column: number } | undefined {
   const id = escapeRegExp(metric);
   // `- metric: <id>` / `{"metric": "<id>"`, `- <id>` in a list, or `<id>:` as a key.
   const entry = new RegExp(
@@ -300,11 +302,11 @@ function metricOptionPosition(
     for (const spelling of spellings) {
       const found = new RegExp(`(["']?)${escapeRegExp(spelling)}\\1\\s*:`).exec(within);
       if (found !== null) {
-        return { at: positionIn(text, start + entry[0].length + found.index), spelling };
+        return positionIn(text, start + entry[0].length + found.index);
       }
     }
   }
-  return { at: positionIn(text, start), spelling: key };
+  return positionIn(text, start);
 }
 
 /** snake_case keys of a config file read as camelCase, at the top level only. */
