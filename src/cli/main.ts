@@ -25,7 +25,8 @@ function flagProblem(error: TypeError, flags: Readonly<Record<string, Flag>>): s
   if (ambiguous !== undefined) {
     return `${ambiguous} takes a value; for one that starts with a dash, write ${ambiguous}=-1 (with "=")`;
   }
-  const missing = /^Option '(--?[^' ]+)[^']*' argument missing/.exec(message)?.[1];
+  // `Option '-o, --out <value>' argument missing`: the long name.
+  const missing = /^Option '(?:-\w, )?(--?[^' ,]+)[^']*' argument missing/.exec(message)?.[1];
   if (missing !== undefined) return `${missing} takes a value, and none followed it`;
   const valueless = /^Option '(--?[^']+)' does not take an argument/.exec(message)?.[1];
   if (valueless !== undefined) return `${valueless} takes no value`;

@@ -162,6 +162,46 @@ describe("toolscore view over HTTP", () => {
     );
   });
 
+  it("lists a run that began after it opened, whose file was empty when first seen", async () => {
+    const later = path.join(folder, "later");
+    mkdirSync(later);
+    const seen = await startViewer({ paths: [later], cwd: folder });
+    try {
+      // The run's lock makes its file empty; the list reads it then, before any line is written.
+      const listed = new Promise<void>((resolve, reject) => {
+        const target = new URL(`${seen.url}events`);
+        const sent = request(
+          { host: target.hostname, port: target.port, path: "/events" },
+          (response) => {
+            let said = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => {
+              said += chunk;
+              if (said.includes("data: *")) {
+                response.destroy();
+                resolve();
+              }
+            });
+            writeFileSync(path.join(later, "fresh.jsonl"), "");
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
+      await listed;
+      expect((await fetchRaw(seen.url)).body).toContain("No results files here yet");
+      const finished = readFileSync(path.join(folder, "baseline.jsonl"));
+      appendFileSync(path.join(later, "fresh.jsonl"), finished);
+      await expect
+        .poll(async () => (await fetchRaw(seen.url)).body.includes('href="/runs/fresh"'), {
+          timeout: 60_000,
+        })
+        .toBe(true);
+    } finally {
+      await seen.close();
+    }
+  });
+
   it("tells open pages when a run's file changes", async () => {
     const events = await new Promise<string>((resolve, reject) => {
       const target = new URL(`${viewer.url}events`);

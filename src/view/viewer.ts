@@ -164,7 +164,11 @@ async function createRunList(paths: readonly string[], announce: (id: string) =>
   };
   take(await candidatesOf(paths));
   const isResults = async (entry: Candidate): Promise<boolean> => {
-    const key = `${entry.size}:${entry.mtimeMs}`;
+    // Its size and time now, not when the folder was read: a run's file is empty at first (its
+    // lock makes it) and grows by appends, which read no folder again.
+    const info = await stat(entry.file).catch(() => undefined);
+    if (info === undefined) return false;
+    const key = `${info.size}:${info.mtimeMs}`;
     const known = heads.get(entry.file);
     if (known?.key === key) return known.results;
     const head = await fileHead(entry.file);
