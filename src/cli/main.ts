@@ -21,14 +21,14 @@ function flagProblem(error: TypeError, flags: Readonly<Record<string, Flag>>): s
   if (unknown !== undefined)
     return `unknown flag ${unknown}${didYouMean(unknown, flagNamesOf(flags))}`;
   // Node's words, said in one line each, with what to write.
-  const ambiguous = /^Option '(--?[^']+)' argument is ambiguous/.exec(message)?.[1];
+  // Node names a flag with a short form as `-o, --out`: the long name is said.
+  const ambiguous = /^Option '(?:-\w, )?(--?[^']+)' argument is ambiguous/.exec(message)?.[1];
   if (ambiguous !== undefined) {
     return `${ambiguous} takes a value; for one that starts with a dash, write ${ambiguous}=-1 (with "=")`;
   }
-  // `Option '-o, --out <value>' argument missing`: the long name.
   const missing = /^Option '(?:-\w, )?(--?[^' ,]+)[^']*' argument missing/.exec(message)?.[1];
   if (missing !== undefined) return `${missing} takes a value, and none followed it`;
-  const valueless = /^Option '(--?[^']+)' does not take an argument/.exec(message)?.[1];
+  const valueless = /^Option '(?:-\w, )?(--?[^']+)' does not take an argument/.exec(message)?.[1];
   if (valueless !== undefined) return `${valueless} takes no value`;
   return message.replace(/\s*\n\s*/g, " ");
 }
