@@ -12,12 +12,16 @@ import { escapeXml } from "../reporters/junit.js";
 
 const liveScript = readFileSync(new URL("./viewer-live.js", import.meta.url), "utf8");
 
-/** The live script of a page that shows these runs (`*`: the list of runs). */
-export function viewerScript(watched: readonly string[]): string {
+/**
+ * The live script of a page that shows these runs (`*`: the list of runs), made when the viewer
+ * had announced `generation` changes: a page that connects later than a change it missed asks
+ * for itself again.
+ */
+export function viewerScript(watched: readonly string[], generation: number): string {
   // `<` written as an escape: no run id can end the script element.
   // The file is one function expression (a formatter may end it with ";"): called here.
   const call = liveScript.trim().replace(/;$/, "");
-  return `${call}(${JSON.stringify(watched).replace(/</g, "\\u003c")});`;
+  return `${call}(${JSON.stringify(watched).replace(/</g, "\\u003c")}, ${generation});`;
 }
 
 const listStyle = `
@@ -103,8 +107,9 @@ function pagingNav(paging: ListPaging): string {
 export function viewerPage(
   runs: readonly ListedRun[],
   paging: ListPaging = { page: 1, first: 0, more: false, files: runs.length },
+  generation = 0,
 ): string {
-  const script = viewerScript(["*"]);
+  const script = viewerScript(["*"], generation);
   const style = `${reportStyle}${listStyle}`;
   const policy = contentPolicy({ scripts: [script], style, connect: true, forms: true });
   // Newest first: the new run is the newest, its baseline the one before it, never one run twice.

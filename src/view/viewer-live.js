@@ -1,7 +1,9 @@
 /* toolscore view: a page follows the runs it shows. `watched` (the run ids this page shows, or
    "*" for the list of runs) is passed in by the server; when one of them changes, the page is
-   fetched again and swapped in place: no reload, filters and scroll kept. */
-(function (watched) {
+   fetched again and swapped in place: no reload, filters and scroll kept. `generation` counts the
+   changes the server had announced when it made the page: when the events stream opens at a later
+   count, a change came between, and the page is fetched again. */
+(function (watched, generation) {
   "use strict";
   var updates = 0;
   var busy = false;
@@ -61,7 +63,12 @@
   events.addEventListener("change", function (event) {
     if (watched.indexOf(event.data) !== -1) refresh();
   });
-  events.addEventListener("open", function () {
+  events.addEventListener("hello", function (event) {
+    var now = Number(event.data);
+    if (now !== generation) {
+      generation = now;
+      refresh();
+    }
     document.documentElement.setAttribute("data-live", "true");
   });
 });

@@ -202,7 +202,11 @@ describe("toolscore view over HTTP", () => {
     }
   });
 
-  it("tells open pages when a run's file changes", async () => {
+  it("tells open pages when a run's file changes, and a page made before a change it missed", async () => {
+    // The count of changes a page was made at, in its live script's call.
+    const generationOf = (body: string) => Number(/, (\d+)\);<\/script>/.exec(body)?.[1]);
+    const made = generationOf((await fetchRaw(viewer.url)).body);
+    expect(Number.isInteger(made)).toBe(true);
     const events = await new Promise<string>((resolve, reject) => {
       const target = new URL(`${viewer.url}events`);
       const sent = request(
@@ -229,6 +233,27 @@ describe("toolscore view over HTTP", () => {
       sent.end();
     });
     expect(events).toContain("event: change\ndata: candidate\n\n");
+    // A stream opened now says the count is past the page's: the page fetches itself again.
+    const hello = await new Promise<string>((resolve, reject) => {
+      const target = new URL(`${viewer.url}events`);
+      const sent = request(
+        { host: target.hostname, port: target.port, path: "/events" },
+        (response) => {
+          let seen = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            seen += chunk;
+            if (/event: hello\ndata: \d+\n\n/.test(seen)) {
+              response.destroy();
+              resolve(seen);
+            }
+          });
+        },
+      );
+      sent.on("error", reject);
+      sent.end();
+    });
+    expect(Number(/event: hello\ndata: (\d+)/.exec(hello)?.[1])).toBeGreaterThan(made);
   });
 });
 

@@ -253,7 +253,7 @@ async function createRunList(paths: readonly string[], announce: (id: string) =>
 type RunList = Awaited<ReturnType<typeof createRunList>>;
 
 /** The viewer's pages: the list of runs (each run's figures kept until its file changes), a run. */
-function createPages(options: ViewerOptions, list: RunList) {
+function createPages(options: ViewerOptions, list: RunList, generation: () => number) {
   const facts = new Map<string, RunFacts>();
   const fallback = options.gate ?? {};
   const warned = new Set<string>();
@@ -321,15 +321,18 @@ function createPages(options: ViewerOptions, list: RunList) {
   };
   return {
     async list(page: number): Promise<string> {
+      // The count before the files are read: a change while they are, the page asks again.
+      const made = generation();
       const first = (page - 1) * runsPerPage;
       const shown = await list.page(first);
       const rows = await Promise.all(
         shown.runs.map(async (run) => ({ run, facts: await factsOf(run) })),
       );
-      return viewerPage(rows, { page, first, more: shown.more, files: shown.files });
+      return viewerPage(rows, { page, first, more: shown.more, files: shown.files }, made);
     },
     /** A run as the HTML report shows it, compared with another when `against` is given. */
     async run(run: Run, against?: Run): Promise<string> {
+      const made = generation();
       const { summary, metrics, dataset, gate } = await summarizeResults(run.file);
       const comparison = against === undefined ? undefined : await comparisonOf(run, against);
       return htmlReportOf({
@@ -343,7 +346,7 @@ function createPages(options: ViewerOptions, list: RunList) {
         ...(options.maxCases === undefined ? {} : { maxCases: options.maxCases }),
         ...(comparison === undefined ? {} : { comparison }),
         viewer: {
-          script: viewerScript(against === undefined ? [run.id] : [run.id, against.id]),
+          script: viewerScript(against === undefined ? [run.id] : [run.id, against.id], made),
           home: "/",
         },
         onWarning: options.onWarning ?? (() => undefined),
@@ -397,6 +400,8 @@ function createRouter(input: {
   readonly list: RunList;
   readonly pages: ReturnType<typeof createPages>;
   readonly clients: Set<ServerResponse>;
+  /** Changes announced so far, said to a page when its events stream opens. */
+  readonly generation: () => number;
 }) {
   const { host, list, pages, clients } = input;
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -431,7 +436,7 @@ function createRouter(input: {
         connection: "keep-alive",
         "x-content-type-options": "nosniff",
       });
-      response.write("retry: 1000\n\n");
+      response.write(`retry: 1000\n\nevent: hello\ndata: ${input.generation()}\n\n`);
       clients.add(response);
       request.on("close", () => clients.delete(response));
     } else if (url.pathname === "/compare") {
@@ -467,11 +472,20 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const host = options.host ?? "127.0.0.1";
   const clients = new Set<ServerResponse>();
   /** Tells every open page that a run changed (or `*`: the list itself). */
+  // Changes announced so far: a page made at an earlier count missed one (see `viewerScript`).
+  const changes = { generation: 0 };
   const announce = (id: string) => {
+    changes.generation++;
     for (const client of clients) client.write(`event: change\ndata: ${id}\n\n`);
   };
   const list = await createRunList(options.paths, announce);
-  const handle = createRouter({ host, list, pages: createPages(options, list), clients });
+  const handle = createRouter({
+    host,
+    list,
+    pages: createPages(options, list, () => changes.generation),
+    clients,
+    generation: () => changes.generation,
+  });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       // A file mid-write or gone: the page says so; the server goes on.
