@@ -97,6 +97,33 @@ function fetchRaw(
   });
 }
 
+/**
+ * A viewer's events stream read until `until` matches what it said; `onOpen` runs once it is
+ * open (to change a file the stream should tell of).
+ */
+function eventsUntil(url: string, until: RegExp, onOpen?: () => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(`${url}events`);
+    const sent = request(
+      { host: target.hostname, port: target.port, path: "/events" },
+      (response) => {
+        let said = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          said += chunk;
+          if (until.test(said)) {
+            response.destroy();
+            resolve(said);
+          }
+        });
+        onOpen?.();
+      },
+    );
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
 let viewer: Viewer;
 beforeAll(async () => {
   await run("baseline.jsonl", [30, 30, 300, 30]);
@@ -168,27 +195,9 @@ describe("toolscore view over HTTP", () => {
     const seen = await startViewer({ paths: [later], cwd: folder });
     try {
       // The run's lock makes its file empty; the list reads it then, before any line is written.
-      const listed = new Promise<void>((resolve, reject) => {
-        const target = new URL(`${seen.url}events`);
-        const sent = request(
-          { host: target.hostname, port: target.port, path: "/events" },
-          (response) => {
-            let said = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk: string) => {
-              said += chunk;
-              if (said.includes("data: *")) {
-                response.destroy();
-                resolve();
-              }
-            });
-            writeFileSync(path.join(later, "fresh.jsonl"), "");
-          },
-        );
-        sent.on("error", reject);
-        sent.end();
+      await eventsUntil(seen.url, /data: \*/, () => {
+        writeFileSync(path.join(later, "fresh.jsonl"), "");
       });
-      await listed;
       expect((await fetchRaw(seen.url)).body).toContain("No results files here yet");
       const finished = readFileSync(path.join(folder, "baseline.jsonl"));
       appendFileSync(path.join(later, "fresh.jsonl"), finished);
@@ -207,52 +216,16 @@ describe("toolscore view over HTTP", () => {
     const generationOf = (body: string) => Number(/, (\d+)\);<\/script>/.exec(body)?.[1]);
     const made = generationOf((await fetchRaw(viewer.url)).body);
     expect(Number.isInteger(made)).toBe(true);
-    const events = await new Promise<string>((resolve, reject) => {
-      const target = new URL(`${viewer.url}events`);
-      const sent = request(
-        { host: target.hostname, port: target.port, path: "/events" },
-        (response) => {
-          let seen = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => {
-            seen += chunk;
-            if (seen.includes("data: candidate")) {
-              response.destroy();
-              resolve(seen);
-            }
-          });
-          // The stream is open: the file grows.
-          setTimeout(() => {
-            appendFileSync(path.join(folder, "candidate.jsonl"), "");
-            const text = readFileSync(path.join(folder, "candidate.jsonl"), "utf8");
-            writeFileSync(path.join(folder, "candidate.jsonl"), text);
-          }, 300);
-        },
-      );
-      sent.on("error", reject);
-      sent.end();
+    // The stream is open: the file grows.
+    const events = await eventsUntil(viewer.url, /data: candidate/, () => {
+      setTimeout(() => {
+        const text = readFileSync(path.join(folder, "candidate.jsonl"), "utf8");
+        writeFileSync(path.join(folder, "candidate.jsonl"), text);
+      }, 300);
     });
     expect(events).toContain("event: change\ndata: candidate\n\n");
     // A stream opened now says the count is past the page's: the page fetches itself again.
-    const hello = await new Promise<string>((resolve, reject) => {
-      const target = new URL(`${viewer.url}events`);
-      const sent = request(
-        { host: target.hostname, port: target.port, path: "/events" },
-        (response) => {
-          let seen = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => {
-            seen += chunk;
-            if (/event: hello\ndata: \d+\n\n/.test(seen)) {
-              response.destroy();
-              resolve(seen);
-            }
-          });
-        },
-      );
-      sent.on("error", reject);
-      sent.end();
-    });
+    const hello = await eventsUntil(viewer.url, /event: hello\ndata: \d+\n\n/);
     expect(Number(/event: hello\ndata: (\d+)/.exec(hello)?.[1])).toBeGreaterThan(made);
   });
 });
