@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // End-to-end tests (`*.e2e.test.ts`) run the built command line, npm installs, Chromium or other
@@ -10,6 +11,9 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     // Two cores on CI: forks keep memory-heavy tests (10,000-call inputs) isolated.
     pool: "forks",
+    // One file more than cores (vitest's default is one fewer: a single file at a time on two):
+    // the end-to-end files spend much of their time waiting on npm, Chromium and the CLI.
+    maxWorkers: availableParallelism() + 1,
     // Generous: a test fails on what it checks, never on a loaded machine's speed.
     testTimeout: 300_000,
     hookTimeout: 600_000,

@@ -1,5 +1,14 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,7 +24,7 @@ const run = promisify(execFile);
  * (and jest, say) into a fresh project with an empty npm cache, as a new user's machine would,
  * without the internet and without relying on what earlier installs left in a cache.
  * Packuments carry each version's own package.json; tarballs are packed from the installed
- * folders on first request.
+ * folders on first request, once per test run.
  */
 export interface NpmRegistry {
   readonly url: string;
@@ -84,23 +93,35 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   const work = mkdtempSync(path.join(tmpdir(), "toolscore-registry-"));
   const tarballs = new Map<string, Promise<Buffer>>();
 
+  // Packed once per test run, whichever file's registry asks first (the run's TMPDIR is removed
+  // at its end); fast gzip: these tarballs cross loopback once and are unpacked at once.
+  const packedFolder = path.join(tmpdir(), "toolscore-registry-tarballs");
+  mkdirSync(packedFolder, { recursive: true });
   const tarball = (installed: Installed): Promise<Buffer> => {
     let packed = tarballs.get(installed.directory);
     if (packed === undefined) {
-      // GNU tar: the folder's files under package/, without the dependencies installed inside.
-      packed = run(
-        "tar",
-        [
-          "-czf",
-          "-",
+      const file = path.join(
+        packedFolder,
+        `${path.relative(root, installed.directory).replace(/[^\w.@-]+/g, "_")}-${installed.version}.tgz`,
+      );
+      packed = readFile(file).catch(async () => {
+        const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+        // GNU tar: the folder's files under package/, without the dependencies installed inside.
+        await run("tar", [
+          "-I",
+          "gzip -1",
+          "-cf",
+          partial,
           "--exclude=./node_modules",
           "--transform=s,^\\.,package,",
           "-C",
           installed.directory,
           ".",
-        ],
-        { encoding: "buffer", maxBuffer: 1 << 30 },
-      ).then((result) => result.stdout);
+        ]);
+        // Whole or not at all: another file's registry may be reading it.
+        renameSync(partial, file);
+        return readFile(file);
+      });
       tarballs.set(installed.directory, packed);
     }
     return packed;
