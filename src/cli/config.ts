@@ -19,7 +19,7 @@ import type { Flag } from "./flags.js";
 import { gateRates, notEvaluablePolicies } from "../core/gate.js";
 import type { GateRate, GateRule, NotEvaluablePolicy } from "../core/gate.js";
 import { InvalidOptionError } from "../core/errors.js";
-import { isJsonObject } from "../core/json.js";
+import { isJsonObject, jsonErrorPosition, textPosition } from "../core/json.js";
 import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
@@ -214,13 +214,6 @@ function configError(
   return new InvalidOptionError({ option: "config", value, message: `${where}: ${message}` });
 }
 
-/** Line and column (from 1) of an offset in a text. */
-function positionIn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split("\n").length;
-  return { line, column: before.length - before.lastIndexOf("\n") };
-}
-
 /** Where a parse error of a config's text is, as an editor shows it. */
 function parseErrorPosition(
   error: unknown,
@@ -230,17 +223,13 @@ function parseErrorPosition(
   if (yamlPosition?.[0] !== undefined) {
     return { line: yamlPosition[0].line, column: yamlPosition[0].col };
   }
-  const message = error instanceof Error ? error.message : "";
-  const lineColumn = /line (\d+) column (\d+)/.exec(message);
-  if (lineColumn !== null) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
-  const offset = /position (\d+)/.exec(message);
-  return offset === null ? undefined : positionIn(text, Number(offset[1]));
+  return jsonErrorPosition(text, error);
 }
 
 /** Where a top-level key is written in a config's text (JSON or YAML), when it can be found. */
 function keyPosition(text: string, key: string): { line: number; column: number } | undefined {
   const found = new RegExp(`^([ \\t{,]*)(["']?)${escapeRegExp(key)}\\2\\s*:`, "m").exec(text);
-  return found === null ? undefined : positionIn(text, found.index + found[1].length);
+  return found === null ? undefined : textPosition(text, found.index + found[1].length);
 }
 
 /**
@@ -302,11 +291,11 @@ function metricOptionPosition(
     for (const spelling of spellings) {
       const found = new RegExp(`(["']?)${escapeRegExp(spelling)}\\1\\s*:`).exec(within);
       if (found !== null) {
-        return positionIn(text, start + entry[0].length + found.index);
+        return textPosition(text, start + entry[0].length + found.index);
       }
     }
   }
-  return positionIn(text, start);
+  return textPosition(text, start);
 }
 
 /** snake_case keys of a config file read as camelCase, at the top level only. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, LimitExceededError } from "./errors.js";
-import { childPath, jsonEquals, jsonTypeOf, toJsonValue } from "./json.js";
+import {
+  childPath,
+  jsonEquals,
+  jsonErrorPosition,
+  jsonTypeOf,
+  textPosition,
+  toJsonValue,
+} from "./json.js";
 import type { JsonValue } from "./json.js";
 
 function nested(depth: number): JsonValue {
@@ -138,5 +145,51 @@ describe("toJsonValue", () => {
   it("copies objects without a prototype", () => {
     const bare = Object.assign(Object.create(null) as object, { a: 1 });
     expect(toJsonValue(bare, { field: "x" })).toEqual({ a: 1 });
+  });
+});
+
+describe("jsonErrorPosition", () => {
+  const errorOf = (text: string): unknown => {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return error;
+    }
+    throw new Error(`${text} parsed`);
+  };
+
+  it("finds the bad character of a real JSON.parse error, whichever words V8 uses", () => {
+    // The character the position points at: each bad token, or just past the end of the text.
+    const pointedAt = (text: string) => {
+      const at = jsonErrorPosition(text, errorOf(text));
+      return at === undefined
+        ? undefined
+        : (text.split("\n")[at.line - 1]?.[at.column - 1] ?? "end");
+    };
+    expect(pointedAt('{"a": 1,\n "b": x}')).toBe("x");
+    expect(pointedAt('{"a": tru}')).toBe("}");
+    expect(pointedAt('{"id": "ok", "list": [1, 2,, 3]}')).toBe(",");
+    expect(pointedAt("[1, 2")).toBe("end");
+  });
+
+  it("reads each form V8 writes, and says nothing where a message has no place", () => {
+    const text = '{"a": 1}\n{"b": }';
+    expect(
+      jsonErrorPosition(text, new SyntaxError("Unexpected token } in JSON at position 15")),
+    ).toEqual({
+      line: 2,
+      column: 7,
+    });
+    expect(jsonErrorPosition(text, new SyntaxError("Expected ',' (line 2 column 3)"))).toEqual({
+      line: 2,
+      column: 3,
+    });
+    expect(
+      jsonErrorPosition(text, new SyntaxError(`Unexpected token '}', "{"b": }" is not valid JSON`)),
+    ).toEqual({ line: 2, column: 7 });
+    expect(
+      jsonErrorPosition(text, new SyntaxError("Unexpected end of JSON input")),
+    ).toBeUndefined();
+    expect(textPosition("ab\ncd", 4)).toEqual({ line: 2, column: 2 });
   });
 });

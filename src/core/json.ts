@@ -348,3 +348,38 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** Line and column (from 1) of an offset in a text. */
+export function textPosition(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+
+/**
+ * Where in `text` a `JSON.parse` error is, read from V8's words: a line and column, a position,
+ * or (for the errors that give neither) the quoted text around the bad token, ten characters
+ * either side, "..." where cut. Undefined when the message says none of these.
+ */
+export function jsonErrorPosition(
+  text: string,
+  error: unknown,
+): { line: number; column: number } | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn !== null) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (position !== null) return textPosition(text, Number(position[1]));
+  // V8 writes the snippet as ..."text"... with the dots outside the quotes where it was cut.
+  const quoted = /(\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
+  const token = /^Unexpected token '(.)'/.exec(message)?.[1];
+  if (quoted !== null) {
+    const at = text.indexOf(quoted[2]);
+    const within =
+      (quoted[1] as string | undefined) === undefined ? quoted[2].indexOf(token ?? "") : 10;
+    return at === -1 || within === -1 ? undefined : textPosition(text, at + within);
+  }
+  if (token === undefined) return undefined;
+  const at = text.indexOf(token);
+  return at === -1 ? undefined : textPosition(text, at);
+}

@@ -11,6 +11,7 @@ import { maxTranscriptBytes, readTranscriptFile } from "./transcript-file.js";
 import type { DatasetCase, ReadDatasetCaseOptions } from "../adapters/dataset-case.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
+import { jsonErrorPosition } from "../core/json.js";
 
 /** The largest JSON or YAML dataset read (whole, so a few times its size in memory). */
 export const maxDocumentBytes = 256 * 1024 * 1024;
@@ -321,36 +322,13 @@ async function entryWithFiles(
   }
 }
 
-/**
- * A JSON syntax error's line and column. V8 gives a position for some errors; for the others it
- * quotes the text around the bad token (ten characters either side, "..." where cut).
- */
+/** A JSON syntax error's message on one line, with its line and column where V8 tells them. */
 function jsonErrorLocation(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  let offset: number | undefined;
-  const position = /position (\d+)/.exec(message);
-  if (position !== null) offset = Number(position[1]);
-  else {
-    // V8 writes the snippet as ..."text"... with the dots outside the quotes where it was cut.
-    const quoted = /(\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
-    const token = /^Unexpected token '(.)'/.exec(message)?.[1];
-    if (quoted !== null) {
-      const at = text.indexOf(quoted[2]);
-      const within =
-        (quoted[1] as string | undefined) === undefined ? quoted[2].indexOf(token ?? "") : 10;
-      if (at !== -1 && within !== -1) offset = at + within;
-    } else if (token !== undefined) {
-      const at = text.indexOf(token);
-      if (at !== -1) offset = at;
-    }
-  }
   // The quoted snippet may span lines; keep the message on one.
   const oneLine = message.replace(/\r?\n/g, "\\n");
-  if (offset === undefined) return oneLine;
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  return `${oneLine} (line ${line}, column ${column})`;
+  const at = jsonErrorPosition(text, error);
+  return at === undefined ? oneLine : `${oneLine} (line ${at.line}, column ${at.column})`;
 }
 
 /** One JSONL line: a case, or why it is not one. */
