@@ -257,7 +257,7 @@ export function placedInConfig(error: unknown, config: EvalConfig): unknown {
   const written = (name: string) =>
     new RegExp(`(^|[\\s{,])(["']?)${escapeRegExp(name)}\\2\\s*:`, "m").test(text);
   const message = error.message.replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (name) => {
-    const snakeName = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    const snakeName = snake(name);
     return !written(name) && written(snakeName) ? snakeName : name;
   });
   const placed = configError(config.file, message, error.value, found);
@@ -287,7 +287,7 @@ function metricOptionPosition(
     const rest = text.slice(start + entry[0].length);
     const next = /["']?metric["']?\s*:/.exec(rest);
     const within = next === null ? rest : rest.slice(0, next.index);
-    const spellings = [key, key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+    const spellings = [key, snake(key)];
     for (const spelling of spellings) {
       const found = new RegExp(`(["']?)${escapeRegExp(spelling)}\\1\\s*:`).exec(within);
       if (found !== null) {

@@ -79,7 +79,6 @@ interface ReadCall {
   readonly plain: boolean;
 }
 
-/** The arguments of an expected call given by its name only. */
 /** What an expected call that leaves out its arguments expects: any (an object). */
 export const anyArguments = match.any("object");
 

@@ -118,12 +118,12 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
   const errors = options.errors ?? [];
   if (errors.length > 0) {
     lines.push("");
+    const where = (error: (typeof errors)[number]) =>
+      `${printable(error.id)}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}`;
     let shown = 0;
     for (const group of sameErrors(errors).slice(0, maxErrorsShown)) {
       shown += group.cases.length;
       const [first] = group.cases;
-      const where = (error: (typeof errors)[number]) =>
-        `${printable(error.id)}${error.line === undefined || error.message.startsWith(`line ${error.line}:`) ? "" : ` (line ${error.line})`}`;
       // Cases that failed in the same words (a judge no call reaches) are one line.
       const cases =
         group.cases.length === 1

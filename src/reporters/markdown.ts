@@ -186,14 +186,13 @@ function comparisonLines(
   max: number,
 ): string[] {
   const icon = comparison.regressions > 0 ? "❌" : "✅";
+  const differ = datasetsDiffer(comparison);
   const lines = [
     `### ${icon} Compared with ${cell(baseline)}`,
     "",
     cell(comparisonVerdict(comparison), 400),
     "",
-    ...((differ) => (differ === undefined ? [] : [`> ${cell(differ, 400)}`, ""]))(
-      datasetsDiffer(comparison),
-    ),
+    ...(differ === undefined ? [] : [`> ${cell(differ, 400)}`, ""]),
     "| metric | mean before | mean now | pass rate before | pass rate now |",
     "| --- | ---: | ---: | ---: | ---: |",
     ...comparison.metrics.map(

@@ -471,9 +471,9 @@ function createRouter(input: {
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const host = options.host ?? "127.0.0.1";
   const clients = new Set<ServerResponse>();
-  /** Tells every open page that a run changed (or `*`: the list itself). */
   // Changes announced so far: a page made at an earlier count missed one (see `viewerScript`).
   const changes = { generation: 0 };
+  /** Tells every open page that a run changed (or `*`: the list itself). */
   const announce = (id: string) => {
     changes.generation++;
     for (const client of clients) client.write(`event: change\ndata: ${id}\n\n`);
