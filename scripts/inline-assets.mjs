@@ -4,9 +4,9 @@
 // the sources read the file itself), and the module tsc built from it gets the file's text as a
 // string literal in that call's place, so the package reads no file of its own at run time and
 // the CommonJS bundle, made from these modules, carries the text too. Fails on a missing file.
-import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -38,6 +38,11 @@ for (const file of modules(dist)) {
   });
   writeFileSync(file, written);
 }
-// The config's schema is also a file of the package, for editors (toolscore/config.schema.json).
-copyFileSync(path.join(src, "cli", "config.schema.json"), path.join(dist, "config.schema.json"));
+// The config's schema is also a file of the package, for editors (toolscore/config.schema.json):
+// written from the settings table, as the CLI checks a config file against it.
+const { loadConfigSchema } = await import(pathToFileURL(path.join(dist, "cli", "config.js")).href);
+writeFileSync(
+  path.join(dist, "config.schema.json"),
+  `${JSON.stringify(await loadConfigSchema(), null, 2)}\n`,
+);
 console.log(`inline-assets: ${inlined} file(s) written into the build`);

@@ -252,7 +252,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     );
     expect(
       (await runCliProcess([...args, ...out, "--not-evaluable", "maybe"], { cwd, env })).stderr,
-    ).toContain("--not-evaluable takes fail or ignore, got maybe");
+    ).toContain(`--not-evaluable takes fail or ignore, got "maybe"`);
   });
 
   it("decides judged values in a dataset's expected calls, and refuses them without a judge", async () => {

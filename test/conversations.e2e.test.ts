@@ -114,7 +114,7 @@ describe("conversations, through the command line", () => {
       },
     );
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--turn-aggregate must be mean, min, all");
+    expect(bad.stderr).toContain(`--turn-aggregate takes mean, min or all, got "median"`);
 
     // The agent fixed: the refund waits for the customer's yes.
     await runCliProcess(["eval", "runs/", "-e", "expected.jsonl", "--out", "before.jsonl"], {

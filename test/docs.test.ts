@@ -244,7 +244,7 @@ describe("docs: YAML, JSON and configs", () => {
       const file = path.join(directory, `config-${index}.yaml`);
       writeFileSync(file, block.code);
       const config = await readConfigFile(file);
-      for (const metric of config.metrics) {
+      for (const metric of config.metrics ?? []) {
         if (judged.has(metric.metric)) continue;
         expect(
           () => createMetric({ metric: metric.metric, ...metric.options }),

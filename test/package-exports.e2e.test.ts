@@ -12,6 +12,7 @@ import { startLlmServer } from "./support/llm-server.mjs";
 import { oldestNodeVersion, optionalTool } from "./support/optional-tools.js";
 import { folderSize, root, runProgram, usePackedPackage } from "./support/packed-package.js";
 import type { Consumer } from "./support/packed-package.js";
+import { loadConfigSchema } from "../src/cli/config.js";
 
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
   exports: Record<string, { require?: unknown }>;
@@ -135,7 +136,7 @@ describe("the packed package, installed from its tarball", () => {
     }
   });
 
-  it("ships the builds and their types, without tests, sources or development scripts", () => {
+  it("ships the builds and their types, without tests, sources or development scripts", async () => {
     const installed = path.join(consumer.directory, "node_modules", "toolscore");
     const files = readdirSync(installed, { recursive: true }).map(String);
     expect(files.some((file) => /\.test\.|fixtures/.test(file))).toBe(false);
@@ -158,11 +159,13 @@ describe("the packed package, installed from its tarball", () => {
     expect(published.repository.url).toMatch(/^git\+https:\/\/.+\.git$/);
     expect(published.homepage).toMatch(/^https:\/\//);
     expect(published.bugs.url).toMatch(/^https:\/\//);
-    // The config's schema, for editors: the file the docs name, resolvable by its export.
+    // The config's schema, for editors: the file the docs name, resolvable by its export, and
+    // the one the CLI checks a config against (written from the settings table).
     const schema = JSON.parse(
       readFileSync(path.join(installed, "dist", "config.schema.json"), "utf8"),
     ) as { title: string };
     expect(schema.title).toBe("toolscore config");
+    expect(schema).toEqual(await loadConfigSchema());
     const resolved = createRequire(path.join(consumer.directory, "index.js")).resolve(
       "toolscore/config.schema.json",
     );

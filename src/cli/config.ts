@@ -1,5 +1,3 @@
-import type { TurnAggregate } from "../core/turns.js";
-import type { GroupBy } from "../core/repeats.js";
 import { existsSync, readFileSync } from "node:fs";
 import {
   FileTooLargeError,
@@ -11,77 +9,26 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
-import { shareFlag, shownPath, usageError } from "./io.js";
-import { percentShare } from "../core/options.js";
+import { shownPath } from "./io.js";
 import { keyVariableOf } from "../providers/registry.js";
 import type { CliIo } from "./io.js";
-import type { Flag } from "./flags.js";
-import { gateRates, notEvaluablePolicies } from "../core/gate.js";
-import type { GateRate, GateRule, NotEvaluablePolicy } from "../core/gate.js";
+import type { GateRule } from "../core/gate.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject, jsonErrorPosition, textPosition } from "../core/json.js";
-import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { configGroups, gateSettings, runConfigSchema, runSettings } from "./run-settings.js";
+import type { MetricConfig, RunSettings } from "./run-settings.js";
+import { configKeysOf, flagsOf, resolveSettings, snake } from "./settings.js";
+import type { Setting, SettingSources } from "./settings.js";
 
-/** One metric of a run as configured: a registry id, and its options. */
-export interface MetricConfig {
-  readonly metric: string;
-  readonly options: JsonObject;
-}
+export type { MetricConfig };
 
-/** The judge settings of a run. */
-export interface JudgeConfig {
-  /** `provider/model`, e.g. `openai/gpt-4o-mini`. */
-  readonly model: string;
-  readonly baseURL?: string;
-  readonly concurrency?: number;
-  readonly requestsPerMinute?: number;
-  /**
-   * Each try's deadline in milliseconds, the answer's read included (default 60,000), and the
-   * SDK's retries (default 3): a call ends within `timeoutMs × (maxRetries + 1)`.
-   */
-  readonly timeoutMs?: number;
-  readonly maxRetries?: number;
-  /** The judge cache folder; false for none. Default: `toolscore/judge-cache` in the user's cache folder. */
-  readonly cache?: string | false;
-  /** Send the judge's questions through the provider's batch API (as `--batch`). */
-  readonly batch?: boolean;
-  /** Seconds between status checks of a batch. Default 30. */
-  readonly batchIntervalSeconds?: number;
-  /** Status checks of a batch at most before the run stops (resumable). Default 120. */
-  readonly batchMaxChecks?: number;
-}
-
-/** Everything `toolscore eval` runs with, from the config file and the flags. */
-export interface EvalConfig {
+/** What a config file sets: its settings by name, read by the table (paths resolved). */
+export type EvalConfig = Partial<RunSettings> & {
   /** The file it was read from, when one was. */
   readonly file?: string;
-  readonly metrics: readonly MetricConfig[];
-  readonly judge?: JudgeConfig;
-  readonly concurrency?: number;
-  readonly threshold?: number;
-  readonly failUnder?: number;
-  /** What the gate does with cases a judge could not tell. Default "fail". */
-  readonly notEvaluable?: NotEvaluablePolicy;
-  /** The rate the gate holds to fail_under. Default "pass-rate". */
-  readonly gateOn?: GateRate;
-  /** Fail the gate on cases that passed in some runs and failed in others. */
-  readonly failOnFlaky?: boolean;
-  readonly normalizeNames?: boolean;
-  readonly out?: string;
-  readonly report?: string;
-  readonly junit?: string;
-  readonly markdown?: string;
-  /** Most cases the HTML report shows (failures first). Default 2000. */
-  readonly reportMaxCases?: number;
-  /** Which cases keep their alignment in the results file. Default "none". */
-  readonly details?: DetailsChoice;
-  /** What makes cases runs of one case: `id` or `metadata.<key>`. */
-  readonly groupBy?: GroupBy;
-  /** How a conversation's turns make its score, unless a case says. Default "mean". */
-  readonly turnAggregate?: TurnAggregate;
-}
+};
 
 export const configFileNames = [
   "toolscore.config.json",
@@ -89,25 +36,36 @@ export const configFileNames = [
   "toolscore.config.yml",
 ];
 
-/**
- * The config file's JSON Schema, also published for editors (`toolscore/config.schema.json`):
- * each setting with its description and, as `errorMessage`, what it must be.
- */
-export const configSchema = JSON.parse(
-  readFileSync(new URL("./config.schema.json", import.meta.url), "utf8"),
-) as JsonObject & {
+/** The config file's JSON Schema, with the registry's metric ids (loaded on first need). */
+export async function loadConfigSchema(): Promise<ConfigSchema> {
+  const { metricDefinitions } = await import("../registry/metric-registry.js");
+  return runConfigSchema(metricDefinitions.map((definition) => definition.id)) as ConfigSchema;
+}
+
+type ConfigSchema = JsonObject & {
   properties: Record<string, JsonObject>;
   definitions: Record<string, JsonObject>;
 };
 
-/** The settings a config may hold, in camelCase (the `$schema` line is the editor's). */
-const topLevelKeys = Object.keys(configSchema.properties).filter(
-  (key) => key !== "$schema" && !key.includes("_"),
-);
+/** Every spelling of a config key (camelCase, snake_case), by the object it is in. */
+const spellings = (() => {
+  const byGroup = new Map<string, Map<string, string>>([["", new Map()]]);
+  for (const key of configKeysOf(runSettings).keys()) {
+    const [outer, inner] = key.split(".") as [string, string?];
+    byGroup.get("")?.set(outer, outer).set(snake(outer), outer);
+    if (inner === undefined) continue;
+    const group = byGroup.get(outer) ?? new Map<string, string>();
+    byGroup.set(outer, group.set(inner, inner).set(snake(inner), inner));
+  }
+  return byGroup;
+})();
+
+/** The settings a config may hold, in camelCase. */
+const topLevelKeys = [...new Set(spellings.get("")?.values())];
 
 // Ajv is loaded when a config file is read: a run without one never loads it.
 const load = createRequire(import.meta.url);
-let validateConfig: ValidateFunction | undefined;
+let checker: { readonly schema: ConfigSchema; readonly validate: ValidateFunction } | undefined;
 
 /**
  * A credential in a config's judge settings (`api_key`, `apiKey`, `token`...), said before
@@ -143,7 +101,10 @@ function settingOf(error: ErrorObject): string {
 }
 
 /** An Ajv error in the user's words, or undefined where the schema words none. */
-function wordsOf(error: ErrorObject): { rank: number; message: string } | undefined {
+function wordsOf(
+  error: ErrorObject,
+  schema: ConfigSchema,
+): { rank: number; message: string } | undefined {
   const where = settingPath(error.instancePath);
   if (error.keyword === "additionalProperties") {
     const key = (error.params as { additionalProperty: string }).additionalProperty;
@@ -155,8 +116,9 @@ function wordsOf(error: ErrorObject): { rank: number; message: string } | undefi
       message: `${where}.${key} is not a setting (known: ${camelCase.join(", ")})`,
     };
   }
-  if (error.parentSchema === configSchema.definitions.metricId && typeof error.data === "string") {
-    const ids = configSchema.definitions.metricId.enum as string[];
+  const { metricId } = schema.definitions;
+  if (error.parentSchema === metricId && typeof error.data === "string") {
+    const ids = metricId.enum as string[];
     return {
       rank: 3,
       message: `${where}: unknown metric ${JSON.stringify(error.data)}${didYouMean(error.data, ids)}; known metrics: ${ids.join(", ")}`,
@@ -172,15 +134,19 @@ function wordsOf(error: ErrorObject): { rank: number; message: string } | undefi
  * The first thing wrong with a config, by its schema: the deepest error the schema words; at one
  * depth, an unknown metric, then an unknown key, then what a value must be.
  */
-function schemaProblem(value: JsonObject): { message: string; key: string } | undefined {
-  if (validateConfig === undefined) {
+async function schemaProblem(
+  value: JsonObject,
+): Promise<{ message: string; key: string } | undefined> {
+  if (checker === undefined) {
+    const schema = await loadConfigSchema();
     const ajv: Ajv = new (load("ajv") as { Ajv: typeof Ajv }).Ajv({ strict: false, verbose: true });
-    validateConfig = ajv.compile(configSchema);
+    checker = { schema, validate: ajv.compile(schema) };
   }
-  if (validateConfig(value)) return undefined;
+  const { schema, validate } = checker;
+  if (validate(value)) return undefined;
   let best: { depth: number; rank: number; message: string; key: string } | undefined;
-  for (const error of validateConfig.errors ?? []) {
-    const worded = wordsOf(error);
+  for (const error of validate.errors ?? []) {
+    const worded = wordsOf(error, schema);
     const words = worded ?? {
       rank: 0,
       message: `${settingPath(error.instancePath)} ${error.message ?? "is invalid"}`,
@@ -240,7 +206,7 @@ function keyPosition(text: string, key: string): { line: number; column: number 
 export function placedInConfig(error: unknown, config: EvalConfig): unknown {
   if (!InvalidOptionError.isInstance(error) || config.file === undefined) return error;
   const { option } = error;
-  const entry = config.metrics.find(
+  const entry = config.metrics?.find(
     ({ metric }) => option === metric || option.startsWith(`${metric}.`),
   );
   if (entry === undefined) return error;
@@ -298,66 +264,54 @@ function metricOptionPosition(
   return textPosition(text, start);
 }
 
-/** snake_case keys of a config file read as camelCase, at the top level only. */
-function camel(key: string): string {
-  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-/** The metrics as configured, in either form the schema allows. */
-function metricsOf(value: JsonValue | undefined): MetricConfig[] {
-  if (value === undefined) return [];
-  // `metrics: { tool-call-accuracy: { order: strict } }`
-  if (isJsonObject(value)) {
-    return Object.entries(value).map(([metric, options]) => ({
-      metric,
-      options: (options ?? {}) as JsonObject,
-    }));
-  }
-  // `metrics: [tool-call-accuracy, { metric: axion-tool-correctness, strict_order: true }]`
-  return (value as (string | JsonObject)[]).map((item) => {
-    if (typeof item === "string") return { metric: item, options: {} };
-    const { metric, options, ...inline } = item;
-    return { metric: metric as string, options: { ...inline, ...((options ?? {}) as JsonObject) } };
-  });
-}
-
-/** The judge as configured: a model string, or its settings in camelCase. */
-function judgeOf(value: JsonValue | undefined): JudgeConfig | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return { model: value };
+/**
+ * A config file's settings by name, each read by its table entry; one setting given in both
+ * spellings is an error, and so is what the schema could not say (a percentage over 100).
+ */
+function settingsOf(value: JsonObject, file: string, text: string): EvalConfig {
   const settings: Record<string, unknown> = {};
-  // snake_case too, as the rest of the config takes it (timeout_ms, base_url).
-  for (const [given, setting] of Object.entries(value)) {
-    settings[camel(given).replace(/Url$/, "URL")] = setting;
-  }
-  return settings as unknown as JudgeConfig;
-}
-
-const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
-/** Keys of an object in camelCase; one setting given in both spellings is an error. */
-function camelSettings(
-  value: JsonObject,
-  file: string,
-  text: string,
-): { given: Partial<Record<string, JsonValue>>; spelled: Partial<Record<string, string>> } {
-  const given: Partial<Record<string, JsonValue>> = {};
-  const spelled: Partial<Record<string, string>> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (key === "$schema") continue;
-    const name = camel(key);
-    if (spelled[name] !== undefined) {
-      throw configError(
-        file,
-        `${spelled[name]} and ${key} are one setting: keep one`,
-        undefined,
-        keyPosition(text, key),
-      );
+  const names = configKeysOf(runSettings);
+  const directory = path.dirname(path.resolve(file));
+  const read = (key: string, item: JsonValue, spelled: string, top: string) => {
+    const name = names.get(key) as keyof RunSettings;
+    try {
+      const setting = runSettings[name] as Setting<unknown>;
+      const given = setting.kind.fromConfig(item, { directory, spelled });
+      // An empty list is no list given, as on the command line.
+      if (!(Array.isArray(given) && given.length === 0)) settings[name] = given;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw configError(file, message, item, keyPosition(text, top));
     }
-    given[name] = item;
-    spelled[name] = key;
-  }
-  return { given, spelled };
+  };
+  const entries = (object: JsonObject, group: string, top?: string) => {
+    const known = spellings.get(group) ?? new Map<string, string>();
+    const seen = new Map<string, string>();
+    for (const [spelled, item] of Object.entries(object)) {
+      if (spelled === "$schema" && group === "") continue;
+      const key = known.get(spelled) ?? spelled;
+      const before = seen.get(key);
+      if (before !== undefined) {
+        const where = top === undefined ? "" : `${top}.`;
+        throw configError(
+          file,
+          `${where}${before} and ${where}${spelled} are one setting: keep one`,
+          undefined,
+          keyPosition(text, top ?? spelled),
+        );
+      }
+      seen.set(key, spelled);
+      const inside = group === "" && key in configGroups ? key : undefined;
+      if (inside === undefined)
+        read(group === "" ? key : `${group}.${key}`, item, spelled, top ?? spelled);
+      else if (isJsonObject(item)) entries(item, inside, spelled);
+      // A group given as a string is its shorthand: `judge: openai/gpt-4o-mini`.
+      else if (item !== null)
+        read(`${inside}.${configGroups[inside].shorthand}`, item, spelled, spelled);
+    }
+  };
+  entries(value, "");
+  return settings;
 }
 
 /** Reads the text of a config file as JSON or YAML, with where a syntax error is. */
@@ -400,51 +354,13 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
     });
   }
   const value = await parseConfig(file, text);
-  if (value === null || value === undefined) return { metrics: [] };
+  if (value === null || value === undefined) return {};
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
-  const problem = credentialProblem(value) ?? schemaProblem(value);
+  const problem = credentialProblem(value) ?? (await schemaProblem(value));
   if (problem !== undefined) {
     throw configError(file, problem.message, undefined, keyPosition(text, problem.key));
   }
-  const { given, spelled } = camelSettings(value, file, text);
-  const directory = path.dirname(path.resolve(file));
-  const relative = (key: string): string | undefined => {
-    const item = given[key];
-    return item === undefined ? undefined : path.resolve(directory, item as string);
-  };
-  /** A share from 0 to 1, also written as a percentage ("90%"). */
-  const shareOf = (key: string): number | undefined => {
-    const item = given[key];
-    const share = typeof item === "string" ? percentShare(item) : item;
-    if (share !== undefined && !((share as number) >= 0 && (share as number) <= 1)) {
-      throw configError(
-        file,
-        `${spelled[key] ?? key} must be a share from 0 to 1 (0.9) or a percentage ("90%")`,
-        item,
-        keyPosition(text, spelled[key] ?? key),
-      );
-    }
-    return share as number | undefined;
-  };
-  return {
-    metrics: metricsOf(given.metrics),
-    judge: judgeOf(given.judge),
-    concurrency: given.concurrency as number | undefined,
-    threshold: shareOf("threshold"),
-    failUnder: shareOf("failUnder"),
-    notEvaluable: given.notEvaluable as NotEvaluablePolicy | undefined,
-    gateOn: given.gateOn as GateRate | undefined,
-    failOnFlaky: given.failOnFlaky as boolean | undefined,
-    reportMaxCases: given.reportMaxCases as number | undefined,
-    details: given.details as DetailsChoice | undefined,
-    groupBy: given.groupBy as GroupBy | undefined,
-    turnAggregate: given.turnAggregate as TurnAggregate | undefined,
-    normalizeNames: given.normalizeNames as boolean | undefined,
-    out: relative("out"),
-    report: relative("report"),
-    junit: relative("junit"),
-    markdown: relative("markdown"),
-  };
+  return settingsOf(value, file, text);
 }
 
 /** The config file in a folder, when there is one. */
@@ -531,10 +447,10 @@ export function applySetting(metrics: MetricConfig[], setting: string): MetricCo
  * in a repository may come from a pull request. Undefined when turned off.
  */
 export function judgeCacheDirectory(
-  config: EvalConfig,
+  config: Pick<EvalConfig, "judgeCache">,
   io: Pick<CliIo, "cwd" | "env">,
 ): string | undefined {
-  const cache = config.judge?.cache;
+  const cache = config.judgeCache;
   if (cache === false) return undefined;
   if (cache !== undefined) return path.resolve(io.cwd, cache);
   const { env } = io;
@@ -558,7 +474,7 @@ export async function configFor(
     io.stderr.write(
       "toolscore: no config file here (toolscore.config.json, .yaml or .yml); the defaults apply\n",
     );
-    return { metrics: [] };
+    return {};
   }
   if (!/\.(?:json|ya?ml)$/i.test(file)) refuseCodeConfig(file);
   if (given === undefined) io.stderr.write(`toolscore: using ${path.relative(io.cwd, file)}\n`);
@@ -566,67 +482,55 @@ export async function configFor(
 }
 
 /** The gate's flags, the same in every command that decides a run's gate (eval, report, merge). */
-export const gateFlags = {
-  "fail-under": {
-    type: "string",
-    value: "<0..1|N%>",
-    help: "pass when at least this share of cases passes (default: the config's fail_under, else all)",
-  },
-  "not-evaluable": {
-    type: "string",
-    value: "fail|ignore",
-    help: "cases a judge could not tell fail the gate (default), or are left out of it",
-  },
-  "gate-on": {
-    type: "string",
-    value: "pass-rate|pass@k|pass^k",
-    help: "the rate --fail-under holds: cases passed (default), or over repeated\nruns the cases some run (pass@k) or every run (pass^k) passed",
-  },
-  "fail-on-flaky": {
-    type: "boolean",
-    help: "fail when a case passed in some of its runs and failed in others",
-  },
-} as const satisfies Readonly<Record<string, Flag>>;
+export const gateFlags = flagsOf(runSettings, gateSettings, { grouped: false });
+
+/** A command's settings, resolved: the flags over the config file's over the defaults. */
+export interface ResolvedSettings<K extends keyof RunSettings> {
+  readonly settings: Pick<RunSettings, K>;
+  readonly from: SettingSources<Pick<RunSettings, K>>;
+  readonly config: EvalConfig;
+}
 
 /**
- * The run's gate rule from the flags over the config: the pass rate `--fail-under` (else
- * `fail_under`, with where it came from for the verdict line), and what cases a judge could not
- * tell do (`--not-evaluable`, else `not_evaluable`).
+ * The named settings of a command from its flags (`parseArgs`'s values) and the config file that
+ * --config names, else the current folder's, else none; each checked before any work.
+ */
+export async function settingsFor<K extends keyof RunSettings>(
+  names: readonly K[],
+  flags: Readonly<Record<string, unknown>>,
+  io: Pick<CliIo, "cwd" | "stderr">,
+): Promise<ResolvedSettings<K>> {
+  const given = flags.config;
+  const config = await configFor(typeof given === "string" ? given : undefined, io);
+  return { ...resolveSettings(runSettings, names, { flags, config, cwd: io.cwd }), config };
+}
+
+/**
+ * The run's gate rule: the pass rate (with where it came from, for the verdict line), the rate it
+ * holds, flaky cases, and what cases a judge could not tell do.
  */
 export function gateRuleOf(
-  flags: {
-    readonly "fail-under"?: string | undefined;
-    readonly "not-evaluable"?: string | undefined;
-    readonly "gate-on"?: string | undefined;
-    readonly "fail-on-flaky"?: boolean | undefined;
-  },
-  config: EvalConfig,
+  { settings, from, config }: ResolvedSettings<(typeof gateSettings)[number]>,
   io: Pick<CliIo, "cwd">,
 ): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"> {
-  const flag = flags["fail-under"];
-  const given = shareFlag("fail-under", flag);
-  const policy = flags["not-evaluable"];
-  if (policy !== undefined && !(notEvaluablePolicies as readonly string[]).includes(policy)) {
-    throw usageError(`--not-evaluable takes fail or ignore, got ${policy}`, "--not-evaluable");
-  }
-  const notEvaluable = (policy as NotEvaluablePolicy | undefined) ?? config.notEvaluable;
-  const rateFlag = flags["gate-on"];
-  if (rateFlag !== undefined && !(gateRates as readonly string[]).includes(rateFlag)) {
-    throw usageError(`--gate-on takes ${gateRates.join(", ")}, got ${rateFlag}`, "--gate-on");
-  }
-  const repeated = {
-    rate: (rateFlag as GateRate | undefined) ?? config.gateOn,
-    failOnFlaky: flags["fail-on-flaky"] === true || config.failOnFlaky === true,
-  };
-  if (given !== undefined)
-    return { failUnder: given, failUnderFrom: "--fail-under", notEvaluable, ...repeated };
   return {
-    ...repeated,
-    failUnder: config.failUnder,
+    failUnder: settings.failUnder,
     failUnderFrom:
-      config.failUnder === undefined || config.file === undefined
-        ? undefined
-        : shownPath(config.file, io),
-    notEvaluable,
+      from.failUnder === "flag"
+        ? "--fail-under"
+        : from.failUnder === "config" && config.file !== undefined
+          ? shownPath(config.file, io)
+          : undefined,
+    notEvaluable: settings.notEvaluable,
+    rate: settings.gateOn,
+    failOnFlaky: settings.failOnFlaky,
   };
+}
+
+/** The gate of a command that states one (report, merge), from its flags and the config. */
+export async function gateFor(
+  flags: Readonly<Record<string, unknown>>,
+  io: Pick<CliIo, "cwd" | "stderr">,
+): Promise<ReturnType<typeof gateRuleOf>> {
+  return gateRuleOf(await settingsFor(gateSettings, flags, io), io);
 }

@@ -1,7 +1,3 @@
-import { readTurnAggregate } from "../core/turns.js";
-import type { TurnAggregate } from "../core/turns.js";
-import { readGroupBy } from "../core/repeats.js";
-import type { GroupBy } from "../core/repeats.js";
 import { printable } from "../reporters/printable.js";
 import { existsSync, statSync } from "node:fs";
 import { plural } from "../core/words.js";
@@ -23,8 +19,7 @@ import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
-import { evaluateToFile, isDetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
-import type { DetailsChoice } from "../evaluate-to-file/evaluate-to-file.js";
+import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
 import type {
   EvaluateToFileOptions,
   FileEvaluation,
@@ -33,18 +28,17 @@ import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import {
   applySetting,
-  configFor,
-  gateFlags,
   gateRuleOf,
   findConfigFile,
   judgeCacheDirectory,
   placedInConfig,
+  settingsFor,
 } from "./config.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
-import { ExitCode, namedFile, numberFlag, shareFlag, shownPath, usageError } from "./io.js";
+import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { refuseTrackedCache } from "./cache.js";
-import { cliMetrics, defaultMetrics, needsJudge } from "./metrics.js";
+import { cliMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
 import type { ReportTargets } from "./reports.js";
@@ -57,223 +51,15 @@ import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead, isTranscriptHead } from "../node/recordings.js";
 import { flagsHelp } from "./flags.js";
-import type { Flag } from "./flags.js";
+import { runSettings } from "./run-settings.js";
+import type { RunSettings } from "./run-settings.js";
+import { flagSettings, flagsOf } from "./settings.js";
 
 /** The flags of `toolscore eval`: what parseArgs reads, and what --help lists. */
-export const evalFlags = {
-  expected: {
-    type: "string",
-    short: "e",
-    value: "<file>",
-    help: "with recordings: the expected cases, by recording id (see\ntoolscore dataset --help)",
-    group: "Metrics and options",
-  },
-  metric: {
-    type: "string",
-    short: "m",
-    multiple: true,
-    value: "<id>",
-    help: "a metric to run (repeatable); default tool-call-accuracy",
-    group: "Metrics and options",
-  },
-  set: {
-    type: "string",
-    multiple: true,
-    value: "<id.opt=value>",
-    help: "set a metric option (repeatable), e.g. --set tool-call-accuracy.order=strict",
-    group: "Metrics and options",
-  },
-  config: {
-    type: "string",
-    short: "c",
-    value: "<file>",
-    help: "toolscore.config.json / .yaml (default: one in the current folder)",
-    group: "Metrics and options",
-  },
-  threshold: {
-    type: "string",
-    value: "<0..1|N%>",
-    help: "passing score of every metric that sets none",
-    group: "Metrics and options",
-  },
-  judge: {
-    type: "string",
-    value: "<model>",
-    help: "the judge of judged metrics, e.g. openai/gpt-4o-mini",
-    group: "Metrics and options",
-  },
-  "judge-timeout": {
-    type: "string",
-    value: "<ms>",
-    help: "each try of a judge call, the answer's read included (default\n60000); a call with its retries ends within (retries + 1) times it",
-    group: "Metrics and options",
-  },
-  batch: {
-    type: "boolean",
-    help: "send the judge's questions through the provider's batch API (half\nthe price, answers within hours), then score every case from them",
-    group: "Metrics and options",
-  },
-  "no-cache": {
-    type: "boolean",
-    help: "ask the judge again: judge answers are neither read from nor\nwritten to the cache (toolscore cache clear empties it)",
-    group: "Metrics and options",
-  },
-  "normalize-names": {
-    type: "boolean",
-    help: "strip random suffixes from tool names read from transcripts",
-    group: "Metrics and options",
-  },
-  concurrency: {
-    type: "string",
-    value: "<n>",
-    help: "cases in flight at once (default 8)",
-    group: "Metrics and options",
-  },
-  workers: {
-    type: "string",
-    value: "<n>",
-    help: "worker threads for deterministic metrics on JSONL (default: 2 for\ndatasets of 16 MiB or more, none on 1 core; each adds about 40 MB)",
-    group: "Metrics and options",
-  },
-  out: {
-    type: "string",
-    short: "o",
-    value: "<file>",
-    help: "results file (default toolscore-results.jsonl)",
-    group: "Results and reports",
-  },
-  resume: {
-    type: "boolean",
-    help: "skip cases the results file already holds",
-    group: "Results and reports",
-  },
-  "retry-errors": {
-    type: "boolean",
-    help: "with --resume, run again the cases that ended in an error",
-    group: "Results and reports",
-  },
-  overwrite: {
-    type: "boolean",
-    help: "start over even if the results file holds an unfinished run",
-    group: "Results and reports",
-  },
-  report: {
-    type: "string",
-    value: "<file.html>",
-    help: "single-file HTML report",
-    group: "Results and reports",
-  },
-  junit: {
-    type: "string",
-    value: "<file.xml>",
-    help: "JUnit XML, one test per case and metric",
-    group: "Results and reports",
-  },
-  markdown: {
-    type: "string",
-    value: "<file.md>",
-    help: "Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)",
-    group: "Results and reports",
-  },
-  details: {
-    type: "string",
-    value: "<none|failed|all>",
-    help: "which cases keep their alignment in the results file: none (default;\na case read from a JSONL line keeps its score and reason, and reports\ncompute its alignment again from the line), the failed ones, or all",
-    group: "Results and reports",
-  },
-  shard: {
-    type: "string",
-    value: "<i/n>",
-    help: "run only cases whose position mod n is i-1 (merge them with merge)",
-    group: "Results and reports",
-  },
-  "fail-under": { ...gateFlags["fail-under"], group: "Results and reports" },
-  "not-evaluable": { ...gateFlags["not-evaluable"], group: "Results and reports" },
-  "gate-on": { ...gateFlags["gate-on"], group: "Results and reports" },
-  "fail-on-flaky": { ...gateFlags["fail-on-flaky"], group: "Results and reports" },
-  "group-by": {
-    type: "string",
-    value: "<key>",
-    help: "cases that are runs of one case: id, or metadata.<key> (e.g.\nmetadata.task_id); the summary adds pass@k, pass^k and the flaky\ncases (cases with a run number are grouped by id without it)",
-    group: "Results and reports",
-  },
-  "turn-aggregate": {
-    type: "string",
-    value: "mean|min|all",
-    help: "how a conversation's turns (a case's turns) make its score, unless\nthe case says: mean (default), min, or all (1 only when every turn\npasses)",
-    group: "Metrics and options",
-  },
-  baseline: {
-    type: "string",
-    value: "<results>",
-    help: "compare with an earlier run's results file: regressions fail the run\n(exit 1) instead of failed cases (see toolscore compare)",
-    group: "Results and reports",
-  },
-  tolerance: {
-    type: "string",
-    value: "<0..1>",
-    help: "with --baseline, how far a score may move without counting (default 0)",
-    group: "Results and reports",
-  },
-  "otlp-events": {
-    type: "string",
-    value: "<file.json>",
-    help: "each score as an OpenTelemetry gen_ai.evaluation.result event on the\nroot span of the trace its run came from (OTLP JSON logs)",
-    group: "Results and reports",
-  },
-  json: {
-    type: "boolean",
-    help: "print one JSON object on stdout (summary, gate, files written); the\nconsole's lines go to stderr",
-    group: "Results and reports",
-  },
-  quiet: {
-    type: "boolean",
-    short: "q",
-    help: "print the summary only: no failed cases, errors or notes",
-    group: "Results and reports",
-  },
-  verbose: {
-    type: "boolean",
-    short: "v",
-    help: "print failed cases' whole reasons (default: one line each, cut to\nthe terminal's width)",
-    group: "Results and reports",
-  },
-  filter: {
-    type: "string",
-    value: "<pattern>",
-    help: "run only the cases whose id matches: a glob (tau-*, *-retry-?) or a\n/regular expression/ with flags i, m, s (RE2 syntax, run in\nlinear time: no lookarounds or backreferences)",
-    group: "Results and reports",
-  },
-  "only-failed": {
-    type: "string",
-    value: "<results>",
-    help: "run only the cases that failed or errored in that results file",
-    group: "Results and reports",
-  },
-  limit: {
-    type: "string",
-    value: "<n>",
-    help: "run at most n cases (of those not done yet), in dataset order; the\nresults file is then unfinished, and --resume runs the rest",
-    group: "Results and reports",
-  },
-  bail: {
-    type: "string",
-    value: "<n>",
-    help: "stop cleanly once n cases failed or errored (--resume goes on)",
-    group: "Results and reports",
-  },
-  watch: {
-    type: "boolean",
-    help: "run again when the dataset, the recordings, the config or the expected\nfile change, scoring only the cases that changed (Ctrl-C ends it)",
-    group: "Results and reports",
-  },
-  "dry-run": {
-    type: "boolean",
-    help: "check the config, the metrics, the judge's setup and every case of\nthe dataset, and score nothing (the results file is left alone)",
-    group: "Results and reports",
-  },
-  help: { type: "boolean", short: "h", group: "Results and reports" },
-} as const satisfies Readonly<Record<string, Flag>>;
+export const evalFlags = flagsOf(runSettings, flagSettings(runSettings));
+
+/** Every setting of a run. */
+const allSettings = Object.keys(runSettings) as (keyof RunSettings)[];
 
 export const evalHelp = `Usage: toolscore eval <dataset> [options]
        toolscore eval <folder|glob|transcript...> [--expected <file>] [options]
@@ -310,21 +96,7 @@ function metricLines(): string {
     .join("\n");
 }
 
-function shardOf(value: string | undefined): { index: number; count: number } | undefined {
-  if (value === undefined) return undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-  const index = match === null ? NaN : Number(match[1]);
-  const count = match === null ? NaN : Number(match[2]);
-  if (!(count >= 1 && index >= 1 && index <= count)) {
-    throw usageError(
-      `--shard takes i/n with 1 <= i <= n (e.g. --shard 2/4), got ${JSON.stringify(value)}`,
-      "--shard",
-    );
-  }
-  return { index: index - 1, count };
-}
-
-type EvalFlags = ReturnType<typeof parseArgs<{ options: typeof evalFlags }>>["values"];
+type EvalFlags = Readonly<Record<string, unknown>>;
 
 /** Notes printed on the console at most; the results file has them all. */
 const maxNotesShown = 10;
@@ -349,7 +121,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     if (values["dry-run"] === true) return await dryRun(plan, judge, io);
     outcome = await runPlan(plan, judge, io);
   } catch (error) {
-    throw placedInConfig(error, plan.config);
+    throw placedInConfig(error, plan.fromConfig);
   }
   if (!outcome.written) {
     // A gate that passes on nothing would hide a wrong path, an emptied file or a bad filter.
@@ -365,45 +137,20 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   return (await showOutcome(plan, outcome, io)).exitCode;
 }
 
-/** Everything a run needs, from the flags, the config file and their defaults. */
-interface EvalPlan {
+/** Everything a run needs: its settings, and what they name, checked. */
+interface EvalPlan extends Omit<RunSettings, "baseline"> {
   readonly dataset: string;
   /** The dataset as the user named it. */
   readonly datasetArgument: string;
-  readonly config: EvalConfig;
-  readonly metrics: MetricConfig[];
-  readonly threshold: number | undefined;
+  /** What the config file set, and which file it was. */
+  readonly fromConfig: EvalConfig;
   /** The gate's pass rate (with where it came from) and what not-evaluable cases do. */
   readonly gate: ReturnType<typeof gateRuleOf>;
-  readonly concurrency: number | undefined;
-  readonly workers: number | undefined;
-  readonly normalizeNames: boolean;
-  readonly shard: { index: number; count: number } | undefined;
-  readonly details: DetailsChoice;
-  readonly out: string;
   readonly reports: ReportTargets;
-  readonly resume: boolean;
-  readonly overwrite: boolean;
-  readonly retryErrors: boolean;
-  /** The summary only on the console. */
-  readonly quiet: boolean;
-  /** Print one JSON object on stdout; the console's lines go to stderr. */
-  readonly json: boolean;
-  /** Failed cases' whole reasons on the console. */
-  readonly verbose: boolean;
-  /** Judge answers neither read from nor written to the cache. */
-  readonly noCache: boolean;
-  /** Cases to run at most, and failed cases to stop after. */
-  readonly limit: number | undefined;
   /** What chooses the cases to run by id, when something does. */
   readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
-  readonly bail: number | undefined;
-  /** What makes cases runs of one case, when the flag or the config says. */
-  readonly groupBy: GroupBy | undefined;
-  readonly turnAggregate: TurnAggregate | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
-  readonly judge: { readonly model?: string; readonly timeoutMs?: number; readonly batch: boolean };
 }
 
 /** Reads and checks the flags and the config file into a plan; throws a usage error. */
@@ -442,24 +189,12 @@ async function planEval(
       "--retry-errors goes with --resume (it re-runs the errored cases of a results file)",
     );
   }
-  const resolve = (file: string) => path.resolve(io.cwd, file);
-  const config = await configFor(values.config, io);
-  const metrics = metricsOf(values, config);
+  const resolved = await settingsFor(allSettings, values, io);
+  const { settings, config } = resolved;
+  let metrics = settings.metrics;
+  for (const setting of settings.set) metrics = applySetting([...metrics], setting);
   optionNotes(metrics, io);
-  const threshold = shareFlag("threshold", values.threshold) ?? config.threshold;
-  const gate = gateRuleOf(values, config, io);
-  const concurrency =
-    numberFlag("concurrency", values.concurrency, 1, 10_000) ?? config.concurrency;
-  const shard = shardOf(values.shard);
-  const details = values.details ?? config.details ?? "none";
-  if (!isDetailsChoice(details)) {
-    throw usageError(
-      `--details takes none, failed or all, got ${JSON.stringify(details)}`,
-      "--details",
-    );
-  }
-  const judgeModel = values.judge ?? config.judge?.model;
-  if (needsJudge(metrics) && judgeModel === undefined) {
+  if (needsJudge(metrics) && settings.judge === undefined) {
     const judged = metrics.filter(
       (item) => cliMetrics.find((m) => m.id === item.metric)?.judge === "required",
     );
@@ -468,44 +203,39 @@ async function planEval(
       "--judge",
     );
   }
-  const batch = values.batch === true || config.judge?.batch === true;
-  if (batch && judgeModel === undefined) {
+  if (settings.batch && settings.judge === undefined) {
     throw usageError(
       "--batch sends the judge's questions in batches: add --judge openai/gpt-4o-mini (or judge: in the config)",
       "--batch",
     );
   }
-  const judgeTimeout =
-    numberFlag("judge-timeout", values["judge-timeout"], 1, 3_600_000) ?? config.judge?.timeoutMs;
-  const out =
-    values.out === undefined
-      ? (config.out ?? resolve("toolscore-results.jsonl"))
-      : resolve(values.out);
-  const baseline = baselineOf(values, out, io);
+  const { out } = settings;
+  const baseline = baselineOf(settings, io);
   const reports = {
-    report: values.report === undefined ? config.report : resolve(values.report),
-    junit: values.junit === undefined ? config.junit : resolve(values.junit),
-    markdown: values.markdown === undefined ? config.markdown : resolve(values.markdown),
-    otlpEvents: values["otlp-events"] === undefined ? undefined : resolve(values["otlp-events"]),
+    report: settings.report,
+    junit: settings.junit,
+    markdown: settings.markdown,
+    otlpEvents: settings.otlpEvents,
   };
   // Refused before the run, not after it: nothing is written through a symbolic link.
   refuseLinkedOutput(out, { option: "--out", within: io.cwd });
   refuseLinkedReports(reports, io);
+  const resolve = (file: string) => path.resolve(io.cwd, file);
   const dataset = recordings
     ? await datasetFromRecordings(
         {
           inputs: positionals,
-          expected: values.expected,
+          expected: settings.expected,
           out,
-          resume: values.resume === true,
-          overwrite: values.overwrite === true,
+          resume: settings.resume,
+          overwrite: settings.overwrite,
           // Files the run reads or writes are never recordings.
           exclude: [
             ...Object.values(reports).filter((file) => file !== undefined),
             ...[
               baseline?.file,
-              values["only-failed"],
-              values.config ?? findConfigFile(io.cwd),
+              settings.onlyFailed,
+              settings.config ?? findConfigFile(io.cwd),
             ].flatMap((file) => (file === undefined ? [] : [resolve(file)])),
           ],
         },
@@ -516,59 +246,33 @@ async function planEval(
         { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
         io,
       );
-  // Recordings are run as the dataset built from them, and named by it (reports read it again).
-  const datasetArgument = recordings ? shownPath(dataset, io) : positionals[0];
   return {
-    dataset,
-    datasetArgument,
-    config,
+    ...settings,
     metrics,
-    threshold,
-    gate,
-    concurrency,
-    workers: numberFlag("workers", values.workers, 0, 64),
-    normalizeNames: values["normalize-names"] === true || config.normalizeNames === true,
-    shard,
-    details,
-    out,
+    dataset,
+    // Recordings are run as the dataset built from them, and named by it (reports read it again).
+    datasetArgument: recordings ? shownPath(dataset, io) : positionals[0],
+    fromConfig: config,
+    gate: gateRuleOf(resolved, io),
     reports,
-    resume: values.resume === true,
-    overwrite: values.overwrite === true,
-    retryErrors: values["retry-errors"] === true,
-    quiet: values.quiet === true,
-    json: values.json === true,
-    verbose: values.verbose === true,
-    noCache: values["no-cache"] === true,
-    limit: numberFlag("limit", values.limit, 1, Number.MAX_SAFE_INTEGER),
-    select: await selectionOf(values, io),
-    bail: numberFlag("bail", values.bail, 1, Number.MAX_SAFE_INTEGER),
-    groupBy:
-      values["group-by"] === undefined
-        ? config.groupBy
-        : readGroupBy(values["group-by"], "--group-by"),
-    turnAggregate:
-      values["turn-aggregate"] === undefined
-        ? config.turnAggregate
-        : readTurnAggregate(values["turn-aggregate"], "--turn-aggregate"),
+    select: await selectionOf(settings, io),
     baseline,
-    judge: {
-      model: judgeModel,
-      timeoutMs: judgeTimeout,
-      batch,
-    },
   };
 }
 
 /** --filter and --only-failed: which cases to run, by id (both: the cases both choose). */
-async function selectionOf(values: EvalFlags, io: CliIo): Promise<EvalPlan["select"]> {
+async function selectionOf(
+  values: Pick<RunSettings, "filter" | "onlyFailed">,
+  io: CliIo,
+): Promise<EvalPlan["select"]> {
   const tests: ((id: string) => boolean)[] = [];
   const names: string[] = [];
   if (values.filter !== undefined) {
     tests.push(idPattern(values.filter));
     names.push(`filter ${values.filter}`);
   }
-  if (values["only-failed"] !== undefined) {
-    const given = values["only-failed"];
+  if (values.onlyFailed !== undefined) {
+    const given = values.onlyFailed;
     const results = {
       noun: "results",
       kinds: "the .jsonl an earlier eval wrote",
@@ -608,9 +312,13 @@ function idPattern(pattern: string): (id: string) => boolean {
 }
 
 /** --baseline and --tolerance, checked: the baseline exists and is not the file this run writes. */
-function baselineOf(values: EvalFlags, out: string, io: CliIo): EvalPlan["baseline"] {
-  if (values.baseline === undefined) {
-    if (values.tolerance !== undefined)
+function baselineOf(
+  settings: Pick<RunSettings, "baseline" | "tolerance" | "out">,
+  io: CliIo,
+): EvalPlan["baseline"] {
+  const { baseline, tolerance, out } = settings;
+  if (baseline === undefined) {
+    if (tolerance !== undefined)
       throw usageError("--tolerance goes with --baseline", "--tolerance");
     return undefined;
   }
@@ -619,31 +327,14 @@ function baselineOf(values: EvalFlags, out: string, io: CliIo): EvalPlan["baseli
     kinds: "the .jsonl an earlier eval wrote",
     option: "--baseline",
   };
-  const file = namedFile(values.baseline, results, io);
+  const file = namedFile(baseline, results, io);
   if (file === out) {
     throw usageError(
-      `--baseline ${values.baseline} is the results file this run writes; copy it aside first, or give --out another file`,
+      `--baseline ${baseline} is the results file this run writes; copy it aside first, or give --out another file`,
       "--baseline",
     );
   }
-  return {
-    file,
-    name: values.baseline,
-    tolerance: numberFlag("tolerance", values.tolerance, 0, 1) ?? 0,
-  };
-}
-
-/** The run's metrics: --metric (with the config's options for it), else the config's, else the default; then --set. */
-function metricsOf(values: EvalFlags, config: EvalConfig): MetricConfig[] {
-  let metrics: MetricConfig[];
-  if (values.metric !== undefined && values.metric.length > 0) {
-    metrics = values.metric.map((id) => ({
-      metric: id,
-      options: config.metrics.find((item) => item.metric === id)?.options ?? {},
-    }));
-  } else metrics = config.metrics.length > 0 ? [...config.metrics] : [...defaultMetrics];
-  for (const setting of values.set ?? []) metrics = applySetting(metrics, setting);
-  return metrics;
+  return { file, name: baseline, tolerance: tolerance ?? 0 };
 }
 
 /** What the run's metric options say in words the run reads otherwise (old names), as notes. */
@@ -659,8 +350,7 @@ function optionNotes(metrics: readonly MetricConfig[], io: CliIo): void {
  * the run names no judge (a metric that needs one is then refused when it is made).
  */
 function judgeOnDemand(plan: EvalPlan, io: CliIo) {
-  const settings = plan.config.judge;
-  const name = plan.judge.model;
+  const name = plan.judge;
   let session: JudgeSession | undefined;
   // A judge the first calls cannot reach stops the run: one error, not one per case.
   const unreachable = new AbortController();
@@ -669,19 +359,19 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
     const judge = resolveJudgeModel(model, {
       env: io.env,
       keysFrom: "environment",
-      ...(settings?.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
-      timeoutMs: plan.judge.timeoutMs,
-      ...(settings?.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+      ...(plan.judgeBaseURL === undefined ? {} : { baseURL: plan.judgeBaseURL }),
+      timeoutMs: plan.judgeTimeoutMs,
+      ...(plan.judgeMaxRetries === undefined ? {} : { maxRetries: plan.judgeMaxRetries }),
     });
-    const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io);
+    const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan, io);
     if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
     // A run that asks a judge says which, and where its calls (and the key) go.
     io.stderr.write(`toolscore: ${judgeShown(judge)}\n`);
     session = createJudgeSession(judge, {
-      ...(settings?.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
-      ...(settings?.requestsPerMinute === undefined
+      ...(plan.judgeConcurrency === undefined ? {} : { concurrency: plan.judgeConcurrency }),
+      ...(plan.judgeRequestsPerMinute === undefined
         ? {}
-        : { requestsPerMinute: settings.requestsPerMinute }),
+        : { requestsPerMinute: plan.judgeRequestsPerMinute }),
       ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
       onUnreachable: (error) => {
         unreachable.abort(error);
@@ -696,7 +386,7 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
     stop: unreachable.signal,
     /** Batch mode: the questions go through the session (its cache first), remembered on disk. */
     batch:
-      name === undefined || !plan.judge.batch
+      name === undefined || !plan.batch
         ? undefined
         : batchOf(plan, io, (requests, options) => sessionOf(name).runBatch(requests, options)),
   };
@@ -707,10 +397,9 @@ function judgeOnDemand(plan: EvalPlan, io: CliIo) {
  * cache (a restarted run polls them instead of paying again), each batch said as it is sent.
  */
 function batchOf(plan: EvalPlan, io: CliIo, runBatch: JudgeSession["runBatch"]): RunBatchOptions {
-  const settings = plan.config.judge;
-  const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan.config, io);
-  const intervalSeconds = settings?.batchIntervalSeconds ?? 30;
-  const maxChecks = settings?.batchMaxChecks ?? 120;
+  const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan, io);
+  const intervalSeconds = plan.judgeBatchIntervalSeconds;
+  const maxChecks = plan.judgeBatchMaxChecks;
   return {
     session: { runBatch },
     intervalSeconds,
@@ -751,7 +440,7 @@ async function dryRun(
   const { cases, unreadable } = checked;
   const shown = checked.errors.slice(0, 10);
   io.stdout.write(
-    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${unreadable > 0 ? `, ${unreadable} that cannot be` : ""}; metrics: ${checked.metrics.join(", ")}${plan.judge.model === undefined ? "" : `; judge: ${plan.judge.model}`}. Nothing scored; ${shownPath(plan.out, io)} left as it was.\n`,
+    `dry run: ${plan.datasetArgument}: ${cases} case${cases === 1 ? "" : "s"} read${unreadable > 0 ? `, ${unreadable} that cannot be` : ""}; metrics: ${checked.metrics.join(", ")}${plan.judge === undefined ? "" : `; judge: ${plan.judge}`}. Nothing scored; ${shownPath(plan.out, io)} left as it was.\n`,
   );
   for (const error of shown) io.stdout.write(`! ${printable(error.message)}\n`);
   if (unreadable > shown.length) io.stdout.write(`  … and ${unreadable - shown.length} more\n`);
@@ -847,7 +536,7 @@ async function watchEval(
   // A dataset is watched as a file; recordings by their folders, with what is below them (a
   // glob by the folder before its first pattern character).
   const folders: string[] = [];
-  const files = [values.config ?? findConfigFile(io.cwd), values.expected].flatMap((file) =>
+  const files = [first.fromConfig.file, first.expected].flatMap((file) =>
     file === undefined ? [] : [resolve(file)],
   );
   if (!recordings) files.push(first.dataset);
@@ -986,7 +675,7 @@ async function showOutcome(
     io,
     dataset: plan.dataset,
     source: plan.datasetArgument,
-    maxCases: plan.config.reportMaxCases,
+    maxCases: plan.reportMaxCases,
     ...(comparison === undefined || plan.baseline === undefined
       ? {}
       : { comparison: { comparison, baseline: plan.baseline.name } }),

@@ -53,7 +53,7 @@ describe("toolscore init's config fails a gate a team would fail (issue 49, item
 
   async function scorer() {
     const read = await readConfigFile(path.join(folder, "toolscore.config.yaml"));
-    const metrics = read.metrics.map((entry) =>
+    const metrics = (read.metrics ?? []).map((entry) =>
       createMetric({ metric: entry.metric, ...entry.options }),
     );
     return createCaseScorer({ metrics });

@@ -6,7 +6,7 @@ import { refuseLinkedOutput } from "../node/output-path.js";
 import { mergeResults } from "../node/results-file.js";
 import { formatConsoleReport } from "../reporters/console.js";
 import { printableLines } from "../reporters/printable.js";
-import { configFor, gateFlags, gateRuleOf } from "./config.js";
+import { gateFlags, gateFor } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
@@ -56,7 +56,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout.write(mergeHelp);
     return ExitCode.OK;
   }
-  const gateRule = gateRuleOf(values, await configFor(values.config, io), io);
+  const gateRule = await gateFor(values, io);
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");
   const out = path.resolve(io.cwd, values.out);

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { gateVerdict } from "../core/gate.js";
 import { firstFailures } from "../node/results-file.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
-import { configFor, gateFlags, gateRuleOf } from "./config.js";
+import { gateFlags, gateFor } from "./config.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
@@ -55,7 +55,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     io.stdout.write(reportHelp);
     return ExitCode.OK;
   }
-  const gateRule = gateRuleOf(values, await configFor(values.config, io), io);
+  const gateRule = await gateFor(values, io);
   if (positionals.length !== 1)
     throw usageError("report takes one results file (see toolscore report --help)");
   const maxCases = values["max-cases"] === undefined ? undefined : Number(values["max-cases"]);

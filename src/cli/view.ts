@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startViewer } from "../view/viewer.js";
-import { configFor, gateFlags, gateRuleOf } from "./config.js";
+import { gateFlags, gateRuleOf, settingsFor } from "./config.js";
+import { gateSettings } from "./run-settings.js";
 import { ExitCode, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp } from "./flags.js";
@@ -63,11 +64,11 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
   if (port !== undefined && !Number.isInteger(port))
     throw usageError("--port takes a whole number");
   const maxCases = numberFlag("max-cases", values["max-cases"], 1, Number.MAX_SAFE_INTEGER);
-  const gate = gateRuleOf(values, await configFor(values.config, io), io);
+  const resolved = await settingsFor(gateSettings, values, io);
+  const gate = gateRuleOf(resolved, io);
   // A config or gate flag named here is the user's word for every run; else each run's own gate.
   const gateOverRecorded =
-    values.config !== undefined ||
-    Object.keys(gateFlags).some((flag) => values[flag as keyof typeof gateFlags] !== undefined);
+    values.config !== undefined || gateSettings.some((name) => resolved.from[name] === "flag");
   let viewer;
   try {
     viewer = await startViewer({
