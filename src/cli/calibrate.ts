@@ -4,7 +4,7 @@ import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { formatRate } from "../reporters/format.js";
-import { judgeShown } from "./eval.js";
+import { judgeShown } from "./run-judge.js";
 import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp } from "./flags.js";

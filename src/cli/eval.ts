@@ -3,18 +3,10 @@ import { existsSync, statSync } from "node:fs";
 import { plural } from "../core/words.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { JudgeModel } from "../core/judge.js";
-import { createFileJudgeCache } from "../node/file-judge-cache.js";
-import { createFileBatchStore } from "../node/file-batch-store.js";
-import type { RunBatchOptions } from "../evaluate-to-file/judge-batches.js";
 import { createCaseMemory } from "../evaluate-to-file/case-memory.js";
 import type { WatchChanges } from "../evaluate-to-file/case-memory.js";
 import { watchLoop } from "./watch.js";
-import { createJudgeSession } from "../providers/judge-session.js";
-import type { JudgeSession } from "../providers/judge-session.js";
-import { resolveJudgeModel } from "../providers/registry.js";
 import { gateVerdict } from "../core/gate.js";
-import { endpointShown } from "../core/redact.js";
 import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
@@ -26,18 +18,12 @@ import type {
 } from "../evaluate-to-file/evaluate-to-file.js";
 import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
-import {
-  applySetting,
-  gateRuleOf,
-  findConfigFile,
-  judgeCacheDirectory,
-  placedInConfig,
-  settingsFor,
-} from "./config.js";
+import { applySetting, gateRuleOf, findConfigFile, placedInConfig, settingsFor } from "./config.js";
+import { judgeOnDemand } from "./run-judge.js";
+import type { RunJudge } from "./run-judge.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { refuseTrackedCache } from "./cache.js";
 import { cliMetrics, needsJudge } from "./metrics.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
@@ -346,93 +332,10 @@ function optionNotes(metrics: readonly MetricConfig[], io: CliIo): void {
 }
 
 /**
- * The run's judge session, made when a judged metric first asks for its model; no model when
- * the run names no judge (a metric that needs one is then refused when it is made).
- */
-function judgeOnDemand(plan: EvalPlan, io: CliIo) {
-  const name = plan.judge;
-  let session: JudgeSession | undefined;
-  // A judge the first calls cannot reach stops the run: one error, not one per case.
-  const unreachable = new AbortController();
-  const sessionOf = (model: string): JudgeSession => {
-    if (session !== undefined) return session;
-    const judge = resolveJudgeModel(model, {
-      env: io.env,
-      keysFrom: "environment",
-      ...(plan.judgeBaseURL === undefined ? {} : { baseURL: plan.judgeBaseURL }),
-      timeoutMs: plan.judgeTimeoutMs,
-      ...(plan.judgeMaxRetries === undefined ? {} : { maxRetries: plan.judgeMaxRetries }),
-    });
-    const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan, io);
-    if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
-    // A run that asks a judge says which, and where its calls (and the key) go.
-    io.stderr.write(`toolscore: ${judgeShown(judge)}\n`);
-    session = createJudgeSession(judge, {
-      ...(plan.judgeConcurrency === undefined ? {} : { concurrency: plan.judgeConcurrency }),
-      ...(plan.judgeRequestsPerMinute === undefined
-        ? {}
-        : { requestsPerMinute: plan.judgeRequestsPerMinute }),
-      ...(cacheDirectory === undefined ? {} : { cache: createFileJudgeCache(cacheDirectory) }),
-      onUnreachable: (error) => {
-        unreachable.abort(error);
-      },
-    });
-    return session;
-  };
-  return {
-    model: name === undefined ? undefined : (): JudgeModel => sessionOf(name).model,
-    summary: () => session?.summary(),
-    /** Aborted, with the first error, when the judge cannot be reached. */
-    stop: unreachable.signal,
-    /** Batch mode: the questions go through the session (its cache first), remembered on disk. */
-    batch:
-      name === undefined || !plan.batch
-        ? undefined
-        : batchOf(plan, io, (requests, options) => sessionOf(name).runBatch(requests, options)),
-  };
-}
-
-/**
- * The run's batch settings: checks as configured, submitted batches remembered beside the judge
- * cache (a restarted run polls them instead of paying again), each batch said as it is sent.
- */
-function batchOf(plan: EvalPlan, io: CliIo, runBatch: JudgeSession["runBatch"]): RunBatchOptions {
-  const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan, io);
-  const intervalSeconds = plan.judgeBatchIntervalSeconds;
-  const maxChecks = plan.judgeBatchMaxChecks;
-  return {
-    session: { runBatch },
-    intervalSeconds,
-    maxChecks,
-    ...(cacheDirectory === undefined
-      ? {}
-      : { store: createFileBatchStore(path.join(cacheDirectory, "batches")) }),
-    onSubmit: ({ round, requests }) => {
-      io.stderr.write(
-        `toolscore: batch ${round}: ${requests} judge question${requests === 1 ? "" : "s"} sent through the provider's batch API; checking every ${intervalSeconds} s, at most ${maxChecks} times\n`,
-      );
-    },
-  };
-}
-
-/** A judge as a run names it: its model, and the endpoint its calls go to (no credentials). */
-export function judgeShown(model: JudgeModel): string {
-  const where =
-    model.endpoint === undefined
-      ? "an endpoint its provider chooses"
-      : printable(endpointShown(model.endpoint));
-  return `judge ${printable(`${model.provider}/${model.modelId}`)} at ${where}`;
-}
-
-/**
  * Checks what a run would need, and scores nothing: the metrics are made (a judged one sets its
  * judge up: SDK, key, model string), and every case of the dataset is read, in the shard.
  */
-async function dryRun(
-  plan: EvalPlan,
-  judge: ReturnType<typeof judgeOnDemand>,
-  io: CliIo,
-): Promise<number> {
+async function dryRun(plan: EvalPlan, judge: RunJudge, io: CliIo): Promise<number> {
   const checked = await dryRunToFile({
     ...runOptions(plan, judge, io),
     onNote: plan.quiet ? () => undefined : cappedNotes(io),
@@ -452,11 +355,7 @@ async function dryRun(
 }
 
 /** The run engine's options for the plan (the dry run checks the same ones). */
-function runOptions(
-  plan: EvalPlan,
-  judge: ReturnType<typeof judgeOnDemand>,
-  io: CliIo,
-): EvaluateToFileOptions {
+function runOptions(plan: EvalPlan, judge: RunJudge, io: CliIo): EvaluateToFileOptions {
   return {
     dataset: plan.dataset,
     name: plan.datasetArgument,
@@ -489,7 +388,7 @@ function runOptions(
 /** Runs the plan through the run engine, with a progress line and the first notes shown. */
 async function runPlan(
   plan: EvalPlan,
-  judge: ReturnType<typeof judgeOnDemand>,
+  judge: RunJudge,
   io: CliIo,
   watched?: Pick<EvaluateToFileOptions, "reuse" | "onResult">,
 ): Promise<FileEvaluation> {
