@@ -146,6 +146,43 @@ export function resolveMetric<TCase = TestCase>(value: unknown, option: string):
   });
 }
 
+/**
+ * A run's metrics, checked before any case runs: a list (empty only with `allowEmpty`), each
+ * item the metric `make` gives for it (by default the one it is or stands for), no two with one
+ * name.
+ */
+export function resolveMetricList<TCase = TestCase>(
+  given: unknown,
+  options: {
+    readonly allowEmpty: boolean;
+    /** What the list may hold, as its error says: `metrics`, `metrics or metric configs`. */
+    readonly holds: string;
+    /** The metric of the item at `at`. */
+    readonly make?: (item: unknown, at: number) => Metric<TCase>;
+  },
+): Metric<TCase>[] {
+  if (!Array.isArray(given) || (given.length === 0 && !options.allowEmpty)) {
+    throw new InvalidOptionError({
+      option: "metrics",
+      value: given,
+      message: `metrics must be a non-empty list of ${options.holds}`,
+    });
+  }
+  const make =
+    options.make ?? ((item: unknown, at: number) => resolveMetric<TCase>(item, `metrics[${at}]`));
+  const metrics = (given as readonly unknown[]).map((item, at) => make(item, at));
+  const names = metrics.map((metric) => metric.name);
+  const duplicate = names.find((name, at) => names.indexOf(name) !== at);
+  if (duplicate !== undefined) {
+    throw new InvalidOptionError({
+      option: "metrics",
+      value: duplicate,
+      message: `two metrics are named ${JSON.stringify(duplicate)}; give one of them another name (a metric config's name option)`,
+    });
+  }
+  return metrics;
+}
+
 const statuses: ReadonlySet<string> = new Set(["scored", "error", "skipped", "not-evaluable"]);
 
 /**

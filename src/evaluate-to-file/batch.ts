@@ -13,8 +13,7 @@ import type { CaseResult, CaseStatus } from "../core/case-result.js";
 import { createCaseScorer } from "../evaluate/score-case.js";
 import type { CasePosition } from "../evaluate/score-case.js";
 import { caseRecordLine } from "../evaluate/record.js";
-import type { Metric } from "../core/metric.js";
-import { createDeterministicMetric, withThreshold } from "../metrics/registry.js";
+import { createDeterministicMetrics } from "./deterministic-metrics.js";
 import { decodedAsWritten } from "../core/jsonl-lines.js";
 import type { RunMetricConfig } from "../metrics/registry.js";
 import type { GroupBy } from "../core/repeats.js";
@@ -126,29 +125,13 @@ function errorSummary(result: CaseResult): RunError {
 }
 
 /**
- * The run's metrics, as `createRunMetrics` makes them: toolscore's own deterministic ones without
- * loading the registry's judged metrics (a worker thread's memory is mostly the code it loads).
- */
-async function batchMetrics(setup: WorkerSetup): Promise<Metric[]> {
-  const own = setup.metrics.map((config) => {
-    const { metric, options } = withThreshold(config, setup.threshold);
-    return createDeterministicMetric(metric, options);
-  });
-  if (own.every((metric) => metric !== undefined)) return own;
-  const { createRunMetrics } = await import("./run-metrics.js");
-  return createRunMetrics(setup.metrics, {
-    ...(setup.threshold === undefined ? {} : { threshold: setup.threshold }),
-  });
-}
-
-/**
  * Scores batches of dataset lines with the run's deterministic metrics: what a worker thread
  * does, and what the main thread does itself when it runs without workers.
  */
 export async function createBatchScorer(
   setup: WorkerSetup,
 ): Promise<(batch: WorkerBatch) => Promise<WorkerResult>> {
-  const metrics = await batchMetrics(setup);
+  const metrics = await createDeterministicMetrics(setup.metrics, setup.threshold);
   const count = metrics.length;
   const read = createLineReader(setup.dataset, { normalizeNames: setup.normalizeNames });
   const recordOptions = { recomputable: new Set(setup.recomputable), keep: setup.keep };

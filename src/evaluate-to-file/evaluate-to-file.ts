@@ -13,8 +13,6 @@ import { integerOption } from "../core/options.js";
 import type { ToolscoreError } from "../core/errors.js";
 import type { JudgeModel, JudgeRunSummary } from "../core/judge.js";
 import { isJsonObject } from "../core/json.js";
-import type { JsonObject } from "../core/json.js";
-import { resolveMetric, toMetric } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { datasetFingerprint, datasetFormatOf, readDataset } from "../node/dataset.js";
@@ -22,8 +20,6 @@ import type { DatasetEntry } from "../node/dataset.js";
 import type { ResultsHeader, ResultsWriter } from "../node/results-file.js";
 import { concludeRun, openResultsRun } from "./results-run.js";
 import type { ResultsRun, ResultsRunWording } from "./results-run.js";
-import { createMetric, splitMetricConfig } from "../registry/metric-registry.js";
-import type { MetricConfigInput } from "../registry/metric-registry.js";
 import type { JudgeModelSettings } from "../providers/registry.js";
 import type { CaseResult, CaseStatus } from "../core/case-result.js";
 import { evaluate } from "../evaluate/evaluate.js";
@@ -41,9 +37,8 @@ import { runInWorkers, startScoring } from "./parallel.js";
 import type { Scoring } from "./parallel.js";
 import { createCasePlacer } from "./shard.js";
 import type { CasePlacer } from "./shard.js";
-import { withThreshold } from "../metrics/registry.js";
 import type { RunMetricConfig } from "../metrics/registry.js";
-import { asksJudge } from "./run-metrics.js";
+import { createMetricSet } from "./metric-set.js";
 import { resolveJudgeModel } from "../providers/registry.js";
 import { createBatchedJudge } from "./judge-batches.js";
 import type { RunBatchOptions } from "./judge-batches.js";
@@ -235,13 +230,6 @@ const discard: ResultsWriter = {
 /** Datasets from this size are scored in two worker threads by default. */
 const parallelFromBytes = 16 * 1024 * 1024;
 
-function isMetricObject(value: object): boolean {
-  return (
-    typeof (value as { measure?: unknown }).measure === "function" ||
-    typeof (value as Partial<ConvertsToMetric>)[toMetric] === "function"
-  );
-}
-
 function hashOf(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
@@ -385,61 +373,6 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
   };
 }
 
-/** The run's metrics: configs (which worker threads can make again) or metric objects. */
-function runMetrics<TCase extends object>(
-  options: EvaluateToFileOptions<TCase>,
-  file: string | undefined,
-): { configs: (RunMetricConfig | undefined)[]; metrics: Metric<TCase>[]; names: string[] } {
-  const given = options.metrics as readonly unknown[];
-  if (!Array.isArray(given) || (given.length === 0 && options.scoreCase === undefined)) {
-    throw new InvalidOptionError({
-      option: "metrics",
-      value: given,
-      message: "metrics must be a non-empty list of metrics or metric configs",
-    });
-  }
-  // A config (`{ metric: "<id>", ... }`) becomes the registry's metric; anything else must be a
-  // metric object, which resolveMetric checks below.
-  const configs: (RunMetricConfig | undefined)[] = given.map((item: unknown) => {
-    if (
-      typeof item !== "object" ||
-      item === null ||
-      isMetricObject(item) ||
-      typeof (item as { metric?: unknown }).metric !== "string"
-    ) {
-      return undefined;
-    }
-    const split = splitMetricConfig(item as MetricConfigInput);
-    return withThreshold(
-      { metric: split.metric as string, options: split.options as JsonObject },
-      options.threshold,
-    );
-  });
-  const baseDirectory = file === undefined ? process.cwd() : path.dirname(file);
-  const metrics: Metric<TCase>[] = given.map((item, at) => {
-    const config = configs[at];
-    if (config === undefined) return resolveMetric<TCase>(item, `metrics[${at}]`);
-    return createMetric(
-      { metric: config.metric, options: config.options },
-      {
-        judge: options.judge,
-        modelSettings: options.modelSettings,
-        baseDirectory,
-      },
-    );
-  });
-  const names = metrics.map((metric) => metric.name);
-  const duplicate = names.find((name, at) => names.indexOf(name) !== at);
-  if (duplicate !== undefined) {
-    throw new InvalidOptionError({
-      option: "metrics",
-      value: duplicate,
-      message: `two metrics are named ${JSON.stringify(duplicate)}; give one of them a name option`,
-    });
-  }
-  return { configs, metrics, names };
-}
-
 /** A run's options as `resolveRunOptions` checked them. */
 export type ResolvedRunOptions = ReturnType<typeof resolveRunOptions>;
 
@@ -466,18 +399,22 @@ export function planRun<TCase extends object>(
   resolved: ResolvedRunOptions,
 ): RunPlan<TCase> {
   const { details, file, format, normalizeNames, groupBy, turnAggregate } = resolved;
-  const { configs, metrics, names } = runMetrics(options, file);
-  const allConfigs = configs.every((config) => config !== undefined) ? configs : undefined;
-  // Worker threads have no judge: runs that may ask one stay in this thread.
-  const judgeGiven = options.judge !== undefined;
-  const deterministic =
-    allConfigs !== undefined && allConfigs.every((config) => !asksJudge(config, judgeGiven));
+  const { configs, metrics, names, allConfigs, deterministic, ...set } = createMetricSet<TCase>(
+    options.metrics,
+    {
+      allowEmpty: options.scoreCase !== undefined,
+      ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+      ...(options.judge === undefined ? {} : { judge: options.judge }),
+      ...(options.modelSettings === undefined ? {} : { modelSettings: options.modelSettings }),
+      baseDirectory: file === undefined ? process.cwd() : path.dirname(file),
+    },
+  );
   const workersGiven = options.workers;
-  const batchable =
-    format === "jsonl" &&
-    deterministic &&
-    options.scoreCase === undefined &&
-    options.reuse === undefined;
+  const batched =
+    format === "jsonl" && options.scoreCase === undefined && options.reuse === undefined
+      ? deterministic
+      : undefined;
+  const batchable = batched !== undefined;
   if (workersGiven !== undefined) {
     integerOption("workers", workersGiven, 0, { min: 0, max: 64 });
     if (workersGiven > 0 && !batchable) {
@@ -490,26 +427,23 @@ export function planRun<TCase extends object>(
   }
   // Cases of these metrics keep only the details asked for when their line can be read again.
   const keep = details === "failed" ? "failed" : "none";
-  const recomputable = new Set(
-    details === "all" || format !== "jsonl"
-      ? []
-      : names.filter((_, at) => configs[at] !== undefined && !asksJudge(configs[at], judgeGiven)),
-  );
+  const recomputable = new Set(details === "all" || format !== "jsonl" ? [] : set.recomputable);
   const workers = !batchable
     ? 0
     : (workersGiven ??
       (statSync(file as string).size >= parallelFromBytes && availableParallelism() >= 2 ? 2 : 0));
-  const setup: WorkerSetup | undefined = batchable
-    ? {
-        dataset: file as string,
-        metrics: allConfigs,
-        normalizeNames,
-        recomputable: [...recomputable],
-        keep,
-        groupBy,
-        turnAggregate,
-      }
-    : undefined;
+  const setup: WorkerSetup | undefined =
+    batched === undefined
+      ? undefined
+      : {
+          dataset: file as string,
+          metrics: batched,
+          normalizeNames,
+          recomputable: [...recomputable],
+          keep,
+          groupBy,
+          turnAggregate,
+        };
   return { resolved, configs, metrics, names, allConfigs, keep, recomputable, setup, workers };
 }
 

@@ -3,7 +3,7 @@ import type { TurnAggregate } from "../core/turns.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
 import { integerOption } from "../core/options.js";
-import { resolveMetric } from "../core/metric.js";
+import { resolveMetricList } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
@@ -125,28 +125,13 @@ export async function evaluate<TCase extends object>(
         'evaluate of "toolscore" scores test cases; to run an application over goldens, use evaluateObserved of "toolscore/tracing"',
     });
   }
-  const givenMetrics: unknown = options.metrics;
-  if (!Array.isArray(givenMetrics) || (givenMetrics.length === 0 && scoreCase === undefined)) {
-    throw new InvalidOptionError({
-      option: "metrics",
-      value: givenMetrics,
-      message: "metrics must be a non-empty list of metrics",
-    });
-  }
   // Compatible classes stand for the metric they convert to; anything else that is not a metric
   // fails here, before any case runs.
-  const metrics = (givenMetrics as readonly unknown[]).map((metric, index) =>
-    resolveMetric<TCase>(metric, `metrics[${index}]`),
-  );
+  const metrics = resolveMetricList<TCase>(options.metrics, {
+    allowEmpty: scoreCase !== undefined,
+    holds: "metrics",
+  });
   const names = metrics.map((metric) => metric.name);
-  const duplicate = names.find((name, index) => names.indexOf(name) !== index);
-  if (duplicate !== undefined) {
-    throw new InvalidOptionError({
-      option: "metrics",
-      value: duplicate,
-      message: `two metrics are named ${JSON.stringify(duplicate)}; give one of them another name`,
-    });
-  }
   const testCases = options.testCases as unknown;
   const isAsync =
     typeof testCases === "object" && testCases !== null && Symbol.asyncIterator in testCases;

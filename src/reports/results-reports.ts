@@ -30,7 +30,8 @@ import type { JsonObject } from "../core/json.js";
 import { evaluationLogRecord, otlpLogs, otlpSpan } from "../core/evaluation-events.js";
 import type { TraceContext } from "../core/trajectory.js";
 import { describeMatchers } from "../matchers/value-matchers.js";
-import { createRunMetrics, isJudged } from "../evaluate-to-file/run-metrics.js";
+import { isJudged } from "../evaluate-to-file/metric-set.js";
+import { createDeterministicMetrics } from "../evaluate-to-file/deterministic-metrics.js";
 
 async function writeJUnitFile(
   file: string,
@@ -72,19 +73,19 @@ async function writeJUnitFile(
  * details a passing case's record left out; none when the header does not say how they were
  * configured (an older file) or the configuration no longer holds.
  */
-function rederivingMetrics(header: ResultsHeader): Map<string, Metric> {
+async function rederivingMetrics(header: ResultsHeader): Promise<Map<string, Metric>> {
   const metrics = new Map<string, Metric>();
   const configs = header.metricConfigs;
   if (configs?.length !== header.metrics.length) return metrics;
-  configs.forEach((config, at) => {
+  for (const [at, config] of configs.entries()) {
     try {
-      if (isJudged(config)) return;
-      const [metric] = createRunMetrics([config]);
+      if (isJudged(config)) continue;
+      const [metric] = await createDeterministicMetrics([config]);
       metrics.set(header.metrics[at], metric);
     } catch {
       // A configuration this version cannot read: the report shows the case without alignment.
     }
-  });
+  }
   return metrics;
 }
 
@@ -147,7 +148,7 @@ async function withCaseContent(
     );
     return [...records];
   }
-  const metrics = rederivingMetrics(header);
+  const metrics = await rederivingMetrics(header);
   const scorer = createCaseScorer<DatasetCase>({
     metrics: [...metrics.values()],
     ...(header.turnAggregate === undefined ? {} : { turnAggregate: header.turnAggregate }),
