@@ -52,8 +52,8 @@ export type {
   FileEvaluation,
   RunError,
   RunMetric,
-} from "./evaluate-to-file/evaluate-to-file.js";
+} from "./evaluate-to-file/run-options.js";
 export type { RunMetricConfig } from "./metrics/registry.js";
 export type { RecordedGate } from "./core/gate.js";
 export type { RunBatchOptions } from "./evaluate-to-file/judge-batches.js";
-export type { RunProgress } from "./evaluate-to-file/evaluate-to-file.js";
+export type { RunProgress } from "./evaluate-to-file/run-options.js";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configHash } from "../evaluate-to-file/evaluate-to-file.js";
+import { configHash } from "../evaluate-to-file/open-run.js";
 import { metricDefinitions } from "../registry/metric-registry.js";
 import { createMetric } from "../registry/metric-registry.js";
 import {

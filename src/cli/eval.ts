@@ -12,10 +12,7 @@ import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
-import type {
-  EvaluateToFileOptions,
-  FileEvaluation,
-} from "../evaluate-to-file/evaluate-to-file.js";
+import type { EvaluateToFileOptions, FileEvaluation } from "../evaluate-to-file/run-options.js";
 import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import { applySetting, gateRuleOf, findConfigFile, placedInConfig, settingsFor } from "./config.js";

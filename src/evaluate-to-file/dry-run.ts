@@ -2,8 +2,9 @@ import { DatasetParseError, InvalidOptionError } from "../core/errors.js";
 import { readDataset } from "../node/dataset.js";
 import { describeEntry, keepError } from "./batch.js";
 import type { RunError } from "./batch.js";
-import { planRun, resolveRunOptions } from "./evaluate-to-file.js";
-import type { EvaluateToFileOptions } from "./evaluate-to-file.js";
+import { planRun } from "./plan-run.js";
+import { resolveRunOptions } from "./resolve-run.js";
+import type { EvaluateToFileOptions } from "./run-options.js";
 import { inShard } from "./shard.js";
 
 /** What a dry run found: the cases it read, the ones it could not, and the metrics it made. */

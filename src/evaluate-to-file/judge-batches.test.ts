@@ -5,7 +5,7 @@ import { match } from "../matchers/value-matchers.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import { fakeJudge } from "../../test/support/fake-judge.js";
 import { evaluateToFile } from "./evaluate-to-file.js";
-import type { EvaluateToFileOptions } from "./evaluate-to-file.js";
+import type { EvaluateToFileOptions } from "./run-options.js";
 
 /** A judge that reads the case from its prompt: an order refunded in full is right. */
 function answer(request: JudgeRequest): JsonValue {

@@ -8,7 +8,7 @@ import { Worker } from "node:worker_threads";
 import { caseStatuses } from "../core/case-result.js";
 import type { SummaryBuilder } from "../core/summary.js";
 import type { ResultsWriter } from "../node/results-file.js";
-import type { RunProgress } from "./evaluate-to-file.js";
+import type { RunProgress } from "./run-options.js";
 import { createBatchScorer } from "./batch.js";
 import type { WorkerBatch, WorkerResult, WorkerSetup } from "./batch.js";
 import { JsonlCursor, isOverlongLine } from "../core/jsonl-lines.js";
