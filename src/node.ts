@@ -21,19 +21,19 @@ export type { RecordingsDataset, RecordingsDatasetOptions } from "./node/recordi
 export { readTranscriptFile } from "./node/transcript-file.js";
 export {
   createResultsWriter,
-  mergeResults,
   readRecords,
   scanResults,
   sumJudgeSummaries,
 } from "./node/results-file.js";
+export { mergeResults } from "./node/merge-results.js";
 export type {
-  MergeResultsOutcome,
   ResultsEnd,
   ResultsHeader,
   ResultsScan,
   ResultsWriter,
   ResultsWriterOptions,
 } from "./node/results-file.js";
+export type { MergeResultsOutcome } from "./node/merge-results.js";
 export { inlineRecordImages } from "./node/inline-images.js";
 export type { InlineImagesOptions } from "./node/inline-images.js";
 export { evaluateToFile } from "./evaluate-to-file/evaluate-to-file.js";

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ResultsFileError } from "../src/index.js";
 import { lockResultsFile } from "../src/node/results-lock.js";
-import { mergeResults } from "../src/node/results-file.js";
+import { mergeResults } from "../src/node/merge-results.js";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";
 import { testFolders } from "./support/folders.js";
 

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { ToolscoreError } from "../core/errors.js";
 import { gateVerdict } from "../core/gate.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
-import { mergeResults } from "../node/results-file.js";
+import { mergeResults } from "../node/merge-results.js";
 import { formatConsoleReport } from "../reporters/console.js";
 import { printableLines } from "../reporters/printable.js";
 import { gateFlags, gateFor } from "./config.js";

@@ -8,10 +8,10 @@ import {
   createResultsWriter,
   firstFailures,
   holdsFinishedRun,
-  mergeResults,
   readRecords,
   scanResults,
 } from "./results-file.js";
+import { mergeResults } from "./merge-results.js";
 import type { ResultsHeader } from "./results-file.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-results-"));

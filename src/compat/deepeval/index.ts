@@ -48,11 +48,8 @@ export {
   ProviderConfigError,
   ToolscoreError,
 } from "../../core/errors.js";
-export {
-  DeepEvalToolCorrectnessMetric,
-  ToolCallParser,
-  TrajectoryParser,
-} from "./trajectory-metric.js";
+export { DeepEvalToolCorrectnessMetric } from "./trajectory-metric.js";
+export { ToolCallParser, TrajectoryParser } from "./trajectory-parsers.js";
 export type {
   AvailableTool,
   DeepEvalToolCorrectnessInput,
@@ -60,9 +57,9 @@ export type {
   DeepEvalToolCorrectnessOutcome,
   DeepEvalToolCorrectnessResult,
   MeasureManyOptions,
-  ToolStep,
   TrajectoryToolCall,
 } from "./trajectory-metric.js";
+export type { ToolStep } from "./trajectory-parsers.js";
 export type { SelectionDetails } from "./selection.js";
 export { normalizeToolName } from "../../core/normalize-tool-name.js";
 export type { NameNormalizationOptions } from "../../core/normalize-tool-name.js";
