@@ -47,10 +47,13 @@ type ConfigSchema = JsonObject & {
   definitions: Record<string, JsonObject>;
 };
 
+/** The setting of each config key (camelCase, dotted inside a group). */
+const settingOfKey = configKeysOf(runSettings);
+
 /** Every spelling of a config key (camelCase, snake_case), by the object it is in. */
 const spellings = (() => {
   const byGroup = new Map<string, Map<string, string>>([["", new Map()]]);
-  for (const key of configKeysOf(runSettings).keys()) {
+  for (const key of settingOfKey.keys()) {
     const [outer, inner] = key.split(".") as [string, string?];
     byGroup.get("")?.set(outer, outer).set(snake(outer), outer);
     if (inner === undefined) continue;
@@ -270,15 +273,12 @@ function metricOptionPosition(
  */
 function settingsOf(value: JsonObject, file: string, text: string): EvalConfig {
   const settings: Record<string, unknown> = {};
-  const names = configKeysOf(runSettings);
   const directory = path.dirname(path.resolve(file));
   const read = (key: string, item: JsonValue, spelled: string, top: string) => {
-    const name = names.get(key) as keyof RunSettings;
+    const name = settingOfKey.get(key) as keyof RunSettings;
     try {
       const setting = runSettings[name] as Setting<unknown>;
-      const given = setting.kind.fromConfig(item, { directory, spelled });
-      // An empty list is no list given, as on the command line.
-      if (!(Array.isArray(given) && given.length === 0)) settings[name] = given;
+      settings[name] = setting.kind.fromConfig(item, { directory, spelled });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw configError(file, message, item, keyPosition(text, top));

@@ -212,6 +212,11 @@ export function configKeysOf<S>(table: SettingsTable<S>): Map<string, keyof S & 
 /** Where each resolved setting came from. */
 export type SettingSources<S> = { readonly [K in keyof S]?: "flag" | "config" };
 
+/** Whether a flag's or a config's value gives the setting: an empty list gives none. */
+function gives(value: unknown): boolean {
+  return value !== undefined && !(Array.isArray(value) && value.length === 0);
+}
+
 /**
  * Every setting of `names`, checked, from the flags (`parseArgs`'s values) over the config's
  * values (read by the table already) over the defaults; with where each came from.
@@ -231,15 +236,10 @@ export function resolveSettings<S, K extends keyof S & string>(
     const setting = table[name] as Setting<S[K]>;
     const flag = flagName(name, setting as Setting<unknown>);
     const raw = setting.flag === undefined ? undefined : input.flags[flag];
-    const fromFlag =
-      raw === undefined || (Array.isArray(raw) && raw.length === 0)
-        ? undefined
-        : setting.kind.fromFlag(
-            raw as string | boolean | readonly string[],
-            `--${flag}`,
-            input.cwd,
-          );
-    const fromConfig = input.config[name];
+    const fromFlag = !gives(raw)
+      ? undefined
+      : setting.kind.fromFlag(raw as string | boolean | readonly string[], `--${flag}`, input.cwd);
+    const fromConfig = gives(input.config[name]) ? input.config[name] : undefined;
     let value: S[K] | undefined;
     if (fromFlag !== undefined) {
       value =

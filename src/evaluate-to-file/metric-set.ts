@@ -80,6 +80,8 @@ export function createMetricSet<TCase extends object>(
     },
   });
   const judgeGiven = context.judge !== undefined;
+  // A metric object may ask anything; a config asks the judge as its definition says.
+  const pure = configs.map((config) => config !== undefined && !asksJudge(config, judgeGiven));
   const allConfigs = configs.every((config) => config !== undefined) ? configs : undefined;
   const names = metrics.map((metric) => metric.name);
   return {
@@ -87,11 +89,7 @@ export function createMetricSet<TCase extends object>(
     names,
     configs,
     allConfigs,
-    deterministic: allConfigs?.every((config) => !asksJudge(config, judgeGiven))
-      ? allConfigs
-      : undefined,
-    recomputable: names.filter(
-      (_, at) => configs[at] !== undefined && !asksJudge(configs[at], judgeGiven),
-    ),
+    deterministic: pure.every(Boolean) ? allConfigs : undefined,
+    recomputable: names.filter((_, at) => pure[at]),
   };
 }
