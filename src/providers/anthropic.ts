@@ -1,11 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import type * as AnthropicModule from "@anthropic-ai/sdk";
+import type { MessageBatchResult } from "@anthropic-ai/sdk/resources/messages/batches";
 import type {
   ContentBlockParam,
   Message,
   MessageCreateParamsNonStreaming,
   MessageParam,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { ProviderCallError } from "../core/errors.js";
 import type {
   JudgeBatchApi,
   JudgeBatchRequest,
@@ -18,10 +19,10 @@ import type {
   JudgeResponse,
 } from "../core/judge.js";
 import { toProviderImage } from "./images.js";
-import { boundedFetch } from "./bounded-fetch.js";
-import { callTarget } from "./call-target.js";
-import { parseJsonAnswer, providerCalls } from "./provider-errors.js";
-import { judgeSetup, sdkPackage } from "./sdk-packages.js";
+import { parseJsonAnswer } from "./provider-errors.js";
+import { sdkPackage } from "./sdk-packages.js";
+import { sdkJudge } from "./sdk-judge.js";
+import type { ClientCall } from "./sdk-judge.js";
 
 /**
  * How the answer is held to the schema: Claude's native structured outputs
@@ -133,53 +134,41 @@ function toResponse(message: Message, mode: AnthropicStructuredOutput): JudgeRes
 
 /** A judge on Anthropic's Messages API, through `@anthropic-ai/sdk`. */
 export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel {
-  const provider = "anthropic";
   const mode = options.structuredOutput ?? "json-schema";
-  // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
-  // key is still a configuration error now.
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-  const loadSdk = judgeSetup({
-    provider,
+  const params = requestParams(options.model, mode);
+  return sdkJudge<typeof AnthropicModule, Anthropic, Message>({
+    provider: "anthropic",
+    model: options.model,
+    apiKey,
+    keyVariable: "ANTHROPIC_API_KEY",
+    options,
+    endpoint: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com",
+    credentials: [apiKey],
     sdk: () =>
       sdkPackage("the anthropic judge", "@anthropic-ai/sdk", () => import("@anthropic-ai/sdk")),
-    keyProblem:
-      options.client === undefined && (apiKey === undefined || apiKey === "")
-        ? "no API key; set ANTHROPIC_API_KEY or pass apiKey"
-        : undefined,
+    newClient: (module, settings) =>
+      new module.Anthropic({
+        apiKey,
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...settings,
+      }),
+    // Typed loosely in the options (see AnthropicClient); it is the SDK's client.
+    ownClient: (_module, client) => client as Anthropic,
+    create: (client, request, signal) => client.messages.create(params(request), { signal }),
+    read: (message) => (Array.isArray(message.content) ? toResponse(message, mode) : "content"),
+    batch: (call) => batchApi(call, params, mode),
   });
-  const timeout = options.timeoutMs ?? 60_000;
-  const maxRetries = options.maxRetries ?? 3;
-  const endpoint = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
-  const call = providerCalls({
-    provider,
-    secrets: [apiKey, ...Object.values(options.headers ?? {})],
-    timeoutMs: timeout,
-    maxRetries,
-    ownClient: options.client !== undefined,
-    endpoint,
-  });
-  let loaded: Promise<Anthropic> | undefined;
-  const sdk = (): Promise<Anthropic> => {
-    loaded ??= loadSdk().then(
-      (module) =>
-        // Typed loosely in the options (see AnthropicClient); it is the SDK's client.
-        (options.client as Anthropic | undefined) ??
-        new module.Anthropic({
-          apiKey,
-          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-          timeout,
-          maxRetries,
-          fetch: boundedFetch({ provider, maxWaitMs: timeout }),
-          ...(options.headers ? { defaultHeaders: options.headers } : {}),
-        }),
-    );
-    return loaded;
-  };
+}
 
-  const params = (request: JudgeRequest): MessageCreateParamsNonStreaming => {
+function requestParams(
+  model: string,
+  mode: AnthropicStructuredOutput,
+): (request: JudgeRequest) => MessageCreateParamsNonStreaming {
+  return (request) => {
     const { system, messages } = toAnthropicMessages(request.messages);
     const body: MessageCreateParamsNonStreaming = {
-      model: options.model,
+      model,
       max_tokens: request.maxOutputTokens ?? 1024,
       messages,
       // The Messages API no longer takes sampling parameters: the temperature is the model's.
@@ -199,11 +188,16 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
     }
     return body;
   };
+}
 
-  const batch: JudgeBatchApi = {
+function batchApi(
+  call: ClientCall<Anthropic>,
+  params: (request: JudgeRequest) => MessageCreateParamsNonStreaming,
+  mode: AnthropicStructuredOutput,
+): JudgeBatchApi {
+  return {
     async submit(requests: readonly JudgeBatchRequest[], callOptions: JudgeCallOptions = {}) {
-      return call(callOptions.signal, async (signal) => {
-        const client = await sdk();
+      return call(callOptions.signal, async (client, signal) => {
         const created = await client.messages.batches.create(
           {
             requests: requests.map((entry) => ({
@@ -218,8 +212,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
     },
 
     async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
-      return call(callOptions.signal, async (signal) => {
-        const client = await sdk();
+      return call(callOptions.signal, async (client, signal) => {
         const current = await client.messages.batches.retrieve(batchId, undefined, {
           signal,
         });
@@ -245,72 +238,43 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgeModel
       batchId: string,
       callOptions: JudgeCallOptions = {},
     ): Promise<JudgeBatchResult[]> {
-      return call(callOptions.signal, async (signal) => {
+      return call(callOptions.signal, async (client, signal) => {
         const results: JudgeBatchResult[] = [];
-        const client = await sdk();
         const decoder = await client.messages.batches.results(batchId, undefined, {
           signal,
         });
         for await (const entry of decoder) {
-          const result = entry.result;
-          if (result.type === "succeeded") {
-            results.push({
-              customId: entry.custom_id,
-              status: "succeeded",
-              response: toResponse(result.message, mode),
-            });
-          } else if (result.type === "errored") {
-            const type = result.error.error.type;
-            results.push({
-              customId: entry.custom_id,
-              status: "failed",
-              message: `${type}: ${result.error.error.message}`,
-              retryable: [
-                "rate_limit_error",
-                "api_error",
-                "overloaded_error",
-                "timeout_error",
-              ].includes(type),
-            });
-          } else {
-            results.push({
-              customId: entry.custom_id,
-              status: "failed",
-              message: `the request was ${result.type} before it ran`,
-              retryable: true,
-            });
-          }
+          results.push(readBatchEntry(entry.custom_id, entry.result, mode));
         }
         return results;
       });
     },
   };
+}
 
+function readBatchEntry(
+  customId: string,
+  result: MessageBatchResult,
+  mode: AnthropicStructuredOutput,
+): JudgeBatchResult {
+  if (result.type === "succeeded") {
+    return { customId, status: "succeeded", response: toResponse(result.message, mode) };
+  }
+  if (result.type === "errored") {
+    const type = result.error.error.type;
+    return {
+      customId,
+      status: "failed",
+      message: `${type}: ${result.error.error.message}`,
+      retryable: ["rate_limit_error", "api_error", "overloaded_error", "timeout_error"].includes(
+        type,
+      ),
+    };
+  }
   return {
-    specificationVersion: "v1",
-    provider,
-    modelId: options.model,
-    supportsImages: options.supportsImages ?? true,
-    ...callTarget({
-      client: options.client,
-      endpoint,
-      credentials: [apiKey],
-      headers: options.headers,
-    }),
-    async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
-      const message: Message = await call(callOptions.signal, async (signal) => {
-        const client = await sdk();
-        return client.messages.create(params(request), { signal });
-      });
-      if (!Array.isArray(message.content)) {
-        throw new ProviderCallError({
-          provider,
-          retryable: true,
-          message: `${provider}: the model API answered without content`,
-        });
-      }
-      return toResponse(message, mode);
-    },
-    batch,
+    customId,
+    status: "failed",
+    message: `the request was ${result.type} before it ran`,
+    retryable: true,
   };
 }

@@ -6,7 +6,6 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { ProviderCallError } from "../core/errors.js";
 import type {
   JudgeBatchApi,
   JudgeBatchRequest,
@@ -18,11 +17,11 @@ import type {
   JudgeRequest,
   JudgeResponse,
 } from "../core/judge.js";
-import { boundedFetch } from "./bounded-fetch.js";
-import { callTarget } from "./call-target.js";
-import { isRetryableStatus, parseJsonAnswer, providerCalls } from "./provider-errors.js";
+import { isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
-import { judgeSetup, sdkPackage } from "./sdk-packages.js";
+import { sdkPackage } from "./sdk-packages.js";
+import { sdkJudge } from "./sdk-judge.js";
+import type { ClientCall } from "./sdk-judge.js";
 
 /**
  * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
@@ -131,68 +130,61 @@ function toResponse(completion: ChatCompletion): JudgeResponse {
 /** A judge on an OpenAI or OpenAI-compatible chat completions API, through the `openai` SDK. */
 export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   const provider = options.provider ?? (options.azure ? "azure" : "openai");
-  const structured = options.structuredOutput ?? "json-schema";
-  const timeout = options.timeoutMs ?? 60_000;
-  const maxRetries = options.maxRetries ?? 3;
-  const common = {
-    timeout,
-    maxRetries,
-    fetch: boundedFetch({ provider, maxWaitMs: timeout }),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-  };
-  // The SDK loads on the first call, so that importing toolscore stays quick; a missing SDK or
-  // key is still a configuration error now.
-  const apiKey =
-    options.apiKey ?? (options.azure ? env("AZURE_OPENAI_API_KEY") : env("OPENAI_API_KEY"));
-  const loadSdk = judgeSetup({
+  const keyVariable = options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY";
+  const apiKey = options.apiKey ?? env(keyVariable);
+  const body = requestBody(options, provider);
+  return sdkJudge<typeof OpenAIModule, Sdk, ChatCompletion>({
     provider,
+    model: options.model,
+    apiKey,
+    keyVariable,
+    options,
+    endpoint:
+      options.azure?.endpoint ??
+      options.baseURL ??
+      env("OPENAI_BASE_URL") ??
+      "https://api.openai.com/v1",
+    credentials: [apiKey, options.organization, options.project],
     sdk: () => sdkPackage(`the ${provider} judge`, "openai", () => import("openai")),
-    keyProblem:
-      options.client === undefined && (apiKey === undefined || apiKey === "")
-        ? `no API key; set ${options.azure ? "AZURE_OPENAI_API_KEY" : "OPENAI_API_KEY"} or pass apiKey`
-        : undefined,
-  });
-  const endpoint =
-    options.azure?.endpoint ??
-    options.baseURL ??
-    env("OPENAI_BASE_URL") ??
-    "https://api.openai.com/v1";
-  const call = providerCalls({
-    provider,
-    secrets: [apiKey, ...Object.values(options.headers ?? {})],
-    timeoutMs: timeout,
-    maxRetries,
-    ownClient: options.client !== undefined,
-    endpoint,
-  });
-  let loaded: Promise<{ client: OpenAI; toFile: typeof OpenAIModule.toFile }> | undefined;
-  const sdk = () => {
-    loaded ??= loadSdk().then((module) => ({
-      // Typed loosely in the options (see OpenAIClient); it is the SDK's client.
-      client: (options.client as OpenAI | undefined) ?? newClient(module),
+    newClient: (module, settings) => ({
+      client: options.azure
+        ? new module.AzureOpenAI({
+            endpoint: options.azure.endpoint,
+            apiVersion: options.azure.apiVersion,
+            deployment: options.model,
+            apiKey,
+            ...settings,
+          })
+        : new module.OpenAI({
+            apiKey,
+            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+            ...(options.organization === undefined ? {} : { organization: options.organization }),
+            ...(options.project === undefined ? {} : { project: options.project }),
+            ...settings,
+          }),
       toFile: module.toFile,
-    }));
-    return loaded;
-  };
-  function newClient(module: typeof OpenAIModule): OpenAI {
-    return options.azure
-      ? new module.AzureOpenAI({
-          endpoint: options.azure.endpoint,
-          apiVersion: options.azure.apiVersion,
-          deployment: options.model,
-          apiKey,
-          ...common,
-        })
-      : new module.OpenAI({
-          apiKey,
-          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-          ...(options.organization === undefined ? {} : { organization: options.organization }),
-          ...(options.project === undefined ? {} : { project: options.project }),
-          ...common,
-        });
-  }
+    }),
+    // Typed loosely in the options (see OpenAIClient); it is the SDK's client.
+    ownClient: (module, client) => ({ client: client as OpenAI, toFile: module.toFile }),
+    create: ({ client }, request, signal) =>
+      client.chat.completions.create(body(request), { signal }),
+    read: (completion) => (Array.isArray(completion.choices) ? toResponse(completion) : "choices"),
+    // OpenAI's Batch API; compatible servers (Ollama, vLLM, ...) have none.
+    ...(provider === "openai" ? { batch: (call: ClientCall<Sdk>) => batchApi(call, body) } : {}),
+  });
+}
 
-  const body = (request: JudgeRequest): ChatCompletionCreateParamsNonStreaming => {
+interface Sdk {
+  readonly client: OpenAI;
+  readonly toFile: typeof OpenAIModule.toFile;
+}
+
+function requestBody(
+  options: OpenAIJudgeOptions,
+  provider: string,
+): (request: JudgeRequest) => ChatCompletionCreateParamsNonStreaming {
+  const structured = options.structuredOutput ?? "json-schema";
+  return (request) => {
     const instruction = structured === "json-schema" ? undefined : schemaInstruction(request);
     const params: ChatCompletionCreateParamsNonStreaming = {
       model: options.model,
@@ -221,8 +213,13 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     }
     return params;
   };
+}
 
-  const batch: JudgeBatchApi = {
+function batchApi(
+  call: ClientCall<Sdk>,
+  body: (request: JudgeRequest) => ChatCompletionCreateParamsNonStreaming,
+): JudgeBatchApi {
+  return {
     async submit(requests: readonly JudgeBatchRequest[], callOptions: JudgeCallOptions = {}) {
       const lines = requests.map((entry) =>
         JSON.stringify({
@@ -232,8 +229,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
           body: body(entry.request),
         }),
       );
-      return call(callOptions.signal, async (signal) => {
-        const { client, toFile } = await sdk();
+      return call(callOptions.signal, async ({ client, toFile }, signal) => {
         const file = await client.files.create(
           {
             file: await toFile(Buffer.from(`${lines.join("\n")}\n`), "toolscore-batch.jsonl"),
@@ -255,8 +251,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     },
 
     async status(batchId: string, callOptions: JudgeCallOptions = {}): Promise<JudgeBatchStatus> {
-      return call(callOptions.signal, async (signal) => {
-        const { client } = await sdk();
+      return call(callOptions.signal, async ({ client }, signal) => {
         const current = await client.batches.retrieve(batchId, { signal });
         const counts = {
           total: current.request_counts?.total ?? 0,
@@ -286,8 +281,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
       batchId: string,
       callOptions: JudgeCallOptions = {},
     ): Promise<JudgeBatchResult[]> {
-      return call(callOptions.signal, async (signal) => {
-        const { client } = await sdk();
+      return call(callOptions.signal, async ({ client }, signal) => {
         const current = await client.batches.retrieve(batchId, { signal });
         const results: JudgeBatchResult[] = [];
         for (const fileId of [current.output_file_id, current.error_file_id]) {
@@ -301,35 +295,6 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
         return results;
       });
     },
-  };
-
-  return {
-    specificationVersion: "v1",
-    provider,
-    modelId: options.model,
-    supportsImages: options.supportsImages ?? true,
-    ...callTarget({
-      client: options.client,
-      endpoint,
-      credentials: [apiKey, options.organization, options.project],
-      headers: options.headers,
-    }),
-    async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
-      const completion: ChatCompletion = await call(callOptions.signal, async (signal) => {
-        const { client } = await sdk();
-        return client.chat.completions.create(body(request), { signal });
-      });
-      if (!Array.isArray(completion.choices)) {
-        throw new ProviderCallError({
-          provider,
-          retryable: true,
-          message: `${provider}: the model API answered without choices`,
-        });
-      }
-      return toResponse(completion);
-    },
-    // OpenAI's Batch API; compatible servers (Ollama, vLLM, ...) have none.
-    ...(provider === "openai" ? { batch } : {}),
   };
 }
 
