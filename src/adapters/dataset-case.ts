@@ -1,26 +1,20 @@
 import { DatasetParseError, InvalidInputError, ToolscoreError } from "../core/errors.js";
-import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
-import type { CaseTurn, Content, TestCase, ToolSpec } from "../core/test-case.js";
+import type { TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type {
   NameMapping,
   TraceContext,
+  Trajectory,
   TrajectoryFormat,
-  TrajectoryStep,
   TrajectoryWarning,
 } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
-import {
-  closestSpelling,
-  readCalls,
-  readCaseTurns,
-  readContent,
-  turnFieldsOfCase,
-} from "./dataset-turns.js";
-import type { TurnAggregate } from "../core/turns.js";
+import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
+import { readRecord, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
+import type { RecordFields } from "./case-fields.js";
 
 /** What a transcript in a dataset case was read as. */
 export interface CaseTrajectoryInfo {
@@ -68,17 +62,16 @@ export interface ReadDatasetCaseOptions {
   readonly normalizeNames?: boolean | NameNormalizationOptions;
 }
 
-/** Each field's name in toolscore, and the other spellings datasets use for it. */
-const fieldNames = {
+const caseSpellings = {
   id: ["id"],
   run: ["run"],
-  input: ["input", "user_input", "query"],
-  actualOutput: ["actualOutput", "actual_output", "response"],
-  expectedOutput: ["expectedOutput", "expected_output", "reference"],
-  expectedOutputContains: ["expectedOutputContains", "expected_output_contains"],
-  expectedOutcome: ["expectedOutcome", "expected_outcome"],
-  toolsCalled: ["toolsCalled", "tools_called"],
-  expectedTools: ["expectedTools", "expected_tools"],
+  input: turnSpellings.input,
+  actualOutput: turnSpellings.actualOutput,
+  expectedOutput: turnSpellings.expectedOutput,
+  expectedOutputContains: turnSpellings.expectedOutputContains,
+  expectedOutcome: turnSpellings.expectedOutcome,
+  toolsCalled: turnSpellings.toolsCalled,
+  expectedTools: turnSpellings.expectedTools,
   availableTools: ["availableTools", "available_tools"],
   trajectory: ["trajectory", "agentTrajectory", "agent_trajectory"],
   expectedTrajectory: [
@@ -90,24 +83,17 @@ const fieldNames = {
   trajectoryFormat: ["trajectoryFormat", "trajectory_format"],
   traceId: ["traceId", "trace_id"],
   retrievedContexts: ["retrievedContexts", "retrieved_contexts"],
-  metricOptions: ["metricOptions", "metric_options"],
+  metricOptions: turnSpellings.metricOptions,
   metadata: ["metadata"],
   turns: ["turns"],
   turnAggregate: ["turnAggregate", "turn_aggregate"],
 } as const;
 
-type Field = keyof typeof fieldNames;
+type Field = keyof typeof caseSpellings;
 
-const spellingOf: ReadonlyMap<string, Field> = new Map(
-  (Object.entries(fieldNames) as [Field, readonly string[]][]).flatMap(([field, spellings]) =>
-    spellings.map((spelling) => [spelling, field] as const),
-  ),
-);
+const caseReader = recordReader(caseSpellings, ["toolsCalled", "expectedTools", "turns"]);
 
-/** The closest known spelling, in the key's own style (snake_case or camelCase) when one is close. */
-function suggest(key: string): string | undefined {
-  return closestSpelling(key, [...spellingOf.keys()]);
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Reads one dataset record (a JSONL line, a JSON or YAML item) into a test case. camelCase and
@@ -135,247 +121,148 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
       `a test case must be a JSON object, got ${record === null ? "null" : Array.isArray(record) ? "an array" : typeof record}`,
     );
   }
-  const values: Partial<Record<Field, unknown>> = {};
-  const givenAs: Partial<Record<Field, string>> = {};
   const notes: string[] = [];
-  for (const [key, value] of Object.entries(record as Record<string, unknown>)) {
-    const field = spellingOf.get(key);
-    if (field === undefined) {
-      const guess = suggest(key);
-      notes.push(
-        `unknown field ${JSON.stringify(key)} ignored${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}`,
-      );
-      continue;
-    }
-    if (value === undefined || value === null) continue;
-    // The call lists are held to the depth limit by the call reader; the rest here, before
-    // anything recursive (a record's writer, a report, a hash) meets them.
-    if (
-      typeof value === "object" &&
-      field !== "toolsCalled" &&
-      field !== "expectedTools" &&
-      field !== "turns" &&
-      nestsDeeperThan(value, DEFAULT_MAX_DEPTH)
-    ) {
-      fail(
-        `${key} is nested more than ${DEFAULT_MAX_DEPTH} levels deep (see docs/reference/limits.md)`,
-        field,
-      );
-    }
-    const earlier = givenAs[field];
-    if (earlier !== undefined) {
-      fail(
-        `${JSON.stringify(earlier)} and ${JSON.stringify(key)} are the same field; give one`,
-        field,
-      );
-    }
-    givenAs[field] = key;
-    values[field] = value;
-  }
-
+  const fields = readRecord(record as Record<string, unknown>, caseReader, {
+    notes,
+    fail: (message, field, _name, cause) => fail(message, field, cause),
+  });
+  const { values } = fields;
   let id: string;
   if (values.id === undefined || values.id === "") id = `case-${options.index + 1}`;
   else if (typeof values.id === "string") id = values.id;
   else if (typeof values.id === "number" && Number.isFinite(values.id)) id = String(values.id);
   else return fail("id must be a string or a number", "id");
-
   const run = values.run;
   if (run !== undefined && !(typeof run === "number" && Number.isInteger(run) && run >= 0)) {
     fail(`run must be a whole number (0, 1, 2, ...), got ${JSON.stringify(run)}`, "run");
   }
-
-  const content = (
-    field: "input" | "actualOutput" | "expectedOutput" | "expectedOutcome",
-  ): Content | undefined => {
-    const value = values[field];
-    if (value === undefined) return undefined;
-    try {
-      return readContent(value, givenAs[field] ?? field);
-    } catch (error) {
-      return fail((error as Error).message, field);
-    }
-  };
-  const list = (field: Field): readonly unknown[] | undefined => {
-    const value = values[field];
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value)) return fail(`${givenAs[field] ?? field} must be a list`, field);
-    return value as readonly unknown[];
-  };
-
-  const format = values.trajectoryFormat;
-  if (format !== undefined && typeof format !== "string") {
-    fail('trajectoryFormat must be a format name such as "openai-chat"', "trajectoryFormat");
-  }
-  const traceId = values.traceId;
-  if (traceId !== undefined) {
-    if (typeof traceId !== "string" || traceId === "") {
-      fail("traceId must be a trace id (text)", "traceId");
-    }
-    if (values.trajectory === undefined) {
-      fail("traceId chooses a trace of the case's trajectory, and the case has none", "traceId");
-    }
-  }
-  const parse = (field: "trajectory" | "expectedTrajectory") => {
-    try {
-      return parseTrajectory(values[field], {
-        ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
-        ...(field === "trajectory" && traceId !== undefined ? { traceId: traceId as string } : {}),
-        ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
-      });
-    } catch (error) {
-      const detail =
-        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
-      return fail(`${givenAs[field] ?? field} could not be read: ${detail}`, field, error);
-    }
-  };
-  const info = (trajectory: ReturnType<typeof parseTrajectory>): CaseTrajectoryInfo =>
-    trajectory.trace === undefined
-      ? {
-          format: trajectory.format,
-          warnings: trajectory.warnings,
-          nameMapping: trajectory.nameMapping,
-        }
-      : {
-          format: trajectory.format,
-          warnings: trajectory.warnings,
-          nameMapping: trajectory.nameMapping,
-          trace: trajectory.trace,
-        };
-
-  const calls = (side: "called" | "expected", field: "toolsCalled" | "expectedTools") => {
-    const given = list(field);
-    try {
-      return readCalls(given, side, givenAs[field] ?? field);
-    } catch (error) {
-      const detail =
-        ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
-      return fail(detail, field, error);
-    }
-  };
-  let toolsCalled = calls("called", "toolsCalled") as readonly ToolCall[] | undefined;
+  const given = readTurnFields(fields, { callsGiven: false, expectNone: false });
   let availableTools: readonly ToolSpec[] | undefined;
   if (values.availableTools !== undefined) {
-    const tools = values.availableTools;
-    if (typeof tools !== "object") {
+    if (typeof values.availableTools !== "object") {
       fail("availableTools must be a list of tool definitions", "availableTools");
     }
-    availableTools = readToolList(tools, givenAs.availableTools ?? "availableTools");
+    availableTools = readToolList(values.availableTools, fields.name("availableTools"));
   }
-  let trajectory: CaseTrajectoryInfo | undefined;
-  let replies: readonly string[] | undefined;
-  let calledSteps: readonly TrajectoryStep[] | undefined;
-  let expectedSteps: readonly TrajectoryStep[] | undefined;
-  let input = content("input");
-  let parsedTrajectory: ReturnType<typeof parseTrajectory> | undefined;
-  if (values.trajectory !== undefined) {
-    if (toolsCalled !== undefined) {
-      fail(
-        `give ${givenAs.toolsCalled ?? "toolsCalled"} or ${givenAs.trajectory ?? "trajectory"}, not both`,
-        "trajectory",
-      );
-    }
-    const parsed = parse("trajectory");
-    parsedTrajectory = parsed;
-    toolsCalled = parsed.calls;
-    calledSteps = parsed.steps;
-    replies = parsed.replies;
-    trajectory = info(parsed);
-    if (availableTools === undefined && parsed.tools.length > 0) availableTools = parsed.tools;
-    const firstInput = parsed.turns.find((turn) => turn.input !== undefined)?.input;
-    if (input === undefined && firstInput !== undefined) input = firstInput;
-  }
-  let expectedTools = calls("expected", "expectedTools");
-  let expectedTrajectory: CaseTrajectoryInfo | undefined;
-  if (values.expectedTrajectory !== undefined) {
-    if (expectedTools !== undefined) {
-      fail(
-        `give ${givenAs.expectedTools ?? "expectedTools"} or ${givenAs.expectedTrajectory ?? "expectedTrajectory"}, not both`,
-        "expectedTrajectory",
-      );
-    }
-    const parsed = parse("expectedTrajectory");
-    // The expected run's tool outputs are what that run happened to get back, not expectations.
-    expectedTools = parsed.calls.map((call) => ({
-      name: call.name,
-      inputParameters: call.inputParameters,
-    }));
-    expectedTrajectory = info(parsed);
-    expectedSteps = parsed.steps;
-  }
-
-  const contexts = list("retrievedContexts");
-  const metricOptions = values.metricOptions;
-  if (
-    metricOptions !== undefined &&
-    (typeof metricOptions !== "object" || Array.isArray(metricOptions))
-  ) {
-    fail("metricOptions must be an object of options by metric id", "metricOptions");
-  }
-  const metadata = values.metadata;
-  if (metadata !== undefined && (typeof metadata !== "object" || Array.isArray(metadata))) {
-    fail("metadata must be an object", "metadata");
-  }
-  const actualOutput = content("actualOutput");
-  const expectedOutput = content("expectedOutput");
-  const expectedOutcome = content("expectedOutcome");
-  const contains = list("expectedOutputContains");
-  if (contains?.some((item) => typeof item !== "string") === true) {
-    fail(
-      `${givenAs.expectedOutputContains ?? "expectedOutputContains"} must be a list of strings`,
-      "expectedOutputContains",
-    );
-  }
-  let turns: readonly CaseTurn[] | undefined;
-  let turnAggregate: TurnAggregate | undefined;
-  if (values.turns !== undefined || values.turnAggregate !== undefined) {
-    try {
-      const read = readCaseTurns({
-        turns: values.turns,
-        turnAggregate: values.turnAggregate,
-        spelled: { turns: givenAs.turns, turnAggregate: givenAs.turnAggregate },
-        conflicting: turnFieldsOfCase.flatMap((field) =>
-          values[field] === undefined ? [] : [{ field, given: givenAs[field] ?? field }],
-        ),
-        ...(parsedTrajectory === undefined ? {} : { trajectory: parsedTrajectory }),
-      });
-      turns = read.turns;
-      turnAggregate = read.turnAggregate;
-      notes.push(...read.notes);
-      if (parsedTrajectory === undefined && turns?.some((turn) => turn.toolsCalled !== undefined)) {
-        toolsCalled = turns.flatMap((turn) => turn.toolsCalled ?? []);
-      }
-    } catch (error) {
-      const field = InvalidInputError.isInstance(error) ? error.field : "turns";
-      fail((error as Error).message, field, error);
-    }
-  }
-  // Built key by key (in the order the fields are documented): a conditional spread per
-  // optional field cost more than the rest of reading a case.
-  const read: { -readonly [K in keyof DatasetCase]: DatasetCase[K] } = { id, index: options.index };
+  const called = readTranscript(fields, "trajectory", given.toolsCalled, options);
+  const expected = readTranscript(fields, "expectedTrajectory", given.expectedTools, options);
+  const turns = readTurnsOfCase(fields, called);
+  const read: Mutable<DatasetCase> = { id, index: options.index };
   if (run !== undefined) read.run = run as number;
   if (options.line !== undefined) read.line = options.line;
   if (options.offset !== undefined) read.offset = options.offset;
   if (options.bytes !== undefined) read.bytes = options.bytes;
+  // Built key by key (in the order the fields are documented): a conditional spread per
+  // optional field cost more than the rest of reading a case.
+  const input = given.input ?? called?.turns.find((turn) => turn.input !== undefined)?.input;
   if (input !== undefined) read.input = input;
-  if (actualOutput !== undefined) read.actualOutput = actualOutput;
-  if (expectedOutput !== undefined) read.expectedOutput = expectedOutput;
-  if (contains !== undefined) read.expectedOutputContains = contains as readonly string[];
-  if (expectedOutcome !== undefined) read.expectedOutcome = expectedOutcome;
-  if (replies !== undefined) read.replies = replies;
-  if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
-  if (expectedTools !== undefined) read.expectedTools = expectedTools as readonly ToolCall[];
-  if (calledSteps !== undefined) read.calledSteps = calledSteps;
-  if (expectedSteps !== undefined) read.expectedSteps = expectedSteps;
-  if (availableTools !== undefined) read.availableTools = availableTools;
-  if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
-  if (metricOptions !== undefined) {
-    read.metricOptions = metricOptions as Readonly<Record<string, JsonObject>>;
+  if (given.actualOutput !== undefined) read.actualOutput = given.actualOutput;
+  if (given.expectedOutput !== undefined) read.expectedOutput = given.expectedOutput;
+  if (given.expectedOutputContains !== undefined) {
+    read.expectedOutputContains = given.expectedOutputContains;
   }
-  if (metadata !== undefined) read.metadata = metadata as JsonObject;
-  if (turns !== undefined) read.turns = turns;
-  if (turnAggregate !== undefined) read.turnAggregate = turnAggregate;
-  if (trajectory !== undefined) read.trajectory = trajectory;
-  if (expectedTrajectory !== undefined) read.expectedTrajectory = expectedTrajectory;
+  if (given.expectedOutcome !== undefined) read.expectedOutcome = given.expectedOutcome;
+  if (called?.replies !== undefined) read.replies = called.replies;
+  const toolsCalled = called?.calls ?? given.toolsCalled ?? turns?.calls;
+  if (toolsCalled !== undefined) read.toolsCalled = toolsCalled;
+  if (expected !== undefined) {
+    // The expected run's tool outputs are what that run happened to get back, not expectations.
+    read.expectedTools = expected.calls.map(
+      (call) => ({ name: call.name, inputParameters: call.inputParameters }) as ToolCall,
+    );
+  } else if (given.expectedTools !== undefined) read.expectedTools = given.expectedTools;
+  if (called !== undefined) read.calledSteps = called.steps;
+  if (expected !== undefined) read.expectedSteps = expected.steps;
+  availableTools ??= called !== undefined && called.tools.length > 0 ? called.tools : undefined;
+  if (availableTools !== undefined) read.availableTools = availableTools;
+  const contexts = fields.list("retrievedContexts");
+  if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
+  if (given.metricOptions !== undefined) read.metricOptions = given.metricOptions;
+  const metadata = fields.object("metadata", "an object");
+  if (metadata !== undefined) read.metadata = metadata;
+  if (turns !== undefined) notes.push(...turns.notes);
+  if (turns?.turns !== undefined) read.turns = turns.turns;
+  if (turns?.turnAggregate !== undefined) read.turnAggregate = turns.turnAggregate;
+  if (called !== undefined) read.trajectory = info(called);
+  if (expected !== undefined) read.expectedTrajectory = info(expected);
   if (notes.length > 0) read.notes = notes;
   return read;
+}
+
+type CaseFields = RecordFields<Field>;
+
+/** A transcript of the case read, when it gave one (and not the call list it stands for). */
+function readTranscript(
+  fields: CaseFields,
+  field: "trajectory" | "expectedTrajectory",
+  calls: readonly ToolCall[] | undefined,
+  options: ReadDatasetCaseOptions,
+): Trajectory | undefined {
+  const { values } = fields;
+  const format = values.trajectoryFormat;
+  if (format !== undefined && typeof format !== "string") {
+    fields.fail('trajectoryFormat must be a format name such as "openai-chat"', "trajectoryFormat");
+  }
+  const traceId = field === "trajectory" ? values.traceId : undefined;
+  if (traceId !== undefined) {
+    if (typeof traceId !== "string" || traceId === "") {
+      fields.fail("traceId must be a trace id (text)", "traceId");
+    }
+    if (values.trajectory === undefined) {
+      fields.fail(
+        "traceId chooses a trace of the case's trajectory, and the case has none",
+        "traceId",
+      );
+    }
+  }
+  if (values[field] === undefined) return undefined;
+  if (calls !== undefined) {
+    const list = field === "trajectory" ? "toolsCalled" : "expectedTools";
+    fields.fail(`give ${fields.name(list)} or ${fields.name(field)}, not both`, field);
+  }
+  try {
+    return parseTrajectory(values[field], {
+      ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
+      ...(traceId === undefined ? {} : { traceId }),
+      ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
+    });
+  } catch (error) {
+    const detail =
+      ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    return fields.fail(`${fields.name(field)} could not be read: ${detail}`, field, error);
+  }
+}
+
+function info(trajectory: Trajectory): CaseTrajectoryInfo {
+  const { format, warnings, nameMapping, trace } = trajectory;
+  return trace === undefined
+    ? { format, warnings, nameMapping }
+    : { format, warnings, nameMapping, trace };
+}
+
+/** The case's `turns`, when it gave them: the calls made turn by turn are the case's calls. */
+function readTurnsOfCase(
+  fields: CaseFields,
+  transcript: Trajectory | undefined,
+): (ReturnType<typeof readCaseTurns> & { calls?: readonly ToolCall[] }) | undefined {
+  const { values } = fields;
+  if (values.turns === undefined && values.turnAggregate === undefined) return undefined;
+  try {
+    const read = readCaseTurns({
+      turns: values.turns,
+      turnAggregate: values.turnAggregate,
+      spelled: { turns: fields.name("turns"), turnAggregate: fields.name("turnAggregate") },
+      conflicting: turnFieldsOfCase.flatMap((field) =>
+        values[field] === undefined ? [] : [{ field, given: fields.name(field) }],
+      ),
+      ...(transcript === undefined ? {} : { trajectory: transcript }),
+    });
+    return transcript === undefined && read.turns?.some((turn) => turn.toolsCalled !== undefined)
+      ? { ...read, calls: read.turns.flatMap((turn) => turn.toolsCalled ?? []) }
+      : read;
+  } catch (error) {
+    const field = InvalidInputError.isInstance(error) ? error.field : "turns";
+    // The case's own error naming the turn's field as the turn reader did.
+    return fields.fail((error as Error).message, field as Field, error);
+  }
 }

@@ -168,3 +168,44 @@ describe("a dataset case with turns", () => {
     );
   });
 });
+
+describe("a case and its turns read by one field reader", () => {
+  const errorOf = (record: object): DatasetParseError => {
+    try {
+      readDatasetCase(record, { index: 0, line: 1 });
+    } catch (error) {
+      if (error instanceof DatasetParseError) return error;
+      throw error;
+    }
+    throw new Error("read without an error");
+  };
+
+  it("names a field as the record spelled it, in the case and in a turn", () => {
+    expect(errorOf({ metric_options: [1] }).message).toBe(
+      "line 1: metric_options must be an object of options by metric id",
+    );
+    const turn = errorOf({ turns: [{}, { metric_options: 3 }] });
+    expect(turn.message).toBe(
+      "line 1: turns[1].metric_options must be an object of options by metric id",
+    );
+    expect(turn.field).toBe("turns[1].metric_options");
+  });
+
+  it("holds a turn's fields to the depth limit as the case's, with the same pointer to the docs", () => {
+    let deep: unknown = "x";
+    for (let level = 0; level < 1200; level++) deep = { deep };
+    expect(errorOf({ turns: [{ input: [deep] }] }).message).toMatch(
+      /^line 1: turns\[0\]\.input is nested more than \d+ levels deep \(see docs\/reference\/limits\.md\)$/,
+    );
+    expect(errorOf({ metadata: deep }).message).toMatch(
+      /^line 1: metadata is nested more than \d+ levels deep \(see docs/,
+    );
+  });
+
+  it("notes an unknown key of a turn with where it stands and the closest spelling", () => {
+    const read = readDatasetCase({ turns: [{ expected_tool: [] }] }, { index: 0 });
+    expect(read.notes).toEqual([
+      'unknown field "expected_tool" in turns[0] ignored (did you mean "expected_tools"?)',
+    ]);
+  });
+});
