@@ -17,7 +17,7 @@ import type { GroupBy } from "../core/repeats.js";
 import type { CaseError, CaseResult } from "../core/case-result.js";
 import type { TestCase } from "../core/test-case.js";
 import type { TurnAggregate } from "../core/turns.js";
-import { hasTurns, scoreConversation, turnCasesOf } from "./score-turns.js";
+import { hasTurns, measureChosen, scoreConversation, turnCasesOf } from "./score-turns.js";
 import type { ChosenMetric, ScoredConversation } from "./score-turns.js";
 
 /**
@@ -118,6 +118,19 @@ function caseOverrides<TCase extends object>(
   });
 }
 
+/** Why a case cannot be scored at all: it could not be read, or it is too large. */
+function unscorableError(item: object, where: CasePosition): CaseError | undefined {
+  const error = ToolscoreError.isInstance(item) ? item : caseSizeError(item);
+  if (error === undefined) return undefined;
+  const field = (error as { field?: unknown }).field;
+  return {
+    code: error.code,
+    message: error.message,
+    ...(where.line === undefined ? {} : { line: where.line }),
+    ...(typeof field === "string" ? { field } : {}),
+  };
+}
+
 /**
  * Scores one case with every metric: the case's own metric options applied, a case that could
  * not be read (a `ToolscoreError` item) or a metric that throws recorded as an error. Returns the
@@ -175,8 +188,6 @@ export function createCaseScorer<TCase extends object>(input: {
   };
   const measureOptions = signal === undefined ? {} : { signal };
   const { groupBy } = input;
-  // Most runs: every metric scores synchronously, and most cases bring no options of their own.
-  const allSync = metrics.every((metric) => metric.measureSync !== undefined);
   return {
     score(item, position, onStart) {
       const where = describe(item, position);
@@ -226,23 +237,9 @@ export function createCaseScorer<TCase extends object>(input: {
         return built;
       };
       const failed = (error: CaseError): CaseResult => result("error", [], error);
-      if (ToolscoreError.isInstance(item)) {
-        const field = (item as { field?: unknown }).field;
-        return failed({
-          code: item.code,
-          message: item.message,
-          ...(where.line === undefined ? {} : { line: where.line }),
-          ...(typeof field === "string" ? { field } : {}),
-        });
-      }
-      const tooLarge = caseSizeError(item);
-      if (tooLarge !== undefined) {
-        return failed({
-          code: tooLarge.code,
-          message: tooLarge.message,
-          ...(where.line === undefined ? {} : { line: where.line }),
-          ...(tooLarge.field === undefined ? {} : { field: tooLarge.field }),
-        });
+      const unscorable = unscorableError(item, where);
+      if (unscorable !== undefined || ToolscoreError.isInstance(item)) {
+        return failed(unscorable as CaseError);
       }
       const overrides = caseOverrides(item, metrics, note);
       if (!Array.isArray(overrides)) return failed(overrides);
@@ -275,51 +272,16 @@ export function createCaseScorer<TCase extends object>(input: {
           ? Promise.all(results.map((entry) => Promise.resolve(entry))).then(finish)
           : finish(results as ScoredConversation[]);
       }
-      if (allSync && overrides.length === 0) {
-        // The run's own metrics, in this thread: no per-metric choice to make.
-        const results = new Array<MetricResult>(metrics.length);
-        for (let at = 0; at < metrics.length; at++) {
-          try {
-            results[at] = measureNow(metrics[at], at, item);
-          } catch (error) {
-            results[at] = toErroredResult(metrics[at].name, error);
-          }
-        }
-        return result(caseStatusOf(results), results);
-      }
-      const chosen = metrics.map((metric, at) => choose(metric, at, overrides[at]));
+      const results = measureChosen({
+        chosen: metrics.map((metric, at) => choose(metric, at, overrides[at])),
+        caseAt: () => item,
+        name: (at) => metrics[at].name,
+        now: (metric, at) => measureNow(metric, at, item),
+        measureOptions,
+        ...(signal === undefined ? {} : { signal }),
+      });
       const done = (results: MetricResult[]): CaseResult => result(caseStatusOf(results), results);
-      // A derived metric may carry another name; results are filed under the run's names.
-      const named = (result: MetricResult, at: number): MetricResult => {
-        const name = metrics[at].name;
-        return result.metric === name ? result : { ...result, metric: name };
-      };
-      if (chosen.every((metric) => "failed" in metric || metric.measureSync !== undefined)) {
-        return done(
-          chosen.map((metric, at) => {
-            if ("failed" in metric) return metric.failed;
-            try {
-              return named(measureNow(metric, at, item), at);
-            } catch (error) {
-              return toErroredResult(metrics[at].name, error);
-            }
-          }),
-        );
-      }
-      return Promise.all(
-        chosen.map(async (metric, at): Promise<MetricResult> => {
-          if ("failed" in metric) return metric.failed;
-          try {
-            return named(
-              checkedMetricResult(metric.name, await metric.measure(item, measureOptions)),
-              at,
-            );
-          } catch (error) {
-            if (signal?.aborted === true) throw error;
-            return toErroredResult(metrics[at].name, error);
-          }
-        }),
-      ).then(done);
+      return results instanceof Promise ? results.then(done) : done(results);
     },
   };
 }

@@ -67,31 +67,62 @@ export function scoreConversation<TCase extends object>(input: {
       return toErroredResult(name, error);
     }
   };
-  const now = (turn: ChosenMetric<TCase>, at: number): MetricResult => {
-    if ("failed" in turn) return turn.failed;
-    try {
-      return checkedMetricResult(
-        name,
-        (turn.measureSync as (item: TCase) => MetricResult)(cases[at]),
-      );
-    } catch (error) {
-      return toErroredResult(name, error);
-    }
-  };
-  if (chosen.every((turn) => "failed" in turn || turn.measureSync !== undefined)) {
-    return combine(chosen.map(now));
+  const results = measureChosen({
+    chosen,
+    caseAt: (at) => cases[at],
+    name: () => name,
+    measureOptions: input.measureOptions,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  });
+  return results instanceof Promise ? results.then(combine) : combine(results);
+}
+
+/**
+ * Each chosen metric's result for its case, filed under the run's name for it: synchronously
+ * when every metric can measure so, else together. A metric that throws gives an errored result;
+ * an abort ends the whole. `now` measures one synchronously (default: `measureSync`, checked).
+ */
+export function measureChosen<TCase extends object>(input: {
+  readonly chosen: readonly ChosenMetric<TCase>[];
+  readonly caseAt: (at: number) => TCase;
+  readonly name: (at: number) => string;
+  readonly now?: (metric: Metric<TCase>, at: number) => MetricResult;
+  readonly measureOptions: MeasureOptions;
+  readonly signal?: AbortSignal;
+}): MetricResult[] | Promise<MetricResult[]> {
+  const { chosen, caseAt, name } = input;
+  // A derived metric may carry another name; results are filed under the run's names.
+  const named = (result: MetricResult, at: number): MetricResult =>
+    result.metric === name(at) ? result : { ...result, metric: name(at) };
+  const now =
+    input.now ??
+    ((metric: Metric<TCase>, at: number) =>
+      checkedMetricResult(
+        metric.name,
+        (metric.measureSync as (item: TCase) => MetricResult)(caseAt(at)),
+      ));
+  if (chosen.every((metric) => "failed" in metric || metric.measureSync !== undefined)) {
+    return chosen.map((metric, at) => {
+      if ("failed" in metric) return metric.failed;
+      try {
+        return named(now(metric, at), at);
+      } catch (error) {
+        return toErroredResult(name(at), error);
+      }
+    });
   }
   return Promise.all(
-    chosen.map(async (turn, at): Promise<MetricResult> => {
-      if ("failed" in turn) return turn.failed;
+    chosen.map(async (metric, at): Promise<MetricResult> => {
+      if ("failed" in metric) return metric.failed;
       try {
-        return checkedMetricResult(name, await turn.measure(cases[at], input.measureOptions));
+        const result = await metric.measure(caseAt(at), input.measureOptions);
+        return named(checkedMetricResult(metric.name, result), at);
       } catch (error) {
         if (input.signal?.aborted === true) throw error;
-        return toErroredResult(name, error);
+        return toErroredResult(name(at), error);
       }
     }),
-  ).then(combine);
+  );
 }
 
 /** The cases a conversation's turns are scored as. */
