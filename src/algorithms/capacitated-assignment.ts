@@ -145,124 +145,30 @@ export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[]
     if (needed > input.maxScores) throw new AssignmentScoresError(needed, input.maxScores);
   }
 
-  const distanceA = new Float64Array(sizeA);
-  const distanceB = new Float64Array(sizeB);
-  const settledA = new Uint8Array(sizeA);
-  const settledB = new Uint8Array(sizeB);
-  const previousA = new Int32Array(sizeA);
-  const previousB = new Int32Array(sizeB);
-  const settledAList: number[] = [];
-  const settledBList: number[] = [];
-
+  const net: Network = {
+    sizeA,
+    sizeB,
+    excess,
+    room,
+    flowsOfA,
+    flowsOfB,
+    potentialA,
+    potentialB,
+    distanceA: new Float64Array(sizeA),
+    distanceB: new Float64Array(sizeB),
+    settledA: new Uint8Array(sizeA),
+    settledB: new Uint8Array(sizeB),
+    previousA: new Int32Array(sizeA),
+    previousB: new Int32Array(sizeB),
+    settledAList: [],
+    settledBList: [],
+    scoresOf,
+    scoreOf,
+    spend,
+    addFlow,
+  };
   for (let start = 0; start < sizeA; start++) {
-    while (excess[start] > 0) {
-      distanceA.fill(Infinity);
-      distanceB.fill(Infinity);
-      spend(sizeA + sizeB);
-      for (const a of settledAList) settledA[a] = 0;
-      for (const b of settledBList) settledB[b] = 0;
-      settledAList.length = 0;
-      settledBList.length = 0;
-      distanceA[start] = 0;
-      let target = -1;
-      for (;;) {
-        // The nearest unsettled class; on a tie a B class with room, then any B class, so that
-        // room found at the distance searched ends the search (scores are multiples of 2^-32:
-        // distances add up exactly, and ties are real).
-        let nearestA = -1;
-        let nearestB = -1;
-        let best = Infinity;
-        for (let b = 0; b < sizeB; b++) {
-          if (settledB[b] !== 0) continue;
-          const distance = distanceB[b];
-          if (
-            distance < best ||
-            (distance === best && distance !== Infinity && room[b] > 0 && room[nearestB] === 0)
-          ) {
-            best = distance;
-            nearestB = b;
-          }
-        }
-        for (let a = 0; a < sizeA; a++) {
-          if (settledA[a] === 0 && distanceA[a] < best) {
-            best = distanceA[a];
-            nearestA = a;
-            nearestB = -1;
-          }
-        }
-        spend(sizeA + sizeB);
-        if (nearestA < 0 && nearestB < 0) break;
-        if (nearestB >= 0) {
-          const b = nearestB;
-          settledB[b] = 1;
-          settledBList.push(b);
-          if (room[b] > 0) {
-            target = b;
-            break;
-          }
-          // Undo a pair: back to each A class paired with b.
-          const list = flowsOfB[b];
-          for (let at = 0; at < list.length; at += 2) {
-            const a = list[at];
-            if (settledA[a] === 1) continue;
-            const reduced = scoreOf(a, b) + potentialB[b] - potentialA[a];
-            const candidate = distanceB[b] + (reduced > tolerance ? reduced : 0);
-            if (candidate < distanceA[a]) {
-              distanceA[a] = candidate;
-              previousA[a] = b;
-            }
-          }
-          spend(list.length);
-          continue;
-        }
-        const a = nearestA;
-        settledA[a] = 1;
-        settledAList.push(a);
-        const row = scoresOf(a);
-        const base = distanceA[a];
-        const potential = potentialA[a];
-        for (let b = 0; b < sizeB; b++) {
-          if (settledB[b] === 1) continue;
-          const reduced = -row[b] + potential - potentialB[b];
-          const candidate = base + (reduced > tolerance ? reduced : 0);
-          if (candidate < distanceB[b]) {
-            distanceB[b] = candidate;
-            previousB[b] = a;
-          }
-        }
-        spend(sizeB);
-      }
-      // Side B always has room for every A member, so a search always ends at some.
-      if (target < 0) throw new Error("capacitatedAssignment: no room left");
-      const reach = distanceB[target];
-      for (const a of settledAList) potentialA[a] += distanceA[a] - reach;
-      for (const b of settledBList) potentialB[b] += distanceB[b] - reach;
-      // As many units as the path carries: the start's excess, the target's room, the pairs undone.
-      let amount = Math.min(excess[start], room[target]);
-      for (let b = target; ;) {
-        const a = previousB[b];
-        if (a === start) break;
-        const undone = previousA[a];
-        const list = flowsOfA[a];
-        let at = 0;
-        while (list[at] !== undone) at += 2;
-        amount = Math.min(amount, list[at + 1]);
-        b = undone;
-      }
-      for (let b = target; ;) {
-        const a = previousB[b];
-        if (a === start) {
-          addFlow(a, b, amount);
-          break;
-        }
-        const undone = previousA[a];
-        // Along the way a class pairs anew and undoes a pair: its excess, and the room of the
-        // class it leaves, come out even.
-        addFlow(a, b, amount);
-        addFlow(a, undone, -amount);
-        b = undone;
-      }
-    }
+    while (excess[start] > 0) augment(net, start, nearestRoom(net, start));
   }
 
   const flows: Flow[] = [];
@@ -281,4 +187,144 @@ export function capacitatedAssignment(input: CapacitatedAssignmentInput): Flow[]
   }
   flows.sort((x, y) => x.row - y.row || x.col - y.col);
   return flows;
+}
+
+/** The search's state: classes, capacities left, pairs made, potentials and the last search. */
+interface Network {
+  readonly sizeA: number;
+  readonly sizeB: number;
+  readonly excess: Int32Array;
+  readonly room: Int32Array;
+  readonly flowsOfA: number[][];
+  readonly flowsOfB: number[][];
+  readonly potentialA: Float64Array;
+  readonly potentialB: Float64Array;
+  readonly distanceA: Float64Array;
+  readonly distanceB: Float64Array;
+  readonly settledA: Uint8Array;
+  readonly settledB: Uint8Array;
+  readonly previousA: Int32Array;
+  readonly previousB: Int32Array;
+  readonly settledAList: number[];
+  readonly settledBList: number[];
+  readonly scoresOf: (a: number) => Float64Array;
+  readonly scoreOf: (a: number, b: number) => number;
+  readonly spend: (steps: number) => void;
+  readonly addFlow: (a: number, b: number, amount: number) => void;
+}
+
+/**
+ * The B class with room nearest to A class `start` by reduced cost (Dijkstra over the classes,
+ * through pairs that may be undone), its distances and the way back left in `net`.
+ */
+function nearestRoom(net: Network, start: number): number {
+  const { sizeA, sizeB, room, distanceA, distanceB, settledA, settledB, previousA, previousB } =
+    net;
+  const { potentialA, potentialB, settledAList, settledBList } = net;
+  distanceA.fill(Infinity);
+  distanceB.fill(Infinity);
+  net.spend(sizeA + sizeB);
+  for (const a of settledAList) settledA[a] = 0;
+  for (const b of settledBList) settledB[b] = 0;
+  settledAList.length = 0;
+  settledBList.length = 0;
+  distanceA[start] = 0;
+  for (;;) {
+    // The nearest unsettled class; on a tie a B class with room, then any B class, so that
+    // room found at the distance searched ends the search (scores are multiples of 2^-32:
+    // distances add up exactly, and ties are real).
+    let nearestA = -1;
+    let nearestB = -1;
+    let best = Infinity;
+    for (let b = 0; b < sizeB; b++) {
+      if (settledB[b] !== 0) continue;
+      const distance = distanceB[b];
+      if (
+        distance < best ||
+        (distance === best && distance !== Infinity && room[b] > 0 && room[nearestB] === 0)
+      ) {
+        best = distance;
+        nearestB = b;
+      }
+    }
+    for (let a = 0; a < sizeA; a++) {
+      if (settledA[a] === 0 && distanceA[a] < best) {
+        best = distanceA[a];
+        nearestA = a;
+        nearestB = -1;
+      }
+    }
+    net.spend(sizeA + sizeB);
+    // Side B always has room for every A member, so a search always ends at some.
+    if (nearestA < 0 && nearestB < 0) throw new Error("capacitatedAssignment: no room left");
+    if (nearestB >= 0) {
+      const b = nearestB;
+      settledB[b] = 1;
+      settledBList.push(b);
+      if (room[b] > 0) return b;
+      // Undo a pair: back to each A class paired with b.
+      const list = net.flowsOfB[b];
+      for (let at = 0; at < list.length; at += 2) {
+        const a = list[at];
+        if (settledA[a] === 1) continue;
+        const reduced = net.scoreOf(a, b) + potentialB[b] - potentialA[a];
+        const candidate = distanceB[b] + (reduced > tolerance ? reduced : 0);
+        if (candidate < distanceA[a]) {
+          distanceA[a] = candidate;
+          previousA[a] = b;
+        }
+      }
+      net.spend(list.length);
+      continue;
+    }
+    const a = nearestA;
+    settledA[a] = 1;
+    settledAList.push(a);
+    const row = net.scoresOf(a);
+    const base = distanceA[a];
+    const potential = potentialA[a];
+    for (let b = 0; b < sizeB; b++) {
+      if (settledB[b] === 1) continue;
+      const reduced = -row[b] + potential - potentialB[b];
+      const candidate = base + (reduced > tolerance ? reduced : 0);
+      if (candidate < distanceB[b]) {
+        distanceB[b] = candidate;
+        previousB[b] = a;
+      }
+    }
+    net.spend(sizeB);
+  }
+}
+
+/** Moves units along the path `nearestRoom` found, and updates the potentials. */
+function augment(net: Network, start: number, target: number): void {
+  const { distanceA, distanceB, previousA, previousB, flowsOfA } = net;
+  const reach = distanceB[target];
+  for (const a of net.settledAList) net.potentialA[a] += distanceA[a] - reach;
+  for (const b of net.settledBList) net.potentialB[b] += distanceB[b] - reach;
+  // As many units as the path carries: the start's excess, the target's room, the pairs undone.
+  let amount = Math.min(net.excess[start], net.room[target]);
+  for (let b = target; ;) {
+    const a = previousB[b];
+    if (a === start) break;
+    const undone = previousA[a];
+    const list = flowsOfA[a];
+    let at = 0;
+    while (list[at] !== undone) at += 2;
+    amount = Math.min(amount, list[at + 1]);
+    b = undone;
+  }
+  for (let b = target; ;) {
+    const a = previousB[b];
+    if (a === start) {
+      net.addFlow(a, b, amount);
+      break;
+    }
+    const undone = previousA[a];
+    // Along the way a class pairs anew and undoes a pair: its excess, and the room of the
+    // class it leaves, come out even.
+    net.addFlow(a, b, amount);
+    net.addFlow(a, undone, -amount);
+    b = undone;
+  }
 }
