@@ -66,46 +66,14 @@ export function createJudgeSession(
   model: JudgeModel,
   options: JudgeSessionOptions = {},
 ): JudgeSession {
-  const concurrency = integerOption("concurrency", options.concurrency, 8, { min: 1 });
-  const rate =
-    options.rateLimit !== undefined
-      ? {
-          limit: integerOption("rateLimit.limit", options.rateLimit.limit, 1, { min: 1 }),
-          interval: integerOption("rateLimit.intervalMs", options.rateLimit.intervalMs, 1, {
-            min: 1,
-          }),
-        }
-      : options.requestsPerMinute !== undefined
-        ? {
-            limit: integerOption("requestsPerMinute", options.requestsPerMinute, 1, { min: 1 }),
-            interval: 60_000,
-          }
-        : undefined;
-  const mode = options.cacheMode ?? "use";
-  if (!["use", "refresh", "off"].includes(mode)) {
-    throw new InvalidOptionError({
-      option: "cacheMode",
-      value: mode,
-      message: 'cacheMode must be "use", "refresh" or "off"',
-    });
-  }
+  const { concurrency, rate, mode } = sessionLimits(options);
   const cache = mode === "off" ? undefined : options.cache;
   const prices: PriceTable = { ...defaultPrices, ...options.prices };
   const price = priceOf(prices, model.provider, model.modelId);
   const limit = pLimit(concurrency);
   const throttle = rate === undefined ? undefined : pThrottle({ ...rate, strict: true });
 
-  const counts = {
-    calls: 0,
-    batchedRequests: 0,
-    cacheHits: 0,
-    cacheMisses: 0,
-    failures: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cost: 0,
-  };
-
+  const counts = newCounts();
   const account = (response: JudgeResponse, batch: boolean): JudgeResponse => {
     counts.inputTokens += response.usage.inputTokens;
     counts.outputTokens += response.usage.outputTokens;
@@ -115,71 +83,8 @@ export function createJudgeSession(
     return { ...response, costUsd: cost };
   };
 
-  const lookUp = async (
-    key: string,
-    accept: (response: JudgeResponse) => boolean,
-  ): Promise<{ key?: string; hit?: JudgeResponse }> => {
-    if (cache === undefined) return {};
-    if (mode === "use") {
-      const hit = await cache.get(key);
-      // An unusable answer kept by an older version is asked again, and replaced.
-      if (hit !== undefined && accept(hit)) {
-        counts.cacheHits++;
-        return { key, hit: { ...hit, cached: true, costUsd: 0 } };
-      }
-    }
-    counts.cacheMisses++;
-    return { key };
-  };
-
-  const store = async (
-    key: string | undefined,
-    response: JudgeResponse,
-    accept: (response: JudgeResponse) => boolean,
-  ): Promise<void> => {
-    // Only usable answers are kept: a failed one would fail every later run without a call.
-    if (cache === undefined || key === undefined || !accept(response)) return;
-    // Stored without this run's annotations.
-    const { cached, costUsd, ...answer } = response;
-    await cache.set(key, answer);
-  };
-
-  // A judge no call has reached yet, after this many calls in a row could not connect (each
-  // after the SDK's own retries), is not asked again: the run's other calls fail at once.
-  const unreachableAfter = 3;
-  const reach = { answered: false, refused: 0, first: undefined as ProviderCallError | undefined };
-  const call = async (
-    request: JudgeRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<JudgeResponse> => {
-    if (signal?.aborted === true) throw signal.reason;
-    if (!reach.answered && reach.refused >= unreachableAfter && reach.first !== undefined) {
-      counts.failures++;
-      // The same words as the calls that failed to connect: a run lists them as one error.
-      throw new ProviderCallError({
-        provider: reach.first.provider,
-        retryable: true,
-        unreachable: true,
-        message: reach.first.message,
-      });
-    }
-    counts.calls++;
-    try {
-      const response = await model.generate(request, signal === undefined ? {} : { signal });
-      reach.answered = true;
-      return response;
-    } catch (error) {
-      counts.failures++;
-      if (ProviderCallError.isInstance(error) && error.unreachable) {
-        reach.refused++;
-        reach.first ??= error;
-        if (!reach.answered && reach.refused === unreachableAfter) {
-          options.onUnreachable?.(reach.first);
-        }
-      } else reach.refused = 0;
-      throw error;
-    }
-  };
+  const { lookUp, store } = cacheUse(cache, mode, counts);
+  const call = guardedCalls(model, counts, options.onUnreachable);
   // One throttled function for the session: its window is shared by every call.
   const paced = throttle ? throttle(call) : call;
   const limited = (request: JudgeRequest, signal: AbortSignal | undefined) =>
@@ -279,6 +184,132 @@ export function createJudgeSession(
     },
   };
   return session;
+}
+
+type Counts = ReturnType<typeof newCounts>;
+
+/** What the session counts for the summary. */
+function newCounts() {
+  return {
+    calls: 0,
+    batchedRequests: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+    failures: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cost: 0,
+  };
+}
+
+/** The session's limits, checked before any call. */
+function sessionLimits(options: JudgeSessionOptions): {
+  concurrency: number;
+  rate: { limit: number; interval: number } | undefined;
+  mode: JudgeCacheMode;
+} {
+  const concurrency = integerOption("concurrency", options.concurrency, 8, { min: 1 });
+  const rate =
+    options.rateLimit !== undefined
+      ? {
+          limit: integerOption("rateLimit.limit", options.rateLimit.limit, 1, { min: 1 }),
+          interval: integerOption("rateLimit.intervalMs", options.rateLimit.intervalMs, 1, {
+            min: 1,
+          }),
+        }
+      : options.requestsPerMinute !== undefined
+        ? {
+            limit: integerOption("requestsPerMinute", options.requestsPerMinute, 1, { min: 1 }),
+            interval: 60_000,
+          }
+        : undefined;
+  const mode = options.cacheMode ?? "use";
+  if (!["use", "refresh", "off"].includes(mode)) {
+    throw new InvalidOptionError({
+      option: "cacheMode",
+      value: mode,
+      message: 'cacheMode must be "use", "refresh" or "off"',
+    });
+  }
+  return { concurrency, rate, mode };
+}
+
+/** The cache in front of the judge, as `mode` says, its hits and misses counted. */
+function cacheUse(cache: JudgeCache | undefined, mode: JudgeCacheMode, counts: Counts) {
+  const lookUp = async (
+    key: string,
+    accept: (response: JudgeResponse) => boolean,
+  ): Promise<{ key?: string; hit?: JudgeResponse }> => {
+    if (cache === undefined) return {};
+    if (mode === "use") {
+      const hit = await cache.get(key);
+      // An unusable answer kept by an older version is asked again, and replaced.
+      if (hit !== undefined && accept(hit)) {
+        counts.cacheHits++;
+        return { key, hit: { ...hit, cached: true, costUsd: 0 } };
+      }
+    }
+    counts.cacheMisses++;
+    return { key };
+  };
+
+  const store = async (
+    key: string | undefined,
+    response: JudgeResponse,
+    accept: (response: JudgeResponse) => boolean,
+  ): Promise<void> => {
+    // Only usable answers are kept: a failed one would fail every later run without a call.
+    if (cache === undefined || key === undefined || !accept(response)) return;
+    // Stored without this run's annotations.
+    const { cached, costUsd, ...answer } = response;
+    await cache.set(key, answer);
+  };
+
+  return { lookUp, store };
+}
+
+/**
+ * Calls of the judge, counted; a judge no call has reached yet is not asked again once the
+ * first calls could not connect (`onUnreachable` is told once).
+ */
+function guardedCalls(
+  model: JudgeModel,
+  counts: Counts,
+  onUnreachable: ((error: ProviderCallError) => void) | undefined,
+): (request: JudgeRequest, signal: AbortSignal | undefined) => Promise<JudgeResponse> {
+  // A judge no call has reached yet, after this many calls in a row could not connect (each
+  // after the SDK's own retries), is not asked again: the run's other calls fail at once.
+  const unreachableAfter = 3;
+  const reach = { answered: false, refused: 0, first: undefined as ProviderCallError | undefined };
+  return async (request: JudgeRequest, signal: AbortSignal | undefined): Promise<JudgeResponse> => {
+    if (signal?.aborted === true) throw signal.reason;
+    if (!reach.answered && reach.refused >= unreachableAfter && reach.first !== undefined) {
+      counts.failures++;
+      // The same words as the calls that failed to connect: a run lists them as one error.
+      throw new ProviderCallError({
+        provider: reach.first.provider,
+        retryable: true,
+        unreachable: true,
+        message: reach.first.message,
+      });
+    }
+    counts.calls++;
+    try {
+      const response = await model.generate(request, signal === undefined ? {} : { signal });
+      reach.answered = true;
+      return response;
+    } catch (error) {
+      counts.failures++;
+      if (ProviderCallError.isInstance(error) && error.unreachable) {
+        reach.refused++;
+        reach.first ??= error;
+        if (!reach.answered && reach.refused === unreachableAfter) {
+          onUnreachable?.(reach.first);
+        }
+      } else reach.refused = 0;
+      throw error;
+    }
+  };
 }
 
 /** Adds usages together. */
