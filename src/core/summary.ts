@@ -143,6 +143,89 @@ export interface SummaryBuilder {
   }): EvaluationSummary;
 }
 
+function newAccumulator(name: string): Accumulator {
+  return {
+    name,
+    cases: 0,
+    scored: 0,
+    passed: 0,
+    failed: 0,
+    errors: 0,
+    skipped: 0,
+    notEvaluable: 0,
+    sum: 0,
+    min: Infinity,
+    max: -Infinity,
+    histogram: new Array<number>(bins).fill(0),
+    failedIds: [],
+  };
+}
+
+function addScore(accumulator: Accumulator, id: string, score: number, success: boolean): void {
+  accumulator.scored++;
+  accumulator.sum += score;
+  if (score < accumulator.min) accumulator.min = score;
+  if (score > accumulator.max) accumulator.max = score;
+  const bin = Math.min(bins - 1, Math.max(0, Math.floor(score * bins)));
+  accumulator.histogram[bin]++;
+  if (success) accumulator.passed++;
+  else {
+    accumulator.failed++;
+    if (accumulator.failedIds.length < maxListedFailures) accumulator.failedIds.push(id);
+  }
+}
+
+/** Each turn's figures over the conversations, with its groups of runs when runs are grouped. */
+function createTurnTally() {
+  const tallies: {
+    -readonly [K in "cases" | "passed" | "failed" | "errors" | "notEvaluable"]: number;
+  }[] = [];
+  // Per group of runs and turn: whether the turn passed in some run, and failed in some run.
+  const turnRuns = new Map<string, { passed: boolean; failed: boolean }[]>();
+  return {
+    empty: () => tallies.length === 0,
+    count(turns: readonly CaseResult["status"][] | undefined, group: string | undefined): void {
+      if (turns === undefined) return;
+      const runs = group === undefined ? undefined : (turnRuns.get(group) ?? []);
+      if (group !== undefined && runs !== undefined) turnRuns.set(group, runs);
+      turns.forEach((status, at) => {
+        const tally = (tallies[at] ??= {
+          cases: 0,
+          passed: 0,
+          failed: 0,
+          errors: 0,
+          notEvaluable: 0,
+        });
+        tally.cases++;
+        if (status === "passed") tally.passed++;
+        else if (status === "failed") tally.failed++;
+        else if (status === "not-evaluable") tally.notEvaluable++;
+        else tally.errors++;
+        if (runs !== undefined) {
+          const seen = (runs[at] ??= { passed: false, failed: false });
+          if (status === "passed") seen.passed = true;
+          else seen.failed = true;
+        }
+      });
+    },
+    summaries: (): TurnSummary[] =>
+      tallies.map((tally, at): TurnSummary => {
+        if (turnRuns.size === 0) return { turn: at + 1, ...tally };
+        let groups = 0;
+        let alwaysPassed = 0;
+        let flaky = 0;
+        for (const runs of turnRuns.values()) {
+          const seen = runs.at(at);
+          if (seen === undefined) continue;
+          groups++;
+          if (seen.passed && !seen.failed) alwaysPassed++;
+          if (seen.passed && seen.failed) flaky++;
+        }
+        return { turn: at + 1, ...tally, groups: { groups, alwaysPassed, flaky } };
+      }),
+  };
+}
+
 export function createSummaryBuilder(
   metricNames: readonly string[],
   options: { readonly groupBy?: GroupBy } = {},
@@ -152,21 +235,7 @@ export function createSummaryBuilder(
   const accumulatorOf = (name: string): Accumulator => {
     let accumulator = byName.get(name);
     if (accumulator === undefined) {
-      accumulator = {
-        name,
-        cases: 0,
-        scored: 0,
-        passed: 0,
-        failed: 0,
-        errors: 0,
-        skipped: 0,
-        notEvaluable: 0,
-        sum: 0,
-        min: Infinity,
-        max: -Infinity,
-        histogram: new Array<number>(bins).fill(0),
-        failedIds: [],
-      };
+      accumulator = newAccumulator(name);
       byName.set(name, accumulator);
     }
     return accumulator;
@@ -178,59 +247,7 @@ export function createSummaryBuilder(
   let errors = 0;
   let notEvaluable = 0;
   let unscored = 0;
-  const turnTally: {
-    cases: number;
-    passed: number;
-    failed: number;
-    errors: number;
-    notEvaluable: number;
-  }[] = [];
-  // Per group of runs and turn: whether the turn passed in some run, and failed in some run.
-  const turnRuns = new Map<string, { passed: boolean; failed: boolean }[]>();
-  const countTurns = (
-    turns: readonly CaseResult["status"][] | undefined,
-    group: string | undefined,
-  ) => {
-    if (turns === undefined) return;
-    const runs = group === undefined ? undefined : (turnRuns.get(group) ?? []);
-    if (group !== undefined && runs !== undefined) turnRuns.set(group, runs);
-    turns.forEach((status, at) => {
-      const tally = (turnTally[at] ??= {
-        cases: 0,
-        passed: 0,
-        failed: 0,
-        errors: 0,
-        notEvaluable: 0,
-      });
-      tally.cases++;
-      if (status === "passed") tally.passed++;
-      else if (status === "failed") tally.failed++;
-      else if (status === "not-evaluable") tally.notEvaluable++;
-      else tally.errors++;
-      if (runs !== undefined) {
-        const seen = (runs[at] ??= { passed: false, failed: false });
-        if (status === "passed") seen.passed = true;
-        else seen.failed = true;
-      }
-    });
-  };
-  /** Each turn's figures, with its groups of runs when runs were grouped. */
-  const turnSummaries = (): TurnSummary[] =>
-    turnTally.map((tally, at): TurnSummary => {
-      if (turnRuns.size === 0) return { turn: at + 1, ...tally };
-      let groups = 0;
-      let alwaysPassed = 0;
-      let flaky = 0;
-      for (const runs of turnRuns.values()) {
-        const seen = runs.at(at);
-        if (seen === undefined) continue;
-        groups++;
-        if (seen.passed && !seen.failed) alwaysPassed++;
-        if (seen.passed && seen.failed) flaky++;
-      }
-      return { turn: at + 1, ...tally, groups: { groups, alwaysPassed, flaky } };
-    });
-
+  const turnTally = createTurnTally();
   const countCase = (status: CaseResult["status"], group: string | undefined) => {
     repeats.add(group, status === "passed");
     cases++;
@@ -239,25 +256,12 @@ export function createSummaryBuilder(
     else if (status === "not-evaluable") notEvaluable++;
     else errors++;
   };
-  const addScore = (accumulator: Accumulator, id: string, score: number, success: boolean) => {
-    accumulator.scored++;
-    accumulator.sum += score;
-    if (score < accumulator.min) accumulator.min = score;
-    if (score > accumulator.max) accumulator.max = score;
-    const bin = Math.min(bins - 1, Math.max(0, Math.floor(score * bins)));
-    accumulator.histogram[bin]++;
-    if (success) accumulator.passed++;
-    else {
-      accumulator.failed++;
-      if (accumulator.failedIds.length < maxListedFailures) accumulator.failedIds.push(id);
-    }
-  };
   const ordered = metricNames.map((name) => accumulatorOf(name));
 
   return {
     add(result) {
       countCase(result.status, result.group);
-      countTurns(result.turns, result.group);
+      turnTally.count(result.turns, result.group);
       if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
         const accumulator = accumulatorOf(metric.metric);
@@ -270,7 +274,7 @@ export function createSummaryBuilder(
     },
     addFlat({ id, group, status, turns, kinds, scores, successes, at }) {
       countCase(status, group);
-      if (turns !== undefined && turns !== "") countTurns(turnStatusesOf(turns), group);
+      if (turns !== undefined && turns !== "") turnTally.count(turnStatusesOf(turns), group);
       let ran = 0;
       for (let m = 0; m < ordered.length; m++) {
         const accumulator = ordered[m];
@@ -314,7 +318,7 @@ export function createSummaryBuilder(
         metrics,
         ...(extra.judge === undefined ? {} : { judge: extra.judge }),
         ...(repeated === undefined ? {} : { repeats: repeated }),
-        ...(turnTally.length === 0 ? {} : { turns: turnSummaries() }),
+        ...(turnTally.empty() ? {} : { turns: turnTally.summaries() }),
         durationMs: extra.durationMs,
         aborted: extra.aborted ?? false,
       };
