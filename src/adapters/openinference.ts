@@ -40,103 +40,10 @@ export function readOpenInference(input: unknown, builder: TrajectoryBuilder): v
   const spans = readSpans(input, builder);
   const messageCalls: MessageCall[] = [];
   const inHistory: HistoryCall[] = [];
-  const results = new Map<string, { output: unknown; isError: boolean; path: string }>();
-  let step = 0;
-
+  const results: ToolResults = new Map();
+  const state: LlmCalls = { messageCalls, inHistory, results, step: 0 };
   for (const [spanIndex, span] of spans.entries()) {
-    if (kindOf(span) !== "LLM") continue;
-    const outputs = new Map<number, Map<number, FlatCall>>();
-    const inputCalls = new Map<number, Map<number, FlatCall>>();
-    const inputs = new Map<number, Record<string, unknown>>();
-    const tools = new Map<number, Record<string, unknown>>();
-    for (const [key, value] of span.attributes) {
-      let match = messageCall.exec(key);
-      if (match) {
-        const call = byIndex(
-          byIndex(
-            match[1] === "output" ? outputs : inputCalls,
-            Number(match[2]),
-            () => new Map<number, FlatCall>(),
-          ),
-          Number(match[3]),
-          (): FlatCall => ({}),
-        );
-        if (match[4] === "id") call.id = asId(value);
-        else if (match[4] === "function.name") call.name = asString(value);
-        else call.arguments = value;
-        continue;
-      }
-      match = inputMessage.exec(key);
-      if (match) {
-        byIndex(inputs, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
-        continue;
-      }
-      match = toolDefinition.exec(key);
-      if (match)
-        byIndex(tools, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
-    }
-    for (const [, tool] of [...tools].sort((a, b) => a[0] - b[0])) {
-      const schema = jsonOrText(tool.json_schema);
-      const specs = readToolSpecs(schema);
-      const name = asString(tool.name);
-      if (name !== undefined) {
-        builder.addTool({
-          name,
-          ...(asString(tool.description) === undefined
-            ? {}
-            : { description: tool.description as string }),
-          ...(specs[0]?.parameters ? { parameters: specs[0].parameters } : {}),
-        });
-      } else {
-        for (const spec of specs) builder.addTool(spec);
-      }
-    }
-    for (const [, message] of [...inputs].sort((a, b) => a[0] - b[0])) {
-      const id = asId(message.tool_call_id);
-      if (message.role === "tool" && id !== undefined && !results.has(id)) {
-        results.set(id, { output: message.content ?? null, isError: false, path: span.path });
-      }
-    }
-    // The conversation so far: calls the model made in earlier turns.
-    for (const [message, calls] of [...inputCalls].sort((a, b) => a[0] - b[0])) {
-      for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
-        const where = `${span.path}.attributes["llm.input_messages.${message}.message.tool_calls.${at}"]`;
-        if (call.name === undefined || call.name === "") {
-          builder.warn("missing-name", "a tool call without function.name was skipped", where);
-          continue;
-        }
-        inHistory.push({
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          span: spanIndex,
-          message,
-          path: where,
-        });
-      }
-    }
-    for (const [message, calls] of [...outputs].sort((a, b) => a[0] - b[0])) {
-      let found = false;
-      for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
-        if (call.name === undefined || call.name === "") {
-          builder.warn(
-            "missing-name",
-            "a tool call without function.name was skipped",
-            `${span.path}.attributes["llm.output_messages.${message}.message.tool_calls.${at}"]`,
-          );
-          continue;
-        }
-        messageCalls.push({
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          step,
-          path: span.path,
-        });
-        found = true;
-      }
-      if (found) step++;
-    }
+    if (kindOf(span) === "LLM") readLlmSpan(span, spanIndex, state, builder);
   }
 
   const toolSpans = spans.filter((span) => kindOf(span) === "TOOL");
@@ -150,6 +57,128 @@ export function readOpenInference(input: unknown, builder: TrajectoryBuilder): v
     return;
   }
 
+  addToolSpans(toolSpans, messageCalls, results, builder);
+}
+
+type ToolResults = Map<string, { output: unknown; isError: boolean; path: string }>;
+
+/** What the LLM spans give, read span by span: the calls made, those in the history, results. */
+interface LlmCalls {
+  readonly messageCalls: MessageCall[];
+  readonly inHistory: HistoryCall[];
+  readonly results: ToolResults;
+  /** The step the next model turn with calls makes. */
+  step: number;
+}
+
+/** An LLM span's tools, tool results, history calls and calls made, from its flat attributes. */
+function readLlmSpan(
+  span: DecodedSpan,
+  spanIndex: number,
+  state: LlmCalls,
+  builder: TrajectoryBuilder,
+): void {
+  const outputs = new Map<number, Map<number, FlatCall>>();
+  const inputCalls = new Map<number, Map<number, FlatCall>>();
+  const inputs = new Map<number, Record<string, unknown>>();
+  const tools = new Map<number, Record<string, unknown>>();
+  for (const [key, value] of span.attributes) {
+    let match = messageCall.exec(key);
+    if (match) {
+      const call = byIndex(
+        byIndex(
+          match[1] === "output" ? outputs : inputCalls,
+          Number(match[2]),
+          () => new Map<number, FlatCall>(),
+        ),
+        Number(match[3]),
+        (): FlatCall => ({}),
+      );
+      if (match[4] === "id") call.id = asId(value);
+      else if (match[4] === "function.name") call.name = asString(value);
+      else call.arguments = value;
+      continue;
+    }
+    match = inputMessage.exec(key);
+    if (match) {
+      byIndex(inputs, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
+      continue;
+    }
+    match = toolDefinition.exec(key);
+    if (match)
+      byIndex(tools, Number(match[1]), (): Record<string, unknown> => ({}))[match[2]] = value;
+  }
+  for (const [, tool] of [...tools].sort((a, b) => a[0] - b[0])) {
+    const schema = jsonOrText(tool.json_schema);
+    const specs = readToolSpecs(schema);
+    const name = asString(tool.name);
+    if (name !== undefined) {
+      builder.addTool({
+        name,
+        ...(asString(tool.description) === undefined
+          ? {}
+          : { description: tool.description as string }),
+        ...(specs[0]?.parameters ? { parameters: specs[0].parameters } : {}),
+      });
+    } else {
+      for (const spec of specs) builder.addTool(spec);
+    }
+  }
+  for (const [, message] of [...inputs].sort((a, b) => a[0] - b[0])) {
+    const id = asId(message.tool_call_id);
+    if (message.role === "tool" && id !== undefined && !state.results.has(id)) {
+      state.results.set(id, { output: message.content ?? null, isError: false, path: span.path });
+    }
+  }
+  // The conversation so far: calls the model made in earlier turns.
+  for (const [message, calls] of [...inputCalls].sort((a, b) => a[0] - b[0])) {
+    for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+      const where = `${span.path}.attributes["llm.input_messages.${message}.message.tool_calls.${at}"]`;
+      if (call.name === undefined || call.name === "") {
+        builder.warn("missing-name", "a tool call without function.name was skipped", where);
+        continue;
+      }
+      state.inHistory.push({
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        span: spanIndex,
+        message,
+        path: where,
+      });
+    }
+  }
+  for (const [message, calls] of [...outputs].sort((a, b) => a[0] - b[0])) {
+    let found = false;
+    for (const [at, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+      if (call.name === undefined || call.name === "") {
+        builder.warn(
+          "missing-name",
+          "a tool call without function.name was skipped",
+          `${span.path}.attributes["llm.output_messages.${message}.message.tool_calls.${at}"]`,
+        );
+        continue;
+      }
+      state.messageCalls.push({
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        step: state.step,
+        path: span.path,
+      });
+      found = true;
+    }
+    if (found) state.step++;
+  }
+}
+
+/** TOOL spans as the run's calls, joined to the calls the model made for ids and steps. */
+function addToolSpans(
+  toolSpans: readonly DecodedSpan[],
+  messageCalls: readonly MessageCall[],
+  results: ToolResults,
+  builder: TrajectoryBuilder,
+): void {
   // Join tool spans to the calls the model made: by id when the span has one, else by name in order.
   const unmatched = [...messageCalls];
   const items = toolSpans.map((span) => {
