@@ -97,6 +97,39 @@ export interface Evaluation {
   readonly summary: EvaluationSummary;
 }
 
+/** A case scored by the caller's `scoreCase`; what it throws is the case's error. */
+async function scoreByCallback<TCase extends object>(
+  scoreCase: NonNullable<EvaluateOptions<TCase>["scoreCase"]>,
+  item: TCase,
+  where: CasePosition,
+  signal: AbortSignal | undefined,
+): Promise<CaseResult> {
+  const begin = performance.now();
+  const base = {
+    index: where.index,
+    id: where.id,
+    ...(where.line === undefined ? {} : { line: where.line }),
+  };
+  try {
+    const results = [
+      ...(await scoreCase(item, { position: where, ...(signal === undefined ? {} : { signal }) })),
+    ];
+    return { ...base, status: caseStatusOf(results), results, durationMs: elapsedMs(begin) };
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    return {
+      ...base,
+      status: "error",
+      results: [],
+      error: {
+        code: ToolscoreError.isInstance(error) ? error.code : ErrorCode.CALLBACK_FAILED,
+        message: error instanceof Error ? error.message : String(error),
+      },
+      durationMs: elapsedMs(begin),
+    };
+  }
+}
+
 /**
  * Runs every metric over every case with a concurrency limit, and sums up. A case that cannot be
  * read, or that a metric cannot score, is recorded with its error; the run goes on. Results come
@@ -180,7 +213,9 @@ export async function evaluate<TCase extends object>(
       }
     }
     if (scoreCase !== undefined && !ToolscoreError.isInstance(item)) {
-      finish(await scoreCustom(item, position));
+      const where = describe(item, position);
+      onEvent?.({ type: "case-start", index: where.index, id: where.id });
+      finish(await scoreByCallback(scoreCase, item, where, signal));
       return;
     }
     const outcome = scorer.score(item, position, (where) => {
@@ -188,43 +223,6 @@ export async function evaluate<TCase extends object>(
     });
     finish(outcome instanceof Promise ? await outcome : outcome);
   };
-  const scoreCustom = async (item: TCase, at: number): Promise<CaseResult> => {
-    const where = describe(item, at);
-    const begin = performance.now();
-    onEvent?.({ type: "case-start", index: where.index, id: where.id });
-    const base = {
-      index: where.index,
-      id: where.id,
-      ...(where.line === undefined ? {} : { line: where.line }),
-    };
-    try {
-      const results = [
-        ...(await (scoreCase as NonNullable<typeof scoreCase>)(item, {
-          position: where,
-          ...(signal === undefined ? {} : { signal }),
-        })),
-      ];
-      return {
-        ...base,
-        status: caseStatusOf(results),
-        results,
-        durationMs: elapsedMs(begin),
-      };
-    } catch (error) {
-      if (signal?.aborted === true) throw error;
-      return {
-        ...base,
-        status: "error",
-        results: [],
-        error: {
-          code: ToolscoreError.isInstance(error) ? error.code : ErrorCode.CALLBACK_FAILED,
-          message: error instanceof Error ? error.message : String(error),
-        },
-        durationMs: elapsedMs(begin),
-      };
-    }
-  };
-
   let position = 0;
   let failure: { error: unknown } | undefined;
   const stopped = () => signal?.aborted === true || failure !== undefined;
