@@ -177,48 +177,48 @@ export function numbersOf(
   };
 }
 
+/** A pair of calls explained: each argument's verdict, the output's, and a reported error. */
+function explainPair(alignment: Alignment, e: ExpectedCall, call: ToolCall): PairExplanation {
+  const { nameOf, rulesFor, compareCall } = alignment;
+  const rules = rulesFor(nameOf(e));
+  let verdicts: ArgumentVerdict[] = [];
+  compareCall(e, call, verdicts);
+  if (call.invalidArguments !== undefined && verdicts.some((v) => v.verdict !== "match")) {
+    // The agent's arguments did not parse: say so, not that every argument is missing.
+    verdicts = [
+      {
+        path: "$",
+        verdict: "mismatch",
+        expected: expectedJson(e.arguments),
+        actual: call.invalidArguments,
+        note: unparsedArgumentsNote,
+      },
+    ];
+  }
+  if (e.output === undefined || rules.output.mode === "ignore") {
+    return call.isError === true ? { arguments: verdicts, isError: true } : { arguments: verdicts };
+  }
+  const same = compareArguments(e.output, call.output, { rules: rules.output }) === 1;
+  const output = {
+    verdict: same ? ("match" as const) : ("mismatch" as const),
+    expected: expectedJson(e.output),
+    actual: call.output,
+  };
+  return call.isError === true
+    ? { arguments: verdicts, output, isError: true }
+    : { arguments: verdicts, output };
+}
+
 /** The full result of an alignment: pairs and verdicts, unpaired calls, numbers, reason. */
 export function explain(alignment: Alignment, resolved: ResolvedMatchOptions): MatchResult {
-  const { calls, expectedCalls, matrix, pairs, sum, retried, nameOf, rulesFor, compareCall } =
-    alignment;
-  const explainPair = (e: ExpectedCall, call: ToolCall): PairExplanation => {
-    const rules = rulesFor(nameOf(e));
-    let verdicts: ArgumentVerdict[] = [];
-    compareCall(e, call, verdicts);
-    if (call.invalidArguments !== undefined && verdicts.some((v) => v.verdict !== "match")) {
-      // The agent's arguments did not parse: say so, not that every argument is missing.
-      verdicts = [
-        {
-          path: "$",
-          verdict: "mismatch",
-          expected: expectedJson(e.arguments),
-          actual: call.invalidArguments,
-          note: unparsedArgumentsNote,
-        },
-      ];
-    }
-    if (e.output === undefined || rules.output.mode === "ignore") {
-      return call.isError === true
-        ? { arguments: verdicts, isError: true }
-        : { arguments: verdicts };
-    }
-    const same = compareArguments(e.output, call.output, { rules: rules.output }) === 1;
-    const output = {
-      verdict: same ? ("match" as const) : ("mismatch" as const),
-      expected: expectedJson(e.output),
-      actual: call.output,
-    };
-    return call.isError === true
-      ? { arguments: verdicts, output, isError: true }
-      : { arguments: verdicts, output };
-  };
+  const { calls, expectedCalls, matrix, pairs, sum, retried } = alignment;
   const details = buildMatchDetails({
     algorithm: alignment.algorithm,
     expected: expectedCalls,
     called: calls,
     matrix,
     pairing: { pairs, total: sum },
-    explainPair,
+    explainPair: (e, call) => explainPair(alignment, e, call),
     skipCalled: retried,
     namesEachCallOnce: true,
     orderAllows: orderAllows(
