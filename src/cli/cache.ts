@@ -1,13 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { InvalidOptionError } from "../core/errors.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { configFor, judgeCacheDirectory } from "./config.js";
 import { ExitCode, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore cache`: what parseArgs reads, and what --help lists. */
@@ -33,16 +32,9 @@ ${flagsHelp(cacheFlags)}
 
 /** Runs `toolscore cache`; resolves to the exit code. */
 export async function cacheCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: cacheFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(cacheHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, cacheFlags, cacheHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (positionals.length !== 1 || positionals[0] !== "clear") {
     throw usageError("cache takes one action: toolscore cache clear (see toolscore cache --help)");
   }

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { calibrateJudge, calibratedMetrics } from "../judges/calibration/calibrate.js";
 import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
@@ -7,7 +6,7 @@ import { formatRate } from "../reporters/format.js";
 import { judgeShown } from "./run-judge.js";
 import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
@@ -38,15 +37,9 @@ ${flagsHelp(calibrateFlags)}
 `;
 
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: calibrateFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(calibrateHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, calibrateFlags, calibrateHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (positionals.length > 1) throw usageError("calibrate takes one metric at most (see --help)");
   const metric = positionals[0] ?? "tool-selection";
   if (!(calibratedMetrics as readonly string[]).includes(metric)) {

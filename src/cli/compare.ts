@@ -1,11 +1,10 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { formatComparison } from "../reporters/comparison.js";
 import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { writeReports } from "./reports.js";
 import { compareResults, datasetPath, summarizeResults } from "../reports/results-reports.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore compare`: what parseArgs reads, and what --help lists. */
@@ -45,16 +44,9 @@ const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: 
 
 /** Runs `toolscore compare`; resolves to the exit code. */
 export async function compareCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: compareFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(compareHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, compareFlags, compareHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (positionals.length !== 2) {
     throw usageError(
       "compare takes a baseline results file and a new one: toolscore compare baseline.jsonl results.jsonl",

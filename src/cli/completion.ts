@@ -4,9 +4,8 @@
  * (`--details none|failed|all`, `--metric <id>`) complete those words; the others, and the
  * commands' arguments, complete file names.
  */
-import { parseArgs } from "node:util";
 import { commandNames, commandSummaries, loadCommand } from "./commands.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -227,15 +226,9 @@ export async function completionScript(shell: Shell): Promise<string> {
 }
 
 export async function completionCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: completionFlags,
-    allowPositionals: true,
-  });
-  if (values.help === true) {
-    io.stdout.write(completionHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, completionFlags, completionHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { positionals } = args;
   const shell = positionals.at(0);
   if (
     shell === undefined ||

@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { readRegularFile } from "../node/regular-file.js";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { isDynamicPattern } from "tinyglobby";
 import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
@@ -12,7 +11,7 @@ import type { RecordingsDataset } from "../node/recordings.js";
 import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore dataset`: what parseArgs reads, and what --help lists. */
@@ -209,16 +208,9 @@ const expectedFile = {
 
 /** Runs `toolscore dataset`; resolves to the exit code. */
 export async function datasetCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: datasetFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(datasetHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, datasetFlags, datasetHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (positionals.length === 0) {
     throw usageError(
       "dataset needs recordings: a folder, a glob or transcript files (see toolscore dataset --help)",

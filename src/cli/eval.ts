@@ -2,7 +2,6 @@ import { printable } from "../reporters/printable.js";
 import { existsSync, statSync } from "node:fs";
 import { plural } from "../core/words.js";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { createCaseMemory } from "../evaluate-to-file/case-memory.js";
 import type { WatchChanges } from "../evaluate-to-file/case-memory.js";
 import { watchLoop } from "./watch.js";
@@ -33,7 +32,7 @@ import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead, isTranscriptHead } from "../node/recordings.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import { runSettings } from "./run-settings.js";
 import type { RunSettings } from "./run-settings.js";
 import { flagSettings, flagsOf } from "./settings.js";
@@ -86,16 +85,9 @@ const maxNotesShown = 10;
 
 /** Runs `toolscore eval`; resolves to the exit code. */
 export async function evalCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: evalFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(evalHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, evalFlags, evalHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (values.watch === true) return watchEval(values, positionals, io);
   const plan = await planEval(values, positionals, io);
   const judge = judgeOnDemand(plan, io);

@@ -1,3 +1,5 @@
+import { parseArgs } from "node:util";
+import type { CliIo } from "./io.js";
 /**
  * One flag of a command: how `parseArgs` reads it (`type`, `short`, `multiple`; it ignores the
  * other keys) and how `--help` shows it. A command's flags are one object of these, given to
@@ -51,3 +53,37 @@ export function flagsHelp(flags: Readonly<Record<string, Flag>>, column = 28): s
     ...[...groups].map(([title, lines]) => [title, ...lines].join("\n")),
   ].join("\n\n");
 }
+
+/**
+ * A command's arguments read against its flag table (unknown flags refused), or, with `--help`,
+ * its help printed and undefined returned: the command then exits 0.
+ */
+export function readArgs<const F extends Readonly<Record<string, Flag>>>(
+  argv: readonly string[],
+  flags: F,
+  help: string,
+  io: CliIo,
+): { values: ParsedValues<F>; positionals: string[] } | undefined {
+  const options: Readonly<Record<string, Flag>> = flags;
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options });
+  if (values.help === true) {
+    io.stdout.write(help);
+    return undefined;
+  }
+  return { values: values as ParsedValues<F>, positionals };
+}
+
+/** What `parseArgs` gives for a flag table: text or a flag, lists where the flag repeats. */
+export type ParsedValues<F extends Readonly<Record<string, Flag>>> = string extends keyof F
+  ? Record<string, string | boolean | (string | boolean)[] | undefined>
+  : FlagValues<F>;
+
+type FlagValues<F extends Readonly<Record<string, Flag>>> = {
+  -readonly [K in keyof F]?: F[K]["type"] extends "boolean"
+    ? F[K]["multiple"] extends true
+      ? boolean[]
+      : boolean
+    : F[K]["multiple"] extends true
+      ? string[]
+      : string;
+};

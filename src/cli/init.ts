@@ -2,10 +2,9 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
 import { readRegularFile } from "../node/regular-file.js";
-import { parseArgs } from "node:util";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore init`: what parseArgs reads, and what --help lists. */
@@ -134,16 +133,9 @@ export const initFiles: readonly { readonly file: string; readonly text: string 
 
 /** Runs `toolscore init`; resolves to the exit code. */
 export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: initFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(initHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, initFlags, initHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { positionals } = args;
   if (positionals.length > 0)
     throw usageError("init takes no arguments; it writes into the current folder");
   let written = 0;

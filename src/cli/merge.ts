@@ -1,5 +1,4 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { ToolscoreError } from "../core/errors.js";
 import { gateVerdict } from "../core/gate.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
@@ -11,7 +10,7 @@ import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
 import { datasetPath, summarizeResults } from "../reports/results-reports.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore merge`: what parseArgs reads, and what --help lists. */
@@ -47,15 +46,9 @@ unfinished, or a case that could not be scored.
 `;
 
 export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: mergeFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(mergeHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, mergeFlags, mergeHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   const gateRule = await gateFor(values, io);
   if (values.out === undefined) throw usageError("merge needs --out <merged.jsonl>", "--out");
   if (positionals.length === 0) throw usageError("merge needs the shard results files", "files");

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { formatToolCall } from "../core/call-diff.js";
 import { userTurnsOf } from "../core/trajectory.js";
@@ -7,7 +6,7 @@ import { readTranscriptFile } from "../node/transcript-file.js";
 import { printable } from "../reporters/printable.js";
 import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore parse`: what parseArgs reads, and what --help lists. */
@@ -36,15 +35,9 @@ ${flagsHelp(parseFlags, 27)}
 `;
 
 export async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: parseFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(parseHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, parseFlags, parseHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   if (positionals.length !== 1)
     throw usageError("parse takes one transcript file (see toolscore parse --help)");
   const file = namedFile(

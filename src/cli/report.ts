@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { gateVerdict } from "../core/gate.js";
 import { firstFailures } from "../node/results-file.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
@@ -7,7 +6,7 @@ import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
 import { datasetPath, summarizeResults } from "../reports/results-reports.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 
 /** The flags of `toolscore report`: what parseArgs reads, and what --help lists. */
@@ -46,15 +45,9 @@ ${flagsHelp(reportFlags)}
 `;
 
 export async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: reportFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(reportHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, reportFlags, reportHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   const gateRule = await gateFor(values, io);
   if (positionals.length !== 1)
     throw usageError("report takes one results file (see toolscore report --help)");

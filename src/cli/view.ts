@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { startViewer } from "../view/viewer.js";
 import { gateFlags, gateRuleOf, settingsFor } from "./config.js";
 import { gateSettings } from "./run-settings.js";
 import { ExitCode, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { flagsHelp } from "./flags.js";
+import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 import { printable } from "../reporters/printable.js";
 
@@ -45,15 +44,9 @@ ${flagsHelp(viewFlags)}
 `;
 
 export async function viewCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: viewFlags,
-  });
-  if (values.help === true) {
-    io.stdout.write(viewHelp);
-    return ExitCode.OK;
-  }
+  const args = readArgs(argv, viewFlags, viewHelp, io);
+  if (args === undefined) return ExitCode.OK;
+  const { values, positionals } = args;
   const paths = (positionals.length === 0 ? ["."] : positionals).map((given) =>
     path.resolve(io.cwd, given),
   );
