@@ -157,6 +157,51 @@ describe("a run that cannot start leaves the results file alone", () => {
     expect(readFileSync(out, "utf8")).toBe("an earlier run's results\n");
   });
 
+  it("a results file that refuses the run starts no worker thread", async () => {
+    const dir = folder();
+    const out = earlier(dir);
+    const started: unknown[] = [];
+    const onWorker = (worker: unknown) => started.push(worker);
+    process.on("worker", onWorker);
+    try {
+      for (const refused of [{}, { resume: true }]) {
+        await expect(
+          evaluateToFile({
+            dataset: dataset(dir, [line("a", ["search", "book"])]),
+            metrics: [{ metric: "tool-call-accuracy" }],
+            out,
+            workers: 2,
+            ...refused,
+          }),
+        ).rejects.toMatchObject({ code: ErrorCode.RESULTS_FILE });
+      }
+      // The same run with the file out of the way does start its threads.
+      await evaluateToFile({
+        dataset: dataset(dir, [line("a", ["search", "book"])]),
+        metrics: [{ metric: "tool-call-accuracy" }],
+        out,
+        workers: 2,
+        overwrite: true,
+      });
+    } finally {
+      process.off("worker", onWorker);
+    }
+    expect(started).toHaveLength(2);
+  });
+
+  it.each([
+    ["resume without a results file", { out: undefined, resume: true }],
+    ["a selection of cases given in code", { dataset: undefined, testCases: [], select: {} }],
+  ])("%s: refused before the dataset is read", async (_, change) => {
+    await expect(
+      evaluateToFile({
+        dataset: path.join(folder(), "missing.jsonl"),
+        metrics: [{ metric: "tool-call-accuracy" }],
+        ...change,
+      } as never),
+    ).rejects.toMatchObject({ code: ErrorCode.INVALID_OPTION });
+  });
+
   it("a new file is not created for an empty dataset", async () => {
     const dir = folder();
     const out = path.join(dir, "new.jsonl");

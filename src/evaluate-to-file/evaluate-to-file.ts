@@ -32,7 +32,7 @@ import type { Scorer } from "./score-run.js";
 export async function evaluateToFile<TCase extends object = object>(
   options: EvaluateToFileOptions<TCase>,
 ): Promise<FileEvaluation> {
-  // The run's worker threads start early (see below): whatever ends it, they end with it.
+  // Whatever ends the run, its worker threads end with it.
   const owned: { scoring?: Scoring } = {};
   try {
     return await evaluateToFileWith(options, owned);
@@ -66,11 +66,11 @@ async function evaluateToFileWith<TCase extends object>(
     batched === undefined ? options : { ...options, judge: batched.judge },
     resolved,
   );
-  // Started first: worker threads load while the dataset's fingerprint is read.
+  const opened = await openRun(options, plan);
+  // Started once the results file is open: a run refused there starts no thread.
   const scoring =
     plan.setup === undefined ? undefined : startScoring(plan.setup, plan.workers, signal);
   owned.scoring = scoring;
-  const opened = await openRun(options, plan);
   const progress = bailAfter(options.progress ?? noProgress, bail, bailing);
   const placer = createCasePlacer({
     shard,

@@ -4,7 +4,6 @@
  */
 import type { TurnAggregate } from "../core/turns.js";
 import { createHash } from "node:crypto";
-import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import { datasetFingerprint, readDataset } from "../node/dataset.js";
 import type { ResultsHeader, ResultsWriter } from "../node/results-file.js";
@@ -76,7 +75,8 @@ export async function openRun<TCase extends object>(
         ? `${testCases.length}:${hashOf(testCases)}`
         : "cases");
   const chosen =
-    options.select === undefined
+    // A selection without a dataset file is refused before (resolveRunOptions).
+    options.select === undefined || file === undefined
       ? undefined
       : await chosenPositions(file, options.select, normalizeNames);
   const header: ResultsHeader = {
@@ -130,13 +130,6 @@ export async function openRun<TCase extends object>(
           // The earlier run's records are summed up as the file is checked, in one read.
           onScanned: carry,
         });
-  if (run === undefined && (options.resume === true || options.retryErrors === true)) {
-    throw new InvalidOptionError({
-      option: "resume",
-      value: true,
-      message: "resume and retryErrors need a results file to resume: give out",
-    });
-  }
   if (run !== undefined && !run.scannedAreCarried) {
     // A case the file holds twice, or one to retry: summed up again from the carried records.
     builder = newBuilder();
@@ -156,17 +149,10 @@ export async function openRun<TCase extends object>(
 
 /** The positions of a dataset's cases whose id a selection accepts (unreadable lines by their fallback id). */
 async function chosenPositions(
-  file: string | undefined,
+  file: string,
   select: { readonly accepts: (id: string) => boolean },
   normalizeNames: boolean,
 ): Promise<Set<number>> {
-  if (file === undefined) {
-    throw new InvalidOptionError({
-      option: "select",
-      value: undefined,
-      message: "select chooses cases of a dataset file; filter cases given in code yourself",
-    });
-  }
   const chosen = new Set<number>();
   let position = 0;
   for await (const entry of readDataset(file, { normalizeNames })) {

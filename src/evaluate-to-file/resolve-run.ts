@@ -49,6 +49,20 @@ export function resolveRunOptions<TCase extends object>(options: EvaluateToFileO
       message: "shard must be { index, count } with 0 <= index < count",
     });
   }
+  if (options.out === undefined && (options.resume === true || options.retryErrors === true)) {
+    throw new InvalidOptionError({
+      option: "resume",
+      value: true,
+      message: "resume and retryErrors need a results file to resume: give out",
+    });
+  }
+  if (options.select !== undefined && dataset === undefined) {
+    throw new InvalidOptionError({
+      option: "select",
+      value: undefined,
+      message: "select chooses cases of a dataset file; filter cases given in code yourself",
+    });
+  }
   const { limit, bail } = options;
   for (const [option, value] of [
     ["limit", limit],
