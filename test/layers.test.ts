@@ -27,7 +27,7 @@ const allowed: Record<string, readonly string[]> = {
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
-  reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "adapters", "core"],
+  reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "core"],
   view: ["reports", "reporters", "node", "core"],
   cli: [
     "view",

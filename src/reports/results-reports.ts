@@ -7,20 +7,16 @@ import { appendFile, mkdir, open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DatasetParseError } from "../core/errors.js";
 import { datasetFingerprint, readDatasetLine } from "../node/dataset.js";
+import { recordsWithCases } from "../evaluate-to-file/recompute.js";
 import { inlineRecordImages } from "../node/inline-images.js";
 import { writeFlags } from "../node/output-path.js";
-import type { ResultsHeader } from "../node/results-file.js";
 import { readRecords, scanResults } from "../node/results-file.js";
 import { createCaseSelector, formatHtmlReport } from "../reporters/html.js";
 import type { HtmlReportOptions } from "../reporters/html.js";
 import { formatJUnitReport } from "../reporters/junit.js";
 import { formatMarkdownReport } from "../reporters/markdown.js";
-import type { DatasetCase } from "../adapters/dataset-case.js";
-import type { Metric } from "../core/metric.js";
-import { caseContentOf, metricEntryOf, summaryInput } from "../evaluate/record.js";
-import type { CaseRecord, MetricEntry } from "../core/case-record.js";
-import { createCaseScorer } from "../evaluate/score-case.js";
-import type { CaseScorer } from "../evaluate/score-case.js";
+import { summaryInput } from "../evaluate/record.js";
+import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import { comparedCase, createComparer, metricChanges } from "../core/comparison.js";
@@ -30,8 +26,6 @@ import type { JsonObject } from "../core/json.js";
 import { evaluationLogRecord, otlpLogs, otlpSpan } from "../core/evaluation-events.js";
 import type { TraceContext } from "../core/trajectory.js";
 import { describeMatchers } from "../matchers/value-matchers.js";
-import { isJudged } from "../evaluate-to-file/metric-set.js";
-import { createDeterministicMetrics } from "../evaluate-to-file/deterministic-metrics.js";
 
 async function writeJUnitFile(
   file: string,
@@ -66,118 +60,6 @@ async function writeJUnitFile(
   });
   stream.end();
   await finished;
-}
-
-/**
- * The run's deterministic metrics by name, from the results file's header, to compute again the
- * details a passing case's record left out; none when the header does not say how they were
- * configured (an older file) or the configuration no longer holds.
- */
-async function rederivingMetrics(header: ResultsHeader): Promise<Map<string, Metric>> {
-  const metrics = new Map<string, Metric>();
-  const configs = header.metricConfigs;
-  if (configs?.length !== header.metrics.length) return metrics;
-  for (const [at, config] of configs.entries()) {
-    try {
-      if (isJudged(config)) continue;
-      const [metric] = await createDeterministicMetrics([config]);
-      metrics.set(header.metrics[at], metric);
-    } catch {
-      // A configuration this version cannot read: the report shows the case without alignment.
-    }
-  }
-  return metrics;
-}
-
-/**
- * The record with the details its passing metrics left out, computed again from the case as the
- * run scored it (with the case's own metric options). A metric whose score comes out different
- * (it should not) keeps its entry as it was.
- */
-async function withDetails(
-  record: CaseRecord,
-  testCase: DatasetCase,
-  metrics: ReadonlyMap<string, Metric>,
-  scorer: CaseScorer<DatasetCase>,
-): Promise<CaseRecord> {
-  const anyMissing = Object.entries(record.metrics).some(
-    ([name, entry]) =>
-      entry.status === "scored" && entry.details === undefined && metrics.has(name),
-  );
-  if (!anyMissing) return record;
-  const entries: Record<string, MetricEntry> = { ...record.metrics };
-  const again = await scorer.score(testCase, record.index);
-  for (const result of again.results) {
-    const entry = record.metrics[result.metric] as MetricEntry | undefined;
-    if (
-      result.status !== "scored" ||
-      entry?.status !== "scored" ||
-      entry.details !== undefined ||
-      result.score !== entry.score
-    )
-      continue;
-    entries[result.metric] = metricEntryOf(result);
-  }
-  return { ...record, metrics: entries };
-}
-
-/**
- * The records with their cases' content, read again from the dataset lines they point at (a
- * JSONL run keeps only where each line is). When the dataset is gone or has changed since the
- * run, the records stay as they are and the report shows results without calls. Details that a
- * passing case's record left out are computed again from the line.
- */
-async function withCaseContent(
-  records: readonly CaseRecord[],
-  dataset: string,
-  header: ResultsHeader,
-  onWarning: (message: string) => void,
-): Promise<CaseRecord[]> {
-  if (records.every((record) => record.source === undefined)) return [...records];
-  let fingerprint: string | undefined;
-  let unread = "";
-  try {
-    fingerprint = await datasetFingerprint(dataset);
-  } catch (error) {
-    fingerprint = undefined;
-    if (DatasetParseError.isInstance(error)) unread = ` (${error.message})`;
-  }
-  if (fingerprint !== header.fingerprint) {
-    onWarning(
-      `${header.dataset} is ${fingerprint === undefined ? `not at hand${unread}` : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
-    );
-    return [...records];
-  }
-  const metrics = await rederivingMetrics(header);
-  const scorer = createCaseScorer<DatasetCase>({
-    metrics: [...metrics.values()],
-    ...(header.turnAggregate === undefined ? {} : { turnAggregate: header.turnAggregate }),
-  });
-  const out: CaseRecord[] = [];
-  for (const record of records) {
-    if (record.source === undefined || record.case !== undefined) {
-      out.push(record);
-      continue;
-    }
-    const entry = await readDatasetLine(
-      dataset,
-      {
-        index: record.index,
-        line: record.line,
-        ...record.source,
-      },
-      { normalizeNames: header.normalizeNames === true },
-    );
-    if (DatasetParseError.isInstance(entry)) {
-      out.push(record);
-      continue;
-    }
-    out.push({
-      ...(await withDetails(record, entry, metrics, scorer)),
-      case: caseContentOf(entry),
-    });
-  }
-  return out;
 }
 
 /** What `writeResultsReports` writes, and from what. */
@@ -245,7 +127,7 @@ export async function writeResultsReports(
     const read =
       conversations.length === 0
         ? []
-        : await withCaseContent(
+        : await recordsWithCases(
             conversations,
             options.dataset,
             scan.header,
@@ -300,7 +182,7 @@ export async function htmlReportOf(
   const max = options.maxCases ?? 2000;
   const selector = createCaseSelector<CaseRecord>(max);
   for await (const record of readRecords(out, scan)) selector.add(record);
-  const chosen = await withCaseContent(selector.chosen(), options.dataset, scan.header, onWarning);
+  const chosen = await recordsWithCases(selector.chosen(), options.dataset, scan.header, onWarning);
   const datasetDirectory = path.dirname(options.dataset);
   const records: CaseRecord[] = [];
   const notEmbedded: string[] = [];
