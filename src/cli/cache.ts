@@ -8,6 +8,7 @@ import { ExitCode, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore cache`: what parseArgs reads, and what --help lists. */
 export const cacheFlags = {
@@ -108,3 +109,5 @@ export function refuseTrackedCache(directory: string): void {
     message: `the judge cache ${directory} holds files tracked by git; cached answers stand for the judge's, and a repository's may come from a pull request: keep the cache out of the repository (the default is in ~/.cache), or untrack it (git rm -r --cached ${path.basename(directory)})`,
   });
 }
+
+export const command: Command = { run: cacheCommand, help: cacheHelp, flags: cacheFlags };

@@ -8,6 +8,7 @@ import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
 export const calibrateFlags = {
@@ -98,3 +99,9 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   }
   return report.errors > 0 ? ExitCode.RUNTIME : ExitCode.OK;
 }
+
+export const command: Command = {
+  run: calibrateCommand,
+  help: calibrateHelp,
+  flags: calibrateFlags,
+};

@@ -24,125 +24,70 @@ const commandTable: readonly {
     name: "init",
     usage: "init",
     summary: "start here: a config, a dataset of three cases, a CI workflow",
-    load: () =>
-      import("./init.js").then((m) => ({
-        run: m.initCommand,
-        help: m.initHelp,
-        flags: m.initFlags,
-      })),
+    load: () => import("./init.js").then((m) => m.command),
   },
   {
     name: "eval",
     stopsCleanly: true,
     usage: "eval <dataset>",
     summary: "score a dataset of agent runs, write results and reports",
-    load: () =>
-      import("./eval.js").then((m) => ({
-        run: m.evalCommand,
-        help: m.evalHelp,
-        flags: m.evalFlags,
-      })),
+    load: () => import("./eval.js").then((m) => m.command),
   },
   {
     name: "dataset",
     usage: "dataset <recordings>",
     summary: "write a dataset from recorded transcripts and expected cases",
-    load: () =>
-      import("./dataset.js").then((m) => ({
-        run: m.datasetCommand,
-        help: m.datasetHelp,
-        flags: m.datasetFlags,
-      })),
+    load: () => import("./dataset.js").then((m) => m.command),
   },
   {
     name: "parse",
     usage: "parse <transcript>",
     summary: "print the normalized tool calls of a transcript (for debugging)",
-    load: () =>
-      import("./parse.js").then((m) => ({
-        run: m.parseCommand,
-        help: m.parseHelp,
-        flags: m.parseFlags,
-      })),
+    load: () => import("./parse.js").then((m) => m.command),
   },
   {
     name: "report",
     usage: "report <results>",
     summary: "render reports again from a results file",
-    load: () =>
-      import("./report.js").then((m) => ({
-        run: m.reportCommand,
-        help: m.reportHelp,
-        flags: m.reportFlags,
-      })),
+    load: () => import("./report.js").then((m) => m.command),
   },
   {
     name: "merge",
     usage: "merge <results...>",
     summary: "join the results of shards (eval --shard i/n) into one file",
-    load: () =>
-      import("./merge.js").then((m) => ({
-        run: m.mergeCommand,
-        help: m.mergeHelp,
-        flags: m.mergeFlags,
-      })),
+    load: () => import("./merge.js").then((m) => m.command),
   },
   {
     name: "compare",
     usage: "compare <base> <new>",
     summary: "what changed between two runs; exit 1 when a case regressed",
-    load: () =>
-      import("./compare.js").then((m) => ({
-        run: m.compareCommand,
-        help: m.compareHelp,
-        flags: m.compareFlags,
-      })),
+    load: () => import("./compare.js").then((m) => m.command),
   },
   {
     name: "view",
     stopsCleanly: true,
     usage: "view [folder]",
     summary: "a local web app over results files, live while eval writes",
-    load: () =>
-      import("./view.js").then((m) => ({
-        run: m.viewCommand,
-        help: m.viewHelp,
-        flags: m.viewFlags,
-      })),
+    load: () => import("./view.js").then((m) => m.command),
   },
   {
     name: "calibrate",
     stopsCleanly: true,
     usage: "calibrate",
     summary: "measure a judge against toolscore's labelled cases",
-    load: () =>
-      import("./calibrate.js").then((m) => ({
-        run: m.calibrateCommand,
-        help: m.calibrateHelp,
-        flags: m.calibrateFlags,
-      })),
+    load: () => import("./calibrate.js").then((m) => m.command),
   },
   {
     name: "cache",
     usage: "cache clear",
     summary: "empty the judge cache",
-    load: () =>
-      import("./cache.js").then((m) => ({
-        run: m.cacheCommand,
-        help: m.cacheHelp,
-        flags: m.cacheFlags,
-      })),
+    load: () => import("./cache.js").then((m) => m.command),
   },
   {
     name: "completion",
     usage: "completion <shell>",
     summary: "print shell completion for bash, zsh or fish",
-    load: () =>
-      import("./completion.js").then((m) => ({
-        run: m.completionCommand,
-        help: m.completionHelp,
-        flags: m.completionFlags,
-      })),
+    load: () => import("./completion.js").then((m) => m.command),
   },
 ];
 

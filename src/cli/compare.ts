@@ -6,6 +6,7 @@ import { writeReports } from "./reports.js";
 import { compareResults, datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore compare`: what parseArgs reads, and what --help lists. */
 export const compareFlags = {
@@ -81,3 +82,5 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
   }
   return comparison.regressions > 0 ? ExitCode.FAILED : ExitCode.OK;
 }
+
+export const command: Command = { run: compareCommand, help: compareHelp, flags: compareFlags };

@@ -9,6 +9,7 @@ import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import type { Command } from "./commands.js";
 
 export const completionFlags = {
   help: { type: "boolean", short: "h" },
@@ -242,3 +243,9 @@ export async function completionCommand(argv: readonly string[], io: CliIo): Pro
   io.stdout.write(await completionScript(shell as Shell));
   return ExitCode.OK;
 }
+
+export const command: Command = {
+  run: completionCommand,
+  help: completionHelp,
+  flags: completionFlags,
+};

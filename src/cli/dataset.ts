@@ -13,6 +13,7 @@ import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore dataset`: what parseArgs reads, and what --help lists. */
 export const datasetFlags = {
@@ -260,3 +261,5 @@ export async function datasetCommand(argv: readonly string[], io: CliIo): Promis
   }
   return built.unreadable.length > 0 ? ExitCode.RUNTIME : ExitCode.OK;
 }
+
+export const command: Command = { run: datasetCommand, help: datasetHelp, flags: datasetFlags };

@@ -36,6 +36,7 @@ import { flagsHelp, readArgs } from "./flags.js";
 import { runSettings } from "./run-settings.js";
 import type { RunSettings } from "./run-settings.js";
 import { flagSettings, flagsOf } from "./settings.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore eval`: what parseArgs reads, and what --help lists. */
 export const evalFlags = flagsOf(runSettings, flagSettings(runSettings));
@@ -610,3 +611,5 @@ async function showOutcome(
   }
   return verdict;
 }
+
+export const command: Command = { run: evalCommand, help: evalHelp, flags: evalFlags };

@@ -6,6 +6,7 @@ import { ExitCode, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore init`: what parseArgs reads, and what --help lists. */
 export const initFlags = {
@@ -230,3 +231,5 @@ async function installedFromOutside(cwd: string): Promise<string | undefined> {
   }
   return undefined;
 }
+
+export const command: Command = { run: initCommand, help: initHelp, flags: initFlags };

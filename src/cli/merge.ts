@@ -12,6 +12,7 @@ import { reportTargets, writeReports } from "./reports.js";
 import { datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore merge`: what parseArgs reads, and what --help lists. */
 export const mergeFlags = {
@@ -83,3 +84,5 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   io.stdout.write(`${gate.text}\n`);
   return gate.exitCode;
 }
+
+export const command: Command = { run: mergeCommand, help: mergeHelp, flags: mergeFlags };

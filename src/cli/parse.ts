@@ -8,6 +8,7 @@ import { ExitCode, namedFile, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore parse`: what parseArgs reads, and what --help lists. */
 export const parseFlags = {
@@ -97,3 +98,5 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
   }
   return ExitCode.OK;
 }
+
+export const command: Command = { run: parseCommand, help: parseHelp, flags: parseFlags };

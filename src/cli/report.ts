@@ -8,6 +8,7 @@ import { reportTargets, writeReports } from "./reports.js";
 import { datasetPath, summarizeResults } from "../reports/results-reports.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore report`: what parseArgs reads, and what --help lists. */
 export const reportFlags = {
@@ -83,3 +84,5 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
   io.stdout.write(`${gate.text}\n`);
   return ExitCode.OK;
 }
+
+export const command: Command = { run: reportCommand, help: reportHelp, flags: reportFlags };

@@ -8,6 +8,7 @@ import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 import { printable } from "../reporters/printable.js";
+import type { Command } from "./commands.js";
 
 /** The flags of `toolscore view`: what parseArgs reads, and what --help lists. */
 export const viewFlags = {
@@ -99,3 +100,5 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
   await viewer.close();
   return ExitCode.OK;
 }
+
+export const command: Command = { run: viewCommand, help: viewHelp, flags: viewFlags };
