@@ -39,19 +39,16 @@ export function caseSizeError(testCase: object): LimitExceededError | undefined 
       message: `the conversation has ${turns.length} turns, over the ${maxCaseTurns} a case may have (see docs/reference/limits.md): split it into cases`,
     });
   }
-  for (const [field, value] of [
-    ["toolsCalled", toolsCalled],
-    ["expectedTools", expectedTools],
-  ] as const) {
-    const count = callCount(value);
-    if (count > maxCaseCalls) {
-      return new LimitExceededError({
-        limit: "maxCaseCalls",
-        maximum: maxCaseCalls,
-        field,
-        message: `${field} holds ${count} calls, over the ${maxCaseCalls} a case may hold on each side (see docs/reference/limits.md): split it into cases`,
-      });
-    }
-  }
-  return undefined;
+  return callsError("toolsCalled", toolsCalled) ?? callsError("expectedTools", expectedTools);
+}
+
+function callsError(field: string, value: unknown): LimitExceededError | undefined {
+  const count = callCount(value);
+  if (count <= maxCaseCalls) return undefined;
+  return new LimitExceededError({
+    limit: "maxCaseCalls",
+    maximum: maxCaseCalls,
+    field,
+    message: `${field} holds ${count} calls, over the ${maxCaseCalls} a case may hold on each side (see docs/reference/limits.md): split it into cases`,
+  });
 }
