@@ -207,13 +207,21 @@ async function rawServer(
 
 describe("deadlines are deadlines (issue 34, item 5)", () => {
   /** tool-selection on one case, judged at `url` with a 1 s timeout: the exit code and result. */
-  async function judgedAt(url: string, retries: number) {
+  async function judgedAt(url: string, retries: number, timeoutMs = 1000) {
     const dir = folder({
       "runs.jsonl": selectionCase,
       "toolscore.config.yaml": `judge:\n  model: openai/gpt-4o-mini\n  base_url: ${url}\n  max_retries: ${retries}\n`,
     });
     const run = await runCliProcess(
-      ["eval", "runs.jsonl", "-m", "tool-selection", "--judge-timeout", "1000", "--no-cache"],
+      [
+        "eval",
+        "runs.jsonl",
+        "-m",
+        "tool-selection",
+        "--judge-timeout",
+        String(timeoutMs),
+        "--no-cache",
+      ],
       { cwd: dir, env: { OPENAI_API_KEY: secret } },
     );
     const record = records(path.join(dir, "toolscore-results.jsonl")).get("a");
@@ -231,9 +239,12 @@ describe("deadlines are deadlines (issue 34, item 5)", () => {
         clearInterval(timer);
       });
     });
-    const { run, result } = await judgedAt(trickle.url, 1);
+    // Tries of 3 s: the retry starts about 0.5 s after the first is cut, well inside the call's
+    // 6 s on a loaded machine too.
+    const { run, result } = await judgedAt(trickle.url, 1, 3000);
     expect(run.code, run.stderr).toBe(3);
-    // One try and one retry, each cut at the deadline: never a pass.
+    // One try and one retry, each cut at the deadline: never a pass. A read the deadline did
+    // not cut would hold the one try until the call's end, and the retry would never be sent.
     expect(trickle.requests()).toBe(2);
     expect(result).toMatchObject({ status: "error", error: { code: "PROVIDER_CALL" } });
   });
