@@ -63,7 +63,7 @@ export { askJudge, unitScore } from "./judges/ask-judge.js";
 export type { AskJudgeOptions } from "./judges/ask-judge.js";
 export { toolSelectionRequest } from "./judges/tool-selection.js";
 export { faithfulnessRequest, readClaims } from "./judges/faithfulness.js";
-export { parseModelString } from "./providers/registry.js";
+export { parseModelString } from "./providers/judge-models.js";
 
 // Images without I/O: type and size from the bytes, address and URL policy, limits.
 export { sniffImage } from "./media/sniff-image.js";

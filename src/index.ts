@@ -184,8 +184,8 @@ export type {
 } from "./providers/anthropic.js";
 export { fromAiSdk } from "./providers/ai-sdk.js";
 export type { AiSdkJudgeOptions, AiSdkLanguageModel } from "./providers/ai-sdk.js";
-export { resolveJudgeModel } from "./providers/registry.js";
-export type { JudgeModelSettings } from "./providers/registry.js";
+export { resolveJudgeModel } from "./providers/judge-models.js";
+export type { JudgeModelSettings } from "./providers/judge-models.js";
 export { createJudgeSession } from "./providers/judge-session.js";
 export type {
   JudgeCacheMode,

@@ -53,7 +53,7 @@ export type {
   RunError,
   RunMetric,
 } from "./evaluate-to-file/run-options.js";
-export type { RunMetricConfig } from "./metrics/registry.js";
+export type { RunMetricConfig } from "./metrics/definitions.js";
 export type { RecordedGate } from "./core/gate.js";
 export type { RunBatchOptions } from "./evaluate-to-file/judge-batches.js";
 export type { RunProgress } from "./evaluate-to-file/run-options.js";

@@ -1,7 +1,7 @@
 import { calibrateJudge, calibratedMetrics } from "../judges/calibration/calibrate.js";
 import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
-import { resolveJudgeModel } from "../providers/registry.js";
+import { resolveJudgeModel } from "../providers/judge-models.js";
 import { formatRate } from "../reporters/format.js";
 import { judgeShown } from "./run-judge.js";
 import { ExitCode, shareFlag, usageError } from "./io.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { didYouMean } from "../core/suggest.js";
 import { escapeRegExp } from "../core/words.js";
 import { shownPath } from "./io.js";
-import { keyVariableOf } from "../providers/registry.js";
+import { keyVariableOf } from "../providers/judge-models.js";
 import type { CliIo } from "./io.js";
 import type { GateRule } from "../core/gate.js";
 import { InvalidOptionError } from "../core/errors.js";

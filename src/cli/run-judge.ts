@@ -10,7 +10,7 @@ import { createFileBatchStore } from "../node/file-batch-store.js";
 import { createFileJudgeCache } from "../node/file-judge-cache.js";
 import { createJudgeSession } from "../providers/judge-session.js";
 import type { JudgeSession } from "../providers/judge-session.js";
-import { resolveJudgeModel } from "../providers/registry.js";
+import { resolveJudgeModel } from "../providers/judge-models.js";
 import { printable } from "../reporters/printable.js";
 import { refuseTrackedCache } from "./cache.js";
 import { judgeCacheDirectory } from "./config.js";

@@ -15,7 +15,7 @@ import type { CasePosition } from "../evaluate/score-case.js";
 import { caseRecordLine } from "../evaluate/record.js";
 import { createDeterministicMetrics } from "./deterministic-metrics.js";
 import { decodedAsWritten } from "../core/jsonl-lines.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 import type { GroupBy } from "../core/repeats.js";
 import type { KeptDetails } from "../core/metric.js";
 

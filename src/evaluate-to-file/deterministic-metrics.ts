@@ -1,6 +1,6 @@
 import type { Metric } from "../core/metric.js";
-import { createDeterministicMetric, withThreshold } from "../metrics/registry.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import { createDeterministicMetric, withThreshold } from "../metrics/definitions.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 
 /**
  * The deterministic pack: a run's metrics from configs that ask no judge (`MetricSet.deterministic`),

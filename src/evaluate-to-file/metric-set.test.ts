@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TestCase } from "../core/test-case.js";
 import type { JudgeModel } from "../core/judge.js";
 import { toToolCall } from "../core/tool-call.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 import { createDeterministicMetrics } from "./deterministic-metrics.js";
 import { createMetricSet, isJudged } from "./metric-set.js";
 

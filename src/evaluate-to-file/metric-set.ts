@@ -11,8 +11,8 @@ import {
 } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { JsonObject } from "../core/json.js";
-import { withThreshold } from "../metrics/registry.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import { withThreshold } from "../metrics/definitions.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 import { createMetric, metricDefinition, splitMetricConfig } from "../registry/metric-registry.js";
 import type { MetricConfigInput, MetricContext } from "../registry/metric-registry.js";
 

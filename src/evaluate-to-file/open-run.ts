@@ -14,7 +14,7 @@ import type { CaseRecord } from "../core/case-record.js";
 import { createSummaryBuilder } from "../core/summary.js";
 import type { SummaryBuilder } from "../core/summary.js";
 import { describeEntry } from "./batch.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 import type { EvaluateToFileOptions } from "./run-options.js";
 import type { RunPlan } from "./plan-run.js";
 

@@ -12,14 +12,14 @@ import type { JudgeModel, JudgeRunSummary } from "../core/judge.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { ResultsRunWording } from "./results-run.js";
-import type { JudgeModelSettings } from "../providers/registry.js";
+import type { JudgeModelSettings } from "../providers/judge-models.js";
 import type { CaseResult, CaseStatus } from "../core/case-result.js";
 import type { RunEvent, ScoreCaseContext } from "../evaluate/evaluate.js";
 import type { CaseContent } from "../core/case-record.js";
 import type { CasePosition } from "../evaluate/score-case.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import type { RunError } from "./batch.js";
-import type { RunMetricConfig } from "../metrics/registry.js";
+import type { RunMetricConfig } from "../metrics/definitions.js";
 import type { RunBatchOptions } from "./judge-batches.js";
 
 /** What a run reports as it reads and scores, for a progress bar. */

@@ -4,7 +4,7 @@ import { ErrorCode, InvalidOptionError } from "../core/errors.js";
 import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
-import { createDeterministicMetric, deterministicMetrics } from "../metrics/registry.js";
+import { createDeterministicMetric, deterministicMetrics } from "../metrics/definitions.js";
 import { createMetric } from "./metric-registry.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>

@@ -9,13 +9,13 @@ import { camelKeys, rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
 import { samplingOptions } from "../judges/samples.js";
-import { ruleLeavesOf, withJudgedValues } from "./judged-leaves.js";
-import { deterministicMetrics } from "../metrics/registry.js";
+import { ruleLeavesOf, withJudgedValues } from "./judged-values.js";
+import { deterministicMetrics } from "../metrics/definitions.js";
 import { caseMatchOptions, hasRunPolicy, holdingRunPolicy } from "../metrics/case-policy.js";
 import { resolveMatchOptions } from "../metrics/match-options.js";
 import { prepareContexts } from "../node/prepare-contexts.js";
-import { resolveJudgeModel } from "../providers/registry.js";
-import type { JudgeModelSettings } from "../providers/registry.js";
+import { resolveJudgeModel } from "../providers/judge-models.js";
+import type { JudgeModelSettings } from "../providers/judge-models.js";
 
 /** What a metric may need from where it runs: the judge, and where a dataset's files are. */
 export interface MetricContext {

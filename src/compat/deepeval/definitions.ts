@@ -12,7 +12,7 @@ import { toErroredResult } from "../../core/metric-result.js";
 import type { MetricResult } from "../../core/metric-result.js";
 import { camelKeys, caseOptions, metricName } from "../../core/options.js";
 import type { TestCase } from "../../core/test-case.js";
-import { deepevalCaseOptions } from "../../metrics/registry.js";
+import { deepevalCaseOptions } from "../../metrics/definitions.js";
 import { MultimodalToolCorrectnessMetric } from "./tool-correctness-metric.js";
 import { DeepEvalToolCorrectnessMetric } from "./trajectory-metric.js";
 import type { DeepEvalToolCorrectnessMetricOptions } from "./trajectory-metric.js";

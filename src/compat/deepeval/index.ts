@@ -8,12 +8,12 @@ export {
   ToolCorrectnessMetric,
 } from "./tool-correctness-metric.js";
 export type { ToolCorrectnessMetricOptions } from "./tool-correctness-metric.js";
-export { ArgumentCorrectnessMetric, TaskCompletionMetric } from "./judged-metrics.js";
+export { ArgumentCorrectnessMetric, TaskCompletionMetric } from "./judged-classes.js";
 export type {
   ArgumentCorrectnessDetails,
   DeepevalJudgedMetricOptions,
   TaskCompletionMetricOptions,
-} from "./judged-metrics.js";
+} from "./judged-classes.js";
 export { AssertionError, assertTest, evaluate } from "./evaluate.js";
 export type {
   DeepevalEvaluateOptions,

@@ -7,8 +7,8 @@ import { askJudge } from "../../judges/ask-judge.js";
 import type { JudgeAnswer } from "../../judges/ask-judge.js";
 import { readToolSelection, toolSelectionRequest } from "../../judges/tool-selection.js";
 import type { ToolSelectionVerdict } from "../../judges/tool-selection.js";
-import { resolveJudgeModel } from "../../providers/registry.js";
-import type { JudgeModelSettings } from "../../providers/registry.js";
+import { resolveJudgeModel } from "../../providers/judge-models.js";
+import type { JudgeModelSettings } from "../../providers/judge-models.js";
 
 /** deepeval's default judge. */
 export const defaultJudgeModel = "openai/gpt-4.1";

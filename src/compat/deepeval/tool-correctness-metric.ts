@@ -27,7 +27,7 @@ import {
 import type { MatchLimits } from "../../metrics/limits.js";
 import { loadContentImages } from "../../node/load-content.js";
 import type { ImageLoadOptions } from "../../node/load-image.js";
-import type { JudgeModelSettings } from "../../providers/registry.js";
+import type { JudgeModelSettings } from "../../providers/judge-models.js";
 import { judgeSelection, judgeSettings, selectionJudge, toToolSpecs } from "./selection.js";
 import type { SelectionDetails } from "./selection.js";
 import { MLLMImage } from "./test-case.js";

@@ -40,7 +40,7 @@ import { readToolSelection, toolSelectionRequest } from "../../judges/tool-selec
 import { usableBy } from "../../judges/ask-judge.js";
 import { runJudgeBatch } from "../../providers/judge-batch.js";
 import type { JudgeSession } from "../../providers/judge-session.js";
-import type { JudgeModelSettings } from "../../providers/registry.js";
+import type { JudgeModelSettings } from "../../providers/judge-models.js";
 import { judgeSelection, judgeSettings, selectionJudge, toToolSpecs } from "./selection.js";
 import type { SelectionDetails } from "./selection.js";
 import type { ToolCallParams } from "./test-case.js";

@@ -27,8 +27,8 @@ import type {
 import { assertImageCodecsInstalled } from "../../node/image-codec.js";
 import { prepareContexts } from "../../node/prepare-contexts.js";
 import type { PrepareContextsOptions } from "../../node/prepare-contexts.js";
-import { resolveJudgeModel } from "../../providers/registry.js";
-import type { JudgeModelSettings } from "../../providers/registry.js";
+import { resolveJudgeModel } from "../../providers/judge-models.js";
+import type { JudgeModelSettings } from "../../providers/judge-models.js";
 
 /** ragas' default is a vision model; so is toolscore's. */
 export const defaultVisionModel = "openai/gpt-4o";

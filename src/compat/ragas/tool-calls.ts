@@ -1,7 +1,7 @@
 import { InvalidInputError, MissingParamsError } from "../../core/errors.js";
 import { toMetric } from "../../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../../core/metric.js";
-import { ragasMetric } from "../../metrics/registry.js";
+import { ragasMetric } from "../../metrics/definitions.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
 import { optionsObject, rejectUnknownOptions } from "../../core/options.js";

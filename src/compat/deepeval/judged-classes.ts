@@ -18,7 +18,7 @@ import { judgeArguments } from "../../judges/argument-correctness.js";
 import type { CallArgumentsVerdict } from "../../judges/argument-correctness.js";
 import { judgeTaskCompletion, taskVerdictScore } from "../../judges/task-completion.js";
 import type { TaskCompletionAnswer } from "../../judges/task-completion.js";
-import type { JudgeModelSettings } from "../../providers/registry.js";
+import type { JudgeModelSettings } from "../../providers/judge-models.js";
 import { judgeSettings, selectionJudge } from "./selection.js";
 import type { LLMTestCaseInit } from "./test-case.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toMetric } from "../../core/metric.js";
 import { fakeJudge } from "../../../test/support/fake-judge.js";
-import { ArgumentCorrectnessMetric, TaskCompletionMetric } from "./judged-metrics.js";
+import { ArgumentCorrectnessMetric, TaskCompletionMetric } from "./judged-classes.js";
 import { LLMTestCase, ToolCall } from "./test-case.js";
 
 const refund = new LLMTestCase({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProviderConfigError } from "../core/errors.js";
 import type { JudgeModel, JudgeRequest } from "../core/judge.js";
 import { useLlmServer } from "../../test/support/judge-fixtures.js";
-import { parseModelString, resolveJudgeModel } from "./registry.js";
+import { parseModelString, resolveJudgeModel } from "./judge-models.js";
 
 const request: JudgeRequest = {
   messages: [{ role: "user", content: "hello" }],
