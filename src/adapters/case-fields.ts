@@ -29,21 +29,7 @@ export const turnSpellings = {
 
 export type TurnField = keyof typeof turnSpellings;
 
-/** A record's fields by their names in toolscore, and the readers of their kinds of value. */
-export interface RecordFields<F extends string> {
-  readonly values: Partial<Record<F, unknown>>;
-  /** The field as the record spelled it (within its place: `turns[1].expected_tools`). */
-  name(field: F): string;
-  fail(message: string, field: F, cause?: unknown): never;
-  content(field: F): Content | undefined;
-  list(field: F): readonly unknown[] | undefined;
-  strings(field: F): readonly string[] | undefined;
-  /** A JSON object; `what` says what it holds, for the message. */
-  object(field: F, what: string): JsonObject | undefined;
-  calls(field: F, side: "called" | "expected"): readonly ToolCall[] | undefined;
-}
-
-/** A reader of records with the fields `spellings` names (see `readRecord`). */
+/** A reader of records with the fields `spellings` names (see `RecordFields`). */
 export interface RecordReader<F extends string> {
   readonly spellingOf: ReadonlyMap<string, F>;
   /** Fields whose depth their own reader checks. */
@@ -74,105 +60,121 @@ function detail(error: unknown): string {
   return ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
 }
 
+/** How a record's fields fail: the error of the record's kind, given the field and its spelling. */
+type FieldFailure<F extends string> = (
+  message: string,
+  field: F,
+  name: string,
+  cause?: unknown,
+) => never;
+
 /**
- * Reads a record's fields: `within` is where it sits (`turns[1]`) for names and notes, and
- * `fail` throws the error of the record's kind, given the field as toolscore names it.
+ * A record's fields by their names in toolscore, and the readers of their kinds of value. A
+ * class: a dataset's every case and turn makes one, and methods cost no closures.
  */
-export function readRecord<F extends string>(
-  record: Readonly<Record<string, unknown>>,
-  reader: RecordReader<F>,
-  input: {
-    readonly within?: string;
-    readonly notes: string[];
-    /** `name` is the field as the record spelled it (see `RecordFields.name`). */
-    readonly fail: (message: string, field: F, name: string, cause?: unknown) => never;
-  },
-): RecordFields<F> {
-  const { within, notes } = input;
-  const values: Partial<Record<F, unknown>> = {};
-  const givenAs: Partial<Record<F, string>> = {};
-  const name = (field: F): string => {
-    const given = givenAs[field] ?? field;
-    return within === undefined ? given : `${within}.${given}`;
-  };
-  const fail = (message: string, field: F, cause?: unknown): never =>
-    input.fail(message, field, name(field), cause);
-  // Keys, not entries: no pair allocated per field of every case.
-  for (const key of Object.keys(record)) {
-    const value = record[key];
-    const field = reader.spellingOf.get(key);
-    if (field === undefined) {
-      const guess = closestSpelling(key, [...reader.spellingOf.keys()]);
-      notes.push(
-        `unknown field ${JSON.stringify(key)}${within === undefined ? "" : ` in ${within}`} ignored${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}`,
-      );
-      continue;
-    }
-    if (value === undefined || value === null) continue;
-    const earlier = givenAs[field];
-    if (earlier !== undefined) {
-      fail(
-        `${within === undefined ? "" : `${within}: `}${JSON.stringify(earlier)} and ${JSON.stringify(key)} are the same field; give one`,
-        field,
-      );
-    }
-    givenAs[field] = key;
-    // The call lists are held to the depth limit by the call reader; the rest here, before
-    // anything recursive (a record's writer, a report, a hash) meets them.
-    if (typeof value === "object" && !reader.deep.has(field)) {
-      if (nestsDeeperThan(value, DEFAULT_MAX_DEPTH)) {
-        fail(
-          `${name(field)} is nested more than ${DEFAULT_MAX_DEPTH} levels deep (see docs/reference/limits.md)`,
+export class RecordFields<F extends string> {
+  readonly values: Partial<Record<F, unknown>> = {};
+  private readonly givenAs: Partial<Record<F, string>> = {};
+
+  /**
+   * Reads a record's fields: `within` is where it sits (`turns[1]`) for names and notes, and
+   * `onFail` throws the error of the record's kind.
+   */
+  constructor(
+    record: Readonly<Record<string, unknown>>,
+    reader: RecordReader<F>,
+    private readonly within: string | undefined,
+    notes: string[],
+    private readonly onFail: FieldFailure<F>,
+  ) {
+    const { values, givenAs } = this;
+    // Keys, not entries: no pair allocated per field of every case.
+    for (const key of Object.keys(record)) {
+      const value = record[key];
+      const field = reader.spellingOf.get(key);
+      if (field === undefined) {
+        const guess = closestSpelling(key, [...reader.spellingOf.keys()]);
+        notes.push(
+          `unknown field ${JSON.stringify(key)}${within === undefined ? "" : ` in ${within}`} ignored${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}`,
+        );
+        continue;
+      }
+      if (value === undefined || value === null) continue;
+      const earlier = givenAs[field];
+      if (earlier !== undefined) {
+        this.fail(
+          `${within === undefined ? "" : `${within}: `}${JSON.stringify(earlier)} and ${JSON.stringify(key)} are the same field; give one`,
           field,
         );
       }
+      givenAs[field] = key;
+      // The call lists are held to the depth limit by the call reader; the rest here, before
+      // anything recursive (a record's writer, a report, a hash) meets them.
+      if (typeof value === "object" && !reader.deep.has(field)) {
+        if (nestsDeeperThan(value, DEFAULT_MAX_DEPTH)) {
+          this.fail(
+            `${this.name(field)} is nested more than ${DEFAULT_MAX_DEPTH} levels deep (see docs/reference/limits.md)`,
+            field,
+          );
+        }
+      }
+      values[field] = value;
     }
-    values[field] = value;
   }
-  const list = (field: F): readonly unknown[] | undefined => {
-    const value = values[field];
+
+  /** The field as the record spelled it (within its place: `turns[1].expected_tools`). */
+  name(field: F): string {
+    const given = this.givenAs[field] ?? field;
+    return this.within === undefined ? given : `${this.within}.${given}`;
+  }
+
+  fail(message: string, field: F, cause?: unknown): never {
+    return this.onFail(message, field, this.name(field), cause);
+  }
+
+  list(field: F): readonly unknown[] | undefined {
+    const value = this.values[field];
     if (value === undefined) return undefined;
     return Array.isArray(value)
       ? (value as unknown[])
-      : fail(`${name(field)} must be a list`, field);
-  };
-  return {
-    values,
-    name,
-    fail,
-    list,
-    content(field) {
-      const value = values[field];
-      if (value === undefined) return undefined;
-      try {
-        return readContent(value, name(field));
-      } catch (error) {
-        return fail(detail(error), field, error);
-      }
-    },
-    strings(field) {
-      const given = list(field);
-      if (given?.some((item) => typeof item !== "string") === true) {
-        fail(`${name(field)} must be a list of strings`, field);
-      }
-      return given as readonly string[] | undefined;
-    },
-    object(field, what) {
-      const value = values[field];
-      if (value !== undefined && (typeof value !== "object" || Array.isArray(value))) {
-        fail(`${name(field)} must be ${what}`, field);
-      }
-      return value as JsonObject | undefined;
-    },
-    calls(field, side) {
-      const given = list(field);
-      try {
-        return readCalls(given, side, name(field)) as readonly ToolCall[] | undefined;
-      } catch (error) {
-        return fail(detail(error), field, error);
-      }
-    },
-  };
+      : this.fail(`${this.name(field)} must be a list`, field);
+  }
+
+  content(field: F): Content | undefined {
+    const value = this.values[field];
+    if (value === undefined) return undefined;
+    try {
+      return readContent(value, this.name(field));
+    } catch (error) {
+      return this.fail(detail(error), field, error);
+    }
+  }
+
+  strings(field: F): readonly string[] | undefined {
+    const given = this.list(field);
+    if (given?.some((item) => typeof item !== "string") === true) {
+      this.fail(`${this.name(field)} must be a list of strings`, field);
+    }
+    return given as readonly string[] | undefined;
+  }
+
+  /** A JSON object; `what` says what it holds, for the message. */
+  object(field: F, what: string): JsonObject | undefined {
+    const value = this.values[field];
+    if (value !== undefined && (typeof value !== "object" || Array.isArray(value))) {
+      this.fail(`${this.name(field)} must be ${what}`, field);
+    }
+    return value as JsonObject | undefined;
+  }
+
+  calls(field: F, side: "called" | "expected"): readonly ToolCall[] | undefined {
+    const given = this.list(field);
+    try {
+      return readCalls(given, side, this.name(field)) as readonly ToolCall[] | undefined;
+    } catch (error) {
+      return this.fail(detail(error), field, error);
+    }
+  }
 }
 
 /**

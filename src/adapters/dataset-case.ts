@@ -13,8 +13,7 @@ import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
 import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
-import { readRecord, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
-import type { RecordFields } from "./case-fields.js";
+import { RecordFields, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
 
 /** What a transcript in a dataset case was read as. */
 export interface CaseTrajectoryInfo {
@@ -122,10 +121,13 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     );
   }
   const notes: string[] = [];
-  const fields = readRecord(record as Record<string, unknown>, caseReader, {
+  const fields = new RecordFields(
+    record as Record<string, unknown>,
+    caseReader,
+    undefined,
     notes,
-    fail: (message, field, _name, cause) => fail(message, field, cause),
-  });
+    (message, field, _name, cause) => fail(message, field, cause),
+  );
   const { values } = fields;
   let id: string;
   if (values.id === undefined || values.id === "") id = `case-${options.index + 1}`;

@@ -4,7 +4,7 @@
  * replies attributed to it.
  */
 import { InvalidInputError } from "../core/errors.js";
-import { readRecord, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
+import { RecordFields, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
 import { contentText } from "../core/test-case.js";
 import type { CaseTurn } from "../core/test-case.js";
 import { turnAggregates } from "../core/turns.js";
@@ -82,11 +82,13 @@ export function readTurns(
     if (typeof item !== "object" || item === null || Array.isArray(item)) {
       return fail(`${where} must be an object of the turn's fields`, where);
     }
-    const fields = readRecord(item as Record<string, unknown>, turnReader, {
-      within: where,
+    const fields = new RecordFields(
+      item as Record<string, unknown>,
+      turnReader,
+      where,
       notes,
-      fail: (message, _field, name) => fail(message, name),
-    });
+      (message, _field, name) => fail(message, name),
+    );
     const given = readTurnFields(fields, {
       callsGiven: trajectory !== undefined,
       expectNone: true,

@@ -171,6 +171,7 @@ export function createCaseScorer<TCase extends object>(input: {
           metric.name,
           (metric.measureSync as (item: TCase) => MetricResult)(item),
         );
+  const nameAt = (at: number): string => metrics[at].name;
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
   /** The run's metric at `at`, or the one a case's (or turn's) own options make of it. */
@@ -273,10 +274,14 @@ export function createCaseScorer<TCase extends object>(input: {
           : finish(results as ScoredConversation[]);
       }
       const results = measureChosen({
-        chosen: metrics.map((metric, at) => choose(metric, at, overrides[at])),
+        // Most cases bring no options of their own: the run's metrics as they are.
+        chosen:
+          overrides.length === 0
+            ? metrics
+            : metrics.map((metric, at) => choose(metric, at, overrides[at])),
         caseAt: () => item,
-        name: (at) => metrics[at].name,
-        now: (metric, at) => measureNow(metric, at, item),
+        name: nameAt,
+        now: measureNow,
         measureOptions,
         ...(signal === undefined ? {} : { signal }),
       });

@@ -86,7 +86,7 @@ export function measureChosen<TCase extends object>(input: {
   readonly chosen: readonly ChosenMetric<TCase>[];
   readonly caseAt: (at: number) => TCase;
   readonly name: (at: number) => string;
-  readonly now?: (metric: Metric<TCase>, at: number) => MetricResult;
+  readonly now?: (metric: Metric<TCase>, at: number, item: TCase) => MetricResult;
   readonly measureOptions: MeasureOptions;
   readonly signal?: AbortSignal;
 }): MetricResult[] | Promise<MetricResult[]> {
@@ -96,16 +96,16 @@ export function measureChosen<TCase extends object>(input: {
     result.metric === name(at) ? result : { ...result, metric: name(at) };
   const now =
     input.now ??
-    ((metric: Metric<TCase>, at: number) =>
+    ((metric: Metric<TCase>, _at: number, item: TCase) =>
       checkedMetricResult(
         metric.name,
-        (metric.measureSync as (item: TCase) => MetricResult)(caseAt(at)),
+        (metric.measureSync as (item: TCase) => MetricResult)(item),
       ));
   if (chosen.every((metric) => "failed" in metric || metric.measureSync !== undefined)) {
     return chosen.map((metric, at) => {
       if ("failed" in metric) return metric.failed;
       try {
-        return named(now(metric, at), at);
+        return named(now(metric, at, caseAt(at)), at);
       } catch (error) {
         return toErroredResult(name(at), error);
       }
