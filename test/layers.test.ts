@@ -28,7 +28,7 @@ const allowed: Record<string, readonly string[]> = {
   registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
   reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "core"],
-  view: ["reports", "reporters", "node", "core"],
+  view: ["reports", "reporters", "node", "adapters", "core"],
   cli: [
     "view",
     "reports",

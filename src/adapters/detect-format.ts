@@ -331,3 +331,32 @@ function detectWith(input: unknown, explain: boolean): FormatDetection {
   }
   return voteOver([record], "messages", explain);
 }
+
+// What a file's first bytes say it holds, read without parsing it (`fileHead` of
+// node/recordings.ts reads them): toolscore's results, its own file or a dataset, a transcript.
+
+/** Whether a file's first bytes are a results file's header. */
+export function isResultsHead(head: string): boolean {
+  return /^\s*\{\s*"toolscore"\s*:\s*"results"/.test(head);
+}
+
+/**
+ * Whether a file's first bytes are toolscore's own (a results file's header) or a dataset's (a
+ * case naming `trajectoryFile` or its calls), not a transcript's.
+ */
+export function isDatasetHead(head: string): boolean {
+  return (
+    /^\s*\{\s*"toolscore"\s*:/.test(head) ||
+    /"(?:trajectoryFile|trajectory_file|expectedTools|expected_tools|toolsCalled|tools_called)"\s*:/.test(
+      head,
+    )
+  );
+}
+
+/**
+ * Whether a file's first bytes are a transcript's as most are written: a message with a `role`
+ * first in a JSON array, a `messages` list, or a JSONL line.
+ */
+export function isTranscriptHead(head: string): boolean {
+  return /^\s*(?:\[\s*|\{\s*"messages"\s*:\s*\[\s*)?\{\s*"role"\s*:/.test(head);
+}

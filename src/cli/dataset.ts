@@ -1,3 +1,4 @@
+import { isDatasetHead } from "../adapters/detect-format.js";
 import { writeFile } from "node:fs/promises";
 import { readRegularFile } from "../node/regular-file.js";
 import path from "node:path";
@@ -5,7 +6,7 @@ import { isDynamicPattern } from "tinyglobby";
 import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
 import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
-import { buildRecordingsDataset, fileHead, isDatasetHead } from "../node/recordings.js";
+import { buildRecordingsDataset, fileHead } from "../node/recordings.js";
 import { plural } from "../core/words.js";
 import type { RecordingsDataset } from "../node/recordings.js";
 import { printable } from "../reporters/printable.js";

@@ -1,3 +1,4 @@
+import { isTranscriptHead } from "../adapters/detect-format.js";
 import { printable } from "../reporters/printable.js";
 import { existsSync, statSync } from "node:fs";
 import { plural } from "../core/words.js";
@@ -31,7 +32,7 @@ import { linearRegExp } from "../matchers/linear-regex.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
-import { fileHead, isTranscriptHead } from "../node/recordings.js";
+import { fileHead } from "../node/recordings.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import { runSettings } from "./run-settings.js";
 import type { RunSettings } from "./run-settings.js";

@@ -1,3 +1,4 @@
+import { isDatasetHead } from "../adapters/detect-format.js";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { escapePath, glob, isDynamicPattern } from "tinyglobby";
@@ -256,27 +257,6 @@ export async function fileHead(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether a file's first bytes are toolscore's own (a results file's header) or a dataset's (a
- * case naming `trajectoryFile` or its calls), not a transcript's.
- */
-export function isDatasetHead(head: string): boolean {
-  return (
-    /^\s*\{\s*"toolscore"\s*:/.test(head) ||
-    /"(?:trajectoryFile|trajectory_file|expectedTools|expected_tools|toolsCalled|tools_called)"\s*:/.test(
-      head,
-    )
-  );
-}
-
-/**
- * Whether a file's first bytes are a transcript's as most are written: a message with a `role`
- * first in a JSON array, a `messages` list, or a JSONL line.
- */
-export function isTranscriptHead(head: string): boolean {
-  return /^\s*(?:\[\s*|\{\s*"messages"\s*:\s*\[\s*)?\{\s*"role"\s*:/.test(head);
 }
 
 /** Whether a file is toolscore's results or a dataset (a transcript that cannot be read is not). */

@@ -15,6 +15,7 @@ import path from "node:path";
 import { gateVerdict, readRecordedGate } from "../core/gate.js";
 import type { RecordedGate } from "../core/gate.js";
 import type { CaseRecord } from "../core/case-record.js";
+import { isResultsHead } from "../adapters/detect-format.js";
 import { fileHead } from "../node/recordings.js";
 import { readRecords, scanResults } from "../node/results-file.js";
 import {
@@ -63,8 +64,6 @@ interface Run {
 
 /** What the list of runs shows of one, kept until its file changes (its size and time). */
 type RunFacts = ListedRun["facts"] & { readonly key: string };
-
-const isResultsHead = (head: string) => /^\s*\{\s*"toolscore"\s*:\s*"results"/.test(head);
 
 /** Ids made from file names: `results` from `results.jsonl`, `results-2` for a second one. */
 function idsFor(files: readonly string[]): Run[] {
