@@ -56,7 +56,8 @@ export function closestSpelling(key: string, spellings: readonly string[]): stri
   return closestName(key, ownStyle) ?? closestName(key, spellings);
 }
 
-function detail(error: unknown): string {
+/** What an error says, whatever was thrown. */
+export function errorText(error: unknown): string {
   return ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
 }
 
@@ -146,7 +147,7 @@ export class RecordFields<F extends string> {
     try {
       return readContent(value, this.name(field));
     } catch (error) {
-      return this.fail(detail(error), field, error);
+      return this.fail(errorText(error), field, error);
     }
   }
 
@@ -172,7 +173,7 @@ export class RecordFields<F extends string> {
     try {
       return readCalls(given, side, this.name(field)) as readonly ToolCall[] | undefined;
     } catch (error) {
-      return this.fail(detail(error), field, error);
+      return this.fail(errorText(error), field, error);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { DatasetParseError, InvalidInputError, ToolscoreError } from "../core/errors.js";
+import { DatasetParseError, InvalidInputError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import type { TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -13,7 +13,13 @@ import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
 import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
-import { RecordFields, readTurnFields, recordReader, turnSpellings } from "./case-fields.js";
+import {
+  RecordFields,
+  errorText,
+  readTurnFields,
+  recordReader,
+  turnSpellings,
+} from "./case-fields.js";
 
 /** What a transcript in a dataset case was read as. */
 export interface CaseTrajectoryInfo {
@@ -146,8 +152,9 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     }
     availableTools = readToolList(values.availableTools, fields.name("availableTools"));
   }
-  const called = readTranscript(fields, "trajectory", given.toolsCalled, options);
-  const expected = readTranscript(fields, "expectedTrajectory", given.expectedTools, options);
+  const transcripts = transcriptOptions(fields, options);
+  const called = readTranscript(fields, "trajectory", given.toolsCalled, transcripts);
+  const expected = readTranscript(fields, "expectedTrajectory", given.expectedTools, transcripts);
   const turns = readTurnsOfCase(fields, called);
   const read: Mutable<DatasetCase> = { id, index: options.index };
   if (run !== undefined) read.run = run as number;
@@ -193,19 +200,20 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
 
 type CaseFields = RecordFields<Field>;
 
-/** A transcript of the case read, when it gave one (and not the call list it stands for). */
-function readTranscript(
+/** How the case's transcripts are read: its `trajectoryFormat` and `traceId`, checked once. */
+function transcriptOptions(
   fields: CaseFields,
-  field: "trajectory" | "expectedTrajectory",
-  calls: readonly ToolCall[] | undefined,
   options: ReadDatasetCaseOptions,
-): Trajectory | undefined {
+): { readonly format?: TrajectoryFormat; readonly traceId?: string } & Pick<
+  ReadDatasetCaseOptions,
+  "normalizeNames"
+> {
   const { values } = fields;
   const format = values.trajectoryFormat;
   if (format !== undefined && typeof format !== "string") {
     fields.fail('trajectoryFormat must be a format name such as "openai-chat"', "trajectoryFormat");
   }
-  const traceId = field === "trajectory" ? values.traceId : undefined;
+  const traceId = values.traceId;
   if (traceId !== undefined) {
     if (typeof traceId !== "string" || traceId === "") {
       fields.fail("traceId must be a trace id (text)", "traceId");
@@ -217,21 +225,36 @@ function readTranscript(
       );
     }
   }
-  if (values[field] === undefined) return undefined;
+  return {
+    ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
+    ...(traceId === undefined ? {} : { traceId }),
+    ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
+  };
+}
+
+/** A transcript of the case read, when it gave one (and not the call list it stands for). */
+function readTranscript(
+  fields: CaseFields,
+  field: "trajectory" | "expectedTrajectory",
+  calls: readonly ToolCall[] | undefined,
+  read: ReturnType<typeof transcriptOptions>,
+): Trajectory | undefined {
+  const value = fields.values[field];
+  if (value === undefined) return undefined;
   if (calls !== undefined) {
     const list = field === "trajectory" ? "toolsCalled" : "expectedTools";
     fields.fail(`give ${fields.name(list)} or ${fields.name(field)}, not both`, field);
   }
+  // The trace chosen is the case's trajectory's; the expected run is read whole.
+  const { traceId, ...rest } = read;
   try {
-    return parseTrajectory(values[field], {
-      ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
-      ...(traceId === undefined ? {} : { traceId }),
-      ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
-    });
+    return parseTrajectory(value, field === "trajectory" ? read : rest);
   } catch (error) {
-    const detail =
-      ToolscoreError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    return fields.fail(`${fields.name(field)} could not be read: ${detail}`, field, error);
+    return fields.fail(
+      `${fields.name(field)} could not be read: ${errorText(error)}`,
+      field,
+      error,
+    );
   }
 }
 
