@@ -1,5 +1,14 @@
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
 import { InvalidInputError } from "../core/errors.js";
+
+const fromHere = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+/** RE2's engine, loaded when the first pattern is compiled: most runs compile none. */
+function re2(): typeof RE2JS {
+  engine ??= (fromHere("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
 
 /** A regular expression that runs in time linear in its input, whatever the pattern. */
 export interface LinearRegExp {
@@ -9,15 +18,20 @@ export interface LinearRegExp {
   test(text: string): boolean;
 }
 
-const flagBits: Readonly<Record<string, number>> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  m: RE2JS.MULTILINE,
-  s: RE2JS.DOTALL,
+/** RE2's bit for each flag JavaScript spells. */
+function flagBit(flag: string): number | undefined {
+  const RE2 = re2();
   // RE2 matches by code point already; g and y only keep state between calls.
-  u: 0,
-  g: 0,
-  y: 0,
-};
+  const bits: Readonly<Record<string, number>> = {
+    i: RE2.CASE_INSENSITIVE,
+    m: RE2.MULTILINE,
+    s: RE2.DOTALL,
+    u: 0,
+    g: 0,
+    y: 0,
+  };
+  return Object.hasOwn(bits, flag) ? bits[flag] : undefined;
+}
 
 /**
  * A pattern given as text (in a dataset, a config, a tool's JSON Schema) compiled for RE2's
@@ -28,7 +42,7 @@ const flagBits: Readonly<Record<string, number>> = {
 export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
   let bits = 0;
   for (const flag of flags) {
-    const bit = flagBits[flag] as number | undefined;
+    const bit = flagBit(flag);
     if (bit === undefined) {
       throw new InvalidInputError({
         field: "flags",
@@ -39,7 +53,7 @@ export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern, bits);
+    compiled = re2().compile(pattern, bits);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new InvalidInputError({
