@@ -40,9 +40,9 @@ for (const file of modules(dist)) {
 }
 // The config's schema is also a file of the package, for editors (toolscore/config.schema.json):
 // written from the settings table, as the CLI checks a config file against it.
-const { loadConfigSchema } = await import(pathToFileURL(path.join(dist, "cli", "config.js")).href);
+const { configFileSchema } = await import(pathToFileURL(path.join(dist, "cli", "config.js")).href);
 writeFileSync(
   path.join(dist, "config.schema.json"),
-  `${JSON.stringify(await loadConfigSchema(), null, 2)}\n`,
+  `${JSON.stringify(configFileSchema(), null, 2)}\n`,
 );
 console.log(`inline-assets: ${inlined} file(s) written into the build`);

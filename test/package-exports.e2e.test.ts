@@ -12,7 +12,7 @@ import { startLlmServer } from "./support/llm-server.mjs";
 import { oldestNodeVersion, optionalTool } from "./support/optional-tools.js";
 import { folderSize, root, runProgram, usePackedPackage } from "./support/packed-package.js";
 import type { Consumer } from "./support/packed-package.js";
-import { loadConfigSchema } from "../src/cli/config.js";
+import { configFileSchema } from "../src/cli/config.js";
 
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
   exports: Record<string, { require?: unknown }>;
@@ -165,7 +165,7 @@ describe("the packed package, installed from its tarball", () => {
       readFileSync(path.join(installed, "dist", "config.schema.json"), "utf8"),
     ) as { title: string };
     expect(schema.title).toBe("toolscore config");
-    expect(schema).toEqual(await loadConfigSchema());
+    expect(schema).toEqual(configFileSchema());
     const resolved = createRequire(path.join(consumer.directory, "index.js")).resolve(
       "toolscore/config.schema.json",
     );

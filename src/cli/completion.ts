@@ -5,6 +5,7 @@
  * commands' arguments, complete file names.
  */
 import { commandNames, commandSummaries, loadCommand } from "./commands.js";
+import { metricIds } from "../core/metric-catalog.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
 import { ExitCode, usageError } from "./io.js";
@@ -72,8 +73,6 @@ function aboutOf(help: string): string {
 
 /** Every command with its flags, each command's module loaded. */
 async function commandEntries(): Promise<CommandEntry[]> {
-  const { metricDefinitions } = await import("../registry/metric-registry.js");
-  const metricIds = metricDefinitions.map((definition) => definition.id);
   const entries: CommandEntry[] = [];
   for (const { name, summary } of commandSummaries) {
     const command = await loadCommand(name);

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import path from "node:path";
 import { didYouMean } from "../core/suggest.js";
+import { metricIds } from "../core/metric-catalog.js";
 import { escapeRegExp } from "../core/words.js";
 import { shownPath } from "./io.js";
 import { keyVariableOf } from "../providers/judge-models.js";
@@ -36,10 +37,9 @@ export const configFileNames = [
   "toolscore.config.yml",
 ];
 
-/** The config file's JSON Schema, with the registry's metric ids (loaded on first need). */
-export async function loadConfigSchema(): Promise<ConfigSchema> {
-  const { metricDefinitions } = await import("../registry/metric-registry.js");
-  return runConfigSchema(metricDefinitions.map((definition) => definition.id)) as ConfigSchema;
+/** The config file's JSON Schema, with the catalog's metric ids. */
+export function configFileSchema(): ConfigSchema {
+  return runConfigSchema(metricIds) as ConfigSchema;
 }
 
 type ConfigSchema = JsonObject & {
@@ -137,11 +137,9 @@ function wordsOf(
  * The first thing wrong with a config, by its schema: the deepest error the schema words; at one
  * depth, an unknown metric, then an unknown key, then what a value must be.
  */
-async function schemaProblem(
-  value: JsonObject,
-): Promise<{ message: string; key: string } | undefined> {
+function schemaProblem(value: JsonObject): { message: string; key: string } | undefined {
   if (checker === undefined) {
-    const schema = await loadConfigSchema();
+    const schema = configFileSchema();
     const ajv: Ajv = new (load("ajv") as { Ajv: typeof Ajv }).Ajv({ strict: false, verbose: true });
     checker = { schema, validate: ajv.compile(schema) };
   }
@@ -356,7 +354,7 @@ export async function readConfigFile(file: string): Promise<EvalConfig> {
   const value = await parseConfig(file, text);
   if (value === null || value === undefined) return {};
   if (!isJsonObject(value)) throw configError(file, "the config must be an object");
-  const problem = credentialProblem(value) ?? (await schemaProblem(value));
+  const problem = credentialProblem(value) ?? schemaProblem(value);
   if (problem !== undefined) {
     throw configError(file, problem.message, undefined, keyPosition(text, problem.key));
   }

@@ -1,9 +1,5 @@
-import { metricDefinitions } from "../registry/metric-registry.js";
 import { isJudged } from "../evaluate-to-file/metric-set.js";
 import type { MetricConfig } from "./config.js";
-
-/** Every metric the CLI knows: the one registry's. */
-export const cliMetrics = metricDefinitions;
 
 export const defaultMetrics: readonly MetricConfig[] = [
   { metric: "tool-call-accuracy", options: {} },

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../core/errors.js";
+import { describedMetric } from "../core/metric-catalog.js";
 import type { JudgeModel } from "../core/judge.js";
 import type { MeasureOptions, MetricDefinition } from "../core/metric.js";
 import { scoredResult, toErroredResult } from "../core/metric-result.js";
@@ -20,10 +21,7 @@ function responseText(content: Content | undefined): string {
 }
 
 const multimodalFaithfulness: MetricDefinition = {
-  id: "multimodal-faithfulness",
-  description:
-    "a vision-LLM judge of each claim of the answer against the case's text and image contexts (graded)",
-  judge: "required",
+  ...describedMetric("multimodal-faithfulness"),
   caseOptions: [],
   create(options, context) {
     rejectUnknownOptions("multimodal-faithfulness", options, [
@@ -74,8 +72,7 @@ export type JudgedOutcome =
 
 /** A judged metric that samples its judge, as the registry makes it from its options. */
 interface SampledJudgeMetric {
-  readonly id: string;
-  readonly description: string;
+  readonly id: "tool-selection" | "argument-correctness" | "task-completion";
   readonly defaultName: string;
   /** Default 1: a gate passes a case only on a full verdict unless told otherwise. */
   readonly defaultThreshold: number;
@@ -98,9 +95,7 @@ interface SampledJudgeMetric {
 function sampledJudgeDefinition(spec: SampledJudgeMetric): MetricDefinition {
   const { id } = spec;
   const definition: MetricDefinition = {
-    id,
-    description: spec.description,
-    judge: "required",
+    ...describedMetric(id),
     caseOptions: spec.caseOptions ?? ["threshold"],
     create(options, context) {
       rejectUnknownOptions(id, options, ["name", "threshold", ...samplingOptionNames]);
@@ -141,7 +136,6 @@ function sampledJudgeDefinition(spec: SampledJudgeMetric): MetricDefinition {
 
 const toolSelection = sampledJudgeDefinition({
   id: "tool-selection",
-  description: "an LLM judge of the tools chosen against the case's availableTools",
   defaultName: "Tool Selection",
   defaultThreshold: 0.5,
   caseOptions: [],
@@ -172,8 +166,6 @@ const toolSelection = sampledJudgeDefinition({
 
 const argumentCorrectness = sampledJudgeDefinition({
   id: "argument-correctness",
-  description:
-    "an LLM judge of each call's arguments against the request and the tool outputs before it (share of calls right)",
   defaultName: "Argument Correctness",
   defaultThreshold: 1,
   async judgeCase({ testCase, judge, sampling, threshold, signal }) {
@@ -197,8 +189,6 @@ const argumentCorrectness = sampledJudgeDefinition({
 
 const taskCompletion = sampledJudgeDefinition({
   id: "task-completion",
-  description:
-    "an LLM judge of the whole run (calls, outputs, replies): did the agent do what the user asked, against expectedOutcome when given",
   defaultName: "Task Completion",
   defaultThreshold: 1,
   async judgeCase({ testCase, judge, sampling, signal }) {

@@ -39,6 +39,7 @@ import {
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
+import { describedMetric } from "../core/metric-catalog.js";
 
 /** Case fields every tool-call metric reads, with the names the metric's errors use. */
 function callLists(
@@ -196,9 +197,8 @@ function passing(score: number, threshold: number, reason: string, details: Tool
 /** The deterministic metrics, by id. */
 export const deterministicMetrics: readonly MetricDefinition[] = [
   {
-    id: "tool-call-accuracy",
-    description:
-      "toolscore's matcher: optimal pairing, order modes, argument rules and matchers, schemas",
+    // The pack's own, without the registry's judged values.
+    ...describedMetric("tool-call-accuracy"),
     judge: "none",
     caseOptions: matchCaseOptions,
     create(options) {
@@ -209,9 +209,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     },
   },
   {
-    id: "deepeval-tool-correctness",
-    description: "deepeval's ToolCorrectnessMetric (names, input parameters, output; order modes)",
-    judge: "none",
+    ...describedMetric("deepeval-tool-correctness"),
     caseOptions: deepevalCaseOptions,
     create(options) {
       return syncMetric({
@@ -243,9 +241,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     },
   },
   {
-    id: "axion-tool-correctness",
-    description: "axion's ToolCorrectness (exact, subset or fuzzy arguments; strict order)",
-    judge: "none",
+    ...describedMetric("axion-tool-correctness"),
     caseOptions: axionCaseOptions,
     create(options) {
       return syncMetric({
@@ -265,27 +261,21 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     },
   },
   {
-    id: "ragas-tool-call-accuracy",
-    description: "ragas' ToolCallAccuracy (names in sequence gate the score; arguments as str())",
-    judge: "none",
+    ...describedMetric("ragas-tool-call-accuracy"),
     caseOptions: ragasAccuracyCaseOptions,
     create(options) {
       return ragasMetric("ragas-tool-call-accuracy", options);
     },
   },
   {
-    id: "ragas-tool-call-f1",
-    description: "ragas' ToolCallF1 (F1 over the sets of calls, names and arguments)",
-    judge: "none",
+    ...describedMetric("ragas-tool-call-f1"),
     caseOptions: ragasF1CaseOptions,
     create(options) {
       return ragasMetric("ragas-tool-call-f1", options);
     },
   },
   {
-    id: "response-contains",
-    description: "every string of the case's expectedOutputContains appears in the agent's replies",
-    judge: "none",
+    ...describedMetric("response-contains"),
     caseOptions: responseContainsCaseOptions,
     create(options) {
       return responseContains(options);

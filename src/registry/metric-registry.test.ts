@@ -5,7 +5,8 @@ import { measureKeepingDetails, measuresKeepingDetails } from "../core/metric.js
 import type { MetricResult } from "../core/metric-result.js";
 import { toToolCall } from "../core/tool-call.js";
 import { createDeterministicMetric, deterministicMetrics } from "../metrics/definitions.js";
-import { createMetric } from "./metric-registry.js";
+import { createMetric, metricDefinitions } from "./metric-registry.js";
+import { metricCatalog } from "../core/metric-catalog.js";
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
   toToolCall({ name, inputParameters: args });
@@ -20,6 +21,16 @@ function scoreOf(result: MetricResult): number | undefined {
 }
 
 describe("createMetric", () => {
+  it("makes the catalog's metrics, in its order, as it describes them", () => {
+    const described = metricDefinitions.map((definition) => ({
+      id: definition.id,
+      description: definition.description,
+      judge: definition.judge,
+      ...(definition.judge === "optional" ? { when: definition.asksJudge.when } : {}),
+    }));
+    expect(described).toEqual(metricCatalog);
+  });
+
   it("lists every deterministic metric once, none of them judged", () => {
     const ids = deterministicMetrics.map((definition) => definition.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -7,6 +7,7 @@ import type { JsonObject } from "../core/json.js";
 import type { Metric, MetricDefinition, ResolvedMetricContext } from "../core/metric.js";
 import { camelKeys, rejectUnknownOptions } from "../core/options.js";
 import { didYouMean } from "../core/suggest.js";
+import { judgeWhen } from "../core/metric-catalog.js";
 import { judgedMetrics } from "../judges/judged-metrics.js";
 import { samplingOptions } from "../judges/samples.js";
 import { ruleLeavesOf, withJudgedValues } from "./judged-values.js";
@@ -43,7 +44,7 @@ function withJudgedValuesDefinition(definition: MetricDefinition): MetricDefinit
     ...definition,
     judge: "optional",
     asksJudge: {
-      when: "for cases whose expected calls hold judged values (match.judged), given --judge",
+      when: judgeWhen("tool-call-accuracy"),
       asks: (_options, judgeGiven) => judgeGiven,
     },
     create(given, context) {

@@ -2,6 +2,7 @@ import { textOf } from "../../adapters/read.js";
 import { InvalidOptionError, JudgeRequiredError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
 import { toMetric } from "../../core/metric.js";
+import { describedMetric, judgeWhen } from "../../core/metric-catalog.js";
 import type {
   MeasureOptions,
   Metric,
@@ -127,25 +128,19 @@ function trajectoryToolCorrectness(options: JsonObject, context: ResolvedMetricC
 /** deepeval's tool-correctness classes by id, with the run's judge where they ask one. */
 export const deepevalMetrics: readonly MetricDefinition[] = [
   {
-    id: "deepeval-multimodal-tool-correctness",
-    description:
-      "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",
-    judge: "optional",
+    ...describedMetric("deepeval-multimodal-tool-correctness"),
     caseOptions: deepevalCaseOptions,
     asksJudge: {
-      when: "when its availableTools option is set (of every case's tool selection)",
+      when: judgeWhen("deepeval-multimodal-tool-correctness"),
       asks: (options) => listsTools(camelKeys(options)),
     },
     create: (options, context) => multimodalToolCorrectness(options, context),
   },
   {
-    id: "deepeval-trajectory-tool-correctness",
-    description:
-      "deepeval's DeepEvalToolCorrectnessMetric: names, input parameters and output, names normalized; a judge of selection for cases with availableTools",
-    judge: "optional",
+    ...describedMetric("deepeval-trajectory-tool-correctness"),
     caseOptions: trajectoryCaseOptions,
     asksJudge: {
-      when: "for cases with availableTools, given --judge (every case: its availableTools option)",
+      when: judgeWhen("deepeval-trajectory-tool-correctness"),
       asks: (options, judgeGiven) => judgeGiven || listsTools(camelKeys(options)),
     },
     create: (options, context) => trajectoryToolCorrectness(options, context),

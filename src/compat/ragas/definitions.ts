@@ -1,19 +1,17 @@
 import type { MeasureOptions, MetricDefinition } from "../../core/metric.js";
 import { toMetric } from "../../core/metric.js";
+import { describedMetric } from "../../core/metric-catalog.js";
 import { metricName, rejectUnknownOptions } from "../../core/options.js";
 import type { TestCase } from "../../core/test-case.js";
 import { MultiModalFaithfulness, MultiModalRelevance } from "./multimodal.js";
 
 /** A ragas class as a registry metric: its `ascore` verdict, under the registry's id. */
 function ragasMetric(
-  id: string,
-  description: string,
+  id: "ragas-multimodal-faithfulness" | "ragas-multimodal-relevance",
   Class: typeof MultiModalFaithfulness | typeof MultiModalRelevance,
 ): MetricDefinition {
   return {
-    id,
-    description,
-    judge: "required",
+    ...describedMetric(id),
     caseOptions: [],
     create(options, context) {
       rejectUnknownOptions(id, options, ["name"]);
@@ -37,12 +35,10 @@ function ragasMetric(
 export const ragasMultimodalMetrics: readonly MetricDefinition[] = [
   ragasMetric(
     "ragas-multimodal-faithfulness",
-    "ragas' MultiModalFaithfulness: is every claim supported by the text and image contexts (1 or 0)",
     MultiModalFaithfulness,
   ),
   ragasMetric(
     "ragas-multimodal-relevance",
-    "ragas' MultiModalRelevance: does the answer address the input, in line with the contexts (1 or 0)",
     MultiModalRelevance,
   ),
 ];
