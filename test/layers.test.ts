@@ -33,7 +33,6 @@ const allowed: Record<string, readonly string[]> = {
     "view",
     "reports",
     "evaluate-to-file",
-    "registry",
     "reporters",
     "node",
     "judges",

@@ -37,10 +37,7 @@ describe.each(ARGUMENT_KEYS)("arguments spelled %s", (key) => {
   });
 
   it.each(Object.keys(metricOptions))("score under %s on both sides", async (id) => {
-    const metric = createMetric({
-      metric: id,
-      options: metricOptions[id],
-    });
+    const metric = createMetric({ metric: id, ...metricOptions[id] });
     for (const side of ["toolsCalled", "expectedTools"] as const) {
       const other = side === "toolsCalled" ? "expectedTools" : "toolsCalled";
       const pass = await metric.measure({

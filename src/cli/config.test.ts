@@ -111,11 +111,6 @@ describe("readConfigFile", () => {
         "failUnder: 0.5\nfail_under: 0.9\n",
         /n\.yaml:2:1: failUnder and fail_under are one setting: keep one/,
       ],
-      [
-        "o.json",
-        JSON.stringify({ metrics: [{ metric: "response-contains", options: 3 }] }),
-        /o\.json:1:2: metrics\[0\]\.options must be an object/,
-      ],
       ["p.yaml", "group_by: run\n", /group_by takes id or metadata\.<key>/],
       ["q.yaml", "out: ''\n", /out must be a path/],
     ];

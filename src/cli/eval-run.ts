@@ -22,6 +22,7 @@ import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { needsJudge } from "./metrics.js";
+import { metricEntry } from "../evaluate-to-file/metric-set.js";
 import { metricCatalog } from "../core/metric-catalog.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
@@ -311,7 +312,7 @@ function runOptions(plan: EvalPlan, judge: RunJudge, io: CliIo): EvaluateToFileO
   return {
     dataset: plan.dataset,
     name: plan.datasetArgument,
-    metrics: plan.metrics,
+    metrics: plan.metrics.map(metricEntry),
     out: plan.out,
     resume: plan.resume,
     overwrite: plan.overwrite,

@@ -101,8 +101,8 @@ function metricsOf(value: JsonValue): MetricConfig[] {
   // `metrics: [tool-call-accuracy, { metric: axion-tool-correctness, strict_order: true }]`
   return (value as (string | JsonObject)[]).map((item) => {
     if (typeof item === "string") return { metric: item, options: {} };
-    const { metric, options, ...inline } = item;
-    return { metric: metric as string, options: { ...inline, ...((options ?? {}) as JsonObject) } };
+    const { metric, ...options } = item;
+    return { metric: metric as string, options };
   });
 }
 
@@ -112,10 +112,7 @@ const metricEntry: JsonObject = {
     {
       type: "object",
       required: ["metric"],
-      properties: {
-        metric: { $ref: "#/definitions/metricId" },
-        options: { type: "object", errorMessage: "must be an object" },
-      },
+      properties: { metric: { $ref: "#/definitions/metricId" } },
       errorMessage: 'must be a metric id, or an object with a "metric" id and its options',
     },
   ],

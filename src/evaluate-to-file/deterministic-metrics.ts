@@ -1,5 +1,5 @@
 import type { Metric } from "../core/metric.js";
-import { createDeterministicMetric, withThreshold } from "../metrics/definitions.js";
+import { createDeterministicMetric, metricEntry, withThreshold } from "../metrics/definitions.js";
 import type { RunMetricConfig } from "../metrics/definitions.js";
 
 /**
@@ -15,5 +15,5 @@ export async function createDeterministicMetrics(
   const own = given.map(({ metric, options }) => createDeterministicMetric(metric, options));
   if (own.every((metric) => metric !== undefined)) return own;
   const { createMetric } = await import("../registry/metric-registry.js");
-  return given.map(({ metric, options }) => createMetric({ metric, options }));
+  return given.map((config) => createMetric(metricEntry(config)));
 }

@@ -3,6 +3,7 @@ import type { TestCase } from "../core/test-case.js";
 import type { JudgeModel } from "../core/judge.js";
 import { toToolCall } from "../core/tool-call.js";
 import type { RunMetricConfig } from "../metrics/definitions.js";
+import { metricEntry } from "../metrics/definitions.js";
 import { createDeterministicMetrics } from "./deterministic-metrics.js";
 import { createMetricSet, isJudged } from "./metric-set.js";
 
@@ -29,7 +30,10 @@ const deterministic: RunMetricConfig[] = [
 
 describe("createMetricSet", () => {
   it("fills in the run's threshold where a metric sets none, and says what workers can score", () => {
-    const set = createMetricSet<TestCase>(deterministic, { allowEmpty: false, threshold: 0.8 });
+    const set = createMetricSet<TestCase>(deterministic.map(metricEntry), {
+      allowEmpty: false,
+      threshold: 0.8,
+    });
     expect(set.names).toHaveLength(5);
     expect(set.configs.map((config) => config?.options.threshold)).toEqual([
       0.8, 0.8, 0.4, 0.8, 0.8,
@@ -69,11 +73,24 @@ describe("createMetricSet", () => {
     );
     expect(createMetricSet([], { allowEmpty: true }).metrics).toEqual([]);
   });
+
+  it("puts a configured metric's options beside its id, and refuses one named metric", () => {
+    expect(metricEntry({ metric: "tool-call-accuracy", options: { order: "strict" } })).toEqual({
+      metric: "tool-call-accuracy",
+      order: "strict",
+    });
+    expect(() =>
+      metricEntry({ metric: "tool-call-accuracy", options: { metric: "tool-selection" } }),
+    ).toThrow(/tool-call-accuracy has no option "metric"/);
+  });
 });
 
 describe("createDeterministicMetrics", () => {
   it("scores exactly as the run's metric set does (the pack workers and reports load)", async () => {
-    const set = createMetricSet<TestCase>(deterministic, { allowEmpty: false, threshold: 0.7 });
+    const set = createMetricSet<TestCase>(deterministic.map(metricEntry), {
+      allowEmpty: false,
+      threshold: 0.7,
+    });
     const pack = await createDeterministicMetrics(deterministic, 0.7);
     expect(pack.map((metric) => metric.name)).toEqual(set.names);
     for (const [at, metric] of pack.entries()) {

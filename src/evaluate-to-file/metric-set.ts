@@ -11,7 +11,9 @@ import {
 } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { JsonObject } from "../core/json.js";
-import { withThreshold } from "../metrics/definitions.js";
+import { metricEntry, withThreshold } from "../metrics/definitions.js";
+
+export { metricEntry };
 import type { RunMetricConfig } from "../metrics/definitions.js";
 import { createMetric, metricDefinition, splitMetricConfig } from "../registry/metric-registry.js";
 import type { MetricConfigInput, MetricContext } from "../registry/metric-registry.js";
@@ -76,7 +78,7 @@ export function createMetricSet<TCase extends object>(
       const config = configs[at];
       return config === undefined
         ? resolveMetric<TCase>(item, `metrics[${at}]`)
-        : createMetric({ metric: config.metric, options: config.options }, made);
+        : createMetric(metricEntry(config), made);
     },
   });
   const judgeGiven = context.judge !== undefined;

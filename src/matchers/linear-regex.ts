@@ -3,11 +3,9 @@ import type { RE2JS } from "re2js";
 import { InvalidInputError } from "../core/errors.js";
 
 const fromHere = createRequire(import.meta.url);
-let engine: typeof RE2JS | undefined;
-/** RE2's engine, loaded when the first pattern is compiled: most runs compile none. */
+/** RE2's engine, loaded when the first pattern is compiled (most runs compile none); then cached by require. */
 function re2(): typeof RE2JS {
-  engine ??= (fromHere("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
-  return engine;
+  return (fromHere("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
 }
 
 /** A regular expression that runs in time linear in its input, whatever the pattern. */

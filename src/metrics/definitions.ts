@@ -1,4 +1,9 @@
-import { InvalidInputError, JudgeRequiredError, MissingParamsError } from "../core/errors.js";
+import {
+  InvalidInputError,
+  InvalidOptionError,
+  JudgeRequiredError,
+  MissingParamsError,
+} from "../core/errors.js";
 import type { ToolCallMatchDetails } from "../core/explanation.js";
 import type { JsonObject } from "../core/json.js";
 import { keepsDetails, measureBySync, measureKeepingDetails } from "../core/metric.js";
@@ -312,6 +317,24 @@ export function createDeterministicMetric(id: string, options: JsonObject): Metr
 export interface RunMetricConfig {
   readonly metric: string;
   readonly options: JsonObject;
+}
+
+/**
+ * A run's metric as `createMetric` and the run's `metrics` take it, its options beside its id; an
+ * option named `metric` (which would stand for the id) is refused.
+ */
+export function metricEntry(config: RunMetricConfig): {
+  readonly metric: string;
+  readonly [option: string]: unknown;
+} {
+  if (Object.hasOwn(config.options, "metric")) {
+    throw new InvalidOptionError({
+      option: `${config.metric}.metric`,
+      value: config.options.metric,
+      message: `${config.metric} has no option "metric": a metric's id is not one of its options`,
+    });
+  }
+  return { ...config.options, metric: config.metric };
 }
 
 /** A config's options with the run's threshold filled in where the metric sets none. */

@@ -65,7 +65,7 @@ describe("createMetric", () => {
 
   it("rejects an option the metric does not take, naming it", () => {
     try {
-      createMetric({ metric: "deepeval-tool-correctness", options: { thresold: 0.5 } });
+      createMetric({ metric: "deepeval-tool-correctness", thresold: 0.5 });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(InvalidOptionError);
@@ -77,11 +77,13 @@ describe("createMetric", () => {
   it("reads snake_case option names and deepeval's Python spellings", async () => {
     const snake = createMetric({
       metric: "deepeval-tool-correctness",
-      options: { should_consider_ordering: true, evaluation_params: ["input_parameters"] },
+      should_consider_ordering: true,
+      evaluation_params: ["input_parameters"],
     });
     const camel = createMetric({
       metric: "deepeval-tool-correctness",
-      options: { shouldConsiderOrdering: true, evaluationParams: ["inputParameters"] },
+      shouldConsiderOrdering: true,
+      evaluationParams: ["inputParameters"],
     });
     const [a, b] = await Promise.all([snake.measure(swapped), camel.measure(swapped)]);
     expect(scoreOf(a)).toBeDefined();
@@ -92,7 +94,8 @@ describe("createMetric", () => {
   it("derives a metric with some options replaced, keeping the id and the others", async () => {
     const loose = createMetric({
       metric: "tool-call-accuracy",
-      options: { name: "calls", arguments: "ignore" },
+      name: "calls",
+      arguments: "ignore",
     });
     const strict = loose.withOptions?.({ order: "strict" });
     expect(strict?.id).toBe("tool-call-accuracy");

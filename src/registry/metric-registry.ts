@@ -114,28 +114,16 @@ export function metricDefinition(id: unknown): MetricDefinition {
   });
 }
 
-/**
- * A metric config's id and options: `{ metric, ...options }`, or the older spelling
- * `{ metric, options: {...} }`.
- */
+/** A metric config's id and its options, which stand beside it: `{ metric, ...options }`. */
 export function splitMetricConfig(config: MetricConfigInput): {
   metric: unknown;
   options: Record<string, unknown>;
 } {
-  const { metric, ...rest } = config as Record<string, unknown>;
-  if (Object.keys(rest).length !== 1 || rest.options === undefined)
-    return { metric, options: rest };
-  if (!isJsonObject(rest.options)) {
-    throw new InvalidOptionError({
-      option: "options",
-      value: rest.options,
-      message: `the options of ${String(metric)} must be an object`,
-    });
-  }
-  return { metric, options: rest.options };
+  const { metric, ...options } = config as Record<string, unknown>;
+  return { metric, options };
 }
 
-/** A metric as a config names it: its id, and its options beside it (or under `options`). */
+/** A metric as a config names it: its id, and its options beside it. */
 export type MetricConfigInput = { readonly metric: string } & Readonly<Record<string, unknown>>;
 
 function resolveContext(context: MetricContext, id: string): ResolvedMetricContext {
