@@ -33,12 +33,6 @@ function ragasMetric(
 
 /** ragas' multimodal classes by id, judged by the run's judge. */
 export const ragasMultimodalMetrics: readonly MetricDefinition[] = [
-  ragasMetric(
-    "ragas-multimodal-faithfulness",
-    MultiModalFaithfulness,
-  ),
-  ragasMetric(
-    "ragas-multimodal-relevance",
-    MultiModalRelevance,
-  ),
+  ragasMetric("ragas-multimodal-faithfulness", MultiModalFaithfulness),
+  ragasMetric("ragas-multimodal-relevance", MultiModalRelevance),
 ];
