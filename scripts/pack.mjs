@@ -27,7 +27,7 @@ const { values } = parseArgs({
 });
 const destination = path.resolve(values["pack-destination"]);
 
-if (!existsSync(path.join(root, "dist", "cjs", "index.js"))) {
+if (!existsSync(path.join(root, "dist", "cjs", "entries", "index.js"))) {
   console.error("pack: dist/ is not built; run `npm run pack`, which builds it first");
   process.exit(2);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ToolCorrectness } from "../src/compat/axion/index.js";
 import { ToolCorrectnessMetric, ToolCallParams } from "../src/compat/deepeval/index.js";
 import type { ToolCorrectnessMetricOptions } from "../src/compat/deepeval/index.js";
-import { InvalidInputError, LimitExceededError, ToolscoreError } from "../src/index.js";
+import { InvalidInputError, LimitExceededError, ToolscoreError } from "../src/entries/index.js";
 
 /** Runs both compatible metrics on one pair of lists, returning each outcome. */
 async function outcomes(toolsCalled: unknown, expectedTools: unknown): Promise<unknown[]> {

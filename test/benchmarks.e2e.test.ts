@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatasetParseError, toolCallAccuracy } from "../src/index.js";
-import type { ToolRules } from "../src/index.js";
+import { DatasetParseError, toolCallAccuracy } from "../src/entries/index.js";
+import type { ToolRules } from "../src/entries/index.js";
 import { readDataset } from "../src/node/dataset.js";
 import { recordsByIndex, runCliProcess } from "./support/cli.js";
 

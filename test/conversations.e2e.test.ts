@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { evaluateToFile } from "../src/node.js";
+import { evaluateToFile } from "../src/entries/node.js";
 import { describeInChromium, launchChromium, openPage } from "./support/chromium.js";
 import { runCliProcess, startCli, viewerUrl } from "./support/cli.js";
 import { docPages } from "./support/doc-pages.js";

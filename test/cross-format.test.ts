@@ -11,7 +11,7 @@ import {
   parseTrajectory,
   scoreToolCalls,
   trajectoryFormats,
-} from "../src/index.js";
+} from "../src/entries/index.js";
 
 const transcripts = trajectoryFormats.map((format) => ({
   format,

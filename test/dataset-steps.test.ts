@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readDatasetCase } from "../src/adapters/dataset-case.js";
-import { toolCallAccuracy } from "../src/index.js";
+import { toolCallAccuracy } from "../src/entries/index.js";
 
 /** order "steps" on a dataset case: the steps of both transcripts reach the metric. */
 

@@ -10,8 +10,8 @@ import {
   MultimodalToolCorrectnessMetric,
   ToolCorrectnessMetric,
 } from "../src/compat/deepeval/index.js";
-import { isJsonObject, jsonEquals, sequenceMatcherRatio } from "../src/engine.js";
-import type { JsonObject, JsonValue } from "../src/index.js";
+import { isJsonObject, jsonEquals, sequenceMatcherRatio } from "../src/entries/engine.js";
+import type { JsonObject, JsonValue } from "../src/entries/index.js";
 
 interface Call {
   name: string;

@@ -11,7 +11,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { readConfigFile } from "../src/cli/config.js";
-import { createMetric, metricDefinitions } from "../src/index.js";
+import { createMetric, metricDefinitions } from "../src/entries/index.js";
 import { docPages } from "./support/doc-pages.js";
 
 const { root, pages, text, relative, blocks, blocksOf, where } = docPages();
@@ -80,10 +80,10 @@ describe("docs: links", () => {
 
 /** Where each entry point's source is, for examples that import the package by name. */
 const entryPoints: Record<string, string> = {
-  toolscore: "src/index.ts",
-  "toolscore/engine": "src/engine.ts",
-  "toolscore/node": "src/node.ts",
-  "toolscore/tracing": "src/tracing.ts",
+  toolscore: "src/entries/index.ts",
+  "toolscore/engine": "src/entries/engine.ts",
+  "toolscore/node": "src/entries/node.ts",
+  "toolscore/tracing": "src/entries/tracing.ts",
   "toolscore/deepeval": "src/compat/deepeval/index.ts",
   "toolscore/axion": "src/compat/axion/index.ts",
   "toolscore/ragas": "src/compat/ragas/index.ts",
@@ -290,7 +290,7 @@ describe("docs: what a case may set", () => {
 
 describe("docs: the engine's page", () => {
   it("lists every value toolscore/engine exports, and nothing else", async () => {
-    const engine = (await import("../src/engine.js")) as Record<string, unknown>;
+    const engine = (await import("../src/entries/engine.js")) as Record<string, unknown>;
     const page = text.get(path.join(root, "docs", "reference", "engine.md")) ?? "";
     const listed = new Set(
       page
@@ -304,7 +304,7 @@ describe("docs: the engine's page", () => {
 
 describe("docs: the root's page", () => {
   it("names every value toolscore exports, and lists no export it lacks", async () => {
-    const root_ = (await import("../src/index.js")) as Record<string, unknown>;
+    const root_ = (await import("../src/entries/index.js")) as Record<string, unknown>;
     const page = text.get(path.join(root, "docs", "reference", "api.md")) ?? "";
     const named = new Set([...page.matchAll(/`(\w+)`/g)].map((m) => m[1]));
     expect(Object.keys(root_).filter((name) => !named.has(name))).toEqual([]);

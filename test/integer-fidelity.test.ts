@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DatasetParseError, matchToolCalls, parseTrajectory, toToolCall } from "../src/index.js";
+import {
+  DatasetParseError,
+  matchToolCalls,
+  parseTrajectory,
+  toToolCall,
+} from "../src/entries/index.js";
 import { readDataset } from "../src/node/dataset.js";
 import { caseContentOf } from "../src/evaluate/record.js";
 

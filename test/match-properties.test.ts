@@ -14,8 +14,8 @@ import {
   parseTrajectories,
   parseTrajectory,
   scoreToolCalls,
-} from "../src/index.js";
-import type { JsonObject, JsonValue, MatchOptions, OrderMode } from "../src/index.js";
+} from "../src/entries/index.js";
+import type { JsonObject, JsonValue, MatchOptions, OrderMode } from "../src/entries/index.js";
 
 interface Call {
   name: string;

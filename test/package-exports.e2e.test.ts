@@ -136,17 +136,17 @@ describe("the packed package, installed from its tarball", () => {
     }
   });
 
-  it("ships the builds and their types, without tests, sources or development scripts", async () => {
+  it("ships the builds and their types, without tests, sources or development scripts", () => {
     const installed = path.join(consumer.directory, "node_modules", "toolscore");
     const files = readdirSync(installed, { recursive: true }).map(String);
     expect(files.some((file) => /\.test\.|fixtures/.test(file))).toBe(false);
     expect(files.some((file) => file.startsWith(`src${path.sep}`))).toBe(false);
     expect(files).toEqual(
       expect.arrayContaining([
-        path.join("dist", "index.js"),
-        path.join("dist", "index.d.ts"),
-        path.join("dist", "cjs", "index.js"),
-        path.join("dist", "cjs", "index.d.ts"),
+        path.join("dist", "entries", "index.js"),
+        path.join("dist", "entries", "index.d.ts"),
+        path.join("dist", "cjs", "entries", "index.js"),
+        path.join("dist", "cjs", "entries", "index.d.ts"),
         path.join("dist", "cli", "bin.js"),
       ]),
     );

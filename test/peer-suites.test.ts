@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ToolCorrectnessMetric } from "../src/compat/deepeval/index.js";
 import { MultiTurnSample, ToolCallAccuracy, ToolCallF1 } from "../src/compat/ragas/index.js";
-import { createMetric, matchToolCalls } from "../src/index.js";
-import type { MatchOptions } from "../src/index.js";
+import { createMetric, matchToolCalls } from "../src/entries/index.js";
+import type { MatchOptions } from "../src/entries/index.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "peers");
 

@@ -7,16 +7,16 @@ const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 
 /** The package's entry points, as the exports map names them. */
 const entries = {
-  toolscore: "src/index.ts",
+  toolscore: "src/entries/index.ts",
   "toolscore/deepeval": "src/compat/deepeval/index.ts",
   "toolscore/axion": "src/compat/axion/index.ts",
-  "toolscore/node": "src/node.ts",
+  "toolscore/node": "src/entries/node.ts",
   "toolscore/ragas": "src/compat/ragas/index.ts",
   "toolscore/vitest": "src/testing/vitest.ts",
   "toolscore/matchers": "src/testing/matchers.ts",
   "toolscore/jest": "src/testing/jest.ts",
-  "toolscore/tracing": "src/tracing.ts",
-  "toolscore/engine": "src/engine.ts",
+  "toolscore/tracing": "src/entries/tracing.ts",
+  "toolscore/engine": "src/entries/engine.ts",
 };
 
 /**

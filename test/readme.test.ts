@@ -3,7 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { match, matchToolCalls } from "../src/index.js";
+import { match, matchToolCalls } from "../src/entries/index.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ResultsFileError } from "../src/index.js";
+import { ResultsFileError } from "../src/entries/index.js";
 import { lockResultsFile } from "../src/node/results-lock.js";
 import { mergeResults } from "../src/node/merge-results.js";
 import { recordsByIndex, runCliProcess, startCli } from "./support/cli.js";

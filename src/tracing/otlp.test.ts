@@ -21,8 +21,8 @@ import {
   observe,
   traceTool,
   traceToOtlp,
-} from "../tracing.js";
-import type { Trace } from "../tracing.js";
+} from "../entries/tracing.js";
+import type { Trace } from "../entries/tracing.js";
 
 interface OtlpSpan {
   traceId: string;

@@ -27,8 +27,8 @@ import {
   traceToOtlp,
   updateCurrentSpan,
   updateCurrentTrace,
-} from "../tracing.js";
-import type { Trace } from "../tracing.js";
+} from "../entries/tracing.js";
+import type { Trace } from "../entries/tracing.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

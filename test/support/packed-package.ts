@@ -48,7 +48,7 @@ export function usePackedPackage(): () => PackedPackage {
   const work = mkdtempSync(path.join(tmpdir(), "toolscore-packed-"));
   let packed: PackedPackage | undefined;
   beforeAll(async () => {
-    if (!existsSync(path.join(root, "dist", "cjs", "index.js"))) {
+    if (!existsSync(path.join(root, "dist", "cjs", "entries", "index.js"))) {
       throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
     }
     const registry = await startNpmRegistry();

@@ -4,7 +4,7 @@
  * become `toolsCalled`, `evaluateObserved` runs an application over goldens and scores every
  * observed component, and finished traces export as OpenTelemetry GenAI spans or dataset lines.
  */
-import { evaluateObserved } from "./tracing/evaluate-observed.js";
+import { evaluateObserved } from "../tracing/evaluate-observed.js";
 
 export {
   captureTrace,
@@ -15,9 +15,9 @@ export {
   traceTool,
   updateCurrentSpan,
   updateCurrentTrace,
-} from "./tracing/observe.js";
-export type { ObserveOptions, SpanUpdate } from "./tracing/observe.js";
-export type { Span, SpanType, Trace } from "./tracing/span.js";
+} from "../tracing/observe.js";
+export type { ObserveOptions, SpanUpdate } from "../tracing/observe.js";
+export type { Span, SpanType, Trace } from "../tracing/span.js";
 export {
   evaluationAttributes,
   evaluationsToOtlpLogs,
@@ -25,10 +25,10 @@ export {
   toolSpansOf,
   traceToDatasetRecord,
   traceToOtlp,
-} from "./tracing/export.js";
-export type { TraceEvaluation } from "./tracing/export.js";
-export { observeFunctions, observeTool, observeTools } from "./tracing/tools.js";
-export type { ExecutableTool } from "./tracing/tools.js";
+} from "../tracing/export.js";
+export type { TraceEvaluation } from "../tracing/export.js";
+export { observeFunctions, observeTool, observeTools } from "../tracing/tools.js";
+export type { ExecutableTool } from "../tracing/tools.js";
 export { evaluateObserved };
 export type {
   ComponentResult,
@@ -36,4 +36,4 @@ export type {
   Golden,
   ObservedEvaluation,
   ObservedResult,
-} from "./tracing/evaluate-observed.js";
+} from "../tracing/evaluate-observed.js";
