@@ -215,19 +215,15 @@ export type { JudgeAnswer } from "../judges/ask-judge.js";
 export type { PreparedContext, ReadyImage } from "../core/context.js";
 export {
   calibrateJudge,
-  calibrateToolSelectionJudge,
   calibrationSet,
 } from "../judges/calibration/calibrate.js";
 export type {
   CalibratedMetric,
   CalibrationCaseResult,
-  CalibrationOptions,
   CalibrationReport,
   JudgeCalibrationOptions,
 } from "../judges/calibration/calibrate.js";
 export type { LabelledCase } from "../judges/calibration/judged-metric-cases.js";
-export { toolSelectionCalibrationSet } from "../judges/calibration/tool-selection-cases.js";
-export type { LabelledToolSelectionCase } from "../judges/calibration/tool-selection-cases.js";
 export { agreementStats } from "../judges/calibration/agreement.js";
 export type { AgreementStats, LabelledScore } from "../judges/calibration/agreement.js";
 

@@ -62,17 +62,6 @@ export interface JudgeCalibrationOptions {
   signal?: AbortSignal;
 }
 
-/** Options of `calibrateToolSelectionJudge`. */
-export interface CalibrationOptions {
-  /** Default: toolscore's labelled set of fifty cases. */
-  cases?: readonly LabelledToolSelectionCase[];
-  /** Pass/fail line for accuracy and kappa. Default 0.5. */
-  threshold?: number;
-  /** Judgements in flight at most. Default 8. */
-  concurrency?: number;
-  signal?: AbortSignal;
-}
-
 /** One case of a calibration: the label, and the judge's score, "cannot tell" or error. */
 export interface CalibrationCaseResult {
   readonly id: string;
@@ -198,24 +187,4 @@ export async function calibrateJudge(
     usage,
     costUsd,
   };
-}
-
-/**
- * Runs a tool-selection judge over labelled cases and reports its agreement with the labels
- * (`calibrateJudge` for tool selection, with these cases).
- *
- * @example
- * const report = await calibrateToolSelectionJudge(resolveJudgeModel("openai/gpt-4.1-mini"));
- * report.cohensKappa; report.meanAbsoluteError;
- */
-export function calibrateToolSelectionJudge(
-  model: JudgeModel,
-  options: CalibrationOptions = {},
-): Promise<CalibrationReport> {
-  const { cases, ...rest } = options;
-  return calibrateJudge(model, {
-    ...rest,
-    metric: "tool-selection",
-    cases: cases?.map(fromToolSelectionCase),
-  });
 }

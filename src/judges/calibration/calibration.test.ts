@@ -4,7 +4,7 @@ import { createOpenAIJudge } from "../../providers/openai.js";
 import { useLlmServer } from "../../../test/support/judge-fixtures.js";
 import { toolSelectionRequest } from "../tool-selection.js";
 import { agreementStats } from "./agreement.js";
-import { calibrateToolSelectionJudge } from "./calibrate.js";
+import { calibrateJudge } from "./calibrate.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 
 describe("agreementStats", () => {
@@ -70,7 +70,7 @@ function promptOf(request: JudgeRequest): string {
     .join("\n");
 }
 
-describe("calibrateToolSelectionJudge", () => {
+describe("calibrateJudge on tool-selection", () => {
   const labelOf = new Map(
     toolSelectionCalibrationSet.map((c) => [
       promptOf(toolSelectionRequest(c, { images: true })),
@@ -104,7 +104,7 @@ describe("calibrateToolSelectionJudge", () => {
 
   it("reports perfect agreement for a judge that gives the labels", async () => {
     mode = "labels";
-    const report = await calibrateToolSelectionJudge(model(), { concurrency: 16 });
+    const report = await calibrateJudge(model(), { metric: "tool-selection", concurrency: 16 });
     expect(report).toMatchObject({
       model: "openai/gpt-4.1-mini",
       cases: toolSelectionCalibrationSet.length,
@@ -121,7 +121,7 @@ describe("calibrateToolSelectionJudge", () => {
 
   it("shows a judge that passes everything as no better than chance", async () => {
     mode = "always-one";
-    const report = await calibrateToolSelectionJudge(model());
+    const report = await calibrateJudge(model(), { metric: "tool-selection" });
     expect(report.cohensKappa).toBeCloseTo(0, 12);
     expect(report.accuracy).toBeLessThan(1);
     expect(report.confusion.bothFail).toBe(0);
@@ -129,7 +129,7 @@ describe("calibrateToolSelectionJudge", () => {
 
   it("reports cases the judge could not score and leaves them out", async () => {
     mode = "one-broken";
-    const report = await calibrateToolSelectionJudge(model());
+    const report = await calibrateJudge(model(), { metric: "tool-selection" });
     const broken = report.results.filter((r) => r.error !== undefined);
     expect(broken.map((r) => r.id).sort()).toEqual([
       "research-eiffel-long-way",
