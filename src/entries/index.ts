@@ -213,10 +213,7 @@ export { judgeClaims, judgeFaithfulness, judgeRelevance } from "../judges/faithf
 export type { BinaryVerdict, ClaimVerdict, ContextReference } from "../judges/faithfulness.js";
 export type { JudgeAnswer } from "../judges/ask-judge.js";
 export type { PreparedContext, ReadyImage } from "../core/context.js";
-export {
-  calibrateJudge,
-  calibrationSet,
-} from "../judges/calibration/calibrate.js";
+export { calibrateJudge, calibrationSet } from "../judges/calibration/calibrate.js";
 export type {
   CalibratedMetric,
   CalibrationCaseResult,
