@@ -21,8 +21,7 @@ import type { RunJudge } from "./run-judge.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { needsJudge } from "./metrics.js";
-import { metricEntry } from "../evaluate-to-file/metric-set.js";
+import { isJudged, metricEntry } from "../evaluate-to-file/metric-set.js";
 import { metricCatalog } from "../core/metric-catalog.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
@@ -133,7 +132,7 @@ async function planEval(
   let metrics = settings.metrics;
   for (const setting of settings.set) metrics = applySetting([...metrics], setting);
   optionNotes(metrics, io);
-  if (needsJudge(metrics) && settings.judge === undefined) {
+  if (metrics.some(isJudged) && settings.judge === undefined) {
     const judged = metrics.filter(
       (item) => metricCatalog.find((m) => m.id === item.metric)?.judge === "required",
     );

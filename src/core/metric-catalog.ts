@@ -114,7 +114,10 @@ export function describedMetric<const Id extends MetricId>(id: Id): Described<Id
 }
 
 /** When a metric whose judge is optional asks it, in words for `--help`. */
-export function judgeWhen(id: MetricId): string {
-  const entry: Entry | undefined = metricCatalog.find((candidate) => candidate.id === id);
-  return entry !== undefined && "when" in entry ? entry.when : "";
+export function judgeWhen(id: Extract<Entry, { judge: "optional" }>["id"]): string {
+  const entry = metricCatalog.find((candidate) => candidate.id === id) as Extract<
+    Entry,
+    { judge: "optional" }
+  >;
+  return entry.when;
 }

@@ -12,11 +12,12 @@ import {
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { JsonObject } from "../core/json.js";
 import { metricEntry, withThreshold } from "../metrics/definitions.js";
-
-export { metricEntry };
 import type { RunMetricConfig } from "../metrics/definitions.js";
 import { createMetric, metricDefinition, splitMetricConfig } from "../registry/metric-registry.js";
 import type { MetricConfigInput, MetricContext } from "../registry/metric-registry.js";
+
+// The CLI hands a run its configured metrics in the one spelling.
+export { metricEntry };
 
 /** Whether a configured metric needs a judge: it asks one even in a run without. */
 export function isJudged(config: RunMetricConfig): boolean {

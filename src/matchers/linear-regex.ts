@@ -16,21 +16,6 @@ export interface LinearRegExp {
   test(text: string): boolean;
 }
 
-/** RE2's bit for each flag JavaScript spells. */
-function flagBit(flag: string): number | undefined {
-  const RE2 = re2();
-  // RE2 matches by code point already; g and y only keep state between calls.
-  const bits: Readonly<Record<string, number>> = {
-    i: RE2.CASE_INSENSITIVE,
-    m: RE2.MULTILINE,
-    s: RE2.DOTALL,
-    u: 0,
-    g: 0,
-    y: 0,
-  };
-  return Object.hasOwn(bits, flag) ? bits[flag] : undefined;
-}
-
 /**
  * A pattern given as text (in a dataset, a config, a tool's JSON Schema) compiled for RE2's
  * linear-time engine, so that no value can make it run for long: RE2 syntax, which is
@@ -38,9 +23,20 @@ function flagBit(flag: string): number | undefined {
  * supported; flags `i`, `m`, `s` (and `u`, `g`, `y`, which change nothing here) are accepted.
  */
 export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
+  const RE2 = re2();
+  // RE2's bit for each flag JavaScript spells; RE2 matches by code point already, and g and y
+  // only keep state between calls.
+  const flagBits: Readonly<Record<string, number>> = {
+    i: RE2.CASE_INSENSITIVE,
+    m: RE2.MULTILINE,
+    s: RE2.DOTALL,
+    u: 0,
+    g: 0,
+    y: 0,
+  };
   let bits = 0;
   for (const flag of flags) {
-    const bit = flagBit(flag);
+    const bit = Object.hasOwn(flagBits, flag) ? flagBits[flag] : undefined;
     if (bit === undefined) {
       throw new InvalidInputError({
         field: "flags",
@@ -51,7 +47,7 @@ export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
   }
   let compiled: RE2JS;
   try {
-    compiled = re2().compile(pattern, bits);
+    compiled = RE2.compile(pattern, bits);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new InvalidInputError({
