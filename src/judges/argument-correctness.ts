@@ -17,7 +17,7 @@ import {
   argumentCorrectnessSchema,
 } from "./prompts/argument-correctness.js";
 import { askSamples, majorityVerdict } from "./samples.js";
-import type { SamplingOptions } from "./samples.js";
+import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one call's arguments. */
 export type ArgumentVerdict = "right" | "wrong" | "cannot_tell";
@@ -202,12 +202,12 @@ export async function judgeArguments(
   model: JudgeModel,
   input: ArgumentCorrectnessInput,
   sampling: SamplingOptions,
-  options: { readonly signal?: AbortSignal | undefined } = {},
+  options: JudgeCallOptions = {},
 ): Promise<ArgumentCorrectnessAnswer> {
   const request = argumentCorrectnessRequest(input, { images: model.supportsImages });
   const answers = await askSamples(model, request, sampling, {
     read: readArgumentVerdicts(input.toolsCalled.length),
-    signal: options.signal,
+    ...options,
   });
   const calls = input.toolsCalled.map((call, index) =>
     combineCall(

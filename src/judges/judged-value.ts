@@ -5,7 +5,7 @@ import { describeTool, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import { judgedValueInstructions, judgedValueSchema } from "./prompts/judged-value.js";
 import { askSamples, majorityVerdict } from "./samples.js";
-import type { SamplingOptions } from "./samples.js";
+import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one value against its criterion. */
 export type JudgedValueVerdict = "meets" | "fails" | "cannot_tell";
@@ -103,13 +103,10 @@ export async function judgeValue(
   model: JudgeModel,
   question: JudgedValueQuestion,
   sampling: SamplingOptions,
-  options: { readonly signal?: AbortSignal | undefined } = {},
+  options: JudgeCallOptions = {},
 ): Promise<JudgedValueAnswer> {
   const request = judgedValueRequest(question, { images: model.supportsImages });
-  const answers = await askSamples(model, request, sampling, {
-    read: readVerdict,
-    signal: options.signal,
-  });
+  const answers = await askSamples(model, request, sampling, { read: readVerdict, ...options });
   const { verdict, reason, agreement } = majorityVerdict(answers.values, {
     order: ["meets", "fails", "cannot_tell"],
     undecided: "cannot_tell",

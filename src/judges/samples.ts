@@ -18,6 +18,11 @@ export interface SamplingOptions {
   readonly minAgreement: number;
 }
 
+/** What a judge function takes besides its question and sampling: a signal that stops it. */
+export interface JudgeCallOptions {
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** The sampling options of a judged metric's options object (`samples`, `temperature`, `minAgreement`). */
 export function samplingOptions(id: string, options: JsonObject): SamplingOptions {
   const samples = integerOption(`${id}.samples`, options.samples, 1, {

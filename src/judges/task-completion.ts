@@ -13,7 +13,7 @@ import { shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import { taskCompletionInstructions, taskCompletionSchema } from "./prompts/task-completion.js";
 import { askSamples, majorityVerdict } from "./samples.js";
-import type { SamplingOptions } from "./samples.js";
+import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on a whole run. */
 export type TaskVerdict = "completed" | "partially_completed" | "not_completed" | "cannot_tell";
@@ -128,13 +128,10 @@ export async function judgeTaskCompletion(
   model: JudgeModel,
   input: TaskCompletionInput,
   sampling: SamplingOptions,
-  options: { readonly signal?: AbortSignal | undefined } = {},
+  options: JudgeCallOptions = {},
 ): Promise<TaskCompletionAnswer> {
   const request = taskCompletionRequest(input, { images: model.supportsImages });
-  const answers = await askSamples(model, request, sampling, {
-    read: readTaskVerdict,
-    signal: options.signal,
-  });
+  const answers = await askSamples(model, request, sampling, { read: readTaskVerdict, ...options });
   const { verdict, reason, chosen, agreement, verdicts } = majorityVerdict(answers.values, {
     order: ["completed", "partially_completed", "not_completed", "cannot_tell"],
     undecided: "cannot_tell",

@@ -10,7 +10,7 @@ import type {
 import { conversationSoFar } from "./argument-correctness.js";
 import { askJudge, unitScore } from "./ask-judge.js";
 import { askSamples, medianScore } from "./samples.js";
-import type { SamplingOptions } from "./samples.js";
+import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
@@ -138,12 +138,12 @@ export async function judgeToolSelectionSampled(
   model: JudgeModel,
   input: ToolSelectionInput,
   sampling: SamplingOptions,
-  options: { readonly signal?: AbortSignal | undefined } = {},
+  options: JudgeCallOptions = {},
 ): Promise<SampledToolSelection> {
   const request = toolSelectionRequest(input, { images: model.supportsImages });
   const answers = await askSamples(model, request, sampling, {
     read: readToolSelection,
-    signal: options.signal,
+    ...options,
   });
   const scores = answers.values.map((verdict) => verdict.score);
   const { value: median, agreement, nearest } = medianScore(scores);
