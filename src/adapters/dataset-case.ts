@@ -225,11 +225,12 @@ function transcriptOptions(
       );
     }
   }
-  return {
-    ...(format === undefined ? {} : { format: format as TrajectoryFormat }),
-    ...(traceId === undefined ? {} : { traceId }),
-    ...(options.normalizeNames === undefined ? {} : { normalizeNames: options.normalizeNames }),
-  };
+  // Key by key, as the case itself is built: no conditional spreads per case.
+  const read: Mutable<ReturnType<typeof transcriptOptions>> = {};
+  if (format !== undefined) read.format = format as TrajectoryFormat;
+  if (traceId !== undefined) read.traceId = traceId;
+  if (options.normalizeNames !== undefined) read.normalizeNames = options.normalizeNames;
+  return read;
 }
 
 /** A transcript of the case read, when it gave one (and not the call list it stands for). */
