@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("ai-sdk", () => {
   it("reads a v5 generateText result: content parts with tool errors, one step each", () => {
@@ -32,22 +33,8 @@ describe("ai-sdk", () => {
       ],
     });
     expect(t.calls).toEqual([
-      {
-        name: "weather",
-        inputParameters: { city: "Paris" },
-        output: { temperature: 18 },
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
-      {
-        name: "weather",
-        inputParameters: { city: "Lyon" },
-        output: "upstream 503",
-        type: "FUNCTION",
-        id: "c2",
-        isError: true,
-      },
+      readCall("weather", { city: "Paris" }, { temperature: 18 }, { id: "c1", isError: false }),
+      readCall("weather", { city: "Lyon" }, "upstream 503", { id: "c2", isError: true }),
     ]);
     expect(t.steps.map((s) => s.calls)).toEqual([[0, 1]]);
   });
@@ -120,14 +107,7 @@ describe("ai-sdk", () => {
       ],
     });
     expect(t.calls).toEqual([
-      {
-        name: "weather",
-        inputParameters: { city: "Paris" },
-        output: "sunny",
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
+      readCall("weather", { city: "Paris" }, "sunny", { id: "c1", isError: false }),
     ]);
   });
 
@@ -151,16 +131,7 @@ describe("ai-sdk", () => {
         ],
       },
     ]);
-    expect(v4.calls).toEqual([
-      {
-        name: "f",
-        inputParameters: { a: 1 },
-        output: { ok: false },
-        type: "FUNCTION",
-        id: "c1",
-        isError: true,
-      },
-    ]);
+    expect(v4.calls).toEqual([readCall("f", { a: 1 }, { ok: false }, { id: "c1", isError: true })]);
 
     const v5 = parseTrajectory([
       { role: "user", content: [{ type: "text", text: "hi" }] },

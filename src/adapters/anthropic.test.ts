@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("anthropic", () => {
   it("reads server tools and their results, errors included", () => {
@@ -78,14 +79,7 @@ describe("anthropic", () => {
       },
     ]);
     expect(t.calls).toEqual([
-      {
-        name: "echo",
-        inputParameters: { text: "hi" },
-        output: "hi",
-        type: "MCP",
-        id: "mcptoolu_1",
-        isError: false,
-      },
+      readCall("echo", { text: "hi" }, "hi", { type: "MCP", id: "mcptoolu_1", isError: false }),
     ]);
   });
 

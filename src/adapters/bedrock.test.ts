@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("bedrock", () => {
   it("reads JSON tool results and a Converse response", () => {
@@ -25,14 +26,12 @@ describe("bedrock", () => {
       },
     ]);
     expect(t.calls).toEqual([
-      {
-        name: "top_song",
-        inputParameters: { sign: "WZPZ" },
-        output: { song: "Elemental Hotel", artist: "8 Storey Hike" },
-        type: "FUNCTION",
-        id: "tooluse_1",
-        isError: false,
-      },
+      readCall(
+        "top_song",
+        { sign: "WZPZ" },
+        { song: "Elemental Hotel", artist: "8 Storey Hike" },
+        { id: "tooluse_1", isError: false },
+      ),
     ]);
 
     const response = parseTrajectory({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("gemini", () => {
   it("joins responses without ids to calls of the same name, in order", () => {
@@ -46,21 +47,10 @@ describe("gemini", () => {
       ],
     });
     expect(t.calls).toEqual([
-      {
-        name: "code_execution",
-        inputParameters: { language: "PYTHON", code: "print(1/0)" },
-        output: "ZeroDivisionError",
-        type: "FUNCTION",
+      readCall("code_execution", { language: "PYTHON", code: "print(1/0)" }, "ZeroDivisionError", {
         isError: true,
-      },
-      {
-        name: "lookup",
-        inputParameters: { key: "x" },
-        output: null,
-        type: "FUNCTION",
-        id: "f1",
-        isError: false,
-      },
+      }),
+      readCall("lookup", { key: "x" }, null, { id: "f1", isError: false }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("langchain", () => {
   it("reads plain message dicts with invalid tool calls kept as raw text", () => {
@@ -31,14 +32,7 @@ describe("langchain", () => {
     ]);
     expect(t.format).toBe("langchain");
     expect(t.calls).toEqual([
-      {
-        name: "get_weather",
-        inputParameters: { city: "Paris" },
-        output: "18°C",
-        type: "FUNCTION",
-        id: "call_1",
-        isError: false,
-      },
+      readCall("get_weather", { city: "Paris" }, "18°C", { id: "call_1", isError: false }),
       {
         name: "get_weather",
         inputParameters: {},
@@ -75,16 +69,7 @@ describe("langchain", () => {
       },
       { type: "tool", data: { content: "ok", tool_call_id: "c1" } },
     ]);
-    expect(t.calls).toEqual([
-      {
-        name: "f",
-        inputParameters: { x: 1 },
-        output: "ok",
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
-    ]);
+    expect(t.calls).toEqual([readCall("f", { x: 1 }, "ok", { id: "c1", isError: false })]);
   });
 
   it("reads dicts that name a role instead of a type (LangGraph state)", () => {
@@ -99,14 +84,7 @@ describe("langchain", () => {
     ]);
     expect(t.format).toBe("langchain");
     expect(t.calls).toEqual([
-      {
-        name: "get_weather",
-        inputParameters: { city: "Oslo" },
-        output: "-3°C",
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
+      readCall("get_weather", { city: "Oslo" }, "-3°C", { id: "c1", isError: false }),
     ]);
     expect(t.turns.map((turn) => turn.input)).toEqual(["weather?"]);
   });
@@ -126,15 +104,6 @@ describe("langchain", () => {
         kwargs: { content: "done", tool_call_id: "c1" },
       },
     ]);
-    expect(t.calls).toEqual([
-      {
-        name: "f",
-        inputParameters: {},
-        output: "done",
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
-    ]);
+    expect(t.calls).toEqual([readCall("f", {}, "done", { id: "c1", isError: false })]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("mcp", () => {
   it("joins responses by JSON-RPC id, reads errors, structured content and logger wrappers", () => {
@@ -35,22 +36,12 @@ describe("mcp", () => {
       { jsonrpc: "2.0", id: 99, result: { content: [] } },
     ]);
     expect(t.calls).toEqual([
-      {
-        name: "fetch",
-        inputParameters: { url: "https://x.test" },
-        output: "Unknown tool: fetch",
+      readCall("fetch", { url: "https://x.test" }, "Unknown tool: fetch", {
         type: "MCP",
         id: "a",
         isError: true,
-      },
-      {
-        name: "sum",
-        inputParameters: { a: 1, b: 2 },
-        output: { sum: 3 },
-        type: "MCP",
-        id: "7",
-        isError: false,
-      },
+      }),
+      readCall("sum", { a: 1, b: 2 }, { sum: 3 }, { type: "MCP", id: "7", isError: false }),
     ]);
     expect(t.warnings.map((w) => [w.code, w.path])).toEqual([["result-without-call", "$[4]"]]);
   });

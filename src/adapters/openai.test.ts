@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 describe("openai-chat", () => {
   it("reads the legacy function_call and function messages, joined by name", () => {
@@ -15,15 +16,7 @@ describe("openai-chat", () => {
       ],
       { format: "openai-chat" },
     );
-    expect(t.calls).toEqual([
-      {
-        name: "calc",
-        inputParameters: { expression: "2+2" },
-        output: "4",
-        type: "FUNCTION",
-        isError: false,
-      },
-    ]);
+    expect(t.calls).toEqual([readCall("calc", { expression: "2+2" }, "4", { isError: false })]);
   });
 
   it("keeps malformed arguments as raw text and says so", () => {
@@ -163,38 +156,26 @@ describe("openai-responses", () => {
       ],
     });
     expect(t.calls).toEqual([
-      {
-        name: "web_search",
-        inputParameters: { type: "search", query: "paris weather" },
-        output: null,
-        type: "FUNCTION",
+      readCall("web_search", { type: "search", query: "paris weather" }, null, {
         id: "ws_1",
         isError: false,
-      },
-      {
-        name: "file_search",
-        inputParameters: { queries: ["refund policy"] },
-        output: [{ file_id: "file_1", text: "30 days" }],
-        type: "FUNCTION",
-        id: "fs_1",
-        isError: false,
-      },
-      {
-        name: "code_interpreter",
-        inputParameters: { code: "1/0" },
-        output: [{ type: "logs", logs: "ZeroDivisionError" }],
-        type: "FUNCTION",
+      }),
+      readCall(
+        "file_search",
+        { queries: ["refund policy"] },
+        [{ file_id: "file_1", text: "30 days" }],
+        { id: "fs_1", isError: false },
+      ),
+      readCall("code_interpreter", { code: "1/0" }, [{ type: "logs", logs: "ZeroDivisionError" }], {
         id: "ci_1",
         isError: true,
-      },
-      {
-        name: "computer",
-        inputParameters: { type: "click", x: 10, y: 20 },
-        output: { type: "computer_screenshot", image_url: "data:image/png;base64,AAAA" },
-        type: "FUNCTION",
-        id: "call_cu",
-        isError: false,
-      },
+      }),
+      readCall(
+        "computer",
+        { type: "click", x: 10, y: 20 },
+        { type: "computer_screenshot", image_url: "data:image/png;base64,AAAA" },
+        { id: "call_cu", isError: false },
+      ),
     ]);
     expect(t.steps.map((s) => s.calls)).toEqual([[0, 1, 2, 3]]);
   });
@@ -236,21 +217,12 @@ describe("openai-responses", () => {
       { name: "create_issue", description: "Open an issue", parameters: { type: "object" } },
     ]);
     expect(t.calls).toEqual([
-      {
-        name: "create_issue",
-        inputParameters: { title: "bug" },
-        output: "403 Forbidden",
+      readCall("create_issue", { title: "bug" }, "403 Forbidden", {
         type: "MCP",
         id: "mc_1",
         isError: true,
-      },
-      {
-        name: "delete_repo",
-        inputParameters: { repo: "x" },
-        output: "too risky",
-        type: "MCP",
-        isError: true,
-      },
+      }),
+      readCall("delete_repo", { repo: "x" }, "too risky", { type: "MCP", isError: true }),
     ]);
     expect(t.warnings.map((w) => w.code)).toEqual(["denied-call"]);
   });

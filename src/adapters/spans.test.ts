@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCall } from "../../test/support/transcripts.js";
 
 const ns = (ms: number) => String(1_778_630_400_000_000_000n + BigInt(ms) * 1_000_000n);
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
@@ -78,16 +79,7 @@ describe("otel", () => {
         [],
       ),
     ]);
-    expect(t.calls).toEqual([
-      {
-        name: "f",
-        inputParameters: { a: 1 },
-        output: "done",
-        type: "FUNCTION",
-        id: "c1",
-        isError: false,
-      },
-    ]);
+    expect(t.calls).toEqual([readCall("f", { a: 1 }, "done", { id: "c1", isError: false })]);
   });
 });
 

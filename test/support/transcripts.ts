@@ -1,3 +1,4 @@
+import type { ToolCall } from "../../src/core/tool-call.js";
 /** Small transcripts of one agent turn, in two providers' formats, shared by tests. */
 export const openAiRun = [
   { role: "user", content: "Weather in Paris?" },
@@ -53,4 +54,14 @@ export function otlpExport(
     })),
   );
   return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}
+
+/** A call as a transcript reader gives it back: a function call unless `more` says otherwise. */
+export function readCall(
+  name: string,
+  inputParameters: Record<string, unknown>,
+  output: unknown,
+  more: Partial<Pick<ToolCall, "type" | "id" | "isError">> = {},
+): object {
+  return { name, inputParameters, output, type: "FUNCTION", ...more };
 }
