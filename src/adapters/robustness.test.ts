@@ -4,19 +4,12 @@ import { ToolscoreError } from "../core/errors.js";
 import { trajectoryFormats } from "../core/trajectory.js";
 import type { TrajectoryFormat } from "../core/trajectory.js";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { seededRandom as random } from "../../test/support/brute-force.js";
 
 function fixture(format: TrajectoryFormat): unknown {
   return JSON.parse(
     readFileSync(new URL(`./fixtures/same-conversation/${format}.json`, import.meta.url), "utf8"),
   );
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 const strangeValues: unknown[] = [

@@ -2,39 +2,7 @@ import { describe, expect, it } from "vitest";
 import { maxWeightFlow, optimalAssignment } from "./optimal-assignment.js";
 import { denseScoreMatrix } from "./score-matrix.js";
 import type { ScoreMatrix } from "./score-matrix.js";
-
-/** Every partial injective assignment, by brute force: the reference for small matrices. */
-function bruteForceBest(values: number[][]): number {
-  const rows = values.length;
-  const cols = values[0]?.length ?? 0;
-  let best = 0;
-  const used = new Array<boolean>(cols).fill(false);
-  const visit = (row: number, total: number): void => {
-    if (row === rows) {
-      best = Math.max(best, total);
-      return;
-    }
-    visit(row + 1, total);
-    for (let c = 0; c < cols; c++) {
-      const w = values[row][c];
-      if (!used[c] && w > 0) {
-        used[c] = true;
-        visit(row + 1, total + w);
-        used[c] = false;
-      }
-    }
-  };
-  visit(0, 0);
-  return best;
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { bruteForceBest, randomScores, seededRandom } from "../../test/support/brute-force.js";
 
 describe("optimalAssignment", () => {
   it("finds the better pairing that greedy misses", () => {
@@ -99,9 +67,7 @@ describe("optimalAssignment", () => {
     const random = seededRandom(11);
     for (let trial = 0; trial < 100; trial++) {
       const n = 2 + Math.floor(random() * 5);
-      const values = Array.from({ length: n }, () =>
-        Array.from({ length: n }, () => (random() < 0.4 ? 0 : Math.round(random() * 4) / 4)),
-      );
+      const values = randomScores(random, n, n, { zeros: 0.4, steps: 4 });
       const reversed = values.map((row) => [...row].reverse()).reverse();
       const total = (m: number[][]) =>
         optimalAssignment(denseScoreMatrix(m)).reduce((sum, p) => sum + p.score, 0);
@@ -151,9 +117,7 @@ describe("maxWeightFlow", () => {
     for (let trial = 0; trial < 100; trial++) {
       const rows = 1 + Math.floor(random() * 3);
       const cols = 1 + Math.floor(random() * 3);
-      const values = Array.from({ length: rows }, () =>
-        Array.from({ length: cols }, () => (random() < 0.3 ? 0 : Math.round(random() * 10) / 10)),
-      );
+      const values = randomScores(random, rows, cols, { zeros: 0.3, steps: 10 });
       const rowCapacity = Array.from({ length: rows }, () => 1 + Math.floor(random() * 3));
       const colCapacity = Array.from({ length: cols }, () => 1 + Math.floor(random() * 3));
       const expanded: number[][] = [];

@@ -1,51 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StateLimitError, partialOrderPairs } from "./partial-order.js";
 import { denseScoreMatrix } from "./score-matrix.js";
-
-/** All valid pairings by brute force: the reference. */
-function bruteForce(values: number[][], predecessors: number[][]): number {
-  const rows = values.length;
-  const cols = values[0]?.length ?? 0;
-  const ancestors = (row: number): Set<number> => {
-    const set = new Set<number>();
-    const stack = [...(predecessors[row] ?? [])];
-    while (stack.length) {
-      const r = stack.pop() as number;
-      if (!set.has(r)) {
-        set.add(r);
-        stack.push(...(predecessors[r] ?? []));
-      }
-    }
-    return set;
-  };
-  let best = 0;
-  const assignment = new Array<number>(rows).fill(-1);
-  const used = new Array<boolean>(cols).fill(false);
-  const visit = (row: number, total: number): void => {
-    if (row === rows) {
-      for (let r = 0; r < rows; r++) {
-        if (assignment[r] === -1) continue;
-        for (const a of ancestors(r))
-          if (assignment[a] !== -1 && assignment[a] > assignment[r]) return;
-      }
-      best = Math.max(best, total);
-      return;
-    }
-    visit(row + 1, total);
-    for (let c = 0; c < cols; c++) {
-      const w = values[row][c];
-      if (!used[c] && w > 0) {
-        used[c] = true;
-        assignment[row] = c;
-        visit(row + 1, total + w);
-        assignment[row] = -1;
-        used[c] = false;
-      }
-    }
-  };
-  visit(0, 0);
-  return best;
-}
+import { bruteForceBest, randomScores, seededRandom } from "../../test/support/brute-force.js";
 
 describe("partialOrderPairs", () => {
   it("lets a group go in any order, but before the next group", () => {
@@ -75,18 +31,12 @@ describe("partialOrderPairs", () => {
   });
 
   it("matches brute force on random matrices and orders", () => {
-    let seed = 17;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(17);
     for (let trial = 0; trial < 1000; trial++) {
       const rows = 1 + Math.floor(random() * 6);
       const cols = 1 + Math.floor(random() * 7);
       // Few distinct scores, so that ties and identical rows are common.
-      const values = Array.from({ length: rows }, () =>
-        Array.from({ length: cols }, () => (random() < 0.5 ? 0 : Math.ceil(random() * 2) / 2)),
-      );
+      const values = randomScores(random, rows, cols, { zeros: 0.5, steps: 2 });
       // Random DAG over a random permutation, so edges may point from higher to lower rows.
       const rank = Array.from({ length: rows }, (_, r) => r).sort(() => random() - 0.5);
       const predecessors = Array.from({ length: rows }, (_, r) =>
@@ -106,7 +56,7 @@ describe("partialOrderPairs", () => {
           if (earlier !== undefined) expect(earlier).toBeLessThan(pair.col);
         }
       }
-      expect(total).toBeCloseTo(bruteForce(values, predecessors), 12);
+      expect(total).toBeCloseTo(bruteForceBest(values, predecessors), 12);
     }
   });
 
@@ -115,14 +65,8 @@ describe("partialOrderPairs", () => {
       partialOrderPairs(denseScoreMatrix([[1], [1]]), { predecessors: [[1], [0]] }),
     ).toThrow(/cycle/);
     // Twenty unordered rows with distinct scores, then one last row: too many open states.
-    let seed = 5;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const wide = Array.from({ length: 21 }, () =>
-      Array.from({ length: 21 }, () => Math.ceil(random() * 100) / 100),
-    );
+    const random = seededRandom(5);
+    const wide = randomScores(random, 21, 21, { zeros: 0, steps: 100 });
     const predecessors = wide.map((_, row) =>
       row === 20 ? Array.from({ length: 20 }, (__, k) => k) : [],
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { denseScoreMatrix } from "./score-matrix.js";
 import type { ScoreMatrix } from "./score-matrix.js";
 import { weightedLcs } from "./weighted-lcs.js";
+import { randomScores, seededRandom } from "../../test/support/brute-force.js";
 
 function namesMatrix(expected: string[], called: string[]): ScoreMatrix {
   return denseScoreMatrix(expected.map((e) => called.map((c) => (e === c ? 1 : 0))));
@@ -38,17 +39,11 @@ describe("weightedLcs", () => {
   });
 
   it("gives bit-identical results with checkpointed rows", () => {
-    let seed = 5;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(5);
     for (let trial = 0; trial < 50; trial++) {
       const rows = 1 + Math.floor(random() * 30);
       const cols = 1 + Math.floor(random() * 30);
-      const values = Array.from({ length: rows }, () =>
-        Array.from({ length: cols }, () => (random() < 0.6 ? 0 : Math.floor(random() * 7) / 7)),
-      );
+      const values = randomScores(random, rows, cols, { zeros: 0.6, steps: 7 });
       const full = weightedLcs(denseScoreMatrix(values));
       const checkpointed = weightedLcs(denseScoreMatrix(values), { fullTableCells: 1 });
       expect(checkpointed).toEqual(full);

@@ -6,6 +6,7 @@ import { match } from "../matchers/value-matchers.js";
 import { matchToolCalls } from "./match-tool-calls.js";
 import type { ExpectedCallsInput } from "./expected-calls.js";
 import type { MatchOptions, OrderMode } from "./match-options.js";
+import { seededRandom } from "../../test/support/brute-force.js";
 
 const call = (name: string, inputParameters: Record<string, unknown> = {}, extra = {}) => ({
   name,
@@ -373,11 +374,8 @@ describe("matchToolCalls: order modes", () => {
     it("refuses a partial order too wide to align exactly, with a way out", () => {
       // Twelve unordered calls of one tool with similar arguments, then a final call:
       // neither the greedy nor the in-order bound is tight, so thousands of states stay open.
-      let state = 2;
-      const digit = () => {
-        state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-        return Math.floor((state / 2 ** 32) * 3);
-      };
+      const random = seededRandom(2);
+      const digit = () => Math.floor(random() * 3);
       const args = () => ({ v: digit(), w: digit(), x: digit(), y: digit(), z: digit() });
       const wide = [Array.from({ length: 12 }, () => want("s", args())), [want("done")]];
       const calls = [...Array.from({ length: 12 }, () => call("s", args())), call("done")];
