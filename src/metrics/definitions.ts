@@ -35,6 +35,7 @@ import {
   optionsObject,
   rejectUnknownOptions,
 } from "../core/options.js";
+import type { ResolvedRagasToolCallOptions } from "./ragas-tool-call.js";
 import {
   resolveRagasToolCallAccuracyOptions,
   resolveRagasToolCallF1Options,
@@ -45,6 +46,7 @@ import { responseContains, responseContainsCaseOptions } from "./response-contai
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 import { describedMetric } from "../core/metric-catalog.js";
+import type { MetricId } from "../core/metric-catalog.js";
 
 /** Case fields every tool-call metric reads, with the names the metric's errors use. */
 function callLists(
@@ -70,27 +72,52 @@ function callLists(
   };
 }
 
-/** Builds a metric that scores synchronously, with `withOptions` re-resolving merged options. */
-function syncMetric<TResolved>(input: {
-  id: string;
-  options: JsonObject;
-  defaultName: string;
-  resolve: (options: JsonObject) => TResolved;
+/** A metric that scores synchronously, as `syncMetric` makes it (its options aside). */
+interface SyncMetricSpec<TResolved> {
+  readonly id: Extract<
+    MetricId,
+    | "deepeval-tool-correctness"
+    | "axion-tool-correctness"
+    | "ragas-tool-call-accuracy"
+    | "ragas-tool-call-f1"
+  >;
+  readonly defaultName: string;
+  readonly resolve: (options: JsonObject) => TResolved;
   /** What a case's `metricOptions` may set (see `caseOptions`). */
-  caseOptions: readonly string[];
+  readonly caseOptions: readonly string[];
+  /** What only the run may set besides these and `name`. */
+  readonly runOptions?: readonly string[];
   /** The case's numbers and reason; `explain` gives its details, which may cost more. */
-  score: (
+  readonly score: (
     testCase: TestCase,
     resolved: TResolved,
     name: string,
   ) => Omit<MetricResult & { status: "scored" }, "status" | "metric" | "details"> & {
     readonly explain: () => ToolCallMatchDetails;
   };
-}): Metric<TestCase, ToolCallMatchDetails> & MeasuresKeepingDetails<TestCase> {
-  const { id, options, defaultName } = input;
-  const given = optionsObject(id, options);
-  const name = nameOption(id, given.name, defaultName);
-  const { name: _name, ...rest } = given as JsonObject;
+}
+
+/** The definition of a metric `syncMetric` makes: its catalog entry, what a case may set, its maker. */
+function syncDefinition<TResolved>(spec: SyncMetricSpec<TResolved>): MetricDefinition {
+  return {
+    ...describedMetric(spec.id),
+    caseOptions: spec.caseOptions,
+    create: (options) => syncMetric({ ...spec, options }),
+  };
+}
+
+/**
+ * Builds a metric that scores synchronously from its options as given (either case of keys, an
+ * unknown one refused), with `withOptions` re-resolving merged options.
+ */
+function syncMetric<TResolved>(
+  input: SyncMetricSpec<TResolved> & { readonly options: JsonObject },
+): Metric<TestCase, ToolCallMatchDetails> & MeasuresKeepingDetails<TestCase> {
+  const { id, defaultName } = input;
+  const options = camelKeys(optionsObject(id, input.options) as JsonObject);
+  const name = nameOption(id, options.name, defaultName);
+  const { name: _name, ...rest } = options;
+  rejectUnknownOptions(id, rest, [...input.caseOptions, "name", ...(input.runOptions ?? [])]);
   const resolved = input.resolve(rest);
   /** The result, with its details unless `keep` leaves them out. */
   const measureKeeping = (
@@ -146,8 +173,6 @@ export const deepevalCaseOptions = [
   "shouldExactMatch",
   "matching",
 ];
-/** The run also names the metric and sets its limits. */
-const deepevalOptionNames = [...deepevalCaseOptions, "name", "limits"];
 
 /** What a case may set of axion's options: matching rules and the threshold. */
 const axionCaseOptions = [
@@ -158,7 +183,6 @@ const axionCaseOptions = [
   "fuzzyThreshold",
   "scoring",
 ];
-const axionOptionNames = [...axionCaseOptions, "name", "limits"];
 
 /** What a case may set of ragas' options. */
 const ragasAccuracyCaseOptions = ["threshold", "strictOrder"];
@@ -169,21 +193,18 @@ export function ragasMetric(
   id: "ragas-tool-call-accuracy" | "ragas-tool-call-f1",
   options: JsonObject,
 ): Metric {
-  const defaultName =
-    id === "ragas-tool-call-accuracy" ? "Tool Call Accuracy (ragas)" : "Tool Call F1 (ragas)";
+  return syncMetric({ ...ragasSpec(id), options });
+}
+
+function ragasSpec(
+  id: "ragas-tool-call-accuracy" | "ragas-tool-call-f1",
+): SyncMetricSpec<ResolvedRagasToolCallOptions> {
   const accuracy = id === "ragas-tool-call-accuracy";
-  const caseOptionNames = accuracy ? ragasAccuracyCaseOptions : ragasF1CaseOptions;
-  return syncMetric({
+  return {
     id,
-    options: camelKeys(optionsObject(id, options) as JsonObject),
-    defaultName,
-    caseOptions: caseOptionNames,
-    resolve: (given) => {
-      rejectUnknownOptions(id, given, [...caseOptionNames, "name"]);
-      return accuracy
-        ? resolveRagasToolCallAccuracyOptions(given)
-        : resolveRagasToolCallF1Options(given);
-    },
+    defaultName: accuracy ? "Tool Call Accuracy (ragas)" : "Tool Call F1 (ragas)",
+    caseOptions: accuracy ? ragasAccuracyCaseOptions : ragasF1CaseOptions,
+    resolve: accuracy ? resolveRagasToolCallAccuracyOptions : resolveRagasToolCallF1Options,
     score: (testCase, resolved, name) => {
       const lists = callLists(name, testCase);
       const result = accuracy
@@ -191,7 +212,7 @@ export function ragasMetric(
         : scoreRagasToolCallF1(lists);
       return passing(result.score, resolved.threshold, result.reason, result.details);
     },
-  });
+  };
 }
 
 /** A score with its threshold, verdict, reason and details, as `syncMetric` takes it. */
@@ -213,72 +234,42 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
       return toolCallAccuracy(given);
     },
   },
-  {
-    ...describedMetric("deepeval-tool-correctness"),
+  syncDefinition({
+    id: "deepeval-tool-correctness",
+    defaultName: "Tool Correctness",
     caseOptions: deepevalCaseOptions,
-    create(options) {
-      return syncMetric({
-        id: "deepeval-tool-correctness",
-        options: camelKeys(optionsObject("deepeval-tool-correctness", options) as JsonObject),
-        defaultName: "Tool Correctness",
-        caseOptions: deepevalCaseOptions,
-        resolve: (given) => {
-          rejectUnknownOptions("deepeval-tool-correctness", given, deepevalOptionNames);
-          return resolveDeepevalToolCorrectnessOptions(given);
-        },
-        score: (testCase, resolved, name) => {
-          const result = scoreDeepevalToolCorrectness(callLists(name, testCase), resolved);
-          const final = finalizeDeepevalScore({
-            score: result.score,
-            strictMode: resolved.strictMode,
-            threshold: resolved.threshold,
-          });
-          return {
-            score: final.score,
-            threshold: final.threshold,
-            success: final.success,
-            ...(result.reason === undefined ? {} : { reason: result.reason }),
-            // A quick score builds its details only when they are read.
-            explain: () => result.details,
-          };
-        },
+    runOptions: ["limits"],
+    resolve: resolveDeepevalToolCorrectnessOptions,
+    score: (testCase, resolved, name) => {
+      const result = scoreDeepevalToolCorrectness(callLists(name, testCase), resolved);
+      const final = finalizeDeepevalScore({
+        score: result.score,
+        strictMode: resolved.strictMode,
+        threshold: resolved.threshold,
       });
+      return {
+        score: final.score,
+        threshold: final.threshold,
+        success: final.success,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+        // A quick score builds its details only when they are read.
+        explain: () => result.details,
+      };
     },
-  },
-  {
-    ...describedMetric("axion-tool-correctness"),
+  }),
+  syncDefinition({
+    id: "axion-tool-correctness",
+    defaultName: "Tool Correctness (axion)",
     caseOptions: axionCaseOptions,
-    create(options) {
-      return syncMetric({
-        id: "axion-tool-correctness",
-        options: camelKeys(optionsObject("axion-tool-correctness", options) as JsonObject),
-        defaultName: "Tool Correctness (axion)",
-        caseOptions: axionCaseOptions,
-        resolve: (given) => {
-          rejectUnknownOptions("axion-tool-correctness", given, axionOptionNames);
-          return resolveAxionToolCorrectnessOptions(given);
-        },
-        score: (testCase, resolved, name) => {
-          const result = scoreAxionToolCorrectness(callLists(name, testCase), resolved);
-          return passing(result.score, resolved.threshold, result.explanation, result.details);
-        },
-      });
+    runOptions: ["limits"],
+    resolve: resolveAxionToolCorrectnessOptions,
+    score: (testCase, resolved, name) => {
+      const result = scoreAxionToolCorrectness(callLists(name, testCase), resolved);
+      return passing(result.score, resolved.threshold, result.explanation, result.details);
     },
-  },
-  {
-    ...describedMetric("ragas-tool-call-accuracy"),
-    caseOptions: ragasAccuracyCaseOptions,
-    create(options) {
-      return ragasMetric("ragas-tool-call-accuracy", options);
-    },
-  },
-  {
-    ...describedMetric("ragas-tool-call-f1"),
-    caseOptions: ragasF1CaseOptions,
-    create(options) {
-      return ragasMetric("ragas-tool-call-f1", options);
-    },
-  },
+  }),
+  syncDefinition(ragasSpec("ragas-tool-call-accuracy")),
+  syncDefinition(ragasSpec("ragas-tool-call-f1")),
   {
     ...describedMetric("response-contains"),
     caseOptions: responseContainsCaseOptions,
