@@ -1,4 +1,4 @@
-import { DatasetParseError, InvalidInputError } from "../core/errors.js";
+import { AgentRunError, DatasetParseError, InvalidInputError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import type { TestCase, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -92,6 +92,7 @@ const caseSpellings = {
   metadata: ["metadata"],
   turns: ["turns"],
   turnAggregate: ["turnAggregate", "turn_aggregate"],
+  runError: ["runError", "run_error"],
 } as const;
 
 type Field = keyof typeof caseSpellings;
@@ -144,6 +145,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (run !== undefined && !(typeof run === "number" && Number.isInteger(run) && run >= 0)) {
     fail(`run must be a whole number (0, 1, 2, ...), got ${JSON.stringify(run)}`, "run");
   }
+  if (values.runError !== undefined) throw runErrorOf(fields, id, options, where);
   const given = readTurnFields(fields, { callsGiven: false, expectNone: false });
   let availableTools: readonly ToolSpec[] | undefined;
   if (values.availableTools !== undefined) {
@@ -199,6 +201,36 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
 }
 
 type CaseFields = RecordFields<Field>;
+
+/**
+ * The error a recording gives for a run that never happened (the agent failed on the case, or
+ * its dataset line could not be read): the case's error, as the run met it.
+ */
+function runErrorOf(
+  fields: CaseFields,
+  id: string,
+  options: ReadDatasetCaseOptions,
+  where: string,
+): DatasetParseError {
+  const given = fields.object("runError", 'an object { "code": "AGENT_RUN", "message": ... }');
+  const code = given?.code;
+  const message = given?.message;
+  if ((code !== "AGENT_RUN" && code !== "DATASET_PARSE") || typeof message !== "string") {
+    return fields.fail(
+      `${fields.name("runError")} must be { "code": "AGENT_RUN" or "DATASET_PARSE", "message": text }`,
+      "runError",
+    );
+  }
+  const place = {
+    message: `${where}: ${code === "AGENT_RUN" ? "the agent failed: " : ""}${message}`,
+    item: options.index,
+    caseId: id,
+    field: fields.name("runError"),
+    ...(options.line === undefined ? {} : { line: options.line }),
+    ...(options.source === undefined ? {} : { source: options.source }),
+  };
+  return code === "AGENT_RUN" ? new AgentRunError(place) : new DatasetParseError(place);
+}
 
 /** How the case's transcripts are read: its `trajectoryFormat` and `traceId`, checked once. */
 function transcriptOptions(

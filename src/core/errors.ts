@@ -47,6 +47,7 @@ export const ErrorCode = {
   RESULTS_WRITE: "RESULTS_WRITE",
   /** An observed application threw while it ran for a golden (`evaluateObserved` of toolscore/tracing). */
   CALLBACK_FAILED: "CALLBACK_FAILED",
+  AGENT_RUN: "AGENT_RUN",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -326,8 +327,9 @@ export class DatasetParseError extends ToolscoreError {
       field?: string;
       caseId?: string;
     },
+    code: ErrorCode = ErrorCode.DATASET_PARSE,
   ) {
-    super(ErrorCode.DATASET_PARSE, options);
+    super(code, options);
     this.source = options.source;
     this.line = options.line;
     this.item = options.item;
@@ -335,8 +337,23 @@ export class DatasetParseError extends ToolscoreError {
     this.caseId = options.caseId;
   }
 
+  /** A dataset item that could not be read, or its `AgentRunError` (the item's run that failed). */
   static override isInstance(error: unknown): error is DatasetParseError {
-    return hasCode(error, ErrorCode.DATASET_PARSE);
+    return hasCode(error, ErrorCode.DATASET_PARSE) || hasCode(error, ErrorCode.AGENT_RUN);
+  }
+}
+
+/**
+ * The agent under test failed on a case (threw, exited non-zero, timed out, or answered with no
+ * transcript toolscore reads): that case's error, placed as a dataset item is, so the run goes on.
+ */
+export class AgentRunError extends DatasetParseError {
+  constructor(options: ConstructorParameters<typeof DatasetParseError>[0]) {
+    super(options, ErrorCode.AGENT_RUN);
+  }
+
+  static override isInstance(error: unknown): error is AgentRunError {
+    return hasCode(error, ErrorCode.AGENT_RUN);
   }
 }
 

@@ -12,6 +12,7 @@
 
 // Errors: every error toolscore throws or records has a stable `code`.
 export {
+  AgentRunError,
   DatasetParseError,
   ErrorCode,
   InvalidInputError,
