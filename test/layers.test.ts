@@ -22,6 +22,8 @@ const allowed: Record<string, readonly string[]> = {
   evaluate: ["core"],
   reporters: ["core"],
   node: ["adapters", "media", "core"],
+  // The agent under test, run at the edge like a provider: it reads datasets, writes recordings.
+  agent: ["node", "adapters", "core"],
   testing: ["registry", "metrics", "adapters", "core"],
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
@@ -30,6 +32,7 @@ const allowed: Record<string, readonly string[]> = {
   reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "core"],
   view: ["reports", "reporters", "node", "adapters", "core"],
   cli: [
+    "agent",
     "view",
     "reports",
     "evaluate-to-file",
@@ -43,6 +46,7 @@ const allowed: Record<string, readonly string[]> = {
   ],
   // The package's entry points (toolscore, /node, /engine, /tracing): export lists, nothing more.
   entries: [
+    "agent",
     "tracing",
     "reports",
     "evaluate-to-file",

@@ -57,3 +57,14 @@ export type { RunMetricConfig } from "../metrics/definitions.js";
 export type { RecordedGate } from "../core/gate.js";
 export type { RunBatchOptions } from "../evaluate-to-file/judge-batches.js";
 export type { RunProgress } from "../evaluate-to-file/run-options.js";
+export { recordAgentRuns } from "../agent/record-runs.js";
+export type { FinishedRun, RecordAgentRunsOptions, RecordedRuns } from "../agent/record-runs.js";
+export { resolveAgent } from "../agent/resolve-agent.js";
+export { runAgentOnce } from "../agent/agent.js";
+export type {
+  Agent,
+  AgentContext,
+  AgentFunction,
+  AgentOutcome,
+  AgentRequest,
+} from "../agent/agent.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
  * Tools some tests need that `npm ci` does not install: Debian's Chromium (the HTML report in a
  * browser), the oldest Node that package.json's `engines` allows and Node 22 and 24 (the packed
  * package on them; the current majors of openai, ai and vitest need 22), and zsh and fish (the
- * completion scripts in the shells they are for).
+ * completion scripts in the shells they are for), and Python 3 (the agent protocol's example).
  * Where one is missing its tests are skipped, saying why and how to run them, unless the run
  * requires it: in CI (`.ci/run` installs both) or with `TOOLSCORE_REQUIRE_<TOOL>=1`, they run
  * and fail with the same message.
@@ -55,6 +55,7 @@ export const nodePath = (major: "22" | "24"): string =>
 
 export const zshPath = process.env.TOOLSCORE_ZSH ?? "/usr/bin/zsh";
 export const fishPath = process.env.TOOLSCORE_FISH ?? "/usr/bin/fish";
+export const pythonPath = process.env.TOOLSCORE_PYTHON ?? "/usr/bin/python3";
 
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value !== "false";
@@ -96,6 +97,12 @@ const tools = {
     variable: "TOOLSCORE_REQUIRE_FISH",
     how: "install it (apt-get install fish) or set TOOLSCORE_FISH to one",
     what: `no fish at ${fishPath} (toolscore completion fish is checked in it)`,
+  },
+  python: {
+    path: pythonPath,
+    variable: "TOOLSCORE_REQUIRE_PYTHON",
+    how: "install it (apt-get install python3) or set TOOLSCORE_PYTHON to one",
+    what: `no Python 3 at ${pythonPath} (the command agent of the protocol's guide is run in it)`,
   },
 } as const;
 

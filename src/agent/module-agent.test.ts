@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { InvalidOptionError } from "../core/errors.js";
+import { testFolders } from "../../test/support/folders.js";
+import { runAgentOnce } from "./agent.js";
+import { moduleAgent, namesModule } from "./module-agent.js";
+import { resolveAgent } from "./resolve-agent.js";
+
+const folder = testFolders("toolscore-module-agent-");
+const request = { caseId: "c", input: "hello", attempt: 1 };
+
+describe("moduleAgent", () => {
+  it("calls a module's default export with the input and a context", async () => {
+    const directory = folder({
+      "agent.mjs": `export default async (input, context) => {
+        context.log("seen " + context.caseId);
+        return [{ role: "user", content: input }, { turn: context.turn, attempt: context.attempt, aborted: context.signal.aborted }];
+      };`,
+    });
+    const agent = await moduleAgent("agent.mjs", directory);
+    expect(agent.name).toBe("agent.mjs");
+    const outcome = await runAgentOnce(agent, request, { timeoutMs: 60_000 });
+    expect(outcome).toMatchObject({
+      status: "answered",
+      transcript: [
+        { role: "user", content: "hello" },
+        { turn: 0, attempt: 1, aborted: false },
+      ],
+      log: ["seen c"],
+    });
+  });
+
+  it("loads TypeScript without a build step, and takes an export named agent", async () => {
+    const directory = folder({
+      "agent.ts": `interface Message { role: string; content: string }
+        export function agent(input: string): Message[] { return [{ role: "user", content: input.toUpperCase() }]; }`,
+    });
+    const outcome = await runAgentOnce(await moduleAgent("agent.ts", directory), request, {
+      timeoutMs: 60_000,
+    });
+    expect(outcome).toMatchObject({ transcript: [{ role: "user", content: "HELLO" }] });
+  });
+
+  it("refuses a module without an agent, or one that does not load, naming it", async () => {
+    const directory = folder({
+      "none.mjs": "export const x = 1;",
+      "broken.mjs": "export default (",
+    });
+    await expect(moduleAgent("none.mjs", directory)).rejects.toThrow(
+      /--agent none\.mjs exports no agent: export default/,
+    );
+    const broken = await moduleAgent("broken.mjs", directory).catch((error: unknown) => error);
+    expect(InvalidOptionError.isInstance(broken)).toBe(true);
+    expect((broken as Error).message).toMatch(/--agent broken\.mjs could not be loaded/);
+    await expect(moduleAgent("missing.mjs", directory)).rejects.toThrow(/could not be loaded/);
+  });
+});
+
+describe("resolveAgent", () => {
+  it("tells a module from a command, and refuses what it does not run yet", async () => {
+    expect(namesModule("agents/agent.ts")).toBe(true);
+    expect(namesModule("python agent.py")).toBe(false);
+    expect(namesModule("node agent.js")).toBe(false);
+    const command = await resolveAgent("python3 agent.py", folder());
+    expect(command.name).toBe("python3 agent.py");
+    await expect(resolveAgent("https://agent.test/run", folder())).rejects.toThrow(
+      /HTTP endpoint is not run yet/,
+    );
+    await expect(resolveAgent("  ", folder())).rejects.toThrow(/needs a module/);
+  });
+});

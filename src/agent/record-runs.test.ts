@@ -1,0 +1,120 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { AgentRunError, DatasetParseError, ErrorCode } from "../core/errors.js";
+import { readDataset } from "../node/dataset.js";
+import type { DatasetEntry } from "../node/dataset.js";
+import { jsonl, readJsonl, testFolders } from "../../test/support/folders.js";
+import type { Agent } from "./agent.js";
+import { recordAgentRuns } from "./record-runs.js";
+
+const folder = testFolders("toolscore-record-runs-");
+
+const weather = { name: "get_weather", inputParameters: { city: "Oslo" } };
+const dataset = [
+  { id: "ask", input: "Weather in Oslo?", expected_tools: [weather], metadata: { team: "x" } },
+  { id: "recorded", input: "Weather?", toolsCalled: [weather], expectedTools: [weather] },
+  { id: "no-input", expectedTools: [weather] },
+  { id: 7, input: "fails", expectedTools: [weather] },
+];
+
+/** An agent that calls get_weather, fails on "fails", and counts its runs. */
+function countingAgent(): Agent & { readonly runs: string[] } {
+  const runs: string[] = [];
+  return {
+    name: "counting agent",
+    runs,
+    run: (request, _signal, log) => {
+      runs.push(`${request.caseId}#${request.attempt}`);
+      if (request.input === "fails") return Promise.reject(new Error("the model said no"));
+      log("called get_weather");
+      return Promise.resolve([
+        { role: "user", content: request.input },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "1",
+              type: "function",
+              function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
+            },
+          ],
+        },
+      ]);
+    },
+  };
+}
+
+async function entries(file: string): Promise<DatasetEntry[]> {
+  const read: DatasetEntry[] = [];
+  for await (const entry of readDataset(file)) read.push(entry);
+  return read;
+}
+
+const keyOf = (entry: DatasetEntry) =>
+  DatasetParseError.isInstance(entry) ? `${entry.caseId}!` : `${entry.id}#${entry.run ?? 0}`;
+
+describe("recordAgentRuns", () => {
+  it("runs the cases that hold an input and no run, copies the rest, and records failures as the cases' errors", async () => {
+    const directory = folder({ "dataset.jsonl": `${jsonl(dataset)}not json\n` });
+    const recordings = path.join(directory, "runs.jsonl");
+    const agent = countingAgent();
+    const recorded = await recordAgentRuns({
+      dataset: path.join(directory, "dataset.jsonl"),
+      recordings,
+      agent,
+      repeat: 2,
+      concurrency: 3,
+      timeoutMs: 60_000,
+      resume: false,
+    });
+    expect(recorded).toMatchObject({ ran: 4, failed: 2, kept: 0, copied: 3 });
+    expect(agent.runs.sort()).toEqual(["7#0", "7#1", "ask#0", "ask#1"]);
+
+    const read = await entries(recordings);
+    expect(read.map(keyOf).sort()).toEqual(
+      ["7!", "7!", "ask#0", "ask#1", "case-5!", "no-input#0", "recorded#0"].sort(),
+    );
+    const asked = read.find((entry) => keyOf(entry) === "ask#1");
+    expect(asked).toMatchObject({
+      toolsCalled: [{ name: "get_weather", inputParameters: { city: "Oslo" } }],
+      expectedTools: [weather],
+      metadata: { team: "x", agentRun: { agent: "counting agent", log: ["called get_weather"] } },
+    });
+    const failed = read.filter((entry) => AgentRunError.isInstance(entry));
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toMatchObject({ code: ErrorCode.AGENT_RUN, caseId: "7" });
+    expect(failed[0].message).toMatch(/the agent failed: the model said no$/);
+    // The dataset's unreadable line stays the case's error, with its own code.
+    const unreadable = read.find((entry) => keyOf(entry) === "case-5!");
+    expect(unreadable).toMatchObject({ code: ErrorCode.DATASET_PARSE });
+  });
+
+  it("resumes from what the file holds: a line cut short is taken off, nothing runs twice", async () => {
+    const directory = folder({ "dataset.jsonl": jsonl(dataset) });
+    const recordings = path.join(directory, "runs.jsonl");
+    const options = {
+      dataset: path.join(directory, "dataset.jsonl"),
+      recordings,
+      repeat: 3,
+      concurrency: 2,
+      timeoutMs: 60_000,
+    };
+    await recordAgentRuns({ ...options, agent: countingAgent(), resume: false });
+    const whole = readFileSync(recordings, "utf8").split("\n").filter(Boolean);
+    // A kill mid-write: two runs lost, the last line half written.
+    const kept = whole.slice(0, -3);
+    writeFileSync(recordings, `${kept.join("\n")}\n${whole.at(-3)?.slice(0, 40) ?? ""}`);
+    const again = countingAgent();
+    const resumed = await recordAgentRuns({ ...options, agent: again, resume: true });
+    expect(resumed.kept).toBe(kept.length);
+    expect(again.runs).toHaveLength(3);
+    const lines = readJsonl(recordings);
+    const keys = lines.map((line) => `${String(line.id)}#${JSON.stringify(line.run ?? 0)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.sort()).toEqual(
+      ["ask#0", "ask#1", "ask#2", "7#0", "7#1", "7#2", "recorded#0", "no-input#0"].sort(),
+    );
+  });
+});
