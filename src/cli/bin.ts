@@ -19,10 +19,20 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,
 });
+// The command is done: an agent under test that left work behind (a hung call, a timer) must not
+// hold the process. What was written to the console is flushed first.
+for (const stream of [process.stdout, process.stderr]) {
+  await new Promise<void>((resolve) => {
+    stream.write("", () => {
+      resolve();
+    });
+  });
+}
+process.exit(code);

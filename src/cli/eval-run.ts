@@ -35,6 +35,8 @@ import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead } from "../node/recordings.js";
 import { runSettings } from "./run-settings.js";
+import { agentRunOf, runAgentPhase } from "./eval-agent.js";
+import type { AgentRunPlan } from "./eval-agent.js";
 import type { RunSettings } from "./run-settings.js";
 
 /** Every setting of a run. */
@@ -52,7 +54,20 @@ export async function runEval(
   io: CliIo,
 ): Promise<number> {
   if (values.watch === true) return watchEval(values, positionals, io);
-  const plan = await planEval(values, positionals, io);
+  const planned = await planEval(values, positionals, io);
+  let plan = planned;
+  if (planned.agentRun !== undefined) {
+    await runAgentPhase(planned.agentRun, planned.dataset, io);
+    // The runs are the dataset now: scored whole each time (the runs themselves resume).
+    const recordings = planned.agentRun.recordings;
+    plan = {
+      ...planned,
+      dataset: recordings,
+      datasetArgument: shownPath(recordings, io),
+      resume: false,
+      overwrite: true,
+    };
+  }
   const judge = judgeOnDemand(plan, io);
   let outcome: FileEvaluation;
   try {
@@ -89,6 +104,8 @@ interface EvalPlan extends Omit<RunSettings, "baseline"> {
   readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
   readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
+  /** The agent to run on the dataset first, when the run names one. */
+  readonly agentRun: AgentRunPlan | undefined;
 }
 
 /** Reads and checks the flags and the config file into a plan; throws a usage error. */
@@ -184,8 +201,10 @@ async function planEval(
         { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
         io,
       );
+  const agentRun = agentRunOf(settings, !recordings, io);
   return {
     ...settings,
+    agentRun,
     metrics,
     dataset,
     // Recordings are run as the dataset built from them, and named by it (reports read it again).

@@ -84,10 +84,19 @@ export interface RunSettings {
   readonly judgeBatchMaxChecks: number;
   /** Most cases the HTML report shows (failures first). */
   readonly reportMaxCases: number | undefined;
+  /** The agent under test: a module, or a command (see docs/guides/agent-protocol.md). */
+  readonly agent: string | undefined;
+  /** Runs of each case by the agent. */
+  readonly repeat: number;
+  /** Each run's deadline. */
+  readonly agentTimeoutMs: number;
+  /** Where the agent's runs are recorded (default: beside the results file). */
+  readonly recordings: string | undefined;
 }
 
 const metrics = "Metrics and options";
 const results = "Results and reports";
+const agentGroup = "The agent under test";
 
 /** The metrics as configured, in either form the schema allows. */
 function metricsOf(value: JsonValue): MetricConfig[] {
@@ -574,6 +583,45 @@ export const runSettings: SettingsTable<RunSettings> = {
     },
   },
   help: { kind: kinds.yesNo, flag: { short: "h", group: results } },
+  agent: {
+    kind: kinds.text,
+    flag: {
+      value: "<module|command>",
+      help: 'run the agent under test on each case that holds an input and no\nrecorded run, then score its runs: a module (agent.ts) or a command\n("python agent.py"); see docs/guides/agent-protocol.md',
+      group: agentGroup,
+    },
+    config: { doc: "The agent under test: a module (agent.ts) or a command (python agent.py)" },
+  },
+  repeat: {
+    kind: kinds.number(1, 1000, whole(1, "must be a whole number of runs, at least 1")),
+    flag: {
+      value: "<k>",
+      help: "runs of each case by the agent (default 1): pass@k, pass^k and\nflaky cases come from them",
+      group: agentGroup,
+    },
+    config: { doc: "Runs of each case by the agent (default 1)" },
+    fallback: () => 1,
+  },
+  agentTimeoutMs: {
+    kind: kinds.number(1, 86_400_000, whole(1, "must be a whole number of milliseconds")),
+    flag: {
+      name: "agent-timeout",
+      value: "<ms>",
+      help: "each run's deadline (default 300000): a run past it is the case's\nerror",
+      group: agentGroup,
+    },
+    config: { doc: "Each run's deadline in milliseconds (default 300000)" },
+    fallback: () => 300_000,
+  },
+  recordings: {
+    kind: kinds.file,
+    flag: {
+      value: "<file>",
+      help: "where the agent's runs are recorded, a case a line (default: the\nresults file's name with .runs.jsonl); eval reads it again later",
+      group: agentGroup,
+    },
+    config: { doc: "Where the agent's runs are recorded (JSONL), relative to this file" },
+  },
 };
 
 /** The gate's settings, the same in every command that states a run's gate (eval, report, merge, view). */

@@ -1,0 +1,101 @@
+/**
+ * `eval --agent`: the agent under test run on the dataset's cases into a recordings file, which
+ * the run then scores as its dataset (see agent/record-runs.ts).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { recordAgentRuns } from "../agent/record-runs.js";
+import { resolveAgent } from "../agent/resolve-agent.js";
+import { refuseLinkedOutput } from "../node/output-path.js";
+import { plural } from "../core/words.js";
+import { printable } from "../reporters/printable.js";
+import { shownPath, usageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import type { RunSettings } from "./run-settings.js";
+
+/** What running the agent needs, checked. */
+export interface AgentRunPlan {
+  readonly spec: string;
+  readonly recordings: string;
+  readonly repeat: number;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly resume: boolean;
+}
+
+/** Settings that do not go with --agent yet, and why. */
+const notWithAgent = {
+  shard: "--shard splits the cases of a dataset; with --agent, run it without",
+  watch: "--watch scores recordings as they change; run the agent without it",
+  dryRun: "--dry-run runs nothing; leave out --agent to check the dataset",
+  retryErrors:
+    "--retry-errors re-scores errored cases; to run failed agent runs again, use --overwrite",
+  expected: "--expected goes with recordings; --agent runs a dataset of cases",
+} as const satisfies Partial<Record<keyof RunSettings, string>>;
+
+/** The agent run of `settings`, checked; undefined without --agent. */
+export function agentRunOf(
+  settings: RunSettings,
+  datasetGiven: boolean,
+  io: CliIo,
+): AgentRunPlan | undefined {
+  if (settings.agent === undefined) {
+    if (settings.repeat !== 1) {
+      throw usageError("--repeat runs the agent several times: give --agent", "--repeat");
+    }
+    return undefined;
+  }
+  for (const [setting, why] of Object.entries(notWithAgent)) {
+    const value = settings[setting as keyof typeof notWithAgent];
+    if (value !== undefined && value !== false) throw usageError(why, "--agent");
+  }
+  if (!datasetGiven) {
+    throw usageError(
+      "--agent runs a dataset's cases (a .jsonl, .json or .yaml file): give one, not recordings",
+      "--agent",
+    );
+  }
+  const recordings =
+    settings.recordings ?? settings.out.replace(/(\.jsonl)?$/, (ext) => `.runs${ext || ".jsonl"}`);
+  if (recordings === settings.out) {
+    throw usageError("--recordings is the results file: give each its own file", "--recordings");
+  }
+  refuseLinkedOutput(recordings, { option: "--recordings", within: io.cwd });
+  if (existsSync(recordings) && !settings.resume && !settings.overwrite) {
+    throw usageError(
+      `${shownPath(recordings, io)} holds earlier runs of the agent: --resume runs only the cases it lacks, --overwrite runs them all again`,
+      "--recordings",
+    );
+  }
+  return {
+    spec: settings.agent,
+    recordings: path.resolve(io.cwd, recordings),
+    repeat: settings.repeat,
+    timeoutMs: settings.agentTimeoutMs,
+    concurrency: settings.concurrency ?? 8,
+    resume: settings.resume,
+  };
+}
+
+/** Runs the agent on the dataset's cases into the recordings file; says what it did. */
+export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
+  const agent = await resolveAgent(plan.spec, io.cwd);
+  const shown = shownPath(plan.recordings, io);
+  const runs = await recordAgentRuns({
+    dataset,
+    recordings: plan.recordings,
+    agent,
+    repeat: plan.repeat,
+    concurrency: plan.concurrency,
+    timeoutMs: plan.timeoutMs,
+    resume: plan.resume,
+    signal: io.signal,
+  });
+  const parts = [`${plural(runs.ran, "run")} of ${printable(agent.name)}`];
+  if (runs.failed > 0) parts.push(`${runs.failed} failed`);
+  if (runs.kept > 0) parts.push(`${runs.kept} kept from ${shown}`);
+  if (runs.copied > 0) parts.push(`${plural(runs.copied, "case")} copied as recorded`);
+  io.stderr.write(
+    `toolscore: ${parts.join(", ")}; agent time ${(runs.agentMs / 1000).toFixed(1)} s; recorded in ${shown}\n`,
+  );
+}

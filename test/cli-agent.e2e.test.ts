@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { recordsByIndex, runCliProcess } from "./support/cli.js";
+import { jsonl, readJsonl, testFolders } from "./support/folders.js";
+import { optionalTool } from "./support/optional-tools.js";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const example = path.join(root, "examples", "agent-under-test");
+const folder = testFolders("toolscore-cli-agent-");
+const python = optionalTool("python");
+
+/** The example's dataset and agents, copied into a fresh folder. */
+function exampleFolder(extra: Record<string, unknown> = {}): string {
+  return folder({
+    "dataset.jsonl": readFileSync(path.join(example, "dataset.jsonl"), "utf8"),
+    "agent.py": readFileSync(path.join(example, "agent.py"), "utf8"),
+    "agent.ts": readFileSync(path.join(example, "agent.ts"), "utf8"),
+    ...extra,
+  });
+}
+
+describe("toolscore eval --agent", () => {
+  (python.runs ? it : it.skip)(
+    `runs a Python command agent, records its runs, and scores them; the recordings score again without it${python.runs ? "" : ` [skipped: ${python.missing}]`}`,
+    async () => {
+      expect(python.present, python.missing).toBe(true);
+      const cwd = exampleFolder();
+      const agent = ["--agent", `${python.path} agent.py`];
+      const first = await runCliProcess(["eval", "dataset.jsonl", ...agent], { cwd });
+      expect(first.stderr).toMatch(
+        /4 runs of .*agent\.py; agent time [\d.]+ s; recorded in toolscore-results\.runs\.jsonl/,
+      );
+      expect(first.stdout).toMatch(/4 cases: 4 passed, 0 failed, 0 errors/);
+      expect(first.code).toBe(0);
+      const recordings = readJsonl(path.join(cwd, "toolscore-results.runs.jsonl"));
+      expect(recordings.map((line) => line.id).sort()).toEqual([
+        "flight-rome",
+        "refund-once",
+        "weather-oslo",
+        "weather-paris",
+      ]);
+      expect(recordings[0]).toHaveProperty("trajectory");
+
+      // The runs are kept: a second run must say what to do with them.
+      const again = await runCliProcess(["eval", "dataset.jsonl", ...agent], { cwd });
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/holds earlier runs of the agent: --resume .* --overwrite/);
+      const resumed = await runCliProcess(["eval", "dataset.jsonl", ...agent, "--resume"], { cwd });
+      expect(resumed.stderr).toMatch(/0 runs of .*, 4 kept from toolscore-results\.runs\.jsonl/);
+      expect(resumed.code).toBe(0);
+
+      // Scored again without the agent, as any recording.
+      const rescored = await runCliProcess(
+        ["eval", "toolscore-results.runs.jsonl", "-o", "again.jsonl"],
+        { cwd },
+      );
+      expect(rescored.stdout).toMatch(/4 cases: 4 passed/);
+      expect(rescored.code).toBe(0);
+    },
+  );
+
+  it("runs a TypeScript module agent k times: the double refund fails every run, pass^k says so", async () => {
+    const cwd = exampleFolder();
+    const run = await runCliProcess(
+      ["eval", "dataset.jsonl", "--agent", "agent.ts", "--repeat", "3", "--concurrency", "4"],
+      { cwd },
+    );
+    expect(run.stderr).toMatch(/12 runs of agent\.ts/);
+    expect(run.stdout).toMatch(/12 cases: 9 passed, 3 failed, 0 errors/);
+    expect(run.stdout).toMatch(/4 cases, 3 runs each: pass@k 75%, pass\^k 75%, 0 flaky/);
+    expect(run.stdout).toMatch(/refund-once .*called\[1\] refund_order not expected/);
+    expect(run.code).toBe(1);
+    const runs = readJsonl(path.join(cwd, "toolscore-results.runs.jsonl"));
+    expect(runs.filter((line) => line.id === "refund-once").map((line) => line.run)).toEqual(
+      expect.arrayContaining([0, 1, 2]),
+    );
+    expect(runs[0]).toMatchObject({ metadata: { agentRun: { agent: "agent.ts" } } });
+  });
+
+  it("makes a crash, a hang and an unreadable answer the cases' errors, and goes on", async () => {
+    const cwd = folder({
+      "dataset.jsonl": jsonl([
+        { id: "fine", input: "ok", expectedTools: [] },
+        { id: "crash", input: "crash", expectedTools: [] },
+        { id: "hang", input: "hang", expectedTools: [] },
+        { id: "garbage", input: "garbage", expectedTools: [] },
+      ]),
+      "agent.mjs": `export default async (input, { signal }) => {
+        if (input === "crash") throw new Error("the model API said 401");
+        if (input === "hang") return new Promise(() => {});
+        if (input === "garbage") return { not: "a transcript" };
+        return [{ role: "user", content: input }, { role: "assistant", content: "done" }];
+      };`,
+    });
+    const run = await runCliProcess(
+      ["eval", "dataset.jsonl", "--agent", "agent.mjs", "--agent-timeout", "2000", "-o", "r.jsonl"],
+      { cwd },
+    );
+    expect(run.stderr).toMatch(/4 runs of agent\.mjs, 2 failed/);
+    expect(run.code).toBe(3);
+    const records = [...recordsByIndex(path.join(cwd, "r.jsonl")).values()];
+    const byId = new Map(records.map((record) => [record.id, record]));
+    expect(byId.get("fine")).toMatchObject({ status: "passed" });
+    expect(byId.get("crash")).toMatchObject({
+      status: "error",
+      error: {
+        code: "AGENT_RUN",
+        message: expect.stringMatching(/the agent failed: the model API said 401/),
+      },
+    });
+    expect(byId.get("hang")).toMatchObject({
+      status: "error",
+      error: { code: "AGENT_RUN", message: expect.stringMatching(/did not answer within 2000 ms/) },
+    });
+    // An answer that is no transcript is read as a transcript is, and refused by the reader.
+    expect(byId.get("garbage")).toMatchObject({ status: "error" });
+  });
+
+  it("refuses what does not go with an agent, before running it", async () => {
+    const cwd = exampleFolder();
+    const cases: [string[], RegExp][] = [
+      [["--repeat", "2"], /--repeat runs the agent several times: give --agent/],
+      [["--agent", "agent.ts", "--shard", "1/2"], /--shard splits the cases/],
+      [["--agent", "agent.ts", "--repeat", "0"], /--repeat/],
+      [["--agent", "nothing-here.mjs"], /--agent nothing-here\.mjs could not be loaded/],
+      [["--agent", "https://agent.test"], /HTTP endpoint is not run yet/],
+      [
+        ["--agent", "agent.ts", "--recordings", "toolscore-results.jsonl"],
+        /--recordings is the results file/,
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const run = await runCliProcess(["eval", "dataset.jsonl", ...flags], { cwd });
+      expect(run.stderr, flags.join(" ")).toMatch(message);
+      expect(run.code, flags.join(" ")).toBe(2);
+    }
+    expect(existsSync(path.join(cwd, "toolscore-results.runs.jsonl"))).toBe(false);
+  });
+});
