@@ -122,6 +122,8 @@ describe("toolscore eval --agent", () => {
     const cwd = exampleFolder();
     const cases: [string[], RegExp][] = [
       [["--repeat", "2"], /--repeat runs the agent several times: give --agent/],
+      [["--agent-timeout", "10"], /--agent-timeout bounds each run of the agent: give --agent/],
+      [["--recordings", "runs.jsonl"], /--recordings is where the agent's runs go: give --agent/],
       [["--agent", "agent.ts", "--shard", "1/2"], /--shard splits the cases/],
       [["--agent", "agent.ts", "--repeat", "0"], /--repeat/],
       [["--agent", "nothing-here.mjs"], /--agent nothing-here\.mjs could not be loaded/],

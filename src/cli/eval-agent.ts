@@ -40,8 +40,18 @@ export function agentRunOf(
   io: CliIo,
 ): AgentRunPlan | undefined {
   if (settings.agent === undefined) {
+    // Said, not ignored: each of these means something only with an agent.
     if (settings.repeat !== 1) {
       throw usageError("--repeat runs the agent several times: give --agent", "--repeat");
+    }
+    if (settings.agentTimeoutMs !== undefined) {
+      throw usageError(
+        "--agent-timeout bounds each run of the agent: give --agent",
+        "--agent-timeout",
+      );
+    }
+    if (settings.recordings !== undefined) {
+      throw usageError("--recordings is where the agent's runs go: give --agent", "--recordings");
     }
     return undefined;
   }
@@ -71,7 +81,7 @@ export function agentRunOf(
     spec: settings.agent,
     recordings: path.resolve(io.cwd, recordings),
     repeat: settings.repeat,
-    timeoutMs: settings.agentTimeoutMs,
+    timeoutMs: settings.agentTimeoutMs ?? 300_000,
     concurrency: settings.concurrency ?? 8,
     resume: settings.resume,
   };

@@ -88,8 +88,8 @@ export interface RunSettings {
   readonly agent: string | undefined;
   /** Runs of each case by the agent. */
   readonly repeat: number;
-  /** Each run's deadline. */
-  readonly agentTimeoutMs: number;
+  /** Each run's deadline (default 300000 ms). */
+  readonly agentTimeoutMs: number | undefined;
   /** Where the agent's runs are recorded (default: beside the results file). */
   readonly recordings: string | undefined;
 }
@@ -611,7 +611,6 @@ export const runSettings: SettingsTable<RunSettings> = {
       group: agentGroup,
     },
     config: { doc: "Each run's deadline in milliseconds (default 300000)" },
-    fallback: () => 300_000,
   },
   recordings: {
     kind: kinds.file,
