@@ -73,6 +73,8 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   const schedule = async (task: () => Promise<unknown>): Promise<void> => {
     while (running.size >= options.concurrency) await Promise.race(running);
     const started = task().finally(() => running.delete(started));
+    // Seen by the next race or the last wait; a failure between them is not an unhandled one.
+    started.catch(() => undefined);
     running.add(started);
   };
   try {
