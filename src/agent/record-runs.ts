@@ -32,6 +32,8 @@ export interface RecordAgentRunsOptions {
   readonly signal?: AbortSignal | undefined;
   /** Told of each run as it ends. */
   readonly onRun?: (run: FinishedRun) => void;
+  /** Told how far the dataset has been read, in bytes. */
+  readonly onProgress?: (bytes: number) => void;
 }
 
 export interface FinishedRun {
@@ -78,7 +80,11 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
     running.add(started);
   };
   try {
-    for await (const { value, place } of readDatasetRecords(options.dataset)) {
+    const reading = readDatasetRecords(
+      options.dataset,
+      options.onProgress === undefined ? {} : { onProgress: options.onProgress },
+    );
+    for await (const { value, place } of reading) {
       if (options.signal?.aborted === true) break;
       const raw = isJsonObject(value) && !DatasetParseError.isInstance(value) ? value : undefined;
       const read = readCase(value, place.index);

@@ -2,9 +2,11 @@
  * `eval --agent`: the agent under test run on the dataset's cases into a recordings file, which
  * the run then scores as its dataset (see agent/record-runs.ts).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { recordAgentRuns } from "../agent/record-runs.js";
+import type { RecordedRuns } from "../agent/record-runs.js";
+import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { plural } from "../core/words.js";
@@ -91,16 +93,33 @@ export function agentRunOf(
 export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
   const agent = await resolveAgent(plan.spec, io.cwd);
   const shown = shownPath(plan.recordings, io);
-  const runs = await recordAgentRuns({
-    dataset,
-    recordings: plan.recordings,
-    agent,
-    repeat: plan.repeat,
-    concurrency: plan.concurrency,
-    timeoutMs: plan.timeoutMs,
-    resume: plan.resume,
-    signal: io.signal,
+  const progress = createProgress({
+    stream: io.stderr,
+    totalBytes: statSync(dataset).size,
+    label: "toolscore: agent",
+    noun: "run",
   });
+  let runs: RecordedRuns;
+  try {
+    runs = await recordAgentRuns({
+      dataset,
+      recordings: plan.recordings,
+      agent,
+      repeat: plan.repeat,
+      concurrency: plan.concurrency,
+      timeoutMs: plan.timeoutMs,
+      resume: plan.resume,
+      signal: io.signal,
+      onRun: (run) => {
+        progress.tick(run.outcome.status === "answered" ? "passed" : "failed");
+      },
+      onProgress: (bytes) => {
+        progress.bytes(bytes);
+      },
+    });
+  } finally {
+    progress.finish();
+  }
   const parts = [`${plural(runs.ran, "run")} of ${printable(agent.name)}`];
   if (runs.failed > 0) parts.push(`${runs.failed} failed`);
   if (runs.kept > 0) parts.push(`${runs.kept} kept from ${shown}`);

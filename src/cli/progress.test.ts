@@ -29,6 +29,26 @@ describe("createProgress", () => {
     expect(writes.at(-1)).toBe("\r\u001b[2K");
   });
 
+  it("counts what it is told to: an agent's runs", () => {
+    let now = 0;
+    const { writes, stream } = recorder(false);
+    const progress = createProgress({
+      stream,
+      totalBytes: 100,
+      label: "toolscore: agent",
+      noun: "run",
+      intervalMs: 1000,
+      now: () => now,
+    });
+    progress.bytes(50);
+    progress.tick("passed");
+    now = 2000;
+    progress.tick("failed");
+    expect(writes).toEqual([
+      "toolscore: agent: 50% 2 runs, 1 failed, 0 errors, 1.0/s, ETA 2.0 s\n",
+    ]);
+  });
+
   it("writes plain lines at an interval elsewhere", () => {
     let now = 0;
     const { writes, stream } = recorder(false);

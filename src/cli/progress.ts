@@ -26,6 +26,8 @@ export function createProgress(input: {
   stream: ProgressStream;
   totalBytes: number;
   label: string;
+  /** What is counted: "case" (the default), "run". */
+  noun?: string;
   intervalMs?: number;
   now?: () => number;
 }): Progress {
@@ -51,7 +53,7 @@ export function createProgress(input: {
       fraction > 0 && fraction < 1
         ? formatDuration((elapsed / fraction) * (1 - fraction) * 1000)
         : "–";
-    const counts = `${plural(done, "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}${notEvaluable > 0 ? `, ${notEvaluable} not evaluable` : ""}`;
+    const counts = `${plural(done, input.noun ?? "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}${notEvaluable > 0 ? `, ${notEvaluable} not evaluable` : ""}`;
     const speed = `${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s`;
     if (!tty) return `${label}: ${Math.round(fraction * 100)}% ${counts}, ${speed}, ETA ${eta}\n`;
     const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 70));
