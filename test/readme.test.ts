@@ -141,7 +141,13 @@ describe("README: install and prerequisites", () => {
     const { imageCodecs } = await import("../src/node/image-codec.js");
     const table = readme.slice(readme.indexOf("| feature "), readme.indexOf("## Quick start"));
     const commands = [...table.matchAll(/`npm install ([^`]+)`/g)].map((found) => found[1]);
-    expect(commands).toEqual(["openai", "@anthropic-ai/sdk", "ai", imageCodecs.packages.join(" ")]);
+    expect(commands).toEqual([
+      "openai",
+      "@anthropic-ai/sdk",
+      "ai",
+      imageCodecs.packages.join(" "),
+      "tsx",
+    ]);
     const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "vitest");
     expect(commands.flatMap((command) => command.split(" ")).sort()).toEqual(peers.sort());
   });
