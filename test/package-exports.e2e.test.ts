@@ -253,6 +253,27 @@ describe("the packed package, installed from its tarball", () => {
     });
   }
 
+  it("runs a module agent from the ES module and the CommonJS build alike", async () => {
+    consumer.write("agent.mjs", 'export default (input) => [{ role: "user", content: input }];');
+    consumer.write("agent.cjs", 'module.exports = (input) => [{ role: "user", content: input }];');
+    const run = (load: string) => `
+const { resolveAgent, runAgentOnce } = ${load};
+for (const file of ["agent.mjs", "agent.cjs"]) {
+  const agent = await resolveAgent(file, process.cwd());
+  const outcome = await runAgentOnce(agent, { caseId: "a", input: "hi", attempt: 0 }, { timeoutMs: 60000 });
+  console.log(file, outcome.status, JSON.stringify(outcome.transcript));
+}`;
+    consumer.write("agents.mjs", run('await import("toolscore/node")'));
+    consumer.write("agents.cjs", `(async () => {${run('require("toolscore/node")')}})();`);
+    for (const file of ["agents.mjs", "agents.cjs"]) {
+      const ran = await node([file]);
+      expect(ran.stderr, file).toBe("");
+      expect(ran.stdout, file).toBe(
+        'agent.mjs answered [{"role":"user","content":"hi"}]\nagent.cjs answered [{"role":"user","content":"hi"}]\n',
+      );
+    }
+  });
+
   it("installs the command line as a bin that scores a dataset", async () => {
     consumer.write(
       "runs.jsonl",

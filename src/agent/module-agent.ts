@@ -23,7 +23,8 @@ export async function moduleAgent(file: string, cwd: string): Promise<Agent> {
   try {
     loaded = typeScript.test(resolved)
       ? ((await (await loadTsx()).tsImport(url, import.meta.url)) as Record<string, unknown>)
-      : ((await import(url)) as Record<string, unknown>);
+      : // A path, not a URL, on POSIX: the CommonJS build makes this import a require().
+        ((await import(process.platform === "win32" ? url : resolved)) as Record<string, unknown>);
   } catch (error) {
     if (MissingDependencyError.isInstance(error)) throw error;
     throw new InvalidOptionError({
