@@ -57,7 +57,8 @@ const keyOf = (entry: DatasetEntry) =>
 
 describe("recordAgentRuns", () => {
   it("runs the cases that hold an input and no run, copies the rest, and records failures as the cases' errors", async () => {
-    const directory = folder({ "dataset.jsonl": `${jsonl(dataset)}not json\n` });
+    const badField = { id: "bad", input: "x", toolsCalled: "not a list" };
+    const directory = folder({ "dataset.jsonl": `${jsonl([...dataset, badField])}not json\n` });
     const recordings = path.join(directory, "runs.jsonl");
     const agent = countingAgent();
     const recorded = await recordAgentRuns({
@@ -69,12 +70,12 @@ describe("recordAgentRuns", () => {
       timeoutMs: 60_000,
       resume: false,
     });
-    expect(recorded).toMatchObject({ ran: 4, failed: 2, kept: 0, copied: 3 });
+    expect(recorded).toMatchObject({ ran: 4, failed: 2, kept: 0, copied: 4 });
     expect(agent.runs.sort()).toEqual(["7#0", "7#1", "ask#0", "ask#1"]);
 
     const read = await entries(recordings);
     expect(read.map(keyOf).sort()).toEqual(
-      ["7!", "7!", "ask#0", "ask#1", "case-5!", "no-input#0", "recorded#0"].sort(),
+      ["7!", "7!", "ask#0", "ask#1", "bad!", "case-6!", "no-input#0", "recorded#0"].sort(),
     );
     const asked = read.find((entry) => keyOf(entry) === "ask#1");
     expect(asked).toMatchObject({
@@ -87,8 +88,10 @@ describe("recordAgentRuns", () => {
     expect(failed[0]).toMatchObject({ code: ErrorCode.AGENT_RUN, caseId: "7" });
     expect(failed[0].message).toMatch(/the agent failed: the model said no$/);
     // The dataset's unreadable line stays the case's error, with its own code.
-    const unreadable = read.find((entry) => keyOf(entry) === "case-5!");
+    const unreadable = read.find((entry) => keyOf(entry) === "case-6!");
     expect(unreadable).toMatchObject({ code: ErrorCode.DATASET_PARSE });
+    const bad = read.find((entry) => keyOf(entry) === "bad!");
+    expect(DatasetParseError.isInstance(bad) && bad.message).toMatch(/toolsCalled must be a list/);
   });
 
   it("resumes from what the file holds: a line cut short is taken off, nothing runs twice", async () => {

@@ -91,16 +91,12 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
       if (DatasetParseError.isInstance(read) || raw === undefined) {
         // Carried to the scoring, which shows it as the case's error, as it would the line's.
         const error = DatasetParseError.isInstance(read) ? read : undefined;
-        const id = error?.caseId ?? `case-${place.index + 1}`;
-        if (!recorded.has(keyOf(id, 0))) {
-          await write(
-            raw === undefined
-              ? { id, runError: parseError(error) }
-              : Object.hasOwn(raw, "id")
-                ? raw
-                : { ...raw, id },
-          );
-        }
+        const own = raw?.id;
+        const id =
+          error?.caseId ??
+          (typeof own === "string" && own !== "" ? own : `case-${place.index + 1}`);
+        // Under an id of its own, so that a resumed run knows it is written.
+        if (!recorded.has(keyOf(id, 0))) await write({ id, runError: parseError(error) });
         copied++;
         continue;
       }
