@@ -9,6 +9,7 @@ import {
   closeSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   openSync,
   readFileSync,
   renameSync,
@@ -570,6 +571,65 @@ workloads["conversation-100000-turns-refused"] = () => ({
 workloads["conversation-6000-turns-misplaced"] = () => ({
   workload: "eval: 6,000 turns, 3,000 unmatched misplaced-call candidates",
   ...evalConversation(6_000, true, [3]),
+});
+
+/**
+ * eval --agent: `cases` cases run `repeat` times by a module agent that takes `sleepMs` a run,
+ * `concurrency` at once, the CLI as users run it; the recordings scored after.
+ */
+function evalAgent({ cases, repeat, sleepMs, concurrency }) {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-bench-agent-"));
+  const call = { name: "get_weather", arguments: '{"city":"Oslo"}' };
+  writeFileSync(
+    path.join(directory, "agent.mjs"),
+    `import { setTimeout as sleep } from "node:timers/promises";
+export default async (input) => {
+  ${sleepMs > 0 ? `await sleep(${sleepMs});` : ""}
+  return [{ role: "user", content: input }, { role: "assistant", content: null, tool_calls: [{ id: "1", type: "function", function: ${JSON.stringify(call)} }] }];
+};`,
+  );
+  const dataset = path.join(directory, "cases.jsonl");
+  writeFileSync(
+    dataset,
+    Array.from({ length: cases }, (_, index) =>
+      JSON.stringify({
+        id: `c${index}`,
+        input: "Weather in Oslo?",
+        expectedTools: [{ name: "get_weather", inputParameters: { city: "Oslo" } }],
+      }),
+    ).join("\n") + "\n",
+  );
+  try {
+    const run = wholeProcess(
+      [
+        path.join(benchDir, "..", "dist", "cli", "bin.js"),
+        "eval",
+        dataset,
+        "--agent",
+        path.join(directory, "agent.mjs"),
+        "--repeat",
+        String(repeat),
+        "--concurrency",
+        String(concurrency),
+        "--out",
+        path.join(directory, "results.jsonl"),
+        "--quiet",
+      ],
+      [0],
+    );
+    return { cases: cases * repeat, seconds: run.seconds, peakMiB: run.peakMiB };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+workloads["agent-1000x3-sleep50-c16"] = () => ({
+  workload: "eval --agent: 1,000 cases x --repeat 3, a module agent of 50 ms, concurrency 16",
+  ...evalAgent({ cases: 1000, repeat: 3, sleepMs: 50, concurrency: 16 }),
+});
+workloads["agent-2000-instant-c1"] = () => ({
+  workload: "eval --agent: 2,000 runs of a module agent that answers at once, one at a time",
+  ...evalAgent({ cases: 2000, repeat: 1, sleepMs: 0, concurrency: 1 }),
 });
 
 /** CPU seconds a process has used so far, from /proc (Linux). */
