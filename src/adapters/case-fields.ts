@@ -25,6 +25,7 @@ export const turnSpellings = {
   expectedOutputContains: ["expectedOutputContains", "expected_output_contains"],
   expectedOutcome: ["expectedOutcome", "expected_outcome"],
   metricOptions: ["metricOptions", "metric_options"],
+  trajectory: ["trajectory", "agentTrajectory", "agent_trajectory"],
 } as const;
 
 export type TurnField = keyof typeof turnSpellings;

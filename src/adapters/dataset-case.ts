@@ -13,6 +13,7 @@ import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
 import { readToolList } from "./tool-spec.js";
 import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
+import type { TurnTranscript } from "./dataset-turns.js";
 import {
   RecordFields,
   errorText,
@@ -78,7 +79,7 @@ const caseSpellings = {
   toolsCalled: turnSpellings.toolsCalled,
   expectedTools: turnSpellings.expectedTools,
   availableTools: ["availableTools", "available_tools"],
-  trajectory: ["trajectory", "agentTrajectory", "agent_trajectory"],
+  trajectory: turnSpellings.trajectory,
   expectedTrajectory: [
     "expectedTrajectory",
     "expected_trajectory",
@@ -157,7 +158,7 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   const transcripts = transcriptOptions(fields, options);
   const called = readTranscript(fields, "trajectory", given.toolsCalled, transcripts);
   const expected = readTranscript(fields, "expectedTrajectory", given.expectedTools, transcripts);
-  const turns = readTurnsOfCase(fields, called);
+  const turns = readTurnsOfCase(fields, called, transcripts);
   const read: Mutable<DatasetCase> = { id, index: options.index };
   if (run !== undefined) read.run = run as number;
   if (options.line !== undefined) read.line = options.line;
@@ -184,7 +185,9 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   } else if (given.expectedTools !== undefined) read.expectedTools = given.expectedTools;
   if (called !== undefined) read.calledSteps = called.steps;
   if (expected !== undefined) read.expectedSteps = expected.steps;
-  availableTools ??= called !== undefined && called.tools.length > 0 ? called.tools : undefined;
+  const toolsSeen =
+    called?.tools ?? turns?.transcripts.flatMap(({ trajectory }) => trajectory.tools);
+  availableTools ??= toolsSeen !== undefined && toolsSeen.length > 0 ? toolsSeen : undefined;
   if (availableTools !== undefined) read.availableTools = availableTools;
   const contexts = fields.list("retrievedContexts");
   if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
@@ -195,6 +198,9 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (turns?.turns !== undefined) read.turns = turns.turns;
   if (turns?.turnAggregate !== undefined) read.turnAggregate = turns.turnAggregate;
   if (called !== undefined) read.trajectory = info(called);
+  else if (turns !== undefined && turns.transcripts.length > 0) {
+    read.trajectory = turnsInfo(turns.transcripts, fields.name("turns"));
+  }
   if (expected !== undefined) read.expectedTrajectory = info(expected);
   if (notes.length > 0) read.notes = notes;
   return read;
@@ -298,10 +304,32 @@ function info(trajectory: Trajectory): CaseTrajectoryInfo {
     : { format, warnings, nameMapping, trace };
 }
 
+/**
+ * How a conversation recorded turn by turn was read: the first turn's format, and every turn's
+ * warnings (their paths made the case's) and renamed tools.
+ */
+function turnsInfo(transcripts: readonly TurnTranscript[], turns: string): CaseTrajectoryInfo {
+  const nameMapping = new Map<string, NameMapping>();
+  for (const { trajectory } of transcripts) {
+    for (const mapping of trajectory.nameMapping) nameMapping.set(mapping.original, mapping);
+  }
+  return {
+    format: transcripts[0].trajectory.format,
+    warnings: transcripts.flatMap(({ at, trajectory }) =>
+      trajectory.warnings.map((warning) => ({
+        ...warning,
+        path: `$.${turns}[${at}].trajectory${warning.path.slice(1)}`,
+      })),
+    ),
+    nameMapping: [...nameMapping.values()],
+  };
+}
+
 /** The case's `turns`, when it gave them: the calls made turn by turn are the case's calls. */
 function readTurnsOfCase(
   fields: CaseFields,
   transcript: Trajectory | undefined,
+  transcripts: ReturnType<typeof transcriptOptions>,
 ): (ReturnType<typeof readCaseTurns> & { calls?: readonly ToolCall[] }) | undefined {
   const { values } = fields;
   if (values.turns === undefined && values.turnAggregate === undefined) return undefined;
@@ -314,6 +342,11 @@ function readTurnsOfCase(
         values[field] === undefined ? [] : [{ field, given: fields.name(field) }],
       ),
       ...(transcript === undefined ? {} : { trajectory: transcript }),
+      parse: (value) => {
+        // A turn's transcript is one run of the agent: the case's trace id chooses none of it.
+        const { traceId: _chosen, ...rest } = transcripts;
+        return parseTrajectory(value, rest);
+      },
     });
     return transcript === undefined && read.turns?.some((turn) => turn.toolsCalled !== undefined)
       ? { ...read, calls: read.turns.flatMap((turn) => turn.toolsCalled ?? []) }

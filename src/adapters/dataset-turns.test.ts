@@ -79,6 +79,69 @@ describe("a dataset case with turns", () => {
     expect(read.notes).toBeUndefined();
   });
 
+  it("reads a conversation recorded turn by turn, a turn's transcript holding the turn or all so far", () => {
+    // The same conversation, each turn's transcript once what followed its user message only,
+    // once the whole conversation up to it (as an agent that keeps its messages returns it).
+    const user = [2, 9, 11].map((at) => conversation[at]);
+    const own = [conversation.slice(3, 9), conversation.slice(10, 11), conversation.slice(12)];
+    const sofar = [conversation.slice(0, 9), conversation.slice(0, 11), conversation];
+    const whole = readDatasetCase(
+      { id: "c", trajectory: conversation, turns: expected },
+      { index: 0 },
+    );
+    for (const transcripts of [own, sofar]) {
+      const read = readDatasetCase(
+        {
+          id: "c",
+          turns: expected.map((turn, at) => ({
+            input: user[at].content,
+            ...turn,
+            trajectory: transcripts[at],
+          })),
+        },
+        { index: 0 },
+      );
+      expect(read.toolsCalled).toEqual(whole.toolsCalled);
+      expect(read.turns).toEqual(whole.turns);
+      expect(read.trajectory?.format).toBe("openai-chat");
+      expect(read.notes).toBeUndefined();
+    }
+    // A warning of a turn's transcript says which turn.
+    const broken = readDatasetCase(
+      {
+        id: "c",
+        turns: [{ trajectory: [{ role: "tool", tool_call_id: "zz", content: "x" }] }],
+      },
+      { index: 0 },
+    );
+    expect(broken.trajectory?.warnings.map((warning) => warning.path)).toEqual([
+      "$.turns[0].trajectory[0]",
+    ]);
+  });
+
+  it("refuses a turn's transcript beside the case's, or beside the turn's calls, or unreadable", () => {
+    const attempt = (record: object) => {
+      try {
+        readDatasetCase({ id: "c", ...record }, { index: 0, line: 1 });
+      } catch (error) {
+        return error instanceof DatasetParseError ? [error.field, error.message] : error;
+      }
+      return "read";
+    };
+    expect(attempt({ trajectory: conversation, turns: [{ trajectory: [] }, {}, {}] })).toEqual([
+      "turns[0].trajectory",
+      "line 1: turns[0].trajectory: the case's transcript holds the whole conversation; give one or the other",
+    ]);
+    expect(attempt({ turns: [{ tools_called: [], trajectory: [] }] })).toEqual([
+      "turns[0].tools_called",
+      "line 1: turns[0].tools_called: the calls come from turns[0].trajectory; give one or the other",
+    ]);
+    expect(attempt({ turns: [{ trajectory: { nothing: 1 } }] })).toEqual([
+      "turns[0].trajectory",
+      expect.stringMatching(/^line 1: turns\[0\]\.trajectory could not be read: /),
+    ]);
+  });
+
   it("takes each turn's calls, replies and expectations given turn by turn, in either spelling", () => {
     const read = readDatasetCase(
       {

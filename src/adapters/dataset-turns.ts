@@ -22,6 +22,12 @@ function cut(text: string, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** A turn's own transcript, read (a conversation recorded turn by turn). */
+export interface TurnTranscript {
+  readonly at: number;
+  readonly trajectory: Trajectory;
+}
+
 const turnReader = recordReader(turnSpellings, ["toolsCalled", "expectedTools"]);
 
 /** The calls, steps and replies of one turn of a transcript, indices made the turn's own. */
@@ -53,9 +59,19 @@ function turnOfTrajectory(
  */
 export function readTurns(
   value: unknown,
-  options: { readonly field: string; readonly trajectory?: Trajectory },
-): { readonly turns: CaseTurn[]; readonly notes: string[] } {
+  options: {
+    readonly field: string;
+    readonly trajectory?: Trajectory;
+    /** Reads a turn's own transcript (a conversation recorded turn by turn). */
+    readonly parse?: (value: unknown) => Trajectory;
+  },
+): {
+  readonly turns: CaseTurn[];
+  readonly notes: string[];
+  readonly transcripts: TurnTranscript[];
+} {
   const { field, trajectory } = options;
+  const transcripts: TurnTranscript[] = [];
   const fail = (message: string, at?: string): never => {
     throw new InvalidInputError({ field: at ?? field, message });
   };
@@ -89,18 +105,42 @@ export function readTurns(
       notes,
       (message, _field, name) => fail(message, name),
     );
+    const own = fields.values.trajectory;
     const given = readTurnFields(fields, {
-      callsGiven: trajectory !== undefined,
+      callsGiven: trajectory !== undefined || own !== undefined,
       expectNone: true,
     });
-    if (trajectory === undefined) return given;
+    if (trajectory === undefined && own === undefined) return given;
     if (fields.values.toolsCalled !== undefined) {
       const path = fields.name("toolsCalled");
-      fail(`${path}: the calls come from the case's transcript; give one or the other`, path);
+      const from = own === undefined ? "the case's transcript" : fields.name("trajectory");
+      fail(`${path}: the calls come from ${from}; give one or the other`, path);
     }
-    const reached = userTurns.at(at);
-    const turn: { -readonly [K in keyof CaseTurn]: CaseTurn[K] } =
-      reached === undefined ? { toolsCalled: [] } : turnOfTrajectory(trajectory, reached);
+    let turn: { -readonly [K in keyof CaseTurn]: CaseTurn[K] };
+    if (trajectory !== undefined) {
+      if (own !== undefined) {
+        const path = fields.name("trajectory");
+        fail(
+          `${path}: the case's transcript holds the whole conversation; give one or the other`,
+          path,
+        );
+      }
+      const reached = userTurns.at(at);
+      turn = reached === undefined ? { toolsCalled: [] } : turnOfTrajectory(trajectory, reached);
+    } else {
+      const path = fields.name("trajectory");
+      let read: Trajectory;
+      try {
+        if (options.parse === undefined) throw new Error("a turn's transcript is not read here");
+        read = options.parse(own);
+      } catch (error) {
+        return fail(`${path} could not be read: ${(error as Error).message}`, path);
+      }
+      transcripts.push({ at, trajectory: read });
+      // What followed the turn's user message: the transcript may hold the conversation so far.
+      const last = read.turns.at(-1);
+      turn = last === undefined ? { toolsCalled: [] } : turnOfTrajectory(read, last);
+    }
     const heard = turn.input;
     const { input, ...rest } = given;
     if (heard === undefined) {
@@ -120,9 +160,10 @@ export function readTurns(
         turn.toolsCalled === undefined ? { ...turn, toolsCalled: [] } : turn,
       ),
       notes,
+      transcripts,
     };
   }
-  return { turns, notes };
+  return { turns, notes, transcripts };
 }
 
 /** Fields of a case that belong in its turns when it has turns. */
@@ -151,7 +192,13 @@ export function readCaseTurns(input: {
   };
   readonly conflicting: readonly { readonly field: string; readonly given: string }[];
   readonly trajectory?: Trajectory;
-}): { turns?: CaseTurn[]; turnAggregate?: TurnAggregate; notes: string[] } {
+  readonly parse?: (value: unknown) => Trajectory;
+}): {
+  turns?: CaseTurn[];
+  turnAggregate?: TurnAggregate;
+  notes: string[];
+  transcripts: TurnTranscript[];
+} {
   const aggregateName = input.spelled.turnAggregate ?? "turnAggregate";
   const given = input.turnAggregate;
   if (given !== undefined && !turnAggregates.includes(given as TurnAggregate)) {
@@ -176,6 +223,7 @@ export function readCaseTurns(input: {
   const read = readTurns(input.turns, {
     field: input.spelled.turns ?? "turns",
     ...(input.trajectory === undefined ? {} : { trajectory: input.trajectory }),
+    ...(input.parse === undefined ? {} : { parse: input.parse }),
   });
   return given === undefined ? read : { ...read, turnAggregate: given as TurnAggregate };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runAgentOnce } from "./agent.js";
 import type { Agent } from "./agent.js";
 
-const request = { caseId: "a", input: "hi", attempt: 0 };
+const request = { caseId: "a", input: "hi", attempt: 0, turn: 0, history: [], session: "s" };
 const agentOf = (run: Agent["run"]): Agent => ({ name: "test agent", run });
 
 describe("runAgentOnce", () => {

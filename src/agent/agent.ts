@@ -13,14 +13,25 @@ export interface AgentRequest {
   readonly input: Content;
   /** Which run of the case this is, from 0 (`--repeat k` runs each case k times). */
   readonly attempt: number;
+  /** The user turn, from 0; a case without turns has one. */
+  readonly turn: number;
+  /** The conversation so far: each earlier turn's input and the transcript the agent returned. */
+  readonly history: readonly AgentTurn[];
+  /**
+   * An id of this run of the case, the same at each of its turns and new for every run (a UUID):
+   * for an agent that keeps its conversations by id.
+   */
+  readonly session: string;
+}
+
+/** An earlier turn of the conversation: what the user said, and what the agent returned. */
+export interface AgentTurn {
+  readonly input: Content;
+  readonly transcript: unknown;
 }
 
 /** What a module agent's function is given beside the input. */
-export interface AgentContext {
-  readonly caseId: string;
-  /** The user turn, from 0; a case without turns has one. */
-  readonly turn: number;
-  readonly attempt: number;
+export interface AgentContext extends Omit<AgentRequest, "input"> {
   /** Aborted when the run's timeout passes or the run stops: stop working then. */
   readonly signal: AbortSignal;
   /** A line for the case's record of the run (kept with the recording). */

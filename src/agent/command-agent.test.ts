@@ -9,7 +9,14 @@ import { commandAgent, requestLine } from "./command-agent.js";
 
 const folder = testFolders("toolscore-command-agent-");
 const node = JSON.stringify(process.execPath);
-const request = { caseId: "case-1", input: "Weather in Oslo on 2026-07-14", attempt: 2 };
+const request = {
+  caseId: "case-1",
+  input: "Weather in Oslo on 2026-07-14",
+  attempt: 2,
+  turn: 0,
+  history: [],
+  session: "s-1",
+};
 const examples = path.resolve(
   fileURLToPath(new URL(".", import.meta.url)),
   "../../examples/agent-under-test",
@@ -35,7 +42,17 @@ describe("commandAgent", () => {
     expect(outcome).toMatchObject({
       status: "answered",
       transcript: [
-        { role: "user", content: { id: "case-1", input: request.input, attempt: 2 } },
+        {
+          role: "user",
+          content: {
+            id: "case-1",
+            input: request.input,
+            attempt: 2,
+            turn: 0,
+            session: "s-1",
+            history: [],
+          },
+        },
         2,
       ],
     });

@@ -15,7 +15,8 @@ const stderrTail = 2000;
 
 /** The line a command agent reads on stdin. */
 export function requestLine(request: AgentRequest): string {
-  return `${JSON.stringify({ id: request.caseId, input: request.input, attempt: request.attempt })}\n`;
+  const { caseId, input, attempt, turn, session, history } = request;
+  return `${JSON.stringify({ id: caseId, input, attempt, turn, session, history })}\n`;
 }
 
 /** An agent that runs `command` (through the shell, in `cwd`) once per run. */

@@ -6,7 +6,7 @@ import { moduleAgent, namesModule } from "./module-agent.js";
 import { resolveAgent } from "./resolve-agent.js";
 
 const folder = testFolders("toolscore-module-agent-");
-const request = { caseId: "c", input: "hello", attempt: 1 };
+const request = { caseId: "c", input: "hello", attempt: 1, turn: 0, history: [], session: "s" };
 
 describe("moduleAgent", () => {
   it("calls a module's default export with the input and a context", async () => {

@@ -48,8 +48,10 @@ export async function moduleAgent(file: string, cwd: string): Promise<Agent> {
       Promise.resolve(
         run(request.input, {
           caseId: request.caseId,
-          turn: 0,
           attempt: request.attempt,
+          turn: request.turn,
+          history: request.history,
+          session: request.session,
           signal,
           log,
         }),

@@ -120,4 +120,100 @@ describe("recordAgentRuns", () => {
       ["ask#0", "ask#1", "ask#2", "7#0", "7#1", "7#2", "recorded#0", "no-input#0"].sort(),
     );
   });
+
+  it("runs a conversation turn by turn, giving each turn what came before, and records each turn's transcript", async () => {
+    const order = { name: "lookup_order", arguments: { order_id: "4521" } };
+    const refund = { name: "refund_order", arguments: { order_id: "4521", amount: 30 } };
+    const conversation = {
+      id: "talk",
+      turns: [
+        { input: "Where is order 4521?", expected_tools: [order] },
+        { input: "Refund it, please.", expected_tools: [refund] },
+        { input: "Thanks." },
+      ],
+    };
+    const broken = {
+      id: "broken",
+      turns: [{ input: "Hello" }, { input: "crash now" }, { input: "?" }],
+    };
+    const silent = { id: "silent", turns: [{ input: "Hello" }, {}] };
+    const directory = folder({ "dataset.jsonl": jsonl([conversation, broken, silent]) });
+    const recordings = path.join(directory, "runs.jsonl");
+    const seen: { turn: number; heard: number; session: string; attempt: number }[] = [];
+    // An agent that answers each turn with that turn's messages only: the refund needs the
+    // order found in an earlier turn, which it takes from the history it is given.
+    const agent: Agent = {
+      name: "support agent",
+      run: (request) => {
+        seen.push({
+          turn: request.turn,
+          heard: request.history.length,
+          session: request.session,
+          attempt: request.attempt,
+        });
+        if (request.input === "crash now") return Promise.reject(new Error("lost the thread"));
+        const earlier = JSON.stringify(request.history.map((turn) => turn.transcript));
+        const text = typeof request.input === "string" ? request.input : "";
+        const calls = text.startsWith("Where")
+          ? [{ name: "lookup_order", arguments: { order_id: "4521" } }]
+          : text.startsWith("Refund") && earlier.includes("4521")
+            ? [{ name: "refund_order", arguments: { order_id: "4521", amount: 30 } }]
+            : [];
+        return Promise.resolve([
+          { role: "user", content: text },
+          ...calls.map((call, at) => ({
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                id: `t${request.turn}c${at}`,
+                type: "function",
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              },
+            ],
+          })),
+          { role: "assistant", content: "Done." },
+        ]);
+      },
+    };
+    const recorded = await recordAgentRuns({
+      dataset: path.join(directory, "dataset.jsonl"),
+      recordings,
+      agent,
+      repeat: 2,
+      concurrency: 1,
+      timeoutMs: 60_000,
+      resume: false,
+    });
+    expect(recorded).toMatchObject({ ran: 4, failed: 2, copied: 1 });
+    // Each turn heard every turn before it; a run's turns share a session, runs do not.
+    const talk = seen.filter((item) => item.session === seen[0].session);
+    expect(talk.map((item) => [item.turn, item.heard])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(new Set(seen.map((item) => item.session)).size).toBe(4);
+
+    const read = await entries(recordings);
+    const scored = read.find((entry) => keyOf(entry) === "talk#1");
+    expect(DatasetParseError.isInstance(scored)).toBe(false);
+    const turns = (scored as Exclude<DatasetEntry, DatasetParseError>).turns ?? [];
+    expect(turns.map((turn) => turn.toolsCalled?.map((call) => call.name))).toEqual([
+      ["lookup_order"],
+      ["refund_order"],
+      [],
+    ]);
+    expect(turns.map((turn) => turn.replies)).toEqual([["Done."], ["Done."], ["Done."]]);
+    // The failed turn is the run's error; the turn it answered before is kept in the file.
+    const lines = readJsonl(recordings);
+    const failed = lines.find((line) => line.id === "broken" && line.run === 0);
+    expect(failed?.runError).toEqual({ code: "AGENT_RUN", message: "turn 2: lost the thread" });
+    expect(
+      (failed?.turns as { trajectory?: unknown }[]).map((turn) => turn.trajectory !== undefined),
+    ).toEqual([true, false, false]);
+    expect((failed?.metadata as { agentRun: { turns: unknown[] } }).agentRun.turns).toHaveLength(1);
+    const mute = read.find((entry) => keyOf(entry) === "silent!");
+    expect(DatasetParseError.isInstance(mute) && mute.message).toMatch(/turns\[1\] has no input/);
+  });
 });

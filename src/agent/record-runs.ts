@@ -5,6 +5,7 @@
  * that hold a run already are copied as they are. A run killed midway is resumed from the file:
  * what it holds is neither lost nor run again.
  */
+import { randomUUID } from "node:crypto";
 import { open, stat, truncate } from "node:fs/promises";
 import { DatasetParseError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
@@ -13,7 +14,7 @@ import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { readDatasetRecords } from "../node/dataset.js";
 import { runAgentOnce } from "./agent.js";
-import type { Agent, AgentOutcome } from "./agent.js";
+import type { Agent, AgentTurn } from "./agent.js";
 
 export interface RecordAgentRunsOptions {
   /** The dataset: JSONL, JSON or YAML. */
@@ -30,16 +31,24 @@ export interface RecordAgentRunsOptions {
   /** Keep the runs the recordings file holds and run only the rest; else it is started anew. */
   readonly resume: boolean;
   readonly signal?: AbortSignal | undefined;
-  /** Told of each run as it ends. */
+  /** Told of each run as it starts, and as it ends. */
+  readonly onStart?: (run: StartedRun) => void;
   readonly onRun?: (run: FinishedRun) => void;
   /** Told how far the dataset has been read, in bytes. */
   readonly onProgress?: (bytes: number) => void;
 }
 
-export interface FinishedRun {
+/** A run of a case: which case, which run of it. */
+export interface StartedRun {
   readonly caseId: string;
   readonly attempt: number;
-  readonly outcome: AgentOutcome;
+}
+
+export interface FinishedRun extends StartedRun {
+  /** Whether the agent answered every turn, or failed. */
+  readonly status: "answered" | "failed";
+  /** The agent's own time on the run. */
+  readonly durationMs: number;
 }
 
 /** What recording the runs came to. */
@@ -100,8 +109,8 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         copied++;
         continue;
       }
-      const { id, hasRun, input } = read;
-      if (hasRun || input === undefined) {
+      const { id, hasRun, inputs } = read;
+      if (hasRun || inputs === undefined) {
         if (!recorded.has(keyOf(id, typeof raw.run === "number" ? raw.run : 0))) {
           await write({ ...raw, id });
         }
@@ -111,17 +120,19 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
       for (let attempt = 0; attempt < options.repeat; attempt++) {
         if (recorded.has(keyOf(id, attempt))) continue;
         await schedule(async () => {
-          const outcome = await runAgentOnce(
-            options.agent,
-            { caseId: id, input, attempt },
-            { timeoutMs: options.timeoutMs, signal: options.signal },
-          );
+          options.onStart?.({ caseId: id, attempt });
+          const run = await runCase(options, id, inputs, attempt);
           if (options.signal?.aborted === true) return;
           ran++;
-          agentMs += outcome.durationMs;
-          if (outcome.status === "failed") failed++;
-          await write(recordingOf(raw, id, attempt, options, outcome));
-          options.onRun?.({ caseId: id, attempt, outcome });
+          agentMs += run.durationMs;
+          if (run.failure !== undefined) failed++;
+          await write(recordingOf(raw, id, attempt, options, run));
+          options.onRun?.({
+            caseId: id,
+            attempt,
+            status: run.failure === undefined ? "answered" : "failed",
+            durationMs: run.durationMs,
+          });
         });
       }
     }
@@ -135,13 +146,20 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   return { ran, failed, kept, copied, agentMs: Math.round(agentMs) };
 }
 
-/** What the scoring needs to know of a case: its id, whether it holds a run, what to ask. */
+/**
+ * What running a case needs to know of it: its id, whether it holds a run, and what the user says
+ * (one input, or a conversation's turn by turn).
+ */
 function readCase(
   value: unknown,
   index: number,
 ):
   | DatasetParseError
-  | { readonly id: string; readonly hasRun: boolean; readonly input: Content | undefined } {
+  | {
+      readonly id: string;
+      readonly hasRun: boolean;
+      readonly inputs: readonly Content[] | undefined;
+    } {
   if (DatasetParseError.isInstance(value)) return value;
   try {
     const read = readDatasetCase(value, { index });
@@ -149,39 +167,111 @@ function readCase(
       read.toolsCalled !== undefined ||
       read.trajectory !== undefined ||
       read.turns?.some((turn) => turn.toolsCalled !== undefined) === true;
-    // A conversation is run turn by turn by a later version: its case is not run here.
-    return { id: read.id, hasRun: hasRun || read.turns !== undefined, input: read.input };
+    if (read.turns === undefined || hasRun) {
+      return { id: read.id, hasRun, inputs: read.input === undefined ? undefined : [read.input] };
+    }
+    const silent = read.turns.findIndex((turn) => turn.input === undefined);
+    if (silent !== -1) {
+      return new DatasetParseError({
+        message: `turns[${silent}] has no input: give each turn what the user says, for the agent to answer`,
+        item: index,
+        caseId: read.id,
+        field: "turns",
+      });
+    }
+    return { id: read.id, hasRun, inputs: read.turns.map((turn) => turn.input as Content) };
   } catch (error) {
     if (DatasetParseError.isInstance(error)) return error;
     throw error;
   }
 }
 
+/** One run of a case: each turn's transcript, up to the turn that failed, if one did. */
+interface CaseRun {
+  readonly transcripts: readonly unknown[];
+  readonly turns: readonly { readonly durationMs: number; readonly log: readonly string[] }[];
+  readonly durationMs: number;
+  readonly failure?: string;
+}
+
+/**
+ * Runs the agent on a case, turn by turn: each turn is given the conversation so far (the
+ * earlier turns' inputs and transcripts) and the run's session id; a failed turn ends the run.
+ */
+async function runCase(
+  options: RecordAgentRunsOptions,
+  caseId: string,
+  inputs: readonly Content[],
+  attempt: number,
+): Promise<CaseRun> {
+  const session = randomUUID();
+  const history: AgentTurn[] = [];
+  const turns: { durationMs: number; log: readonly string[] }[] = [];
+  let durationMs = 0;
+  for (const [turn, input] of inputs.entries()) {
+    const outcome = await runAgentOnce(
+      options.agent,
+      { caseId, input, attempt, turn, history: [...history], session },
+      { timeoutMs: options.timeoutMs, signal: options.signal },
+    );
+    durationMs += outcome.durationMs;
+    if (outcome.status === "failed") {
+      const failure =
+        inputs.length === 1 ? outcome.message : `turn ${turn + 1}: ${outcome.message}`;
+      return { transcripts: history.map((item) => item.transcript), turns, durationMs, failure };
+    }
+    turns.push({ durationMs: outcome.durationMs, log: outcome.log });
+    history.push({ input, transcript: outcome.transcript });
+  }
+  return { transcripts: history.map((item) => item.transcript), turns, durationMs };
+}
+
 function parseError(error: DatasetParseError | undefined): JsonObject {
   return { code: "DATASET_PARSE", message: error?.message ?? "not a test case" };
 }
 
-/** A run as the recordings file holds it: the case, with its transcript or the agent's error. */
+/**
+ * A run as the recordings file holds it: the case, with its transcript (a conversation's turn by
+ * turn) or the agent's error, and the run's metadata.
+ */
 function recordingOf(
   raw: JsonObject,
   id: string,
   attempt: number,
   options: Pick<RecordAgentRunsOptions, "agent" | "repeat">,
-  outcome: AgentOutcome,
+  run: CaseRun,
 ): JsonObject {
-  const run: JsonObject = { agent: options.agent.name, durationMs: outcome.durationMs };
-  if (outcome.status === "answered" && outcome.log.length > 0) run.log = [...outcome.log];
+  const conversation = Array.isArray(raw.turns) ? raw.turns : undefined;
+  const agentRun: JsonObject = { agent: options.agent.name, durationMs: round(run.durationMs) };
+  const log = run.turns.flatMap((turn) => turn.log);
+  if (log.length > 0) agentRun.log = log;
+  if (conversation !== undefined) {
+    agentRun.turns = run.turns.map((turn): JsonObject => {
+      const shown: JsonObject = { durationMs: round(turn.durationMs) };
+      if (turn.log.length > 0) shown.log = [...turn.log];
+      return shown;
+    });
+  }
   const metadata = Object.hasOwn(raw, "metadata") ? raw.metadata : {};
   const line: JsonObject = {
     ...raw,
     id,
     ...(options.repeat > 1 ? { run: attempt } : {}),
-    metadata: isJsonObject(metadata) ? { ...metadata, agentRun: run } : metadata,
+    metadata: isJsonObject(metadata) ? { ...metadata, agentRun } : metadata,
   };
-  if (outcome.status === "answered") line.trajectory = outcome.transcript as JsonObject;
-  else line.runError = { code: "AGENT_RUN", message: outcome.message };
+  if (conversation !== undefined) {
+    // Each turn with what the agent returned for it; the turns after a failure as given.
+    line.turns = conversation.map((turn, at) =>
+      at < run.transcripts.length && isJsonObject(turn)
+        ? { ...turn, trajectory: run.transcripts[at] as JsonObject }
+        : turn,
+    );
+  } else if (run.failure === undefined) line.trajectory = run.transcripts[0] as JsonObject;
+  if (run.failure !== undefined) line.runError = { code: "AGENT_RUN", message: run.failure };
   return line;
 }
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 /**
  * The runs a recordings file holds, by case and run; a last line cut short (a kill mid-write) is

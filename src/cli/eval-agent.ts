@@ -111,7 +111,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
       resume: plan.resume,
       signal: io.signal,
       onRun: (run) => {
-        progress.tick(run.outcome.status === "answered" ? "passed" : "failed");
+        progress.tick(run.status === "answered" ? "passed" : "failed");
       },
       onProgress: (bytes) => {
         progress.bytes(bytes);

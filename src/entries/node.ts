@@ -58,7 +58,12 @@ export type { RecordedGate } from "../core/gate.js";
 export type { RunBatchOptions } from "../evaluate-to-file/judge-batches.js";
 export type { RunProgress } from "../evaluate-to-file/run-options.js";
 export { recordAgentRuns } from "../agent/record-runs.js";
-export type { FinishedRun, RecordAgentRunsOptions, RecordedRuns } from "../agent/record-runs.js";
+export type {
+  FinishedRun,
+  RecordAgentRunsOptions,
+  RecordedRuns,
+  StartedRun,
+} from "../agent/record-runs.js";
 export { resolveAgent } from "../agent/resolve-agent.js";
 export { runAgentOnce } from "../agent/agent.js";
 export type {
@@ -67,4 +72,5 @@ export type {
   AgentFunction,
   AgentOutcome,
   AgentRequest,
+  AgentTurn,
 } from "../agent/agent.js";
