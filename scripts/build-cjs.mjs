@@ -16,7 +16,7 @@ const out = path.join(dist, "cjs");
 const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 
 // ESM-only dependencies: bundled into the CommonJS build (their ESM build is used by import).
-const esmOnly = ["p-limit", "p-throttle", "yocto-queue"];
+const esmOnly = ["ky", "p-limit", "p-throttle", "yocto-queue"];
 
 /** Entry name (path under dist/cjs, without .js) -> the ESM file it is built from. */
 const input = {};

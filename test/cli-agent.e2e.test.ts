@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -17,6 +19,7 @@ function exampleFolder(extra: Record<string, unknown> = {}): string {
     "dataset.jsonl": readFileSync(path.join(example, "dataset.jsonl"), "utf8"),
     "agent.py": readFileSync(path.join(example, "agent.py"), "utf8"),
     "agent.ts": readFileSync(path.join(example, "agent.ts"), "utf8"),
+    "conversation.jsonl": readFileSync(path.join(example, "conversation.jsonl"), "utf8"),
     ...extra,
   });
 }
@@ -60,6 +63,105 @@ describe("toolscore eval --agent", () => {
       expect(rescored.code).toBe(0);
     },
   );
+
+  (python.runs ? it : it.skip)(
+    `runs a conversation turn by turn against a long-lived Python process${python.runs ? "" : ` [skipped: ${python.missing}]`}`,
+    async () => {
+      expect(python.present, python.missing).toBe(true);
+      const cwd = exampleFolder();
+      const run = await runCliProcess(
+        [
+          "eval",
+          "conversation.jsonl",
+          "--agent",
+          `${python.path} agent.py --long-lived`,
+          "--agent-process",
+          "long-lived",
+          "--repeat",
+          "2",
+        ],
+        { cwd },
+      );
+      expect(run.stderr).toMatch(/2 runs of .*agent\.py --long-lived; agent time/);
+      expect(run.stdout).toMatch(/2 cases: 2 passed, 0 failed, 0 errors/);
+      expect(run.code).toBe(0);
+      const [recorded] = readJsonl(path.join(cwd, "toolscore-results.runs.jsonl"));
+      const turns = recorded.turns as { trajectory: { tool_calls?: unknown[] }[] }[];
+      // Each turn holds what the agent returned for it: the refund took the order from turn 1.
+      expect(
+        turns.map((turn) => JSON.stringify(turn.trajectory).match(/"name": ?"(\w+)"/)?.[1]),
+      ).toEqual(["lookup_order", "refund_order", undefined]);
+      expect(recorded.metadata).toMatchObject({ agentRun: { turns: [{}, {}, {}] } });
+    },
+  );
+
+  it("posts each case to an HTTP agent with headers from the environment, retrying a busy endpoint", async () => {
+    const cwd = exampleFolder();
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      let text = "";
+      request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      request.on("end", () => {
+        const body = JSON.parse(text) as { id: string; input: string };
+        asked.push(body.id);
+        if (request.headers.authorization !== "Bearer s3cret") {
+          response.writeHead(401).end("who are you?");
+        } else if (
+          body.id === "weather-oslo" &&
+          asked.filter((id) => id === body.id).length === 1
+        ) {
+          response.writeHead(503, { "retry-after": "0" }).end("busy");
+        } else {
+          const city = /in ([A-Z][a-z]+)/.exec(body.input)?.[1] ?? "";
+          const date = /\d{4}-\d{2}-\d{2}/.exec(body.input)?.[0] ?? "";
+          const call = { name: "get_weather", arguments: JSON.stringify({ city, date }) };
+          response.setHeader("content-type", "application/json");
+          response.end(
+            JSON.stringify([
+              { role: "user", content: body.input },
+              {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "c", type: "function", function: call }],
+              },
+            ]),
+          );
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
+      const run = await runCliProcess(
+        [
+          "eval",
+          "dataset.jsonl",
+          "--agent",
+          url,
+          "--agent-header",
+          "Authorization: Bearer ${AGENT_TOKEN}",
+        ],
+        { cwd, env: { AGENT_TOKEN: "s3cret" } },
+      );
+      expect(run.stderr).toMatch(/4 runs of http:\/\/127\.0\.0\.1:\d+\/agent; agent time/);
+      // The weather cases pass (one after a retry); the flight and the refund get weather.
+      expect(run.stdout).toMatch(/4 cases: 2 passed, 2 failed, 0 errors/);
+      expect(asked.filter((id) => id === "weather-oslo")).toHaveLength(2);
+      const runs = readJsonl(path.join(cwd, "toolscore-results.runs.jsonl"));
+      const oslo = runs.find((line) => line.id === "weather-oslo");
+      expect(oslo?.metadata).toMatchObject({
+        agentRun: { log: ["retry 1: 503 Service Unavailable"] },
+      });
+      // The key is in no file the run wrote.
+      expect(readFileSync(path.join(cwd, "toolscore-results.runs.jsonl"), "utf8")).not.toMatch(
+        /s3cret/,
+      );
+      expect(readFileSync(path.join(cwd, "toolscore-results.jsonl"), "utf8")).not.toMatch(/s3cret/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 
   it("runs a TypeScript module agent k times: the double refund fails every run, pass^k says so", async () => {
     const cwd = exampleFolder();
@@ -127,7 +229,17 @@ describe("toolscore eval --agent", () => {
       [["--agent", "agent.ts", "--shard", "1/2"], /--shard splits the cases/],
       [["--agent", "agent.ts", "--repeat", "0"], /--repeat/],
       [["--agent", "nothing-here.mjs"], /--agent nothing-here\.mjs could not be loaded/],
-      [["--agent", "https://agent.test"], /HTTP endpoint is not run yet/],
+      [["--agent-process", "long-lived"], /--agent-process says how a command agent runs/],
+      [["--agent-header", "A: b"], /--agent-header goes to an HTTP agent: give --agent/],
+      [
+        ["--agent", "http://127.0.0.1:9/", "--agent-header", "Authorization: Bearer ${NOT_SET_X}"],
+        /--agent-header Authorization reads \$\{NOT_SET_X\}, which is not set/,
+      ],
+      [["--agent", "http://127.0.0.1:9/", "--agent-header", "no colon"], /must be 'Name: value'/],
+      [
+        ["--agent", "agent.ts", "--agent-process", "long-lived"],
+        /--agent-process long-lived keeps a command's processes; agent\.ts is not a command/,
+      ],
       [
         ["--agent", "agent.ts", "--recordings", "toolscore-results.jsonl"],
         /--recordings is the results file/,

@@ -70,6 +70,17 @@ export interface Agent {
    * agent failed, with a message that says how (the command's stderr tail, the module's error).
    */
   run(request: AgentRequest, signal: AbortSignal, log: (message: string) => void): Promise<unknown>;
+  /** Ends what the agent keeps between runs (long-lived processes); call it once the runs are done. */
+  readonly close?: () => Promise<void>;
+}
+
+/**
+ * A run's request as a command or an endpoint reads it (docs/guides/agent-protocol.md): the case's
+ * id, what the user says, and where the run stands.
+ */
+export function requestBody(request: AgentRequest): Record<string, unknown> {
+  const { caseId, input, attempt, turn, session, history } = request;
+  return { id: caseId, input, attempt, turn, session, history };
 }
 
 /** How an agent failed, in its own words: the message a case's error shows. */

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -25,7 +26,7 @@ const examples = path.resolve(
 /** A command agent made of a Node script, run as any command is (through the shell). */
 function scriptAgent(script: string) {
   const directory = folder({ "agent.mjs": script });
-  return commandAgent(`${node} agent.mjs`, directory);
+  return commandAgent(`${node} agent.mjs`, { cwd: directory });
 }
 
 describe("commandAgent", () => {
@@ -90,10 +91,9 @@ describe("commandAgent", () => {
         setInterval(() => {}, 1000);
       `,
     });
-    const agent = commandAgent(`${node} agent.mjs`, directory);
+    const agent = commandAgent(`${node} agent.mjs`, { cwd: directory });
     const outcome = await runAgentOnce(agent, request, { timeoutMs: 1500 });
     expect(outcome.status === "failed" && outcome.message).toMatch(/within 1500 ms/);
-    const { readFileSync } = await import("node:fs");
     const pids = readFileSync(path.join(directory, "pids"), "utf8").split(" ").map(Number);
     // Killed as a group: the agent and the process it started are gone.
     await expect.poll(() => pids.filter(alive), { timeout: 10_000 }).toEqual([]);
@@ -104,7 +104,7 @@ describe("commandAgent", () => {
     `runs the Python agent of the protocol's guide${python.runs ? "" : ` [skipped: ${python.missing}]`}`,
     async () => {
       expect(python.present, python.missing).toBe(true);
-      const agent = commandAgent(`${python.path} agent.py`, examples);
+      const agent = commandAgent(`${python.path} agent.py`, { cwd: examples });
       const outcome = await runAgentOnce(agent, request, { timeoutMs: 60_000 });
       expect(outcome).toMatchObject({ status: "answered" });
       const transcript = (outcome.status === "answered" ? outcome.transcript : []) as {
@@ -116,10 +116,29 @@ describe("commandAgent", () => {
       // The script runs on its own too, as the guide says.
       const out = execFileSync(python.path, ["agent.py"], {
         cwd: examples,
-        input: requestLine({ ...request, input: "Refund order 7" }),
+        input: requestLine({ ...request, input: "Refund order 1042" }),
       });
       const refund = JSON.parse(out.toString()) as typeof transcript;
       expect(refund[1].tool_calls?.[0].function.name).toBe("refund_order");
+      // The guide's own agent, as its page prints it.
+      const guide = readFileSync(
+        path.join(examples, "../../docs/guides/agent-protocol.md"),
+        "utf8",
+      );
+      const script = /```python\n(import json[\s\S]*?)```/.exec(guide)?.[1] ?? "";
+      expect(script.split("\n").length).toBeLessThanOrEqual(20);
+      const directory = folder({ "agent.py": script });
+      const guided = await runAgentOnce(
+        commandAgent(`${python.path} agent.py`, { cwd: directory }),
+        request,
+        { timeoutMs: 60_000 },
+      );
+      expect(guided).toMatchObject({ status: "answered" });
+      const said = (guided.status === "answered" ? guided.transcript : []) as typeof transcript;
+      expect(JSON.parse(said[1].tool_calls?.[0].function.arguments ?? "")).toEqual({
+        city: "Oslo",
+        date: "2026-07-14",
+      });
     },
   );
 });
@@ -132,3 +151,78 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe("commandAgent, long-lived", () => {
+  /** A loop over request lines that answers each by the input's first word. */
+  const loop = `
+    import { createInterface } from "node:readline";
+    const lines = createInterface({ input: process.stdin });
+    lines.on("line", (line) => {
+      const asked = JSON.parse(line);
+      const word = asked.input.split(" ")[0];
+      if (word === "crash") process.exit(3);
+      if (word === "hang") return;
+      if (word === "refuse") {
+        console.log(JSON.stringify({ error: "no tool fits " + asked.id }));
+        return;
+      }
+      console.log("loading the model...");
+      console.log(JSON.stringify({ transcript: [{ role: "user", content: asked.input, pid: process.pid }] }));
+    });
+    lines.on("close", () => process.exit(0));
+  `;
+  const ask = (input: string, caseId = input): typeof request => ({ ...request, caseId, input });
+  const pidOf = (outcome: Awaited<ReturnType<typeof runAgentOnce>>) =>
+    outcome.status === "answered" ? (outcome.transcript as { pid: number }[])[0].pid : undefined;
+
+  it("answers run after run from one process, and keeps what else it printed in the run's log", async () => {
+    const directory = folder({ "agent.mjs": loop });
+    const agent = commandAgent(`${node} agent.mjs`, { cwd: directory, process: "long-lived" });
+    try {
+      const first = await runAgentOnce(agent, ask("hello there"), { timeoutMs: 60_000 });
+      expect(first).toMatchObject({
+        status: "answered",
+        transcript: [{ role: "user", content: "hello there" }],
+        log: ["stdout: loading the model..."],
+      });
+      const second = await runAgentOnce(agent, ask("again"), { timeoutMs: 60_000 });
+      expect(pidOf(second)).toBe(pidOf(first));
+      // Runs at once get processes of their own.
+      const together = await Promise.all(
+        ["a", "b", "c"].map((word) => runAgentOnce(agent, ask(word), { timeoutMs: 60_000 })),
+      );
+      expect(together.map((outcome) => outcome.status)).toEqual([
+        "answered",
+        "answered",
+        "answered",
+      ]);
+      expect(new Set(together.map(pidOf)).size).toBe(3);
+      const refused = await runAgentOnce(agent, ask("refuse it"), { timeoutMs: 60_000 });
+      expect(refused).toMatchObject({ status: "failed", message: "no tool fits refuse it" });
+    } finally {
+      await agent.close?.();
+    }
+  });
+
+  it("fails the run a process dies or hangs on, and starts another for the next run", async () => {
+    const directory = folder({ "agent.mjs": loop });
+    const agent = commandAgent(`${node} agent.mjs`, { cwd: directory, process: "long-lived" });
+    try {
+      const first = await runAgentOnce(agent, ask("hello"), { timeoutMs: 60_000 });
+      const crashed = await runAgentOnce(agent, ask("crash now"), { timeoutMs: 60_000 });
+      expect(crashed).toMatchObject({
+        status: "failed",
+        message: "the agent process exited with 3 before it answered",
+      });
+      const hung = await runAgentOnce(agent, ask("hang on"), { timeoutMs: 500 });
+      expect(hung.status === "failed" && hung.message).toMatch(/within 500 ms/);
+      const after = await runAgentOnce(agent, ask("hello"), { timeoutMs: 60_000 });
+      expect(after.status).toBe("answered");
+      expect(pidOf(after)).not.toBe(pidOf(first));
+      await agent.close?.();
+      await expect.poll(() => alive(pidOf(after) ?? 0), { timeout: 10_000 }).toBe(false);
+    } finally {
+      await agent.close?.();
+    }
+  });
+});

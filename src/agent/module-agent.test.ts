@@ -56,15 +56,25 @@ describe("moduleAgent", () => {
 });
 
 describe("resolveAgent", () => {
-  it("tells a module from a command, and refuses what it does not run yet", async () => {
+  it("tells a module, a command and an endpoint apart, and refuses settings of another kind", async () => {
     expect(namesModule("agents/agent.ts")).toBe(true);
     expect(namesModule("python agent.py")).toBe(false);
     expect(namesModule("node agent.js")).toBe(false);
-    const command = await resolveAgent("python3 agent.py", folder());
+    const cwd = folder();
+    const command = await resolveAgent("python3 agent.py", { cwd });
     expect(command.name).toBe("python3 agent.py");
-    await expect(resolveAgent("https://agent.test/run", folder())).rejects.toThrow(
-      /HTTP endpoint is not run yet/,
-    );
-    await expect(resolveAgent("  ", folder())).rejects.toThrow(/needs a module/);
+    expect(command.close).toBeUndefined();
+    const kept = await resolveAgent("python3 agent.py", { cwd, process: "long-lived" });
+    expect(kept.close).toBeTypeOf("function");
+    const endpoint = await resolveAgent("HTTPS://agent.test/run", { cwd });
+    expect(endpoint.name).toBe("https://agent.test/run");
+    await expect(resolveAgent("  ", { cwd })).rejects.toThrow(/needs a module/);
+    await expect(
+      resolveAgent("https://agent.test/run", { cwd, process: "long-lived" }),
+    ).rejects.toThrow(/--agent-process long-lived keeps a command's processes/);
+    await expect(
+      resolveAgent("python3 agent.py", { cwd, headers: { authorization: "x" } }),
+    ).rejects.toThrow(/--agent-header goes with an HTTP endpoint/);
+    await expect(resolveAgent("http://[nope/run", { cwd })).rejects.toThrow(/is not a URL/);
   });
 });

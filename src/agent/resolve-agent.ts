@@ -1,27 +1,50 @@
 import { InvalidOptionError } from "../core/errors.js";
 import type { Agent } from "./agent.js";
 import { commandAgent } from "./command-agent.js";
+import type { CommandProcess } from "./command-agent.js";
+import { httpAgent } from "./http-agent.js";
 import { moduleAgent, namesModule } from "./module-agent.js";
 
+export interface ResolveAgentOptions {
+  /** Where a module's path is relative to, and a command runs. */
+  readonly cwd: string;
+  /** A command's processes: one per run (default), or long-lived. */
+  readonly process?: CommandProcess | undefined;
+  /** Headers an HTTP endpoint is sent (its key, say). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
 /**
- * The agent `spec` names, ready to run: a JavaScript or TypeScript module (a path ending in .js,
- * .mjs, .cjs, .ts, .mts or .cts), else a command run through the shell in `cwd`.
+ * The agent `spec` names, ready to run: an http(s) URL is an endpoint, a path ending in .js, .mjs,
+ * .cjs, .ts, .mts, .cts or .tsx a module, anything else a command run through the shell.
  */
-export async function resolveAgent(spec: string, cwd: string): Promise<Agent> {
+export async function resolveAgent(spec: string, options: ResolveAgentOptions): Promise<Agent> {
   const given = spec.trim();
+  const refuse = (message: string): never => {
+    throw new InvalidOptionError({ option: "agent", value: spec, message });
+  };
   if (given === "") {
-    throw new InvalidOptionError({
-      option: "agent",
-      value: spec,
-      message: "--agent needs a module (agent.ts), a command (python agent.py) or a URL",
-    });
+    return refuse("--agent needs a module (agent.ts), a command (python agent.py) or a URL");
   }
-  if (/^https?:\/\//i.test(given)) {
-    throw new InvalidOptionError({
-      option: "agent",
-      value: spec,
-      message: `--agent ${given}: an HTTP endpoint is not run yet; wrap it in a command (see docs/guides/agent-protocol.md) or give a module`,
-    });
+  const kind = /^https?:\/\//i.test(given) ? "url" : namesModule(given) ? "module" : "command";
+  if (options.process === "long-lived" && kind !== "command") {
+    refuse(`--agent-process long-lived keeps a command's processes; ${given} is not a command`);
   }
-  return namesModule(given) ? moduleAgent(given, cwd) : commandAgent(given, cwd);
+  if (options.headers !== undefined && Object.keys(options.headers).length > 0 && kind !== "url") {
+    refuse(`--agent-header goes with an HTTP endpoint; ${given} is not a URL`);
+  }
+  if (kind === "url") {
+    let url: URL;
+    try {
+      url = new URL(given);
+    } catch {
+      return refuse(`--agent ${given} is not a URL that can be reached`);
+    }
+    return httpAgent(url.href, options.headers === undefined ? {} : { headers: options.headers });
+  }
+  if (kind === "module") return moduleAgent(given, options.cwd);
+  return commandAgent(given, {
+    cwd: options.cwd,
+    ...(options.process === undefined ? {} : { process: options.process }),
+  });
 }

@@ -8,6 +8,7 @@ import { recordAgentRuns } from "../agent/record-runs.js";
 import type { RecordedRuns } from "../agent/record-runs.js";
 import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
+import type { CommandProcess } from "../agent/command-agent.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { plural } from "../core/words.js";
 import { printable } from "../reporters/printable.js";
@@ -23,6 +24,9 @@ export interface AgentRunPlan {
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly resume: boolean;
+  readonly process: CommandProcess | undefined;
+  /** Headers for an HTTP agent, their `${VAR}`s read. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** Settings that do not go with --agent yet, and why. */
@@ -55,6 +59,15 @@ export function agentRunOf(
     if (settings.recordings !== undefined) {
       throw usageError("--recordings is where the agent's runs go: give --agent", "--recordings");
     }
+    if (settings.agentProcess !== undefined) {
+      throw usageError(
+        "--agent-process says how a command agent runs: give --agent",
+        "--agent-process",
+      );
+    }
+    if (settings.agentHeaders.length > 0) {
+      throw usageError("--agent-header goes to an HTTP agent: give --agent", "--agent-header");
+    }
     return undefined;
   }
   for (const [setting, why] of Object.entries(notWithAgent)) {
@@ -86,12 +99,53 @@ export function agentRunOf(
     timeoutMs: settings.agentTimeoutMs ?? 300_000,
     concurrency: settings.concurrency ?? 8,
     resume: settings.resume,
+    process: settings.agentProcess,
+    headers: headersOf(settings.agentHeaders, io.env),
   };
+}
+
+/**
+ * Headers given as `Name: value`, each `${VAR}` in a value read from the environment, so that a
+ * key is neither typed on the command line nor written in a config.
+ */
+export function headersOf(
+  given: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const header of given) {
+    const colon = header.indexOf(":");
+    const name = header.slice(0, colon).trim();
+    if (colon === -1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw usageError(
+        `--agent-header ${JSON.stringify(header)} must be 'Name: value' (Authorization: Bearer \${TOKEN})`,
+        "--agent-header",
+      );
+    }
+    headers[name] = header
+      .slice(colon + 1)
+      .trim()
+      .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
+        const value = env[variable];
+        if (value === undefined || value === "") {
+          throw usageError(
+            `--agent-header ${name} reads \${${variable}}, which is not set in the environment`,
+            "--agent-header",
+          );
+        }
+        return value;
+      });
+  }
+  return headers;
 }
 
 /** Runs the agent on the dataset's cases into the recordings file; says what it did. */
 export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
-  const agent = await resolveAgent(plan.spec, io.cwd);
+  const agent = await resolveAgent(plan.spec, {
+    cwd: io.cwd,
+    process: plan.process,
+    headers: plan.headers,
+  });
   const shown = shownPath(plan.recordings, io);
   const progress = createProgress({
     stream: io.stderr,
@@ -119,6 +173,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     });
   } finally {
     progress.finish();
+    await agent.close?.();
   }
   const parts = [`${plural(runs.ran, "run")} of ${printable(agent.name)}`];
   if (runs.failed > 0) parts.push(`${runs.failed} failed`);

@@ -13,6 +13,8 @@ import { isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { detailsChoices } from "../evaluate-to-file/run-options.js";
 import type { DetailsChoice } from "../evaluate-to-file/run-options.js";
+import { commandProcesses } from "../agent/command-agent.js";
+import type { CommandProcess } from "../agent/command-agent.js";
 import { usageError } from "./io.js";
 import { configSchemaOf, kinds } from "./settings.js";
 import type { ConfigGroup, Kind, SettingsTable } from "./settings.js";
@@ -92,6 +94,10 @@ export interface RunSettings {
   readonly agentTimeoutMs: number | undefined;
   /** Where the agent's runs are recorded (default: beside the results file). */
   readonly recordings: string | undefined;
+  /** A command agent's processes: one per run (default), or long-lived. */
+  readonly agentProcess: CommandProcess | undefined;
+  /** Headers sent to an HTTP agent, `Name: value`, `${VAR}` read from the environment. */
+  readonly agentHeaders: readonly string[];
 }
 
 const metrics = "Metrics and options";
@@ -620,6 +626,29 @@ export const runSettings: SettingsTable<RunSettings> = {
       group: agentGroup,
     },
     config: { doc: "Where the agent's runs are recorded (JSONL), relative to this file" },
+  },
+  agentProcess: {
+    kind: kinds.choice(commandProcesses),
+    flag: {
+      value: "per-run|long-lived",
+      help: "a command agent's processes: one per run (default), or long-lived,\nanswering a JSON line per run (see docs/guides/agent-protocol.md)",
+      group: agentGroup,
+    },
+    config: {
+      doc: "A command agent's processes: one per run (per-run, the default) or long-lived, answering a JSON line per run",
+    },
+  },
+  agentHeaders: {
+    kind: kinds.texts,
+    flag: {
+      name: "agent-header",
+      value: "<'Name: value'>",
+      help: "a header sent to an HTTP agent (repeatable); ${VAR} in the value is\nread from the environment: --agent-header 'Authorization: Bearer ${TOKEN}'",
+      group: agentGroup,
+    },
+    config: {
+      doc: "Headers sent to an HTTP agent, each 'Name: value'; ${VAR} in a value is read from the environment",
+    },
   },
 };
 
