@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -181,6 +181,92 @@ describe("toolscore eval --agent", () => {
     expect(runs[0]).toMatchObject({ metadata: { agentRun: { agent: "agent.ts" } } });
   });
 
+  it("splits the runs over shards, and merge --dataset joins their recordings for one eval to score", async () => {
+    const cwd = exampleFolder();
+    for (const shard of ["1/2", "2/2"]) {
+      const run = await runCliProcess(
+        [
+          "eval",
+          "dataset.jsonl",
+          "--agent",
+          "agent.ts",
+          "--shard",
+          shard,
+          "-o",
+          `r${shard[0]}.jsonl`,
+        ],
+        { cwd },
+      );
+      expect(run.stderr).toMatch(/2 runs of agent\.ts/);
+      expect(run.stdout).toMatch(/2 cases: /);
+    }
+    const merged = await runCliProcess(
+      ["merge", "r1.runs.jsonl", "r2.runs.jsonl", "--dataset", "dataset.jsonl", "-o", "runs.jsonl"],
+      { cwd },
+    );
+    expect(merged.stdout).toBe(
+      "merged: 4 runs of 4 cases into runs.jsonl; score them with toolscore eval runs.jsonl\n",
+    );
+    expect(merged.code).toBe(0);
+    expect(readJsonl(path.join(cwd, "runs.jsonl")).map((line) => line.id)).toEqual([
+      "weather-paris",
+      "weather-oslo",
+      "flight-rome",
+      "refund-once",
+    ]);
+    const scored = await runCliProcess(["eval", "runs.jsonl", "-o", "all.jsonl"], { cwd });
+    expect(scored.stdout).toMatch(/4 cases: 3 passed, 1 failed/);
+    // A shard left out is named, not skipped; results files are not recordings.
+    const short = await runCliProcess(
+      ["merge", "r1.runs.jsonl", "--dataset", "dataset.jsonl", "-o", "part.jsonl"],
+      { cwd },
+    );
+    expect(short.stderr).toMatch(/2 of 4 cases of .*dataset\.jsonl are in none of the recordings/);
+    expect(short.code).toBe(3);
+    const mixed = await runCliProcess(
+      ["merge", "r1.jsonl", "--dataset", "dataset.jsonl", "-o", "x.jsonl"],
+      { cwd },
+    );
+    expect(mixed.stderr).toMatch(/r1\.jsonl holds results: --dataset joins recordings/);
+    const bare = await runCliProcess(["merge", "r1.runs.jsonl", "-o", "x.jsonl"], { cwd });
+    expect(bare.stderr).toMatch(/holds recordings of an agent's runs: give --dataset/);
+    expect(bare.code).toBe(2);
+  });
+
+  it("checks the agent and counts its runs in a dry run, running none and writing nothing", async () => {
+    const cwd = exampleFolder();
+    const dry = await runCliProcess(
+      ["eval", "dataset.jsonl", "--agent", "agent.ts", "--repeat", "2", "--dry-run"],
+      { cwd },
+    );
+    expect(dry.stdout).toMatch(
+      /^dry run: the agent would make 8 runs of agent\.ts; nothing run\.\n/,
+    );
+    expect(dry.stdout).toMatch(/dry run: dataset\.jsonl: 4 cases read/);
+    expect(dry.code).toBe(0);
+    expect(existsSync(path.join(cwd, "toolscore-results.runs.jsonl"))).toBe(false);
+    expect(existsSync(path.join(cwd, "toolscore-results.jsonl"))).toBe(false);
+    // Half the runs recorded, the last line cut: a dry run counts them and leaves the file be.
+    await runCliProcess(["eval", "dataset.jsonl", "--agent", "agent.ts"], { cwd });
+    const recordings = path.join(cwd, "toolscore-results.runs.jsonl");
+    const cut = `${readFileSync(recordings, "utf8").trimEnd()}\n{"id":"torn`;
+    writeFileSync(recordings, cut);
+    const resumed = await runCliProcess(
+      ["eval", "dataset.jsonl", "--agent", "agent.ts", "--repeat", "2", "--resume", "--dry-run"],
+      { cwd },
+    );
+    expect(resumed.stdout).toMatch(
+      /^dry run: the agent would make 4 runs of agent\.ts, keep 4 from toolscore-results\.runs\.jsonl; nothing run\./,
+    );
+    expect(readFileSync(recordings, "utf8")).toBe(cut);
+    const missing = await runCliProcess(
+      ["eval", "dataset.jsonl", "--agent", "missing.mjs", "--overwrite", "--dry-run"],
+      { cwd },
+    );
+    expect(missing.stderr).toMatch(/--agent missing\.mjs could not be loaded/);
+    expect(missing.code).toBe(2);
+  });
+
   it("makes a crash, a hang and an unreadable answer the cases' errors, and goes on", async () => {
     const cwd = folder({
       "dataset.jsonl": jsonl([
@@ -226,7 +312,6 @@ describe("toolscore eval --agent", () => {
       [["--repeat", "2"], /--repeat runs the agent several times: give --agent/],
       [["--agent-timeout", "10"], /--agent-timeout bounds each run of the agent: give --agent/],
       [["--recordings", "runs.jsonl"], /--recordings is where the agent's runs go: give --agent/],
-      [["--agent", "agent.ts", "--shard", "1/2"], /--shard splits the cases/],
       [["--agent", "agent.ts", "--repeat", "0"], /--repeat/],
       [["--agent", "nothing-here.mjs"], /--agent nothing-here\.mjs could not be loaded/],
       [["--agent-process", "long-lived"], /--agent-process says how a command agent runs/],

@@ -30,7 +30,14 @@ export interface RecordAgentRunsOptions {
   readonly timeoutMs: number;
   /** Keep the runs the recordings file holds and run only the rest; else it is started anew. */
   readonly resume: boolean;
+  /**
+   * One of `count` shards of the dataset (`--shard`): only the cases whose position mod `count`
+   * is `index` are run or copied; `mergeRecordings` joins the shards' recordings.
+   */
+  readonly shard?: { readonly index: number; readonly count: number } | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Count the runs that would be made, and make none: the recordings file is not touched. */
+  readonly dryRun?: boolean;
   /** Told of each run as it starts, and as it ends. */
   readonly onStart?: (run: StartedRun) => void;
   readonly onRun?: (run: FinishedRun) => void;
@@ -53,7 +60,7 @@ export interface FinishedRun extends StartedRun {
 
 /** What recording the runs came to. */
 export interface RecordedRuns {
-  /** Runs made now, and how many of them failed. */
+  /** Runs made now (that would be made, in a dry run), and how many of them failed. */
   readonly ran: number;
   readonly failed: number;
   /** Runs the recordings file held already (`resume`). */
@@ -69,13 +76,16 @@ const keyOf = (id: string, run: number) => `${id}\u0000${run}`;
 
 /** Runs the agent over the dataset's cases into the recordings file (see the file's head). */
 export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<RecordedRuns> {
-  const recorded = options.resume ? await recordedKeys(options.recordings) : new Set<string>();
+  const dryRun = options.dryRun === true;
+  const recorded = options.resume
+    ? await recordedKeys(options.recordings, { cut: !dryRun })
+    : new Set<string>();
   const kept = recorded.size;
-  const file = await open(options.recordings, options.resume ? "a" : "w");
+  const file = dryRun ? undefined : await open(options.recordings, options.resume ? "a" : "w");
   let writing: Promise<unknown> = Promise.resolve();
   // One line a write, in turn: runs that end together never interleave their lines.
   const write = (line: JsonObject): Promise<unknown> =>
-    (writing = writing.then(() => file.appendFile(`${JSON.stringify(line)}\n`)));
+    (writing = writing.then(() => file?.appendFile(`${JSON.stringify(line)}\n`)));
   let ran = 0;
   let failed = 0;
   let copied = 0;
@@ -93,17 +103,16 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
       options.dataset,
       options.onProgress === undefined ? {} : { onProgress: options.onProgress },
     );
+    const { shard } = options;
     for await (const { value, place } of reading) {
       if (options.signal?.aborted === true) break;
+      if (shard !== undefined && place.index % shard.count !== shard.index) continue;
       const raw = isJsonObject(value) && !DatasetParseError.isInstance(value) ? value : undefined;
       const read = readCase(value, place.index);
       if (DatasetParseError.isInstance(read) || raw === undefined) {
         // Carried to the scoring, which shows it as the case's error, as it would the line's.
         const error = DatasetParseError.isInstance(read) ? read : undefined;
-        const own = raw?.id;
-        const id =
-          error?.caseId ??
-          (typeof own === "string" && own !== "" ? own : `case-${place.index + 1}`);
+        const id = caseIdOf(value, place.index, error);
         // Under an id of its own, so that a resumed run knows it is written.
         if (!recorded.has(keyOf(id, 0))) await write({ id, runError: parseError(error) });
         copied++;
@@ -119,6 +128,10 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
       }
       for (let attempt = 0; attempt < options.repeat; attempt++) {
         if (recorded.has(keyOf(id, attempt))) continue;
+        if (dryRun) {
+          ran++;
+          continue;
+        }
         await schedule(async () => {
           options.onStart?.({ caseId: id, attempt });
           const run = await runCase(options, id, inputs, attempt);
@@ -141,7 +154,7 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   } finally {
     await Promise.allSettled(running);
     await writing.catch(() => undefined);
-    await file.close();
+    await file?.close();
   }
   return { ran, failed, kept, copied, agentMs: Math.round(agentMs) };
 }
@@ -226,6 +239,18 @@ async function runCase(
   return { transcripts: history.map((item) => item.transcript), turns, durationMs };
 }
 
+/**
+ * The id a dataset item is recorded under: its own, or `case-<position + 1>` as the reader names
+ * a case without one; an item that cannot be read keeps the id it gave, if any.
+ */
+export function caseIdOf(value: unknown, index: number, error?: DatasetParseError): string {
+  if (error?.caseId !== undefined) return error.caseId;
+  const own = isJsonObject(value) && !DatasetParseError.isInstance(value) ? value.id : undefined;
+  if (typeof own === "string" && own !== "") return own;
+  if (typeof own === "number" && Number.isFinite(own)) return String(own);
+  return `case-${index + 1}`;
+}
+
 function parseError(error: DatasetParseError | undefined): JsonObject {
   return { code: "DATASET_PARSE", message: error?.message ?? "not a test case" };
 }
@@ -277,7 +302,10 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
  * The runs a recordings file holds, by case and run; a last line cut short (a kill mid-write) is
  * taken off first, so that appending goes on from a whole line.
  */
-async function recordedKeys(file: string): Promise<Set<string>> {
+async function recordedKeys(
+  file: string,
+  options: { readonly cut: boolean },
+): Promise<Set<string>> {
   const keys = new Set<string>();
   let size: number;
   try {
@@ -285,9 +313,9 @@ async function recordedKeys(file: string): Promise<Set<string>> {
   } catch {
     return keys;
   }
-  await cutToLastLine(file, size);
+  if (options.cut) await cutToLastLine(file, size);
   for await (const { value, place } of readDatasetRecords(file)) {
-    if (!isJsonObject(value)) continue;
+    if (!isJsonObject(value) || DatasetParseError.isInstance(value)) continue;
     const id = typeof value.id === "string" ? value.id : `case-${place.index + 1}`;
     keys.add(keyOf(id, typeof value.run === "number" ? value.run : 0));
   }

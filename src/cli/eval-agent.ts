@@ -5,7 +5,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { recordAgentRuns } from "../agent/record-runs.js";
-import type { RecordedRuns } from "../agent/record-runs.js";
+import type { RecordAgentRunsOptions, RecordedRuns } from "../agent/record-runs.js";
+import type { Agent } from "../agent/agent.js";
 import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
 import type { CommandProcess } from "../agent/command-agent.js";
@@ -25,15 +26,15 @@ export interface AgentRunPlan {
   readonly concurrency: number;
   readonly resume: boolean;
   readonly process: CommandProcess | undefined;
+  /** The shard whose cases the agent runs; the recordings hold them only. */
+  readonly shard: RunSettings["shard"];
   /** Headers for an HTTP agent, their `${VAR}`s read. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
 /** Settings that do not go with --agent yet, and why. */
 const notWithAgent = {
-  shard: "--shard splits the cases of a dataset; with --agent, run it without",
   watch: "--watch scores recordings as they change; run the agent without it",
-  dryRun: "--dry-run runs nothing; leave out --agent to check the dataset",
   retryErrors:
     "--retry-errors re-scores errored cases; to run failed agent runs again, use --overwrite",
   expected: "--expected goes with recordings; --agent runs a dataset of cases",
@@ -100,6 +101,7 @@ export function agentRunOf(
     concurrency: settings.concurrency ?? 8,
     resume: settings.resume,
     process: settings.agentProcess,
+    shard: settings.shard,
     headers: headersOf(settings.agentHeaders, io.env),
   };
 }
@@ -139,6 +141,24 @@ export function headersOf(
   return headers;
 }
 
+/**
+ * `--dry-run` with an agent: the agent is loaded (a module) or checked (a URL) and the dataset read
+ * for the runs it would make; nothing is run and the recordings file is left alone.
+ */
+export async function dryRunAgent(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
+  const agent = await resolveAgent(plan.spec, {
+    cwd: io.cwd,
+    process: plan.process,
+    headers: plan.headers,
+  });
+  await agent.close?.();
+  const runs = await recordAgentRuns({ ...recordOptions(plan, dataset, agent, io), dryRun: true });
+  const parts = [`would make ${plural(runs.ran, "run")} of ${printable(agent.name)}`];
+  if (runs.kept > 0) parts.push(`keep ${runs.kept} from ${shownPath(plan.recordings, io)}`);
+  if (runs.copied > 0) parts.push(`copy ${plural(runs.copied, "case")} as recorded`);
+  io.stdout.write(`dry run: the agent ${parts.join(", ")}; nothing run.\n`);
+}
+
 /** Runs the agent on the dataset's cases into the recordings file; says what it did. */
 export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
   const agent = await resolveAgent(plan.spec, {
@@ -156,14 +176,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   let runs: RecordedRuns;
   try {
     runs = await recordAgentRuns({
-      dataset,
-      recordings: plan.recordings,
-      agent,
-      repeat: plan.repeat,
-      concurrency: plan.concurrency,
-      timeoutMs: plan.timeoutMs,
-      resume: plan.resume,
-      signal: io.signal,
+      ...recordOptions(plan, dataset, agent, io),
       onRun: (run) => {
         progress.tick(run.status === "answered" ? "passed" : "failed");
       },
@@ -182,4 +195,23 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   io.stderr.write(
     `toolscore: ${parts.join(", ")}; agent time ${(runs.agentMs / 1000).toFixed(1)} s; recorded in ${shown}\n`,
   );
+}
+
+function recordOptions(
+  plan: AgentRunPlan,
+  dataset: string,
+  agent: Agent,
+  io: CliIo,
+): RecordAgentRunsOptions {
+  return {
+    dataset,
+    recordings: plan.recordings,
+    agent,
+    repeat: plan.repeat,
+    concurrency: plan.concurrency,
+    timeoutMs: plan.timeoutMs,
+    resume: plan.resume,
+    shard: plan.shard,
+    signal: io.signal,
+  };
 }

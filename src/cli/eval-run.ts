@@ -35,7 +35,7 @@ import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead } from "../node/recordings.js";
 import { runSettings } from "./run-settings.js";
-import { agentRunOf, runAgentPhase } from "./eval-agent.js";
+import { agentRunOf, dryRunAgent, runAgentPhase } from "./eval-agent.js";
 import type { AgentRunPlan } from "./eval-agent.js";
 import type { RunSettings } from "./run-settings.js";
 
@@ -56,9 +56,13 @@ export async function runEval(
   if (values.watch === true) return watchEval(values, positionals, io);
   const planned = await planEval(values, positionals, io);
   let plan = planned;
-  if (planned.agentRun !== undefined) {
+  if (planned.agentRun !== undefined && values["dry-run"] === true) {
+    // The agent checked and its runs counted; the dataset's cases checked as a dry run does.
+    await dryRunAgent(planned.agentRun, planned.dataset, io);
+  } else if (planned.agentRun !== undefined) {
     await runAgentPhase(planned.agentRun, planned.dataset, io);
-    // The runs are the dataset now: scored whole each time (the runs themselves resume).
+    // The runs are the dataset now: scored whole each time (the runs themselves resume), the
+    // shard's only when sharded (merge --dataset joins the shards' recordings).
     const recordings = planned.agentRun.recordings;
     plan = {
       ...planned,
@@ -66,6 +70,7 @@ export async function runEval(
       datasetArgument: shownPath(recordings, io),
       resume: false,
       overwrite: true,
+      shard: undefined,
     };
   }
   const judge = judgeOnDemand(plan, io);

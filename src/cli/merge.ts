@@ -1,12 +1,15 @@
 import path from "node:path";
-import { ToolscoreError } from "../core/errors.js";
+import { ResultsFileError, ToolscoreError } from "../core/errors.js";
+import { isJsonObject } from "../core/json.js";
+import { mergeRecordings } from "../agent/merge-recordings.js";
+import { readDatasetRecords } from "../node/dataset.js";
 import { gateVerdict } from "../core/gate.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { mergeResults } from "../node/merge-results.js";
 import { formatConsoleReport } from "../reporters/console.js";
 import { printableLines } from "../reporters/printable.js";
 import { gateFlags, gateFor } from "./config.js";
-import { ExitCode, namedFile, usageError } from "./io.js";
+import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { reportTargets, writeReports } from "./reports.js";
 import { datasetPath, summarizeResults } from "../reports/results-reports.js";
@@ -31,14 +34,21 @@ export const mergeFlags = {
   },
   junit: { type: "string", value: "<file.xml>" },
   markdown: { type: "string", value: "<file.md>" },
+  dataset: {
+    type: "string",
+    value: "<file>",
+    help: "join the recordings of an agent run's shards (eval --agent --shard i/n)\ninstead: the dataset they ran, whose order they take; score the result\nwith eval",
+  },
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
 
 export const mergeHelp = `Usage: toolscore merge <shard results...> --out <merged.jsonl> [options]
+       toolscore merge <shard recordings...> --dataset <dataset> --out <runs.jsonl>
 
 Joins the results files of all n shards of one run (eval --shard i/n) into one, cases in
 dataset order, and decides the run's gate as eval does: every case must pass, or the share
---fail-under (else the config's fail_under) names.
+--fail-under (else the config's fail_under) names. With --dataset, joins the recordings of
+the shards of an agent run (eval --agent --shard i/n) into one, which eval then scores.
 
 ${flagsHelp(mergeFlags)}
 
@@ -58,6 +68,10 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "files" };
   const inputs = positionals.map((file) => namedFile(file, results, io));
   if (inputs.includes(out)) throw usageError("--out must not be one of the files merged", "--out");
+  const recordings = await holdsRecordings(inputs[0]);
+  if (values.dataset !== undefined || recordings) {
+    return mergeRecordingsCommand(values, inputs, out, recordings, io);
+  }
   try {
     await mergeResults({ inputs, out });
   } catch (error) {
@@ -86,3 +100,59 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
 }
 
 export const command: Command = { run: mergeCommand, help: mergeHelp, flags: mergeFlags };
+
+/** Whether `file` holds recordings (a dataset's lines) rather than a run's results. */
+async function holdsRecordings(file: string): Promise<boolean> {
+  for await (const { value } of readDatasetRecords(file)) {
+    return !(isJsonObject(value) && value.toolscore === "results");
+  }
+  return false;
+}
+
+/** `merge --dataset`: the shards' recordings of an agent run joined in the dataset's order. */
+async function mergeRecordingsCommand(
+  values: Readonly<Record<string, unknown>>,
+  inputs: readonly string[],
+  out: string,
+  recordings: boolean,
+  io: CliIo,
+): Promise<number> {
+  if (!recordings) {
+    throw usageError(
+      `${shownPath(inputs[0], io)} holds results: --dataset joins recordings (eval --agent --recordings); merge results without it`,
+      "--dataset",
+    );
+  }
+  if (typeof values.dataset !== "string") {
+    throw usageError(
+      `${shownPath(inputs[0], io)} holds recordings of an agent's runs: give --dataset, the dataset the shards ran`,
+      "--dataset",
+    );
+  }
+  for (const flag of ["fail-under", "report", "junit", "markdown"]) {
+    if (values[flag] !== undefined) {
+      throw usageError(
+        `--${flag} goes with results: score the joined recordings with eval`,
+        `--${flag}`,
+      );
+    }
+  }
+  const dataset = namedFile(
+    values.dataset,
+    { noun: "dataset", kinds: "a .jsonl, .json or .yaml file", option: "--dataset" },
+    io,
+  );
+  try {
+    const merged = await mergeRecordings({ dataset, inputs, out });
+    io.stdout.write(
+      `merged: ${merged.runs} runs of ${merged.cases} cases into ${shownPath(out, io)}; score them with toolscore eval ${shownPath(out, io)}\n`,
+    );
+    return ExitCode.OK;
+  } catch (error) {
+    if (ResultsFileError.isInstance(error)) {
+      io.stderr.write(`toolscore merge: ${printableLines(error.message)}\n`);
+      return ExitCode.RUNTIME;
+    }
+    throw error;
+  }
+}

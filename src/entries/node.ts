@@ -65,6 +65,8 @@ export type {
   StartedRun,
 } from "../agent/record-runs.js";
 export { resolveAgent } from "../agent/resolve-agent.js";
+export { mergeRecordings } from "../agent/merge-recordings.js";
+export type { MergeRecordingsOptions } from "../agent/merge-recordings.js";
 export type { ResolveAgentOptions } from "../agent/resolve-agent.js";
 export type { CommandProcess } from "../agent/command-agent.js";
 export { runAgentOnce } from "../agent/agent.js";
