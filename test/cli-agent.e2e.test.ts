@@ -33,7 +33,7 @@ describe("toolscore eval --agent", () => {
       const agent = ["--agent", `${python.path} agent.py`];
       const first = await runCliProcess(["eval", "dataset.jsonl", ...agent], { cwd });
       expect(first.stderr).toMatch(
-        /4 runs of .*agent\.py; agent time [\d.]+ s; recorded in toolscore-results\.runs\.jsonl/,
+        /4 runs of .*agent\.py; agent time [\d.]+ s, \d+% of the run; recorded in toolscore-results\.runs\.jsonl/,
       );
       expect(first.stdout).toMatch(/4 cases: 4 passed, 0 failed, 0 errors/);
       expect(first.code).toBe(0);
@@ -178,7 +178,11 @@ describe("toolscore eval --agent", () => {
     expect(runs.filter((line) => line.id === "refund-once").map((line) => line.run)).toEqual(
       expect.arrayContaining([0, 1, 2]),
     );
-    expect(runs[0]).toMatchObject({ metadata: { agentRun: { agent: "agent.ts" } } });
+    expect(runs[0]).toMatchObject({
+      metadata: {
+        agentRun: { agent: "agent.ts", model: "rules-v1", usage: { outputTokens: 12 } },
+      },
+    });
   });
 
   it("splits the runs over shards, and merge --dataset joins their recordings for one eval to score", async () => {

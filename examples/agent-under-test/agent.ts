@@ -8,6 +8,8 @@ import type { AgentContext } from "toolscore/node";
 export default function agent(input: unknown, context: AgentContext): unknown[] {
   const text = typeof input === "string" ? input : JSON.stringify(input);
   context.log(`case ${context.caseId}, run ${context.attempt}`);
+  // What a real agent reads from its model's answer; kept with the run's recording.
+  context.report({ model: "rules-v1", usage: { inputTokens: text.length, outputTokens: 12 } });
   const date = /\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? "";
   const calls: { name: string; args: Record<string, unknown> }[] = [];
   if (/weather/i.test(text)) {

@@ -8,7 +8,7 @@ const agentOf = (run: Agent["run"]): Agent => ({ name: "test agent", run });
 describe("runAgentOnce", () => {
   it("gives the transcript, the time and what the agent logged", async () => {
     const outcome = await runAgentOnce(
-      agentOf((given, _signal, log) => {
+      agentOf((given, { log }) => {
         log(`asked ${given.caseId}`);
         return Promise.resolve([{ role: "user", content: given.input }]);
       }),
@@ -50,7 +50,7 @@ describe("runAgentOnce", () => {
   it("ends a run at its deadline even when the agent ignores its signal", async () => {
     let seen: AbortSignal | undefined;
     const outcome = await runAgentOnce(
-      agentOf((_request, signal) => {
+      agentOf((_request, { signal }) => {
         seen = signal;
         return new Promise(() => undefined);
       }),
@@ -72,5 +72,38 @@ describe("runAgentOnce", () => {
     controller.abort();
     const outcome = await pending;
     expect(outcome.status === "failed" && outcome.message).toMatch(/stopped/);
+  });
+
+  it("reads a run's details from the agent's reports and its answer's envelope, adding up tokens and cost", async () => {
+    const outcome = await runAgentOnce(
+      agentOf((given, { report }) => {
+        report({ model: "gpt-x", usage: { inputTokens: 100, outputTokens: 7 }, costUsd: 0.5 });
+        return Promise.resolve({
+          transcript: [{ role: "user", content: given.input }],
+          usage: { inputTokens: 20, outputTokens: "many" },
+          costUsd: 0.25,
+          version: "1.4.2",
+          temperature: 0,
+        });
+      }),
+      request,
+      { timeoutMs: 60_000 },
+    );
+    expect(outcome).toEqual({
+      status: "answered",
+      transcript: [{ role: "user", content: "hi" }],
+      durationMs: expect.any(Number) as number,
+      details: {
+        model: "gpt-x",
+        version: "1.4.2",
+        usage: { inputTokens: 120, outputTokens: 7 },
+        costUsd: 0.75,
+      },
+      // Nothing it said is dropped unsaid.
+      log: [
+        'the answer\'s "temperature" is not read',
+        'the run\'s usage.outputTokens "many" is not a number of 0 or more: left out',
+      ],
+    });
   });
 });

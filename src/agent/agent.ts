@@ -30,13 +30,29 @@ export interface AgentTurn {
   readonly transcript: unknown;
 }
 
-/** What a module agent's function is given beside the input. */
-export interface AgentContext extends Omit<AgentRequest, "input"> {
+/**
+ * What an agent may say of its run, kept with the recording: the model it used, its own version,
+ * the tokens it spent and what they cost. A run of several turns adds the turns' tokens and costs.
+ */
+export interface AgentRunDetails {
+  readonly model?: string;
+  readonly version?: string;
+  readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
+  readonly costUsd?: number;
+}
+
+/** What a run of an agent is given beside its request. */
+export interface RunContext {
   /** Aborted when the run's timeout passes or the run stops: stop working then. */
   readonly signal: AbortSignal;
   /** A line for the case's record of the run (kept with the recording). */
-  log(message: string): void;
+  readonly log: (message: string) => void;
+  /** Details of the run (model, tokens, cost), kept with the recording. */
+  readonly report: (details: AgentRunDetails) => void;
 }
+
+/** What a module agent's function is given beside the input. */
+export interface AgentContext extends Omit<AgentRequest, "input">, RunContext {}
 
 /**
  * A module agent: the default export (or one named `agent`) of a JavaScript or TypeScript module,
@@ -58,6 +74,8 @@ export type AgentOutcome =
       readonly transcript: unknown;
       readonly durationMs: number;
       readonly log: readonly string[];
+      /** What the agent reported of the run (`context.report`, or its answer's envelope). */
+      readonly details: AgentRunDetails;
     }
   | { readonly status: "failed"; readonly message: string; readonly durationMs: number };
 
@@ -69,7 +87,7 @@ export interface Agent {
    * Runs the agent once; resolves to its transcript. Throws `AgentFailure` (or anything) when the
    * agent failed, with a message that says how (the command's stderr tail, the module's error).
    */
-  run(request: AgentRequest, signal: AbortSignal, log: (message: string) => void): Promise<unknown>;
+  run(request: AgentRequest, context: RunContext): Promise<unknown>;
   /** Ends what the agent keeps between runs (long-lived processes); call it once the runs are done. */
   readonly close?: () => Promise<void>;
 }
@@ -106,6 +124,7 @@ export async function runAgentOnce(
       ? timeout.signal
       : AbortSignal.any([timeout.signal, options.signal]);
   const log: string[] = [];
+  const reported: AgentRunDetails[] = [];
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
   // The agent may not heed its signal: the run ends at the deadline all the same.
@@ -118,20 +137,30 @@ export async function runAgentOnce(
   signal.addEventListener("abort", stop, { once: true });
   if (signal.aborted) stop();
   try {
-    const ran = Promise.resolve().then(() =>
-      agent.run(request, signal, (message) => log.push(message)),
-    );
+    const context: RunContext = {
+      signal,
+      // A JavaScript agent may log anything: kept as text.
+      log: (message: unknown) => log.push(String(message)),
+      report: (details) => reported.push(details),
+    };
+    const ran = Promise.resolve().then(() => agent.run(request, context));
     // What the agent does after its deadline is not the case's outcome.
     ran.catch(() => undefined);
-    const transcript = await Promise.race([ran, stopped]);
-    if (transcript === undefined || transcript === null) {
+    const answer = unwrap(await Promise.race([ran, stopped]), context);
+    if (answer === undefined || answer === null) {
       return {
         status: "failed",
         message: "the agent returned nothing: return the run's transcript (its messages)",
         durationMs: elapsed(),
       };
     }
-    return { status: "answered", transcript, durationMs: elapsed(), log };
+    return {
+      status: "answered",
+      transcript: answer,
+      durationMs: elapsed(),
+      log,
+      details: sumDetails(reported, log),
+    };
   } catch (error) {
     const message = timeout.signal.aborted
       ? `the agent did not answer within ${options.timeoutMs} ms (--agent-timeout)`
@@ -146,4 +175,68 @@ export async function runAgentOnce(
     signal.removeEventListener("abort", stop);
     stopped.catch(() => undefined);
   }
+}
+
+/** The keys of an answer's envelope: the transcript, and the run's details. */
+const envelopeKeys = new Set(["transcript", "model", "version", "usage", "costUsd"]);
+
+/**
+ * The transcript of an answer: the answer itself, or an envelope's `transcript` (an object with
+ * that key, which no transcript format has at its top), whose other keys are reported details.
+ */
+function unwrap(answer: unknown, context: RunContext): unknown {
+  if (typeof answer !== "object" || answer === null || !Object.hasOwn(answer, "transcript")) {
+    return answer;
+  }
+  const envelope = answer as Record<string, unknown>;
+  const { transcript, ...details } = envelope;
+  for (const key of Object.keys(details)) {
+    if (!envelopeKeys.has(key)) context.log(`the answer's ${JSON.stringify(key)} is not read`);
+  }
+  context.report(details);
+  return transcript;
+}
+
+/**
+ * The details reported over a run, checked: the last model and version said, tokens and cost
+ * added up. A value of the wrong type is left out with a line in the run's log, never kept.
+ */
+export function sumDetails(reported: readonly AgentRunDetails[], log: string[]): AgentRunDetails {
+  const details: {
+    model?: string;
+    version?: string;
+    usage?: { inputTokens?: number; outputTokens?: number };
+    costUsd?: number;
+  } = {};
+  const count = (value: unknown, what: string): number | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+    log.push(`the run's ${what} ${JSON.stringify(value)} is not a number of 0 or more: left out`);
+    return undefined;
+  };
+  for (const item of reported) {
+    for (const key of ["model", "version"] as const) {
+      const value: unknown = item[key];
+      if (typeof value === "string") details[key] = value;
+      else if (value !== undefined)
+        log.push(`the run's ${key} ${JSON.stringify(value)} is not text: left out`);
+    }
+    const usage: unknown = item.usage;
+    if (usage !== undefined && (typeof usage !== "object" || usage === null)) {
+      log.push(
+        `the run's usage ${JSON.stringify(usage)} is not { inputTokens, outputTokens }: left out`,
+      );
+    } else if (usage !== undefined) {
+      for (const key of ["inputTokens", "outputTokens"] as const) {
+        const tokens = count((usage as Record<string, unknown>)[key], `usage.${key}`);
+        if (tokens !== undefined) {
+          details.usage ??= {};
+          details.usage[key] = (details.usage[key] ?? 0) + tokens;
+        }
+      }
+    }
+    const cost = count(item.costUsd, "costUsd");
+    if (cost !== undefined) details.costUsd = (details.costUsd ?? 0) + cost;
+  }
+  return details;
 }

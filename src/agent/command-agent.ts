@@ -63,7 +63,7 @@ export function commandAgent(
   if (options.process === "long-lived") return longLivedAgent(command, options.cwd);
   return {
     name: command,
-    run: (request, signal) => runCommand(command, options.cwd, request, signal),
+    run: (request, { signal }) => runCommand(command, options.cwd, request, signal),
   };
 }
 
@@ -174,7 +174,7 @@ function longLivedAgent(command: string, cwd: string): Agent {
   };
   return {
     name: command,
-    run: (request, signal, log) =>
+    run: (request, { signal, log }) =>
       new Promise((resolve, reject) => {
         const kept = idle.pop() ?? open();
         const stop = () => {
@@ -229,7 +229,8 @@ function answer(kept: Kept, line: string): void {
   }
   const reply =
     typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  if (Object.hasOwn(reply, "transcript")) asked?.resolve(reply.transcript);
+  // The envelope whole: its details are read with any agent's (see runAgentOnce).
+  if (Object.hasOwn(reply, "transcript")) asked?.resolve(reply);
   else if (typeof reply.error === "string") asked?.reject(new AgentFailure(reply.error));
   // Anything else on stdout (a library's print) is kept with the run, never taken for an answer.
   else asked?.log(`stdout: ${text.slice(0, 2000)}`);

@@ -30,7 +30,7 @@ export function httpAgent(url: string, options: HttpAgentOptions = {}): Agent {
   const first = options.retryDelayMs ?? 500;
   return {
     name: url,
-    run: async (request, signal, log) => {
+    run: async (request, { signal, log }) => {
       const response = await post(url, request, signal, options, first, log);
       return readAnswer(response);
     },

@@ -44,7 +44,7 @@ export async function moduleAgent(file: string, cwd: string): Promise<Agent> {
   }
   return {
     name: file,
-    run: (request, signal, log) =>
+    run: (request, context) =>
       Promise.resolve(
         run(request.input, {
           caseId: request.caseId,
@@ -52,8 +52,7 @@ export async function moduleAgent(file: string, cwd: string): Promise<Agent> {
           turn: request.turn,
           history: request.history,
           session: request.session,
-          signal,
-          log,
+          ...context,
         }),
       ),
   };

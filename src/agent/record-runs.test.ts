@@ -24,7 +24,7 @@ function countingAgent(): Agent & { readonly runs: string[] } {
   return {
     name: "counting agent",
     runs,
-    run: (request, _signal, log) => {
+    run: (request, { log }) => {
       runs.push(`${request.caseId}#${request.attempt}`);
       if (request.input === "fails") return Promise.reject(new Error("the model said no"));
       log("called get_weather");

@@ -13,8 +13,8 @@ import type { JsonObject } from "../core/json.js";
 import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { readDatasetRecords } from "../node/dataset.js";
-import { runAgentOnce } from "./agent.js";
-import type { Agent, AgentTurn } from "./agent.js";
+import { runAgentOnce, sumDetails } from "./agent.js";
+import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
 
 export interface RecordAgentRunsOptions {
   /** The dataset: JSONL, JSON or YAML. */
@@ -36,6 +36,8 @@ export interface RecordAgentRunsOptions {
    */
   readonly shard?: { readonly index: number; readonly count: number } | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The agent's version as the run knows it (its git commit), kept with each run. */
+  readonly commit?: string | undefined;
   /** Count the runs that would be made, and make none: the recordings file is not touched. */
   readonly dryRun?: boolean;
   /** Told of each run as it starts, and as it ends. */
@@ -202,7 +204,11 @@ function readCase(
 /** One run of a case: each turn's transcript, up to the turn that failed, if one did. */
 interface CaseRun {
   readonly transcripts: readonly unknown[];
-  readonly turns: readonly { readonly durationMs: number; readonly log: readonly string[] }[];
+  readonly turns: readonly {
+    readonly durationMs: number;
+    readonly log: readonly string[];
+    readonly details: AgentRunDetails;
+  }[];
   readonly durationMs: number;
   readonly failure?: string;
 }
@@ -219,7 +225,7 @@ async function runCase(
 ): Promise<CaseRun> {
   const session = randomUUID();
   const history: AgentTurn[] = [];
-  const turns: { durationMs: number; log: readonly string[] }[] = [];
+  const turns: CaseRun["turns"][number][] = [];
   let durationMs = 0;
   for (const [turn, input] of inputs.entries()) {
     const outcome = await runAgentOnce(
@@ -233,7 +239,7 @@ async function runCase(
         inputs.length === 1 ? outcome.message : `turn ${turn + 1}: ${outcome.message}`;
       return { transcripts: history.map((item) => item.transcript), turns, durationMs, failure };
     }
-    turns.push({ durationMs: outcome.durationMs, log: outcome.log });
+    turns.push({ durationMs: outcome.durationMs, log: outcome.log, details: outcome.details });
     history.push({ input, transcript: outcome.transcript });
   }
   return { transcripts: history.map((item) => item.transcript), turns, durationMs };
@@ -263,12 +269,22 @@ function recordingOf(
   raw: JsonObject,
   id: string,
   attempt: number,
-  options: Pick<RecordAgentRunsOptions, "agent" | "repeat">,
+  options: Pick<RecordAgentRunsOptions, "agent" | "repeat" | "commit">,
   run: CaseRun,
 ): JsonObject {
   const conversation = Array.isArray(raw.turns) ? raw.turns : undefined;
-  const agentRun: JsonObject = { agent: options.agent.name, durationMs: round(run.durationMs) };
+  const agentRun: JsonObject = { agent: options.agent.name };
+  if (options.commit !== undefined) agentRun.commit = options.commit;
+  agentRun.durationMs = round(run.durationMs);
   const log = run.turns.flatMap((turn) => turn.log);
+  // The turns' details were checked as each was reported; here they add up.
+  Object.assign(
+    agentRun,
+    sumDetails(
+      run.turns.map((turn) => turn.details),
+      log,
+    ),
+  );
   if (log.length > 0) agentRun.log = log;
   if (conversation !== undefined) {
     agentRun.turns = run.turns.map((turn): JsonObject => {

@@ -9,6 +9,7 @@ import type { RecordAgentRunsOptions, RecordedRuns } from "../agent/record-runs.
 import type { Agent } from "../agent/agent.js";
 import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
+import { agentCommit } from "../agent/commit.js";
 import type { CommandProcess } from "../agent/command-agent.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { plural } from "../core/words.js";
@@ -172,12 +173,19 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     totalBytes: statSync(dataset).size,
     label: "toolscore: agent",
     noun: "run",
+    slots: plan.concurrency,
   });
+  const commit = await agentCommit(io.cwd);
+  const started = performance.now();
   let runs: RecordedRuns;
   try {
     runs = await recordAgentRuns({
-      ...recordOptions(plan, dataset, agent, io),
+      ...recordOptions(plan, dataset, agent, io, commit),
+      onStart: () => {
+        progress.started();
+      },
       onRun: (run) => {
+        progress.busy(run.durationMs);
         progress.tick(run.status === "answered" ? "passed" : "failed");
       },
       onProgress: (bytes) => {
@@ -192,8 +200,14 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   if (runs.failed > 0) parts.push(`${runs.failed} failed`);
   if (runs.kept > 0) parts.push(`${runs.kept} kept from ${shown}`);
   if (runs.copied > 0) parts.push(`${plural(runs.copied, "case")} copied as recorded`);
+  // How much of the time the run's slots spent in the agent: the rest was toolscore's, or idle.
+  const wall = (performance.now() - started) * Math.min(plan.concurrency, Math.max(1, runs.ran));
+  const busy =
+    runs.ran > 0 && wall > 0
+      ? `, ${Math.round(Math.min(1, runs.agentMs / wall) * 100)}% of the run`
+      : "";
   io.stderr.write(
-    `toolscore: ${parts.join(", ")}; agent time ${(runs.agentMs / 1000).toFixed(1)} s; recorded in ${shown}\n`,
+    `toolscore: ${parts.join(", ")}; agent time ${(runs.agentMs / 1000).toFixed(1)} s${busy}; recorded in ${shown}\n`,
   );
 }
 
@@ -202,8 +216,10 @@ function recordOptions(
   dataset: string,
   agent: Agent,
   io: CliIo,
+  commit?: string,
 ): RecordAgentRunsOptions {
   return {
+    commit,
     dataset,
     recordings: plan.recordings,
     agent,

@@ -29,7 +29,7 @@ describe("createProgress", () => {
     expect(writes.at(-1)).toBe("\r\u001b[2K");
   });
 
-  it("counts what it is told to: an agent's runs", () => {
+  it("counts what it is told to: an agent's runs under way and done, and the share of time they took", () => {
     let now = 0;
     const { writes, stream } = recorder(false);
     const progress = createProgress({
@@ -37,15 +37,20 @@ describe("createProgress", () => {
       totalBytes: 100,
       label: "toolscore: agent",
       noun: "run",
+      slots: 2,
       intervalMs: 1000,
       now: () => now,
     });
     progress.bytes(50);
+    for (let run = 0; run < 3; run++) progress.started();
+    progress.busy(900);
     progress.tick("passed");
     now = 2000;
+    progress.busy(1500);
     progress.tick("failed");
+    // Two slots for two seconds, the agent busy 2.4 of the 4 seconds they had.
     expect(writes).toEqual([
-      "toolscore: agent: 50% 2 runs, 1 failed, 0 errors, 1.0/s, ETA 2.0 s\n",
+      "toolscore: agent: 50% 1 under way, 2 runs, 1 failed, 0 errors, busy 60%, 1.0/s, ETA 2.0 s\n",
     ]);
   });
 

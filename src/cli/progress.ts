@@ -11,6 +11,10 @@ export interface ProgressStream {
 export interface Progress {
   /** A case finished (`status` tallies), or was skipped as already done. */
   tick(status: CaseStatus | "skipped"): void;
+  /** A run started (counted apart from those done while some are under way). */
+  started(): void;
+  /** Time the work itself took (the agent's, for runs), in milliseconds. */
+  busy(ms: number): void;
   /** Bytes of the dataset read so far. */
   bytes(read: number): void;
   /** Clears the bar (TTY) and writes the last line. */
@@ -28,6 +32,8 @@ export function createProgress(input: {
   label: string;
   /** What is counted: "case" (the default), "run". */
   noun?: string;
+  /** Runs at once: with `busy`, the share of their time the work took is shown. */
+  slots?: number;
   intervalMs?: number;
   now?: () => number;
 }): Progress {
@@ -43,6 +49,8 @@ export function createProgress(input: {
   let errors = 0;
   let notEvaluable = 0;
   let read = 0;
+  let begun = 0;
+  let busyMs = 0;
   let drawn = false;
 
   const line = (): string => {
@@ -53,7 +61,12 @@ export function createProgress(input: {
       fraction > 0 && fraction < 1
         ? formatDuration((elapsed / fraction) * (1 - fraction) * 1000)
         : "–";
-    const counts = `${plural(done, input.noun ?? "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}${notEvaluable > 0 ? `, ${notEvaluable} not evaluable` : ""}`;
+    const going = begun > done ? `${begun - done} under way, ` : "";
+    const share =
+      input.slots !== undefined && elapsed > 0
+        ? `, busy ${Math.round(Math.min(1, busyMs / 1000 / (elapsed * input.slots)) * 100)}%`
+        : "";
+    const counts = `${going}${plural(done, input.noun ?? "case")}${skipped > 0 ? ` (+${skipped} done before)` : ""}, ${failed} failed, ${plural(errors, "error")}${notEvaluable > 0 ? `, ${notEvaluable} not evaluable` : ""}${share}`;
     const speed = `${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s`;
     if (!tty) return `${label}: ${Math.round(fraction * 100)}% ${counts}, ${speed}, ETA ${eta}\n`;
     const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 70));
@@ -79,6 +92,12 @@ export function createProgress(input: {
         else if (status === "not-evaluable") notEvaluable++;
       }
       maybeDraw();
+    },
+    started() {
+      begun++;
+    },
+    busy(ms) {
+      busyMs += ms;
     },
     bytes(value) {
       read = value;
