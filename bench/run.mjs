@@ -577,9 +577,26 @@ workloads["conversation-6000-turns-misplaced"] = () => ({
  * eval --agent: `cases` cases run `repeat` times by a module agent that takes `sleepMs` a run,
  * `concurrency` at once, the CLI as users run it; the recordings scored after.
  */
-function evalAgent({ cases, repeat, sleepMs, concurrency }) {
+function evalAgent({ cases, repeat, sleepMs, concurrency, kind = "module" }) {
   const directory = mkdtempSync(path.join(os.tmpdir(), "toolscore-bench-agent-"));
   const call = { name: "get_weather", arguments: '{"city":"Oslo"}' };
+  // The same agent as a long-lived command: a JSON line in, a JSON line out.
+  writeFileSync(
+    path.join(directory, "loop.mjs"),
+    `import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const { input } = JSON.parse(line);
+  process.stdout.write(JSON.stringify({ transcript: [{ role: "user", content: input }, { role: "assistant", content: null, tool_calls: [{ id: "1", type: "function", function: ${JSON.stringify(call)} }] }] }) + "\\n");
+});`,
+  );
+  const agent =
+    kind === "module"
+      ? [path.join(directory, "agent.mjs")]
+      : [
+          `${JSON.stringify(process.execPath)} ${path.join(directory, "loop.mjs")}`,
+          "--agent-process",
+          "long-lived",
+        ];
   writeFileSync(
     path.join(directory, "agent.mjs"),
     `import { setTimeout as sleep } from "node:timers/promises";
@@ -606,7 +623,7 @@ export default async (input) => {
         "eval",
         dataset,
         "--agent",
-        path.join(directory, "agent.mjs"),
+        ...agent,
         "--repeat",
         String(repeat),
         "--concurrency",
@@ -626,6 +643,10 @@ export default async (input) => {
 workloads["agent-1000x3-sleep50-c16"] = () => ({
   workload: "eval --agent: 1,000 cases x --repeat 3, a module agent of 50 ms, concurrency 16",
   ...evalAgent({ cases: 1000, repeat: 3, sleepMs: 50, concurrency: 16 }),
+});
+workloads["agent-2000-long-lived-c1"] = () => ({
+  workload: "eval --agent: 2,000 runs of a long-lived command that answers at once, one at a time",
+  ...evalAgent({ cases: 2000, repeat: 1, sleepMs: 0, concurrency: 1, kind: "long-lived" }),
 });
 workloads["agent-2000-instant-c1"] = () => ({
   workload: "eval --agent: 2,000 runs of a module agent that answers at once, one at a time",
