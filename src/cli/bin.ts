@@ -20,6 +20,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 const code = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createInterface } from "node:readline/promises";
 import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
 import { readRegularFile } from "../node/regular-file.js";
 import { ExitCode, usageError } from "./io.js";
@@ -10,18 +11,27 @@ import type { Command } from "./commands.js";
 
 /** The flags of `toolscore init`: what parseArgs reads, and what --help lists. */
 export const initFlags = {
+  agent: {
+    type: "string",
+    value: "<module|command|url|none>",
+    help: 'the agent the workflow runs on pull requests (agent.ts, "python agent.py",\na URL), or none to score recorded runs; asked in a terminal when left out',
+    group: "Options",
+  },
   help: { type: "boolean", short: "h", group: "Options" },
 } as const satisfies Readonly<Record<string, Flag>>;
 
-export const initHelp = `Usage: toolscore init
+export const initHelp = `Usage: toolscore init [--agent <module|command|url|none>]
 
 Starts toolscore in the current folder: a commented config (toolscore.config.yaml), a dataset
 of three cases (evals/dataset.jsonl) and a GitHub Actions workflow that runs it on every pull
-request (.github/workflows/toolscore.yml). A file that exists is never overwritten; .gitignore
-gets the entries of toolscore's results, reports and judge cache that it lacks. It warns when
-package.json installs toolscore from a path outside the repository, which CI would not have.
+request (.github/workflows/toolscore.yml). With an agent, the dataset asks it three things, the
+workflow runs it (its key a repository secret) and scores its runs, and evals/recordings.jsonl
+holds recorded runs that a pull request from a fork (which gets no secrets) is scored on instead.
+A file that exists is never overwritten; .gitignore gets the entries of toolscore's results,
+reports and judge cache that it lacks. It warns when package.json installs toolscore from a path
+outside the repository, which CI would not have.
 
-Then: npx toolscore eval evals/dataset.jsonl
+Then: npx toolscore eval evals/dataset.jsonl [--agent <agent>]
 
 ${flagsHelp(initFlags)}
 `;
@@ -56,7 +66,7 @@ junit: reports/junit.xml
 `;
 
 /** Three cases: one with two calls in order, one with an argument matcher, one transcript. */
-const dataset = [
+const recorded = [
   {
     id: "book-flight",
     input: "Book me the cheapest flight from Paris to Oslo on June 3",
@@ -101,9 +111,13 @@ const dataset = [
     ],
     expectedTools: [{ name: "get_order", arguments: { order_id: "4521" } }],
   },
-]
-  .map((item) => JSON.stringify(item))
-  .join("\n");
+];
+
+const jsonl = (items: readonly object[]) =>
+  `${items.map((item) => JSON.stringify(item)).join("\n")}\n`;
+
+/** The same three cases as questions for an agent to answer: what the user says, what to call. */
+const questions = recorded.map(({ id, input, expectedTools }) => ({ id, input, expectedTools }));
 
 const workflow = `# Scores the agent's recorded runs on every pull request; the job fails when too few pass.
 # npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
@@ -125,22 +139,114 @@ jobs:
         with: { name: toolscore-reports, path: reports/ }
 `;
 
-/** The files init writes, relative to the folder it runs in. */
-export const initFiles: readonly { readonly file: string; readonly text: string }[] = [
-  { file: "toolscore.config.yaml", text: config },
-  { file: "evals/dataset.jsonl", text: `${dataset}\n` },
-  { file: ".github/workflows/toolscore.yml", text: workflow },
-];
+/** A word for the shell, quoted when it must be. */
+function shellWord(text: string): string {
+  return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The workflow that runs `agent` on pull requests from this repository, and scores the committed
+ * recordings on those from forks, which get no secrets (and say so in the job's log).
+ */
+function agentWorkflow(agent: string): string {
+  const python = /\bpython3?\b|\.py\b/.test(agent);
+  const module = /\.(?:ts|mts|cts|tsx)$/.test(agent);
+  return `# Runs the agent on the dataset on every pull request and scores its runs; the job fails when
+# too few pass. A pull request from a fork gets no secrets: it is scored on the committed
+# recordings (evals/recordings.jsonl) instead, and the job's log says so. Record them again with
+#   npx toolscore eval evals/dataset.jsonl --agent ${shellWord(agent)} --recordings evals/recordings.jsonl --overwrite
+# npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
+# registry, keep its tarball in the repository (npm install --save-dev ./vendor/toolscore-<version>.tgz,
+# then commit vendor/) or install it from a git URL; node_modules/toolscore/README.md, Install.
+name: toolscore
+on: [pull_request]
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    env:
+      SAME_REPOSITORY: \${{ github.event.pull_request.head.repo.full_name == github.repository }}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with: { node-version: 24 }
+      - run: npm ci${module ? " # with tsx in devDependencies: it loads a TypeScript agent" : ""}
+${
+  python
+    ? `      - uses: actions/setup-python@v5
+        with: { python-version: "3.12" }
+      # - run: pip install -r requirements.txt # what the agent imports
+`
+    : ""
+}      - name: Run the agent and score its runs
+        if: env.SAME_REPOSITORY == 'true'
+        env:
+          OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }} # the agent's model key, a repository secret
+        run: |
+          npx toolscore eval evals/dataset.jsonl --agent ${shellWord(agent)} --recordings reports/runs.jsonl
+      - name: Score the committed recordings (a fork's pull request gets no secrets)
+        if: env.SAME_REPOSITORY != 'true'
+        run: |
+          echo "::notice::A pull request from a fork gets no secrets: scoring the committed recordings, not the changed agent."
+          npx toolscore eval evals/recordings.jsonl
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with: { name: toolscore-reports, path: reports/ }
+`;
+}
+
+/** The files init writes, relative to the folder it runs in: for recordings, or for an agent. */
+export function initFiles(
+  agent?: string,
+): readonly { readonly file: string; readonly text: string }[] {
+  if (agent === undefined) {
+    return [
+      { file: "toolscore.config.yaml", text: config },
+      { file: "evals/dataset.jsonl", text: jsonl(recorded) },
+      { file: ".github/workflows/toolscore.yml", text: workflow },
+    ];
+  }
+  return [
+    { file: "toolscore.config.yaml", text: config },
+    { file: "evals/dataset.jsonl", text: jsonl(questions) },
+    { file: "evals/recordings.jsonl", text: jsonl(recorded) },
+    { file: ".github/workflows/toolscore.yml", text: agentWorkflow(agent) },
+  ];
+}
+
+/**
+ * The agent init writes for: the flag's, else the answer to a question asked only in a terminal
+ * (scripts and CI are never held by one); undefined for none.
+ */
+async function agentOf(given: string | undefined, io: CliIo): Promise<string | undefined> {
+  let answer = given;
+  if (answer === undefined && io.stdin?.isTTY === true && io.stdout.isTTY === true) {
+    io.stdout.write(
+      "How should CI run your agent? A module (agent.ts), a command (python agent.py), a URL, or none to score recorded runs [none]: ",
+    );
+    const lines = createInterface({ input: io.stdin, terminal: false });
+    try {
+      answer = await lines.question("");
+    } finally {
+      lines.close();
+    }
+  }
+  const agent = answer?.trim() ?? "";
+  if (agent === "" && given !== undefined) {
+    throw usageError("--agent needs the agent: a module, a command, a URL, or none", "--agent");
+  }
+  return agent === "" || agent.toLowerCase() === "none" ? undefined : agent;
+}
 
 /** Runs `toolscore init`; resolves to the exit code. */
 export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = readArgs(argv, initFlags, initHelp, io);
   if (args === undefined) return ExitCode.OK;
-  const { positionals } = args;
+  const { positionals, values } = args;
   if (positionals.length > 0)
     throw usageError("init takes no arguments; it writes into the current folder");
+  const agent = await agentOf(values.agent, io);
   let written = 0;
-  for (const { file, text } of initFiles) {
+  for (const { file, text } of initFiles(agent)) {
     const target = path.join(io.cwd, file);
     refuseLinkedOutput(file, { option: "init", within: io.cwd });
     await mkdir(path.dirname(target), { recursive: true });
@@ -162,11 +268,11 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
       `toolscore: warning: package.json installs toolscore from ${outside}, outside this repository: npm ci on a CI machine will not find it. Copy the tarball into the repository (vendor/) and install it from there, or use a git URL (node_modules/toolscore/README.md, Install)\n`,
     );
   }
-  io.stdout.write(
-    written > 0
-      ? "next: npx toolscore eval evals/dataset.jsonl\n"
-      : "nothing written: every file exists\n",
-  );
+  const next =
+    agent === undefined
+      ? "npx toolscore eval evals/dataset.jsonl"
+      : `npx toolscore eval evals/dataset.jsonl --agent ${shellWord(agent)}`;
+  io.stdout.write(written > 0 ? `next: ${next}\n` : "nothing written: every file exists\n");
   return ExitCode.OK;
 }
 

@@ -10,6 +10,8 @@ export interface CliIo {
   readonly stderr: ProgressStream;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The terminal's input, for a question asked only when it is one (`init`). */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   /** Aborted with reason "SIGINT" or "SIGTERM" when the process is asked to stop. */
   readonly signal?: AbortSignal;
 }
