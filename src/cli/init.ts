@@ -119,8 +119,7 @@ const jsonl = (items: readonly object[]) =>
 /** The same three cases as questions for an agent to answer: what the user says, what to call. */
 const questions = recorded.map(({ id, input, expectedTools }) => ({ id, input, expectedTools }));
 
-const workflow = `# Scores the agent's recorded runs on every pull request; the job fails when too few pass.
-# npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
+const installNote = `# npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
 # registry, keep its tarball in the repository (npm install --save-dev ./vendor/toolscore-<version>.tgz,
 # then commit vendor/) or install it from a git URL; node_modules/toolscore/README.md, Install.
 name: toolscore
@@ -128,16 +127,24 @@ on: [pull_request]
 jobs:
   evals:
     runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
+`;
+
+/** The job's first steps, `npm ci` with a note. */
+const setupSteps = (note: string) => `      - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with: { node-version: 24 }
-      - run: npm ci
-      - run: npx toolscore eval evals/dataset.jsonl
-      - uses: actions/upload-artifact@v4
+      - run: npm ci${note}
+`;
+
+const uploadStep = `      - uses: actions/upload-artifact@v4
         if: always()
         with: { name: toolscore-reports, path: reports/ }
 `;
+
+const workflow = `# Scores the agent's recorded runs on every pull request; the job fails when too few pass.
+${installNote}    steps:
+${setupSteps("")}      - run: npx toolscore eval evals/dataset.jsonl
+${uploadStep}`;
 
 /** A word for the shell, quoted when it must be. */
 function shellWord(text: string): string {
@@ -155,29 +162,17 @@ function agentWorkflow(agent: string): string {
 # too few pass. A pull request from a fork gets no secrets: it is scored on the committed
 # recordings (evals/recordings.jsonl) instead, and the job's log says so. Record them again with
 #   npx toolscore eval evals/dataset.jsonl --agent ${shellWord(agent)} --recordings evals/recordings.jsonl --overwrite
-# npm ci installs toolscore from this repository's lock file: until toolscore is on the npm
-# registry, keep its tarball in the repository (npm install --save-dev ./vendor/toolscore-<version>.tgz,
-# then commit vendor/) or install it from a git URL; node_modules/toolscore/README.md, Install.
-name: toolscore
-on: [pull_request]
-jobs:
-  evals:
-    runs-on: ubuntu-latest
-    env:
+${installNote}    env:
       SAME_REPOSITORY: \${{ github.event.pull_request.head.repo.full_name == github.repository }}
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with: { node-version: 24 }
-      - run: npm ci${module ? " # with tsx in devDependencies: it loads a TypeScript agent" : ""}
-${
-  python
-    ? `      - uses: actions/setup-python@v5
+${setupSteps(module ? " # with tsx in devDependencies: it loads a TypeScript agent" : "")}${
+    python
+      ? `      - uses: actions/setup-python@v5
         with: { python-version: "3.12" }
       # - run: pip install -r requirements.txt # what the agent imports
 `
-    : ""
-}      - name: Run the agent and score its runs
+      : ""
+  }      - name: Run the agent and score its runs
         if: env.SAME_REPOSITORY == 'true'
         env:
           OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }} # the agent's model key, a repository secret
@@ -188,10 +183,7 @@ ${
         run: |
           echo "::notice::A pull request from a fork gets no secrets: scoring the committed recordings, not the changed agent."
           npx toolscore eval evals/recordings.jsonl
-      - uses: actions/upload-artifact@v4
-        if: always()
-        with: { name: toolscore-reports, path: reports/ }
-`;
+${uploadStep}`;
 }
 
 /** The files init writes, relative to the folder it runs in: for recordings, or for an agent. */
