@@ -3,7 +3,7 @@
  * copy of the example folder it links, through the built command line, with the exit code each
  * line's comment states (0 when it states none), and its CI step's flags checked by docs-flags.
  */
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -47,6 +47,10 @@ describe("docs: the framework recipes", () => {
         const run = await runCliProcess(words(command).slice(2), { cwd });
         expect(run.code, `${line}\n${run.stdout}${run.stderr}`).toBe(expected);
       }
+      // The run-it form: the stand-in agent asked each case, its runs recorded and scored.
+      expect(lines.some((line) => line.includes("--agent replay.mjs"))).toBe(true);
+      const runs = readFileSync(path.join(cwd, "agent-results.runs.jsonl"), "utf8");
+      expect(runs.trim().split("\n")).toHaveLength(3);
       // The run the page describes: the refund of 300 for 30 named, the others passing.
       const scored = await runCliProcess(["eval", "runs/", "--expected", "expected.jsonl"], {
         cwd,
