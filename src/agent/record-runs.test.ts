@@ -216,4 +216,56 @@ describe("recordAgentRuns", () => {
     const mute = read.find((entry) => keyOf(entry) === "silent!");
     expect(DatasetParseError.isInstance(mute) && mute.message).toMatch(/turns\[1\] has no input/);
   });
+
+  it("copies a case whose run is named by file with its transcript read in, never running it", async () => {
+    const run = [
+      { role: "user", content: "Weather in Oslo?" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "1",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
+          },
+        ],
+      },
+    ];
+    const directory = folder({
+      "data/dataset.jsonl": jsonl([
+        {
+          id: "filed",
+          input: "Weather in Oslo?",
+          trajectoryFile: "runs/oslo.json",
+          expectedTools: [weather],
+        },
+        {
+          id: "lost",
+          input: "Weather?",
+          trajectoryFile: "runs/none.json",
+          expectedTools: [weather],
+        },
+      ]),
+      "data/runs/oslo.json": JSON.stringify(run),
+    });
+    const agent = countingAgent();
+    const recordings = path.join(directory, "elsewhere.jsonl");
+    const recorded = await recordAgentRuns({
+      dataset: path.join(directory, "data", "dataset.jsonl"),
+      recordings,
+      agent,
+      repeat: 1,
+      concurrency: 1,
+      timeoutMs: 60_000,
+      resume: false,
+    });
+    expect(agent.runs).toEqual([]);
+    expect(recorded).toMatchObject({ ran: 0, copied: 2 });
+    const read = await entries(recordings);
+    expect(read[0]).toMatchObject({ id: "filed", toolsCalled: [{ name: "get_weather" }] });
+    expect(DatasetParseError.isInstance(read[1]) && read[1].message).toMatch(
+      /trajectoryFile "runs\/none\.json" does not exist/,
+    );
+  });
 });

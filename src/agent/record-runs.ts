@@ -12,7 +12,7 @@ import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
 import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
-import { readDatasetRecords } from "../node/dataset.js";
+import { readDatasetRecords, withNamedFiles } from "../node/dataset.js";
 import { runAgentOnce, sumDetails } from "./agent.js";
 import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
 
@@ -109,8 +109,11 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
     for await (const { value, place } of reading) {
       if (options.signal?.aborted === true) break;
       if (shard !== undefined && place.index % shard.count !== shard.index) continue;
-      const raw = isJsonObject(value) && !DatasetParseError.isInstance(value) ? value : undefined;
-      const read = readCase(value, place.index);
+      // A run named by file (trajectoryFile) is read in: the recordings live elsewhere.
+      const inlined = await inlineFiles(value, options.dataset, place.index);
+      const raw =
+        isJsonObject(inlined) && !DatasetParseError.isInstance(inlined) ? inlined : undefined;
+      const read = readCase(inlined, place.index);
       if (DatasetParseError.isInstance(read) || raw === undefined) {
         // Carried to the scoring, which shows it as the case's error, as it would the line's.
         const error = DatasetParseError.isInstance(read) ? read : undefined;
@@ -243,6 +246,22 @@ async function runCase(
     history.push({ input, transcript: outcome.transcript });
   }
   return { transcripts: history.map((item) => item.transcript), turns, durationMs };
+}
+
+/** The item with the files it names read in; a file that cannot be read is the item's error. */
+async function inlineFiles(value: unknown, dataset: string, index: number): Promise<unknown> {
+  if (!isJsonObject(value) || DatasetParseError.isInstance(value)) return value;
+  try {
+    return await withNamedFiles(value, dataset);
+  } catch (error) {
+    return new DatasetParseError({
+      message: error instanceof Error ? error.message : String(error),
+      item: index,
+      caseId: caseIdOf(value, index),
+      source: dataset,
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -542,6 +542,20 @@ export async function* readDataset(
 }
 
 /**
+ * A dataset item with the transcripts its `trajectoryFile`-like fields name read in, as reading a
+ * case does (relative to the dataset's folder, within the allowed roots): an item copied elsewhere
+ * then keeps its run. An item without such fields is returned as it is; a file that cannot be read
+ * throws, saying which.
+ */
+export async function withNamedFiles(
+  record: Record<string, unknown>,
+  dataset: string,
+  options: ReadDatasetOptions = {},
+): Promise<Record<string, unknown>> {
+  return hasFileField(record) ? withFiles(record, contextOf(dataset, options)) : record;
+}
+
+/**
  * The items of a dataset as written, before they are read as cases: JSONL line by line, JSON and
  * YAML whole, with each item's place. A JSONL line that is not JSON is a `DatasetParseError`
  * value, and reading goes on; a file that cannot be read at all throws. For tools that pass items
