@@ -28,22 +28,22 @@ function countingAgent(): Agent & { readonly runs: string[] } {
       runs.push(`${request.caseId}#${request.attempt}`);
       if (request.input === "fails") return Promise.reject(new Error("the model said no"));
       log("called get_weather");
-      return Promise.resolve([
-        { role: "user", content: request.input },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "1",
-              type: "function",
-              function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
-            },
-          ],
-        },
-      ]);
+      return Promise.resolve(weatherRun(request.input));
     },
   };
+}
+
+/** A run that asked the weather in Oslo, in OpenAI chat messages. */
+function weatherRun(input: unknown) {
+  const call = { name: "get_weather", arguments: '{"city":"Oslo"}' };
+  return [
+    { role: "user", content: input },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "1", type: "function", function: call }],
+    },
+  ];
 }
 
 async function entries(file: string): Promise<DatasetEntry[]> {
@@ -218,20 +218,7 @@ describe("recordAgentRuns", () => {
   });
 
   it("copies a case whose run is named by file with its transcript read in, never running it", async () => {
-    const run = [
-      { role: "user", content: "Weather in Oslo?" },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [
-          {
-            id: "1",
-            type: "function",
-            function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
-          },
-        ],
-      },
-    ];
+    const run = weatherRun("Weather in Oslo?");
     const directory = folder({
       "data/dataset.jsonl": jsonl([
         {
