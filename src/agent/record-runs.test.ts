@@ -255,4 +255,39 @@ describe("recordAgentRuns", () => {
       /trajectoryFile "runs\/none\.json" does not exist/,
     );
   });
+
+  it("runs again the runs the agent failed, with retryFailed, keeping every other line as it was", async () => {
+    const directory = folder({ "dataset.jsonl": jsonl(dataset) });
+    const recordings = path.join(directory, "runs.jsonl");
+    const options = {
+      dataset: path.join(directory, "dataset.jsonl"),
+      recordings,
+      repeat: 2,
+      concurrency: 2,
+      timeoutMs: 60_000,
+    };
+    await recordAgentRuns({ ...options, agent: countingAgent(), resume: false });
+    const before = readJsonl(recordings);
+    expect(before.filter((line) => line.runError !== undefined)).toHaveLength(2);
+    // The model answers now.
+    const fixed = countingAgent();
+    const healed: Agent = {
+      ...fixed,
+      run: (request, context) => fixed.run({ ...request, input: "Weather in Oslo?" }, context),
+    };
+    const again = await recordAgentRuns({
+      ...options,
+      agent: healed,
+      resume: true,
+      retryFailed: true,
+    });
+    expect(again).toMatchObject({ ran: 2, failed: 0, kept: before.length - 2 });
+    expect(fixed.runs.sort()).toEqual(["7#0", "7#1"]);
+    const after = readJsonl(recordings);
+    expect(after.filter((line) => line.runError !== undefined)).toEqual([]);
+    // Every line that was not a failed run is there, unchanged, in its place.
+    expect(after.slice(0, before.length - 2)).toEqual(
+      before.filter((line) => line.runError === undefined),
+    );
+  });
 });

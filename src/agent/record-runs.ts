@@ -6,7 +6,7 @@
  * what it holds is neither lost nor run again.
  */
 import { randomUUID } from "node:crypto";
-import { open, stat, truncate } from "node:fs/promises";
+import { open, rename, stat, truncate } from "node:fs/promises";
 import { DatasetParseError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
@@ -38,6 +38,11 @@ export interface RecordAgentRunsOptions {
   readonly signal?: AbortSignal | undefined;
   /** The agent's version as the run knows it (its git commit), kept with each run. */
   readonly commit?: string | undefined;
+  /**
+   * With `resume`: the runs the agent failed (their `runError` is `AGENT_RUN`) are taken out of
+   * the recordings file and run again; everything else it holds is kept.
+   */
+  readonly retryFailed?: boolean;
   /** Count the runs that would be made, and make none: the recordings file is not touched. */
   readonly dryRun?: boolean;
   /** Told of each run as it starts, and as it ends. */
@@ -80,7 +85,10 @@ const keyOf = (id: string, run: number) => `${id}\u0000${run}`;
 export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<RecordedRuns> {
   const dryRun = options.dryRun === true;
   const recorded = options.resume
-    ? await recordedKeys(options.recordings, { cut: !dryRun })
+    ? await recordedKeys(options.recordings, {
+        cut: !dryRun,
+        dropFailed: options.retryFailed === true,
+      })
     : new Set<string>();
   const kept = recorded.size;
   const file = dryRun ? undefined : await open(options.recordings, options.resume ? "a" : "w");
@@ -339,7 +347,7 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
  */
 async function recordedKeys(
   file: string,
-  options: { readonly cut: boolean },
+  options: { readonly cut: boolean; readonly dropFailed: boolean },
 ): Promise<Set<string>> {
   const keys = new Set<string>();
   let size: number;
@@ -349,12 +357,57 @@ async function recordedKeys(
     return keys;
   }
   if (options.cut) await cutToLastLine(file, size);
+  const failed: { offset: number; bytes: number }[] = [];
   for await (const { value, place } of readDatasetRecords(file)) {
     if (!isJsonObject(value) || DatasetParseError.isInstance(value)) continue;
+    if (options.dropFailed && failedRun(value) && place.offset !== undefined) {
+      failed.push({ offset: place.offset, bytes: place.bytes ?? 0 });
+      continue;
+    }
     const id = typeof value.id === "string" ? value.id : `case-${place.index + 1}`;
     keys.add(keyOf(id, typeof value.run === "number" ? value.run : 0));
   }
+  if (failed.length > 0 && options.cut) await dropLines(file, failed);
   return keys;
+}
+
+/** Whether a recorded line is a run the agent failed. */
+function failedRun(value: JsonObject): boolean {
+  const error = value.runError ?? value.run_error;
+  return isJsonObject(error) && error.code === "AGENT_RUN";
+}
+
+/**
+ * The file without the lines at `drop` (in file order), written aside and renamed over it: a kill
+ * midway leaves the file whole, as it was.
+ */
+async function dropLines(
+  file: string,
+  drop: readonly { readonly offset: number; readonly bytes: number }[],
+): Promise<void> {
+  const aside = `${file}.${process.pid}.tmp`;
+  const source = await open(file, "r");
+  const target = await open(aside, "w");
+  try {
+    let at = 0;
+    const copy = async (from: number, to: number) => {
+      const chunk = 1 << 20;
+      for (let position = from; position < to; position += chunk) {
+        const buffer = Buffer.alloc(Math.min(chunk, to - position));
+        const { bytesRead } = await source.read(buffer, 0, buffer.length, position);
+        await target.write(buffer.subarray(0, bytesRead));
+      }
+    };
+    for (const line of drop) {
+      await copy(at, line.offset);
+      at = line.offset + line.bytes;
+    }
+    await copy(at, (await source.stat()).size);
+  } finally {
+    await source.close();
+    await target.close();
+  }
+  await rename(aside, file);
 }
 
 async function cutToLastLine(file: string, size: number): Promise<void> {

@@ -27,6 +27,8 @@ export interface AgentRunPlan {
   readonly concurrency: number;
   readonly resume: boolean;
   readonly process: CommandProcess | undefined;
+  /** Run again the runs the agent failed (`--retry-errors`), keeping the rest. */
+  readonly retryFailed: boolean;
   /** The shard whose cases the agent runs; the recordings hold them only. */
   readonly shard: RunSettings["shard"];
   /** Headers for an HTTP agent, their `${VAR}`s read. */
@@ -36,8 +38,6 @@ export interface AgentRunPlan {
 /** Settings that do not go with --agent yet, and why. */
 const notWithAgent = {
   watch: "--watch scores recordings as they change; run the agent without it",
-  retryErrors:
-    "--retry-errors re-scores errored cases; to run failed agent runs again, use --overwrite",
   expected: "--expected goes with recordings; --agent runs a dataset of cases",
 } as const satisfies Partial<Record<keyof RunSettings, string>>;
 
@@ -88,6 +88,12 @@ export function agentRunOf(
     throw usageError("--recordings is the results file: give each its own file", "--recordings");
   }
   refuseLinkedOutput(recordings, { option: "--recordings", within: io.cwd });
+  if (settings.retryErrors && !settings.resume) {
+    throw usageError(
+      "--retry-errors runs again the runs the agent failed in the recordings: give --resume too",
+      "--retry-errors",
+    );
+  }
   if (existsSync(recordings) && !settings.resume && !settings.overwrite) {
     throw usageError(
       `${shownPath(recordings, io)} holds earlier runs of the agent: --resume runs only the cases it lacks, --overwrite runs them all again`,
@@ -103,6 +109,7 @@ export function agentRunOf(
     resume: settings.resume,
     process: settings.agentProcess,
     shard: settings.shard,
+    retryFailed: settings.retryErrors,
     headers: headersOf(settings.agentHeaders, io.env),
   };
 }
@@ -227,6 +234,7 @@ function recordOptions(
     concurrency: plan.concurrency,
     timeoutMs: plan.timeoutMs,
     resume: plan.resume,
+    retryFailed: plan.retryFailed,
     shard: plan.shard,
     signal: io.signal,
   };

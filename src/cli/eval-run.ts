@@ -70,6 +70,7 @@ export async function runEval(
       datasetArgument: shownPath(recordings, io),
       resume: false,
       overwrite: true,
+      retryErrors: false,
       shard: undefined,
     };
   }
