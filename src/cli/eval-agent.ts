@@ -17,6 +17,7 @@ import { printable } from "../reporters/printable.js";
 import { shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import type { RunSettings } from "./run-settings.js";
+import { defaultConcurrency } from "../core/options.js";
 
 /** What running the agent needs, checked. */
 export interface AgentRunPlan {
@@ -105,7 +106,7 @@ export function agentRunOf(
     recordings: path.resolve(io.cwd, recordings),
     repeat: settings.repeat,
     timeoutMs: settings.agentTimeoutMs ?? 300_000,
-    concurrency: settings.concurrency ?? 8,
+    concurrency: settings.concurrency ?? defaultConcurrency,
     resume: settings.resume,
     process: settings.agentProcess,
     shard: settings.shard,

@@ -115,6 +115,9 @@ export function thresholdOption(
 }
 
 /** A metric definition's `name` option: a non-empty string, `fallback` when not given. */
+/** Cases, judge calls or agent runs at once, when a run does not say. */
+export const defaultConcurrency = 8;
+
 export const metricName = (id: string, options: JsonObject, fallback: string): string =>
   nameOption(id, options.name, fallback, `${id}.name`);
 

@@ -2,7 +2,7 @@ import { readTurnAggregate } from "../core/turns.js";
 import type { TurnAggregate } from "../core/turns.js";
 import type { JudgeRunSummary } from "../core/judge.js";
 import { ErrorCode, InvalidOptionError, ToolscoreError } from "../core/errors.js";
-import { integerOption } from "../core/options.js";
+import { defaultConcurrency, integerOption } from "../core/options.js";
 import { resolveMetricList } from "../core/metric.js";
 import type { ConvertsToMetric, Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
@@ -146,7 +146,9 @@ export async function evaluate<TCase extends object>(
   options: EvaluateOptions<TCase>,
 ): Promise<Evaluation> {
   const { signal, onEvent, judge } = options;
-  const concurrency = integerOption("concurrency", options.concurrency, 8, { min: 1 });
+  const concurrency = integerOption("concurrency", options.concurrency, defaultConcurrency, {
+    min: 1,
+  });
   const keepResults = options.keepResults ?? true;
   const describe = options.describe ?? defaultDescribe;
   const { scoreCase, skip } = options;

@@ -31,6 +31,7 @@ import type {
 } from "../../metrics/deepeval-tool-correctness.js";
 import type { MatchLimits } from "../../metrics/limits.js";
 import {
+  defaultConcurrency,
   modelOption,
   numberOption,
   optionsObject,
@@ -426,7 +427,7 @@ export class DeepEvalToolCorrectnessMetric implements ConvertsToMetric<DeepEvalT
     };
 
     if (options.batch !== true) {
-      const limit = pLimit(options.concurrency ?? 8);
+      const limit = pLimit(options.concurrency ?? defaultConcurrency);
       await Promise.all(judged.map(({ index, entry }) => limit(() => settle(index, entry))));
       return outcomes;
     }

@@ -12,6 +12,7 @@ import {
 import type { LabelledCase } from "./judged-metric-cases.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 import type { LabelledToolSelectionCase } from "./tool-selection-cases.js";
+import { defaultConcurrency } from "../../core/options.js";
 
 /** The judged metrics that ship a labelled set. */
 export const calibratedMetrics = [
@@ -146,7 +147,7 @@ export async function calibrateJudge(
   const threshold = options.threshold ?? defaultThresholds[metricId];
   const { counted, spent } = counting(model);
   const metric = metricFor(metricId, counted, threshold);
-  const limit = pLimit(options.concurrency ?? 8);
+  const limit = pLimit(options.concurrency ?? defaultConcurrency);
   const results = await Promise.all(
     cases.map((entry) =>
       limit(async (): Promise<CalibrationCaseResult> => {
