@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -308,6 +308,26 @@ describe("toolscore eval --agent", () => {
     });
     // An answer that is no transcript is read as a transcript is, and refused by the reader.
     expect(byId.get("garbage")).toMatchObject({ status: "error" });
+  });
+
+  it("runs an agent a config names from the config's folder, wherever eval runs", async () => {
+    const cwd = folder({
+      "project/toolscore.config.yaml": "agent: node answer.mjs\n",
+      "project/answer.mjs": `process.stdin.resume();
+process.stdin.on("end", () => console.log(JSON.stringify([{ role: "assistant", content: process.cwd() }])));`,
+      "project/evals/dataset.jsonl": jsonl([{ id: "a", input: "hi", expectedTools: [] }]),
+    });
+    const sub = path.join(cwd, "project", "evals");
+    const run = await runCliProcess(
+      ["eval", "dataset.jsonl", "--config", "../toolscore.config.yaml", "-o", "r.jsonl"],
+      { cwd: sub },
+    );
+    expect(run.stderr).toMatch(/1 run of node answer\.mjs/);
+    expect(run.code).toBe(0);
+    const [recorded] = readJsonl(path.join(sub, "r.runs.jsonl"));
+    expect(recorded.trajectory).toEqual([
+      { role: "assistant", content: realpathSync(path.join(cwd, "project")) },
+    ]);
   });
 
   it("refuses what does not go with an agent, before running it", async () => {

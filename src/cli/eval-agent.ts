@@ -22,6 +22,8 @@ import { defaultConcurrency } from "../core/options.js";
 /** What running the agent needs, checked. */
 export interface AgentRunPlan {
   readonly spec: string;
+  /** Where a module's path is read from and a command runs. */
+  readonly cwd: string;
   readonly recordings: string;
   readonly repeat: number;
   readonly timeoutMs: number;
@@ -45,9 +47,14 @@ const notWithAgent = {
 /** The agent run of `settings`, checked; undefined without --agent. */
 export function agentRunOf(
   settings: RunSettings,
-  datasetGiven: boolean,
+  context: {
+    readonly datasetGiven: boolean;
+    /** The config file that named the agent, when the command line did not. */
+    readonly namedBy: string | undefined;
+  },
   io: CliIo,
 ): AgentRunPlan | undefined {
+  const { datasetGiven } = context;
   if (settings.agent === undefined) {
     // Said, not ignored: each of these means something only with an agent.
     if (settings.repeat !== 1) {
@@ -103,6 +110,8 @@ export function agentRunOf(
   }
   return {
     spec: settings.agent,
+    // An agent a config names runs from the config's folder, as its other paths are read.
+    cwd: context.namedBy === undefined ? io.cwd : path.dirname(context.namedBy),
     recordings: path.resolve(io.cwd, recordings),
     repeat: settings.repeat,
     timeoutMs: settings.agentTimeoutMs ?? 300_000,
@@ -156,7 +165,7 @@ export function headersOf(
  */
 export async function dryRunAgent(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
   const agent = await resolveAgent(plan.spec, {
-    cwd: io.cwd,
+    cwd: plan.cwd,
     process: plan.process,
     headers: plan.headers,
   });
@@ -171,7 +180,7 @@ export async function dryRunAgent(plan: AgentRunPlan, dataset: string, io: CliIo
 /** Runs the agent on the dataset's cases into the recordings file; says what it did. */
 export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
   const agent = await resolveAgent(plan.spec, {
-    cwd: io.cwd,
+    cwd: plan.cwd,
     process: plan.process,
     headers: plan.headers,
   });
@@ -183,7 +192,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     noun: "run",
     slots: plan.concurrency,
   });
-  const commit = await agentCommit(io.cwd);
+  const commit = await agentCommit(plan.cwd);
   const started = performance.now();
   let runs: RecordedRuns;
   try {

@@ -207,7 +207,14 @@ async function planEval(
         { noun: "dataset", kinds: ".jsonl, .json, .yaml or .yml", option: "dataset" },
         io,
       );
-  const agentRun = agentRunOf(settings, !recordings, io);
+  const agentRun = agentRunOf(
+    settings,
+    {
+      datasetGiven: !recordings,
+      namedBy: values.agent === undefined ? config.file : undefined,
+    },
+    io,
+  );
   return {
     ...settings,
     agentRun,
