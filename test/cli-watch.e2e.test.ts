@@ -90,4 +90,51 @@ describe("toolscore eval --watch", () => {
       "--watch runs the whole dataset each time, scoring what changed: leave out --resume",
     );
   });
+
+  it("with an agent, runs the new cases when the dataset changes, and every case when the agent does", async () => {
+    const cwd = folder();
+    const ask = (id: string) => ({
+      id,
+      input: `Refund order ${id}`,
+      expectedTools: [{ name: "refund_order", arguments: { order: id } }],
+    });
+    const agent = (times: number) => {
+      writeFileSync(
+        path.join(cwd, "agent.mjs"),
+        `export default (input) => [{ role: "user", content: input }, { role: "assistant", content: null, tool_calls: Array.from({ length: ${times} }, (_, at) => ({ id: "c" + at, type: "function", function: { name: "refund_order", arguments: JSON.stringify({ order: input.split(" ").pop() }) } })) }];`,
+      );
+    };
+    agent(2);
+    writeFileSync(path.join(cwd, "dataset.jsonl"), jsonl([ask("a"), ask("b")]));
+    const { child, done } = startCli(["eval", "dataset.jsonl", "--agent", "agent.mjs", "--watch"], {
+      cwd,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer | string) => (stdout += String(chunk)));
+    child.stderr?.on("data", (chunk: Buffer | string) => (stderr += String(chunk)));
+    const watching = () => (stderr.match(/watching for changes/g) ?? []).length;
+    const waitFor = async (check: () => boolean) => {
+      await expect.poll(check, { timeout: 20_000, interval: 50 }).toBe(true);
+    };
+    await waitFor(() => watching() === 1);
+    expect(stderr).toMatch(/toolscore: 2 runs of agent\.mjs/);
+    expect(stdout).toContain("2 cases: 0 passed, 2 failed");
+
+    // A new case: it alone is run; the others' runs are kept.
+    writeFileSync(path.join(cwd, "dataset.jsonl"), jsonl([ask("a"), ask("b"), ask("c")]));
+    await waitFor(() => watching() === 2);
+    expect(stderr).toMatch(/toolscore: 1 run of agent\.mjs, 2 kept from/);
+
+    // The agent fixed: every case is run again, by the edited agent.
+    agent(1);
+    await waitFor(() => watching() === 3);
+    expect(stderr).toMatch(/toolscore: changed: agent\.mjs/);
+    expect(stderr).toMatch(/toolscore: 3 runs of agent\.mjs;/);
+    expect(stdout).toContain("gate: all 3 cases passed: exit 0");
+
+    child.kill("SIGINT");
+    const ended = await done;
+    expect(ended.code).toBe(0);
+  });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../core/errors.js";
 import { testFolders } from "../../test/support/folders.js";
@@ -16,7 +18,7 @@ describe("moduleAgent", () => {
         return [{ role: "user", content: input }, { turn: context.turn, attempt: context.attempt, aborted: context.signal.aborted }];
       };`,
     });
-    const agent = await moduleAgent("agent.mjs", directory);
+    const agent = await moduleAgent("agent.mjs", { cwd: directory });
     expect(agent.name).toBe("agent.mjs");
     const outcome = await runAgentOnce(agent, request, { timeoutMs: 60_000 });
     expect(outcome).toMatchObject({
@@ -34,7 +36,7 @@ describe("moduleAgent", () => {
       "agent.ts": `interface Message { role: string; content: string }
         export function agent(input: string): Message[] { return [{ role: "user", content: input.toUpperCase() }]; }`,
     });
-    const outcome = await runAgentOnce(await moduleAgent("agent.ts", directory), request, {
+    const outcome = await runAgentOnce(await moduleAgent("agent.ts", { cwd: directory }), request, {
       timeoutMs: 60_000,
     });
     expect(outcome).toMatchObject({ transcript: [{ role: "user", content: "HELLO" }] });
@@ -45,13 +47,43 @@ describe("moduleAgent", () => {
       "none.mjs": "export const x = 1;",
       "broken.mjs": "export default (",
     });
-    await expect(moduleAgent("none.mjs", directory)).rejects.toThrow(
+    await expect(moduleAgent("none.mjs", { cwd: directory })).rejects.toThrow(
       /--agent none\.mjs exports no agent: export default/,
     );
-    const broken = await moduleAgent("broken.mjs", directory).catch((error: unknown) => error);
+    const broken = await moduleAgent("broken.mjs", { cwd: directory }).catch(
+      (error: unknown) => error,
+    );
     expect(InvalidOptionError.isInstance(broken)).toBe(true);
     expect((broken as Error).message).toMatch(/--agent broken\.mjs could not be loaded/);
-    await expect(moduleAgent("missing.mjs", directory)).rejects.toThrow(/could not be loaded/);
+    await expect(moduleAgent("missing.mjs", { cwd: directory })).rejects.toThrow(
+      /could not be loaded/,
+    );
+  });
+});
+
+describe("moduleAgent, fresh", () => {
+  it("loads an edited module anew, JavaScript or TypeScript", async () => {
+    for (const file of ["agent.mjs", "agent.ts"]) {
+      const directory = folder({
+        [file]: "export default () => [{ role: 'assistant', content: 'one' }];",
+      });
+      const said = async (fresh: boolean) => {
+        const outcome = await runAgentOnce(
+          await moduleAgent(file, { cwd: directory, fresh }),
+          request,
+          {
+            timeoutMs: 60_000,
+          },
+        );
+        return outcome.status === "answered" ? JSON.stringify(outcome.transcript) : outcome.message;
+      };
+      expect(await said(false)).toContain("one");
+      writeFileSync(
+        path.join(directory, file),
+        "export default () => [{ role: 'assistant', content: 'two' }];",
+      );
+      expect(await said(true), file).toContain("two");
+    }
   });
 });
 

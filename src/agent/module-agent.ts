@@ -15,16 +15,27 @@ export function namesModule(spec: string): boolean {
   return /\.(?:js|mjs|cjs|ts|mts|cts|tsx)$/.test(spec) && !/\s/.test(spec.trim());
 }
 
-/** Loads the module `file` names and takes its agent function; a usage error if it has none. */
-export async function moduleAgent(file: string, cwd: string): Promise<Agent> {
-  const resolved = path.resolve(cwd, file);
-  const url = pathToFileURL(resolved).href;
+/**
+ * Loads the module `file` names and takes its agent function; a usage error if it has none.
+ * `fresh` loads it anew even when this process loaded it before (`--watch`, after an edit); an ES
+ * module build only, as the CommonJS build's `require` takes no query.
+ */
+export async function moduleAgent(
+  file: string,
+  options: { readonly cwd: string; readonly fresh?: boolean | undefined },
+): Promise<Agent> {
+  const resolved = path.resolve(options.cwd, file);
+  const query = options.fresh === true ? `?v=${Date.now()}-${Math.random()}` : "";
+  const url = `${pathToFileURL(resolved).href}${query}`;
   let loaded: Record<string, unknown>;
   try {
     loaded = typeScript.test(resolved)
       ? ((await (await loadTsx()).tsImport(url, import.meta.url)) as Record<string, unknown>)
       : // A path, not a URL, on POSIX: the CommonJS build makes this import a require().
-        ((await import(process.platform === "win32" ? url : resolved)) as Record<string, unknown>);
+        ((await import(process.platform === "win32" || query !== "" ? url : resolved)) as Record<
+          string,
+          unknown
+        >);
   } catch (error) {
     if (MissingDependencyError.isInstance(error)) throw error;
     throw new InvalidOptionError({

@@ -12,6 +12,8 @@ export interface ResolveAgentOptions {
   readonly process?: CommandProcess | undefined;
   /** Headers an HTTP endpoint is sent (its key, say). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Load a module anew, as edited since this process last loaded it (`--watch`). */
+  readonly fresh?: boolean | undefined;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function resolveAgent(spec: string, options: ResolveAgentOptions): 
     }
     return httpAgent(url.href, options.headers === undefined ? {} : { headers: options.headers });
   }
-  if (kind === "module") return moduleAgent(given, options.cwd);
+  if (kind === "module") return moduleAgent(given, { cwd: options.cwd, fresh: options.fresh });
   return commandAgent(given, {
     cwd: options.cwd,
     ...(options.process === undefined ? {} : { process: options.process }),

@@ -36,13 +36,9 @@ export interface AgentRunPlan {
   readonly shard: RunSettings["shard"];
   /** Headers for an HTTP agent, their `${VAR}`s read. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Load a module agent anew (`--watch`: it may have been edited). */
+  readonly fresh?: boolean;
 }
-
-/** Settings that do not go with --agent yet, and why. */
-const notWithAgent = {
-  watch: "--watch scores recordings as they change; run the agent without it",
-  expected: "--expected goes with recordings; --agent runs a dataset of cases",
-} as const satisfies Partial<Record<keyof RunSettings, string>>;
 
 /** The agent run of `settings`, checked; undefined without --agent. */
 export function agentRunOf(
@@ -80,9 +76,8 @@ export function agentRunOf(
     }
     return undefined;
   }
-  for (const [setting, why] of Object.entries(notWithAgent)) {
-    const value = settings[setting as keyof typeof notWithAgent];
-    if (value !== undefined && value !== false) throw usageError(why, "--agent");
+  if (settings.expected !== undefined) {
+    throw usageError("--expected goes with recordings; --agent runs a dataset of cases", "--agent");
   }
   if (!datasetGiven) {
     throw usageError(
@@ -183,6 +178,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     cwd: plan.cwd,
     process: plan.process,
     headers: plan.headers,
+    fresh: plan.fresh,
   });
   const shown = shownPath(plan.recordings, io);
   const progress = createProgress({

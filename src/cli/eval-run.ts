@@ -36,6 +36,7 @@ import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead } from "../node/recordings.js";
 import { runSettings } from "./run-settings.js";
 import { agentRunOf, dryRunAgent, runAgentPhase } from "./eval-agent.js";
+import { namesModule } from "../agent/module-agent.js";
 import type { AgentRunPlan } from "./eval-agent.js";
 import type { RunSettings } from "./run-settings.js";
 
@@ -59,21 +60,7 @@ export async function runEval(
   if (planned.agentRun !== undefined && values["dry-run"] === true) {
     // The agent checked and its runs counted; the dataset's cases checked as a dry run does.
     await dryRunAgent(planned.agentRun, planned.dataset, io);
-  } else if (planned.agentRun !== undefined) {
-    await runAgentPhase(planned.agentRun, planned.dataset, io);
-    // The runs are the dataset now: scored whole each time (the runs themselves resume), the
-    // shard's only when sharded (merge --dataset joins the shards' recordings).
-    const recordings = planned.agentRun.recordings;
-    plan = {
-      ...planned,
-      dataset: recordings,
-      datasetArgument: shownPath(recordings, io),
-      resume: false,
-      overwrite: true,
-      retryErrors: false,
-      shard: undefined,
-    };
-  }
+  } else plan = await agentThenScore(planned, io);
   const judge = judgeOnDemand(plan, io);
   let outcome: FileEvaluation;
   try {
@@ -94,6 +81,26 @@ export async function runEval(
     return ExitCode.USAGE;
   }
   return (await showOutcome(plan, outcome, io)).exitCode;
+}
+
+/**
+ * The plan's agent run (when it names an agent), then the plan that scores its recordings: the
+ * runs are the dataset now, scored whole each time (the runs themselves resume), the shard's only
+ * when sharded (merge --dataset joins the shards' recordings).
+ */
+async function agentThenScore(planned: EvalPlan, io: CliIo): Promise<EvalPlan> {
+  if (planned.agentRun === undefined) return planned;
+  await runAgentPhase(planned.agentRun, planned.dataset, io);
+  const recordings = planned.agentRun.recordings;
+  return {
+    ...planned,
+    dataset: recordings,
+    datasetArgument: shownPath(recordings, io),
+    resume: false,
+    overwrite: true,
+    retryErrors: false,
+    shard: undefined,
+  };
 }
 
 /** Everything a run needs: its settings, and what they name, checked. */
@@ -404,8 +411,10 @@ async function watchEval(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
+  // With an agent, --resume keeps the runs recorded before the first round.
+  const agentFlag = values.agent !== undefined;
   for (const flag of ["resume", "retry-errors", "dry-run", "workers", "only-failed"] as const) {
-    if (values[flag] !== undefined) {
+    if (values[flag] !== undefined && !(agentFlag && flag === "resume")) {
       throw usageError(
         `--watch runs the whole dataset each time, scoring what changed: leave out --${flag}`,
         "--watch",
@@ -423,6 +432,8 @@ async function watchEval(
     file === undefined ? [] : [resolve(file)],
   );
   if (!recordings) files.push(first.dataset);
+  const agentFile = watchedAgentFile(first.agentRun);
+  if (agentFile !== undefined) files.push(agentFile);
   for (const given of recordings ? positionals : []) {
     const full = resolve(given);
     if (existsSync(full) && statSync(full).isDirectory()) folders.push(full);
@@ -439,14 +450,27 @@ async function watchEval(
   return watchLoop({
     folders: [...new Set(folders)],
     files,
-    // The run's own files, and the dataset it builds from recordings.
-    ignore: recordings ? [...outputs, first.dataset] : outputs,
+    // The run's own files, and the dataset it builds from recordings or an agent's runs.
+    ignore: [
+      ...outputs,
+      ...(recordings ? [first.dataset] : []),
+      ...(first.agentRun === undefined ? [] : [first.agentRun.recordings]),
+    ],
     io,
     run: async (changed) => {
-      const plan =
-        changed.length === 0
-          ? first
-          : await planEval({ ...values, overwrite: true }, positionals, io);
+      // An agent runs again whole when it or the config changed; else only the new cases run.
+      const again = changed.some((file) => file === agentFile || file === first.fromConfig.file);
+      const flags =
+        first.agentRun === undefined || again
+          ? { ...values, overwrite: true, resume: undefined }
+          : { ...values, resume: true, overwrite: undefined };
+      const planned = changed.length === 0 ? first : await planEval(flags, positionals, io);
+      const plan = await agentThenScore(
+        planned.agentRun === undefined
+          ? planned
+          : { ...planned, agentRun: { ...planned.agentRun, fresh: true } },
+        io,
+      );
       if (changed.length > 0) {
         io.stderr.write(
           `toolscore: changed: ${changed.map((file) => shownPath(file, io)).join(", ")}\n`,
@@ -466,6 +490,12 @@ async function watchEval(
       return (await showOutcome(plan, outcome, io)).exitCode;
     },
   });
+}
+
+/** The file of a module agent, watched with the dataset: a change runs every case again. */
+function watchedAgentFile(agentRun: AgentRunPlan | undefined): string | undefined {
+  if (agentRun === undefined || !namesModule(agentRun.spec)) return undefined;
+  return path.resolve(agentRun.cwd, agentRun.spec.trim());
 }
 
 /** What a watched run changed: cases scored again or taken over, removed, and moved. */
