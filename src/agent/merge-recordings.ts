@@ -9,7 +9,7 @@ import type { FileHandle } from "node:fs/promises";
 import { ResultsFileError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import { readDatasetRecords } from "../node/dataset.js";
-import { caseIdOf } from "./record-runs.js";
+import { caseIdOf, refuseSharedIds } from "./record-runs.js";
 
 export interface MergeRecordingsOptions {
   /** The dataset the shards ran. */
@@ -35,8 +35,10 @@ export async function mergeRecordings(
   const { dataset, inputs, out } = options;
   const order: string[] = [];
   const lines = new Map<string, Line[]>();
+  await refuseSharedIds(dataset);
   for await (const { value, place } of readDatasetRecords(dataset)) {
     const id = caseIdOf(value, place.index);
+    // A case's recorded repeats are one case here: its runs are sorted below.
     if (!lines.has(id)) {
       order.push(id);
       lines.set(id, []);

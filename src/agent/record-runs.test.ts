@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRunError, DatasetParseError, ErrorCode } from "../core/errors.js";
@@ -31,6 +31,19 @@ function countingAgent(): Agent & { readonly runs: string[] } {
       return Promise.resolve(weatherRun(request.input));
     },
   };
+}
+
+/** Each case of `dataset` run once, one at a time, into a new recordings file. */
+function runOnce(dataset: string, recordings: string, agent: Agent) {
+  return recordAgentRuns({
+    dataset,
+    recordings,
+    agent,
+    repeat: 1,
+    concurrency: 1,
+    timeoutMs: 60_000,
+    resume: false,
+  });
 }
 
 /** A run that asked the weather in Oslo, in OpenAI chat messages. */
@@ -238,15 +251,11 @@ describe("recordAgentRuns", () => {
     });
     const agent = countingAgent();
     const recordings = path.join(directory, "elsewhere.jsonl");
-    const recorded = await recordAgentRuns({
-      dataset: path.join(directory, "data", "dataset.jsonl"),
+    const recorded = await runOnce(
+      path.join(directory, "data", "dataset.jsonl"),
       recordings,
       agent,
-      repeat: 1,
-      concurrency: 1,
-      timeoutMs: 60_000,
-      resume: false,
-    });
+    );
     expect(agent.runs).toEqual([]);
     expect(recorded).toMatchObject({ ran: 0, copied: 2 });
     const read = await entries(recordings);
@@ -289,5 +298,25 @@ describe("recordAgentRuns", () => {
     expect(after.slice(0, before.length - 2)).toEqual(
       before.filter((line) => line.runError === undefined),
     );
+  });
+
+  it("refuses a dataset that gives one id to two cases before running anything", async () => {
+    const directory = folder({
+      "dataset.jsonl": jsonl([
+        { id: "a", input: "x" },
+        { input: "y" },
+        { id: "case-2", input: "z" },
+      ]),
+    });
+    const agent = countingAgent();
+    const recordings = path.join(directory, "runs.jsonl");
+    const refused = await runOnce(path.join(directory, "dataset.jsonl"), recordings, agent).catch(
+      (error: unknown) => error,
+    );
+    expect(DatasetParseError.isInstance(refused) && refused.message).toMatch(
+      /lines 2 and 3 are both case "case-2": give each case its own id/,
+    );
+    expect(agent.runs).toEqual([]);
+    expect(existsSync(recordings)).toBe(false);
   });
 });

@@ -83,6 +83,8 @@ const keyOf = (id: string, run: number) => `${id}\u0000${run}`;
 
 /** Runs the agent over the dataset's cases into the recordings file (see the file's head). */
 export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<RecordedRuns> {
+  // Runs are recorded, resumed and merged by case id: two cases of one id would take each other's.
+  await refuseSharedIds(options.dataset);
   const dryRun = options.dryRun === true;
   const recorded = options.resume
     ? await recordedKeys(options.recordings, {
@@ -254,6 +256,30 @@ async function runCase(
     history.push({ input, transcript: outcome.transcript });
   }
   return { transcripts: history.map((item) => item.transcript), turns, durationMs };
+}
+
+/**
+ * A `DatasetParseError` when two items of the dataset have one id (their own, or the reader's
+ * `case-<n>`), naming both; nothing is run then.
+ */
+export async function refuseSharedIds(dataset: string): Promise<void> {
+  const first = new Map<string, number>();
+  for await (const { value, place } of readDatasetRecords(dataset)) {
+    const id = caseIdOf(value, place.index);
+    // Recorded repeats of one case share its id, each with its own run.
+    const run = isJsonObject(value) && typeof value.run === "number" ? value.run : 0;
+    const line = place.line ?? place.index + 1;
+    const before = first.get(keyOf(id, run));
+    if (before !== undefined) {
+      throw new DatasetParseError({
+        message: `${dataset}: ${place.line === undefined ? "items" : "lines"} ${before} and ${line} are both case ${JSON.stringify(id)}${run === 0 ? "" : ` run ${run}`}: give each case its own id (an agent's runs are recorded, resumed and merged by id)`,
+        source: dataset,
+        item: place.index,
+        caseId: id,
+      });
+    }
+    first.set(keyOf(id, run), line);
+  }
 }
 
 /** The item with the files it names read in; a file that cannot be read is the item's error. */
