@@ -200,8 +200,8 @@ export type {
 } from "../providers/judge-session.js";
 export { runJudgeBatch } from "../providers/judge-batch.js";
 export type { JudgeBatchOutcome, RunJudgeBatchOptions } from "../providers/judge-batch.js";
-export { costOf, defaultPrices } from "../providers/pricing.js";
-export type { ModelPrice, PriceTable } from "../providers/pricing.js";
+export { costOf, defaultPrices } from "../core/pricing.js";
+export type { ModelPrice, PriceTable } from "../core/pricing.js";
 
 // Judged checks, and calibrating a judge against labels.
 export { judgeToolSelection } from "../judges/tool-selection.js";

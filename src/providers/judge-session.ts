@@ -16,8 +16,8 @@ import type {
 import { judgeCacheKey } from "./cache-key.js";
 import { runJudgeBatch } from "./judge-batch.js";
 import type { JudgeBatchOutcome, RunJudgeBatchOptions } from "./judge-batch.js";
-import { costOf, defaultPrices, priceOf } from "./pricing.js";
-import type { PriceTable } from "./pricing.js";
+import { costOf, defaultPrices, priceOf } from "../core/pricing.js";
+import type { PriceTable } from "../core/pricing.js";
 
 /** How the cache is used: read and write (`use`), write only (`refresh`), or not at all (`off`). */
 export type JudgeCacheMode = "use" | "refresh" | "off";

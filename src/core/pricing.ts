@@ -1,4 +1,4 @@
-import type { JudgeUsage } from "../core/judge.js";
+import type { JudgeUsage } from "./judge.js";
 
 /** US dollars per million tokens. */
 export interface ModelPrice {
@@ -38,7 +38,7 @@ export const defaultPrices: PriceTable = {
   "claude-3-5-haiku": price(0.8, 4),
 };
 
-const priced = new Set(["openai", "anthropic"]);
+const priced: ReadonlySet<string> = new Set(["openai", "anthropic"]);
 
 /** The price of a model: by `provider/model`, then by id, then by the longest id it extends. */
 export function priceOf(
@@ -59,6 +59,17 @@ export function priceOf(
       best = key;
   }
   return best === undefined ? undefined : table[best];
+}
+
+/**
+ * The price of a model as a transcript names it: `provider/model`, or a bare id (the table's
+ * bare ids are OpenAI's and Anthropic's models).
+ */
+export function priceOfModel(table: PriceTable, model: string): ModelPrice | undefined {
+  const slash = model.indexOf("/");
+  return slash > 0
+    ? priceOf(table, model.slice(0, slash), model.slice(slash + 1))
+    : priceOf(table, "openai", model);
 }
 
 /** The cost of one call's tokens; batch APIs bill half. */
