@@ -66,8 +66,10 @@ export function readAdk(input: unknown, builder: TrajectoryBuilder): void {
     if (!event) return;
     // Streamed pieces repeat what the whole event that follows them holds.
     if (event.partial === true) return;
-    if (event.content === undefined || event.content === null) return;
-    readGeminiContent(event.content, at(eventPath, "content"), builder);
+    const usage = "usageMetadata" in event ? "usageMetadata" : "usage_metadata";
+    if (event.content !== undefined && event.content !== null)
+      readGeminiContent(event.content, at(eventPath, "content"), builder);
+    builder.addUsage(event[usage], event.modelVersion ?? event.model_version, at(eventPath, usage));
   });
 }
 

@@ -84,6 +84,11 @@ function readSteps(steps: unknown[], path: string, builder: TrajectoryBuilder): 
     const step = builder.objectAt(value, stepPath, "a step");
     if (!step) return;
     builder.startStep();
+    builder.addUsage(
+      step.usage,
+      asRecord(step.response)?.modelId ?? step.model,
+      at(stepPath, "usage"),
+    );
     const content = asArray(step.content);
     if (content) {
       readContentParts(content, at(stepPath, "content"), builder);

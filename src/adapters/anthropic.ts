@@ -28,6 +28,8 @@ function serverResultIsError(content: unknown): boolean {
 export function readAnthropic(input: unknown, builder: TrajectoryBuilder): void {
   const record = asRecord(input);
   if (record) for (const tool of readToolList(record.tools)) builder.addTool(tool);
+  // A request names its model; a message names its own below.
+  if (record && Array.isArray(record.messages)) builder.addUsage(undefined, record.model, "$");
   const { items, path } = messageList(input, ["messages"], "Anthropic");
   items.forEach((item, index) => {
     const messagePath = at(path, index);
@@ -38,7 +40,10 @@ export function readAnthropic(input: unknown, builder: TrajectoryBuilder): void 
       builder.unknownRole(role, messagePath);
       return;
     }
-    if (role === "assistant") builder.addReply(replyTextOf(message.content));
+    if (role === "assistant") {
+      builder.addReply(replyTextOf(message.content));
+      builder.addUsage(message.usage, message.model, at(messagePath, "usage"));
+    }
     const blocks = asArray(message.content);
     if (!blocks) {
       if (role === "user") builder.startTurn(textOf(message.content));

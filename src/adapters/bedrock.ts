@@ -29,6 +29,15 @@ export function readBedrock(input: unknown, builder: TrajectoryBuilder): void {
   if (toolConfig)
     for (const tool of readToolList(toolConfig.tools, "toolConfig.tools")) builder.addTool(tool);
   const responseMessage = record && asRecord(asRecord(record.output)?.message);
+  readBedrockMessages(input, builder, responseMessage);
+  if (record) builder.addUsage(record.usage, record.modelId, "$.usage");
+}
+
+function readBedrockMessages(
+  input: unknown,
+  builder: TrajectoryBuilder,
+  responseMessage: Record<string, unknown> | undefined,
+): void {
   const { items, path } = responseMessage
     ? { items: [responseMessage], path: "$.output.message" }
     : messageList(input, ["messages"], "Bedrock");

@@ -36,6 +36,10 @@ export function readGemini(input: unknown, builder: TrajectoryBuilder): void {
     const contentPath = candidates ? at(at(path, index), "content") : at(path, index);
     readGeminiContent(item, contentPath, builder);
   });
+  if (record) {
+    const usage = "usageMetadata" in record ? "usageMetadata" : "usage_metadata";
+    builder.addUsage(record[usage], record.modelVersion ?? record.model_version, at("$", usage));
+  }
 }
 
 /**

@@ -141,6 +141,12 @@ export function readLangChain(input: unknown, builder: TrajectoryBuilder): void 
         return;
       case "assistant":
         builder.addReply(replyTextOf(fields.content));
+        builder.addUsage(
+          fields.usage_metadata,
+          asRecord(fields.response_metadata)?.model_name ??
+            asRecord(fields.response_metadata)?.model,
+          at(messagePath, "usage_metadata"),
+        );
         builder.startStep();
         readCalls(fields, messagePath, builder);
         builder.endStep();

@@ -89,8 +89,11 @@ export function readMastra(input: unknown, builder: TrajectoryBuilder): void {
     builder.setTrace({ traceId: root.traceId as string, spanId: rootId });
   for (const { span, path } of own) {
     const type = typeOf(span);
-    if (type !== "tool_call" && type !== "mcp_tool_call") continue;
     const attributes = asRecord(span.attributes) ?? {};
+    // A model call's tokens: the agent's run span does not repeat them.
+    if (type === "model_generation" || type === "llm_generation")
+      builder.addUsage(attributes.usage, attributes.model, at(path, "attributes"));
+    if (type !== "tool_call" && type !== "mcp_tool_call") continue;
     const name = asString(attributes.toolId) ?? asString(span.name);
     if (name === undefined) {
       builder.warn("missing-name", "a tool span without a name was skipped", path);

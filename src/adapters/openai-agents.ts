@@ -312,6 +312,14 @@ function readTrace(items: readonly unknown[], path: string, builder: TrajectoryB
       continue;
     }
     const error = asRecord(span.error);
+    // A model call's tokens: generation spans carry them, response spans in later SDKs.
+    if (data.type === "generation" || data.type === "response") {
+      builder.addUsage(
+        data.usage ?? asRecord(data.response)?.usage,
+        data.model ?? asRecord(data.response)?.model,
+        at(spanPath, "span_data"),
+      );
+    }
     if (data.type === "function") {
       const name = asString(data.name);
       if (name === undefined) {

@@ -78,6 +78,9 @@ export function readOpenAIChat(input: unknown, builder: TrajectoryBuilder): void
         return;
       case "assistant":
         builder.addReply(replyTextOf(message.content));
+        // Logs that keep each response's usage on its message (and Anthropic's replies, which
+        // read as chat when they made no calls).
+        builder.addUsage(message.usage, message.model, at(messagePath, "usage"));
         builder.startStep();
         readToolCalls(message, messagePath, builder);
         builder.endStep();
@@ -102,4 +105,5 @@ export function readOpenAIChat(input: unknown, builder: TrajectoryBuilder): void
         builder.unknownRole(message.role, messagePath);
     }
   });
+  if (record) builder.addUsage(record.usage, record.model, "$.usage");
 }

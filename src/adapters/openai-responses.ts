@@ -51,6 +51,13 @@ export function builtInOutput(item: Record_): unknown {
  * `mcp_list_tools`. Consecutive calls with nothing between them form one step.
  */
 export function readOpenAIResponses(input: unknown, builder: TrajectoryBuilder): void {
+  readResponseItems(input, builder);
+  // A response's usage, counted in the turn its output belongs to: the last.
+  const record = asRecord(input);
+  if (record) builder.addUsage(record.usage, record.model, "$.usage");
+}
+
+function readResponseItems(input: unknown, builder: TrajectoryBuilder): void {
   const record = asRecord(input);
   if (record) for (const tool of readToolList(record.tools)) builder.addTool(tool);
   const approvals = new Map<string, { name: string; arguments: unknown; path: string }>();

@@ -1,5 +1,5 @@
 import { asId, asString, jsonOrText } from "./read.js";
-import { addMessageCalls, historyCalls, readSpans, stepGroups } from "./otlp.js";
+import { addMessageCalls, addSpanUsage, historyCalls, readSpans, stepGroups } from "./otlp.js";
 import type { DecodedSpan, HistoryCall, MessageCall } from "./otlp.js";
 import { readToolSpecs } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -38,6 +38,17 @@ function byIndex<T>(map: Map<number, T>, index: number, create: () => T): T {
  */
 export function readOpenInference(input: unknown, builder: TrajectoryBuilder): void {
   const spans = readSpans(input, builder);
+  readOpenInferenceCalls(spans, builder);
+  addSpanUsage(spans, builder, {
+    usage: {
+      prompt_tokens: "llm.token_count.prompt",
+      completion_tokens: "llm.token_count.completion",
+    },
+    model: ["llm.model_name"],
+  });
+}
+
+function readOpenInferenceCalls(spans: readonly DecodedSpan[], builder: TrajectoryBuilder): void {
   const messageCalls: MessageCall[] = [];
   const inHistory: HistoryCall[] = [];
   const results: ToolResults = new Map();

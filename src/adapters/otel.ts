@@ -1,5 +1,5 @@
 import { asArray, asId, asRecord, asString, jsonOrText } from "./read.js";
-import { addMessageCalls, historyCalls, readSpans, stepGroups } from "./otlp.js";
+import { addMessageCalls, addSpanUsage, historyCalls, readSpans, stepGroups } from "./otlp.js";
 import type { DecodedSpan, HistoryCall, MessageCall } from "./otlp.js";
 import { readToolList } from "./tool-spec.js";
 import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
@@ -66,6 +66,20 @@ function isToolSpan(span: DecodedSpan): boolean {
  */
 export function readOtel(input: unknown, builder: TrajectoryBuilder): void {
   const spans = readSpans(input, builder);
+  readOtelCalls(spans, builder);
+  addSpanUsage(spans, builder, {
+    usage: {
+      input_tokens: "gen_ai.usage.input_tokens",
+      output_tokens: "gen_ai.usage.output_tokens",
+      // The conventions' names before 1.27.
+      prompt_tokens: "gen_ai.usage.prompt_tokens",
+      completion_tokens: "gen_ai.usage.completion_tokens",
+    },
+    model: ["gen_ai.response.model", "gen_ai.request.model"],
+  });
+}
+
+function readOtelCalls(spans: readonly DecodedSpan[], builder: TrajectoryBuilder): void {
   for (const span of spans) {
     for (const tool of readToolList(jsonOrText(span.attributes.get("gen_ai.tool.definitions"))))
       builder.addTool(tool);

@@ -347,3 +347,41 @@ export function addMessageCalls(
   builder.endStep();
   for (const [id, result] of results) builder.addResult({ id, ...result });
 }
+
+/**
+ * The tokens of a trace of spans, counted once: `usage` maps a usage spelling's keys (see
+ * `usageOf`) to the attributes that hold them, `model` names the attributes naming the model, first
+ * found wins. A span with a descendant that reports tokens too (an agent's span over its model
+ * calls) holds their sum, and is left out.
+ */
+export function addSpanUsage(
+  spans: readonly DecodedSpan[],
+  builder: TrajectoryBuilder,
+  keys: { readonly usage: Readonly<Record<string, string>>; readonly model: readonly string[] },
+): void {
+  const usageKeys = Object.entries(keys.usage);
+  const read: { span: DecodedSpan; usage: Record_ | undefined; model: unknown }[] = [];
+  for (const span of spans) {
+    let usage: Record_ | undefined;
+    for (const [key, attribute] of usageKeys) {
+      const value = span.attributes.get(attribute);
+      if (value !== undefined) (usage ??= {})[key] = value;
+    }
+    let model: unknown;
+    for (const attribute of keys.model) model ??= span.attributes.get(attribute);
+    if (usage !== undefined || model !== undefined) read.push({ span, usage, model });
+  }
+  if (read.length === 0) return;
+  const parents = new Map(spans.map((span) => [span.spanId, span.parentSpanId]));
+  const covered = new Set<string>();
+  for (const { span, usage } of read) {
+    if (usage === undefined) continue;
+    // Every ancestor of a span with tokens holds them already; the walk stops at a loop.
+    for (let up = span.parentSpanId; up !== undefined && !covered.has(up); up = parents.get(up))
+      covered.add(up);
+  }
+  for (const { span, usage, model } of read) {
+    const counted = span.spanId === undefined || !covered.has(span.spanId);
+    builder.addUsage(counted ? usage : undefined, model, `${span.path}.attributes`);
+  }
+}

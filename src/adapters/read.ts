@@ -124,3 +124,50 @@ export function jsonText(value: unknown): string {
   const text: unknown = JSON.stringify(value);
   return typeof text === "string" ? text : "";
 }
+
+/** The spellings of a usage record's two counts, by the SDKs that write them. */
+const usageSpellings: readonly (readonly [input: string, output: string])[] = [
+  // OpenAI Responses, Anthropic, LangChain's usage_metadata, OpenAI Agents spans.
+  ["input_tokens", "output_tokens"],
+  // OpenAI chat completions.
+  ["prompt_tokens", "completion_tokens"],
+  // The AI SDK 5 and later, Bedrock Converse.
+  ["inputTokens", "outputTokens"],
+  // The AI SDK 4, Mastra.
+  ["promptTokens", "completionTokens"],
+  // Gemini's usageMetadata, as the API and ADK's Python models write it.
+  ["promptTokenCount", "candidatesTokenCount"],
+  ["prompt_token_count", "candidates_token_count"],
+];
+
+/** Input counted apart from `input_tokens` by Anthropic, and thinking counted apart by Gemini. */
+const extraInput = ["cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+const extraOutput = ["thoughtsTokenCount", "thoughts_token_count"] as const;
+
+/**
+ * A usage record's tokens, in any SDK's spelling; undefined when `value` is not one. `invalid`
+ * when it names the counts but one is not a number of 0 or more.
+ */
+export function usageOf(
+  value: unknown,
+): { inputTokens: number; outputTokens: number } | "invalid" | undefined {
+  const record = asRecord(value);
+  if (record === undefined) return undefined;
+  for (const [inputKey, outputKey] of usageSpellings) {
+    if (record[inputKey] === undefined && record[outputKey] === undefined) continue;
+    const counts = [inputKey, ...extraInput, outputKey, ...extraOutput].map((key) => record[key]);
+    if (!counts.every((count) => count === undefined || count === null || isCount(count)))
+      return "invalid";
+    const sum = (values: readonly unknown[]): number =>
+      values.reduce<number>((total, count) => total + (isCount(count) ? count : 0), 0);
+    return {
+      inputTokens: sum(counts.slice(0, 1 + extraInput.length)),
+      outputTokens: sum(counts.slice(1 + extraInput.length)),
+    };
+  }
+  return undefined;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}

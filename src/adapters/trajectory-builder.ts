@@ -4,8 +4,9 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { numberSpellings } from "../core/number-spellings.js";
 import type { NumberSpellings } from "../core/number-spellings.js";
 import type { ToolCall, ToolCallType } from "../core/tool-call.js";
-import { jsonText } from "./read.js";
+import { jsonText, usageOf } from "./read.js";
 import type {
+  TokenUsage,
   TraceContext,
   Trajectory,
   TrajectoryFormat,
@@ -90,7 +91,10 @@ export class TrajectoryBuilder {
     steps: number[];
     calls: number[];
     replies?: number[];
+    usage?: TokenUsage;
   }[] = [];
+  private usage: TokenUsage | undefined;
+  private readonly models: string[] = [];
   private readonly tools: ToolSpec[] = [];
   private readonly toolNames = new Set<string>();
   private readonly warnings: TrajectoryWarning[] = [];
@@ -103,6 +107,31 @@ export class TrajectoryBuilder {
     (turn.replies ??= []).push(this.replies.length);
     this.replies.push(text);
   }
+
+  /**
+   * A model response's usage record (any SDK's spelling, see `usageOf`) and the model that
+   * answered, counted in the run and in the current turn; a record whose counts are not numbers
+   * is a warning at `path`.
+   */
+  addUsage(value: unknown, model: unknown, path: string): void {
+    if (typeof model === "string" && model !== "" && !this.models.includes(model))
+      this.models.push(model);
+    const usage = usageOf(value);
+    if (usage === undefined) return;
+    if (usage === "invalid") {
+      this.warn("invalid-usage", "a usage record whose counts are not numbers was left out", path);
+      return;
+    }
+    const add = (to: TokenUsage | undefined): TokenUsage => ({
+      inputTokens: (to?.inputTokens ?? 0) + usage.inputTokens,
+      outputTokens: (to?.outputTokens ?? 0) + usage.outputTokens,
+    });
+    this.usage = add(this.usage);
+    // Tokens spent before any turn (a response without its request) count in the run only.
+    const turn = this.turns.at(-1);
+    if (turn !== undefined) turn.usage = add(turn.usage);
+  }
+
   /** Unanswered calls by id, earliest first. */
   private readonly pendingById = new Map<string, number[]>();
   /** Unanswered calls without an id, by name, earliest first. */
@@ -362,17 +391,24 @@ export class TrajectoryBuilder {
           ? { index, steps: turn.steps, calls: turn.calls }
           : { index, input: turn.input, steps: turn.steps, calls: turn.calls };
       if (turn.replies !== undefined) built.replies = turn.replies;
+      if (turn.usage !== undefined) built.usage = turn.usage;
       return built;
     });
-    const { format, tools, warnings, replies, root } = this;
+    const { format, tools, warnings, replies, root, usage, models } = this;
     // Literals, not spreads: each keeps one shape, which the readers of a case rely on.
-    if (root !== undefined) {
-      return replies.length === 0
-        ? { format, calls, steps, turns, tools, warnings, nameMapping: [], trace: root }
-        : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies, trace: root };
-    }
-    return replies.length === 0
-      ? { format, calls, steps, turns, tools, warnings, nameMapping: [] }
-      : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies };
+    const built: Trajectory =
+      root !== undefined
+        ? replies.length === 0
+          ? { format, calls, steps, turns, tools, warnings, nameMapping: [], trace: root }
+          : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies, trace: root }
+        : replies.length === 0
+          ? { format, calls, steps, turns, tools, warnings, nameMapping: [] }
+          : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies };
+    if (usage === undefined && models.length === 0) return built;
+    return {
+      ...built,
+      ...(usage === undefined ? {} : { usage }),
+      ...(models.length === 0 ? {} : { models }),
+    };
   }
 }

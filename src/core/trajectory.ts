@@ -38,6 +38,14 @@ export interface TrajectoryTurn {
   readonly calls: readonly number[];
   /** Indices into `Trajectory.replies`: the agent's text replies in this turn, when it gave any. */
   readonly replies?: readonly number[];
+  /** The model tokens of this turn, when the transcript says. */
+  readonly usage?: TokenUsage;
+}
+
+/** Model tokens: what the model read and what it wrote. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
 }
 
 /** Every oddity a parser met, by kind. */
@@ -52,7 +60,8 @@ export type TrajectoryWarningCode =
   | "not-an-object"
   | "missing-name"
   | "denied-call"
-  | "several-traces";
+  | "several-traces"
+  | "invalid-usage";
 
 /** Something odd in a transcript, and where: a JSON path into the input (`$[3].content[1]`). */
 export interface TrajectoryWarning {
@@ -91,6 +100,14 @@ export interface Trajectory {
    * OpenInference, an OpenAI Agents SDK export): where the scores of the run belong.
    */
   readonly trace?: TraceContext;
+  /**
+   * The model tokens of the run, added up over the transcript's responses (OpenAI and Anthropic
+   * `usage`, the AI SDK's steps, Gemini's `usageMetadata`, `gen_ai.usage.*` of spans); absent when
+   * it carries none.
+   */
+  readonly usage?: TokenUsage;
+  /** The models that answered, as the transcript names them, in order of first mention. */
+  readonly models?: readonly string[];
 }
 
 /** A span of a trace, by OpenTelemetry's ids (hex). */

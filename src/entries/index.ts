@@ -138,6 +138,7 @@ export { readToolSpecs } from "../adapters/tool-spec.js";
 export { trajectoryFormats } from "../core/trajectory.js";
 export type {
   NameMapping,
+  TokenUsage,
   TraceContext,
   Trajectory,
   TrajectoryFormat,
