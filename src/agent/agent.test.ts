@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runAgentOnce } from "./agent.js";
+import { runAgentOnce, sumDetails } from "./agent.js";
 import type { Agent } from "./agent.js";
 
 const request = { caseId: "a", input: "hi", attempt: 0, turn: 0, history: [], session: "s" };
@@ -105,5 +105,100 @@ describe("runAgentOnce", () => {
         'the run\'s usage.outputTokens "many" is not a number of 0 or more: left out',
       ],
     });
+  });
+
+  describe("details read from the transcript where the agent said nothing", () => {
+    const reply = (tokens: number, model = "claude-sonnet-4-5-20250929") => ({
+      role: "assistant",
+      model,
+      content: [{ type: "text", text: "done" }],
+      usage: { input_tokens: tokens, output_tokens: 100 },
+    });
+    const answered = async (transcript: unknown, given = request, report?: object) => {
+      const outcome = await runAgentOnce(
+        agentOf((_, context) => {
+          if (report !== undefined) context.report(report);
+          return Promise.resolve(transcript);
+        }),
+        given,
+        { timeoutMs: 60_000 },
+      );
+      if (outcome.status !== "answered") throw new Error(outcome.message);
+      return outcome.details;
+    };
+
+    it("takes the model and tokens, and prices them at the model's list price", async () => {
+      expect(await answered([{ role: "user", content: "hi" }, reply(1000)])).toEqual({
+        model: "claude-sonnet-4-5-20250929",
+        usage: { inputTokens: 1000, outputTokens: 100 },
+        // 1000 × $3 + 100 × $15 per million.
+        estimatedCostUsd: 0.0045,
+      });
+    });
+
+    it("keeps what the agent reported over the transcript, and makes no estimate beside a reported cost", async () => {
+      expect(
+        await answered([{ role: "user", content: "hi" }, reply(1000)], request, {
+          usage: { inputTokens: 5, outputTokens: 1 },
+          costUsd: 0.01,
+        }),
+      ).toEqual({
+        model: "claude-sonnet-4-5-20250929",
+        usage: { inputTokens: 5, outputTokens: 1 },
+        costUsd: 0.01,
+      });
+    });
+
+    it("counts a later turn's own tokens when the transcript holds the conversation so far", async () => {
+      const conversation = [
+        { role: "user", content: "one" },
+        reply(1000),
+        { role: "user", content: "two" },
+        reply(2000),
+      ];
+      expect(await answered(conversation, { ...request, turn: 1 })).toMatchObject({
+        usage: { inputTokens: 2000, outputTokens: 100 },
+      });
+      // The first turn's run is the whole transcript.
+      expect(await answered(conversation)).toMatchObject({
+        usage: { inputTokens: 3000, outputTokens: 200 },
+      });
+    });
+
+    it("makes no estimate for a model without a list price, and none from an agent", async () => {
+      expect(
+        await answered([{ role: "user", content: "hi" }, reply(10, "llama3")], request, {
+          estimatedCostUsd: 99,
+        }),
+      ).toEqual({ model: "llama3", usage: { inputTokens: 10, outputTokens: 100 } });
+    });
+  });
+});
+
+describe("sumDetails", () => {
+  it("adds up estimates only when every turn that spent tokens was priced", () => {
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    expect(
+      sumDetails(
+        [
+          { usage, estimatedCostUsd: 0.5 },
+          { usage, estimatedCostUsd: 0.25 },
+        ],
+        [],
+      ),
+    ).toMatchObject({ estimatedCostUsd: 0.75 });
+    expect(sumDetails([{ usage, estimatedCostUsd: 0.5 }, { usage }], [])).not.toHaveProperty(
+      "estimatedCostUsd",
+    );
+    // A turn whose cost the agent reported needs no estimate.
+    expect(
+      sumDetails(
+        [
+          { usage, estimatedCostUsd: 0.5 },
+          { usage, costUsd: 1 },
+        ],
+        [],
+      ),
+    ).toMatchObject({ estimatedCostUsd: 0.5, costUsd: 1 });
   });
 });

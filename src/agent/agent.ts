@@ -3,7 +3,10 @@
  * run (never by a dataset), asked one case at a time for a transcript in any format toolscore
  * reads. Each kind lives in a file of its own; this file holds what they share.
  */
+import { parseTrajectory } from "../adapters/parse-trajectory.js";
+import { costOf, defaultPrices, priceOfModel } from "../core/pricing.js";
 import type { Content } from "../core/test-case.js";
+import type { Trajectory } from "../core/trajectory.js";
 
 /** What the agent is given for one run of a case. */
 export interface AgentRequest {
@@ -39,6 +42,11 @@ export interface AgentRunDetails {
   readonly version?: string;
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
   readonly costUsd?: number;
+  /**
+   * What the tokens cost at the model's list price, when the agent reported no cost: set by
+   * toolscore, never read from an agent's answer.
+   */
+  readonly estimatedCostUsd?: number;
 }
 
 /** What a run of an agent is given beside its request. */
@@ -141,7 +149,8 @@ export async function runAgentOnce(
       signal,
       // A JavaScript agent may log anything: kept as text.
       log: (message: unknown) => log.push(String(message)),
-      report: (details) => reported.push(details),
+      // An estimate is toolscore's to make, from the tokens: never the agent's to give.
+      report: (details) => reported.push({ ...details, estimatedCostUsd: undefined }),
     };
     const ran = Promise.resolve().then(() => agent.run(request, context));
     // What the agent does after its deadline is not the case's outcome.
@@ -159,7 +168,7 @@ export async function runAgentOnce(
       transcript: answer,
       durationMs: elapsed(),
       log,
-      details: sumDetails(reported, log),
+      details: withTranscriptDetails(sumDetails(reported, log), answer, request.turn > 0),
     };
   } catch (error) {
     const message = timeout.signal.aborted
@@ -175,6 +184,39 @@ export async function runAgentOnce(
     signal.removeEventListener("abort", stop);
     stopped.catch(() => undefined);
   }
+}
+
+/**
+ * The details the agent reported, completed from its transcript where it said nothing: the last
+ * model the transcript names, and its tokens (of a later turn, the part after the last user
+ * message when the transcript holds the conversation so far); then, without a reported cost, the
+ * tokens at the model's list price. A transcript that cannot be read adds nothing here: scoring
+ * reports why.
+ */
+function withTranscriptDetails(
+  reported: AgentRunDetails,
+  transcript: unknown,
+  laterTurn: boolean,
+): AgentRunDetails {
+  let trajectory: Trajectory;
+  try {
+    trajectory = parseTrajectory(transcript);
+  } catch {
+    return reported;
+  }
+  const turnUsage =
+    laterTurn && trajectory.turns.length > 1 ? trajectory.turns.at(-1)?.usage : trajectory.usage;
+  const model = reported.model ?? trajectory.models?.at(-1);
+  const usage = reported.usage ?? turnUsage;
+  const details = {
+    ...reported,
+    ...(model === undefined ? {} : { model }),
+    ...(usage === undefined ? {} : { usage }),
+  };
+  const price = model === undefined ? undefined : priceOfModel(defaultPrices, model);
+  if (reported.costUsd !== undefined || usage === undefined || price === undefined) return details;
+  const { inputTokens = 0, outputTokens = 0 } = usage;
+  return { ...details, estimatedCostUsd: costOf(price, { inputTokens, outputTokens }) };
 }
 
 /** The keys of an answer's envelope: the transcript, and the run's details. */
@@ -207,7 +249,9 @@ export function sumDetails(reported: readonly AgentRunDetails[], log: string[]):
     version?: string;
     usage?: { inputTokens?: number; outputTokens?: number };
     costUsd?: number;
+    estimatedCostUsd?: number;
   } = {};
+  let unpriced = false;
   const count = (value: unknown, what: string): number | undefined => {
     if (value === undefined) return undefined;
     if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
@@ -237,6 +281,12 @@ export function sumDetails(reported: readonly AgentRunDetails[], log: string[]):
     }
     const cost = count(item.costUsd, "costUsd");
     if (cost !== undefined) details.costUsd = (details.costUsd ?? 0) + cost;
+    const estimate = item.estimatedCostUsd;
+    if (estimate !== undefined)
+      details.estimatedCostUsd = (details.estimatedCostUsd ?? 0) + estimate;
+    else if (item.usage !== undefined && cost === undefined) unpriced = true;
   }
+  // An estimate of some turns only would pass for the run's: none then.
+  if (unpriced) delete details.estimatedCostUsd;
   return details;
 }

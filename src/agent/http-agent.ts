@@ -22,16 +22,27 @@ export interface HttpAgentOptions {
   readonly retryDelayMs?: number;
 }
 
+interface HttpSettings {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly retries: number;
+  readonly firstDelayMs: number;
+}
+
 /** The statuses retried: the endpoint was busy or down, not the agent's answer. */
 const retriedStatuses = [408, 429, 500, 502, 503, 504];
 
 /** An agent reached by POSTing each run's case to `url`. */
 export function httpAgent(url: string, options: HttpAgentOptions = {}): Agent {
-  const first = options.retryDelayMs ?? 500;
+  // Defaults resolved once: the retry count is also said in a failure's message.
+  const resolved: HttpSettings = {
+    headers: options.headers ?? {},
+    retries: options.retries ?? 3,
+    firstDelayMs: options.retryDelayMs ?? 500,
+  };
   return {
     name: url,
     run: async (request, { signal, log }) => {
-      const response = await post(url, request, signal, options, first, log);
+      const response = await post(url, request, signal, resolved, log);
       return readAnswer(response);
     },
   };
@@ -41,8 +52,7 @@ async function post(
   url: string,
   request: AgentRequest,
   signal: AbortSignal,
-  options: HttpAgentOptions,
-  first: number,
+  options: HttpSettings,
   log: (message: string) => void,
 ): Promise<Response> {
   try {
@@ -53,11 +63,11 @@ async function post(
       // The run's deadline bounds the request and its retries.
       timeout: false,
       retry: {
-        limit: options.retries ?? 3,
+        limit: options.retries,
         methods: ["post"],
         statusCodes: retriedStatuses,
         afterStatusCodes: [429, 503],
-        delay: (attempt) => first * 2 ** (attempt - 1),
+        delay: (attempt) => options.firstDelayMs * 2 ** (attempt - 1),
         backoffLimit: 30_000,
         jitter: true,
       },
@@ -74,7 +84,7 @@ async function post(
       const body = await error.response.text().catch(() => "");
       const said = body.trim() === "" ? "" : `: ${body.trim().slice(-bodyTail)}`;
       const retried = retriedStatuses.includes(error.response.status)
-        ? ` (after ${options.retries ?? 3} retries)`
+        ? ` (after ${options.retries} retries)`
         : "";
       throw new AgentFailure(`the agent's endpoint answered ${describe(error)}${retried}${said}`);
     }

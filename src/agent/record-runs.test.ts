@@ -230,6 +230,34 @@ describe("recordAgentRuns", () => {
     expect(DatasetParseError.isInstance(mute) && mute.message).toMatch(/turns\[1\] has no input/);
   });
 
+  it("records the model, tokens and list-price cost a conversation's transcripts carry, added up over its turns", async () => {
+    const directory = folder({
+      "dataset.jsonl": jsonl([{ id: "talk", turns: [{ input: "one" }, { input: "two" }] }]),
+    });
+    const recordings = path.join(directory, "runs.jsonl");
+    // Each turn answered by one Responses API call, as the API returns it.
+    const agent: Agent = {
+      name: "responses agent",
+      run: (request) =>
+        Promise.resolve({
+          model: "gpt-4.1-mini-2025-04-14",
+          input: [{ role: "user", content: request.input }],
+          output: [{ type: "message", role: "assistant", content: "ok" }],
+          usage: { input_tokens: 1000 * (request.turn + 1), output_tokens: 100 },
+        }),
+    };
+    await runOnce(path.join(directory, "dataset.jsonl"), recordings, agent);
+    const [line] = readJsonl(recordings);
+    const agentRun = (line.metadata as { agentRun: Record<string, unknown> }).agentRun;
+    expect(agentRun).toMatchObject({
+      model: "gpt-4.1-mini-2025-04-14",
+      usage: { inputTokens: 3000, outputTokens: 200 },
+    });
+    // 3000 × $0.40 + 200 × $1.60 per million.
+    expect(agentRun.estimatedCostUsd).toBeCloseTo(0.00152, 10);
+    expect(agentRun).not.toHaveProperty("costUsd");
+  });
+
   it("copies a case whose run is named by file with its transcript read in, never running it", async () => {
     const run = weatherRun("Weather in Oslo?");
     const directory = folder({
