@@ -418,7 +418,13 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
     const run = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini"], { cwd, env });
     expect(run.stderr).toBe(`toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`);
-    expect(run.code).toBe(0);
+    // It is refused, with the figure that refuses it.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^not trusted: kappa 0\.00 < 0\.60: no better than always answering yes$/m,
+    );
+    expect(run.stdout).toMatch(/^ {2}also: false passes 100\.0% > 15\.0%/m);
+    expect(run.stdout).toMatch(/coverage\s+100(\.0)?% decided/);
     expect(server().modelCalls).toHaveLength(50);
     expect(run.stdout).toContain(
       "judge openai/gpt-4o-mini on 50 labelled cases (0 could not be judged)",
@@ -430,7 +436,31 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       cwd,
       env,
     });
-    expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0 });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0, passed: false });
+    // Gates a team sets for itself: this judge meets these.
+    const lenient = await runCliProcess(
+      [
+        "calibrate",
+        "--judge",
+        "openai/gpt-4o-mini",
+        // A negative number joined to its flag, as any option parser needs it.
+        "--min-kappa=-1",
+        "--max-false-pass",
+        "100%",
+      ],
+      { cwd, env },
+    );
+    expect(lenient.code, lenient.stdout).toBe(0);
+    expect(lenient.stdout).toMatch(
+      /^trusted: kappa 0\.00 \(no better than always answering yes\)/m,
+    );
+    const badGate = await runCliProcess(
+      ["calibrate", "--judge", "openai/gpt-4o-mini", "--min-kappa", "2"],
+      { cwd, env },
+    );
+    expect(badGate.code).toBe(2);
+    expect(badGate.stderr).toContain("--min-kappa must be a number from -1 to 1");
 
     // task-completion's labelled set, with a judge that says every run is complete.
     server().answer = () => ({ reason: "done", unmet: [], verdict: "completed" });
@@ -438,7 +468,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       ["calibrate", "task-completion", "--judge", "openai/gpt-4o-mini"],
       { cwd, env },
     );
-    expect(task.code, task.stderr).toBe(0);
+    expect(task.code, task.stderr).toBe(1);
     expect(task.stdout).toContain("task-completion: judge openai/gpt-4o-mini on 43 labelled cases");
     expect(task.stdout).toContain("cannot tell         0 said, 0 of 5 labelled undecidable");
     expect(task.stdout).toMatch(/refund-output-missing: label not-evaluable, judge 1/);

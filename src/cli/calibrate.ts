@@ -1,4 +1,8 @@
-import { calibrateJudge, calibratedMetrics } from "../judges/calibration/calibrate.js";
+import {
+  calibrateJudge,
+  calibratedMetrics,
+  defaultCalibrationGates,
+} from "../judges/calibration/calibrate.js";
 import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
 import { resolveJudgeModel } from "../providers/judge-models.js";
@@ -23,6 +27,21 @@ export const calibrateFlags = {
     help: "the pass/fail line (default: the metric's threshold)",
   },
   concurrency: { type: "string", value: "<n>", help: "judgements in flight (default 8)" },
+  "min-kappa": {
+    type: "string",
+    value: "<-1..1>",
+    help: `exit 1 below this Cohen's kappa (default ${defaultCalibrationGates.minKappa})`,
+  },
+  "max-false-pass": {
+    type: "string",
+    value: "<0..1|N%>",
+    help: `exit 1 when the judge passes more of the cases the labels fail (default ${defaultCalibrationGates.maxFalsePass * 100}%)`,
+  },
+  "min-coverage": {
+    type: "string",
+    value: "<0..1|N%>",
+    help: `exit 1 when the judge decides fewer of the cases a label decides (default ${defaultCalibrationGates.minCoverage * 100}%)`,
+  },
   json: { type: "boolean", help: "print the whole report as JSON" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
@@ -30,8 +49,11 @@ export const calibrateFlags = {
 export const calibrateHelp = `Usage: toolscore calibrate [metric] --judge <provider/model> [options]
 
 Runs a judged metric over toolscore's labelled cases for it and prints how well its judge agrees
-with the labels: pass/fail accuracy, Cohen's kappa, mean absolute error, how its "cannot tell"
-answers match the cases labelled undecidable, and the cases it got wrong. Metrics:
+with the labels: coverage (the cases it decided), Cohen's kappa with a 95% interval, false-pass and
+false-fail rates, pass/fail accuracy, mean absolute error, how its "cannot tell" answers match the
+cases labelled undecidable, and the cases it got wrong; then one verdict line. Exits 1 when the
+judge misses a gate (--min-kappa, --max-false-pass, --min-coverage), 3 when cases could not be
+judged. Metrics:
 ${calibratedMetrics.map((metric) => `  ${metric}${metric === "tool-selection" ? " (default)" : ""}`).join("\n")}
 
 ${flagsHelp(calibrateFlags)}
@@ -57,25 +79,45 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw usageError("--concurrency must be a whole number of at least 1", "--concurrency");
   }
+  const minKappa = values["min-kappa"] === undefined ? undefined : Number(values["min-kappa"]);
+  if (minKappa !== undefined && !(Number.isFinite(minKappa) && minKappa >= -1 && minKappa <= 1)) {
+    throw usageError("--min-kappa must be a number from -1 to 1, e.g. 0.6", "--min-kappa");
+  }
+  const gates = {
+    minKappa,
+    maxFalsePass: shareFlag("max-false-pass", values["max-false-pass"]),
+    minCoverage: shareFlag("min-coverage", values["min-coverage"]),
+  };
   const model = resolveJudgeModel(values.judge, { env: io.env, keysFrom: "environment" });
   io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
   const report = await calibrateJudge(model, {
     metric: metric as CalibratedMetric,
     threshold,
     concurrency,
+    gates,
     signal: io.signal,
   });
+  const exit = report.errors > 0 ? ExitCode.RUNTIME : report.passed ? ExitCode.OK : ExitCode.FAILED;
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    return ExitCode.OK;
+    return exit;
   }
   const kappa = report.cohensKappa === undefined ? "–" : report.cohensKappa.toFixed(2);
+  const interval =
+    report.kappaInterval === undefined
+      ? ""
+      : ` (95% ${report.kappaInterval[0].toFixed(2)} to ${report.kappaInterval[1].toFixed(2)})`;
+  const rate = (value: number | undefined) => (value === undefined ? "–" : formatRate(value));
   const unsure = report.notEvaluable;
+  const { bothPass, bothFail, judgeOnlyPass, labelOnlyPass } = report.confusion;
   io.stdout.write(
     [
       `${report.metric}: judge ${report.model} on ${report.results.length} labelled cases (${report.errors} could not be judged)`,
+      `  coverage            ${formatRate(report.coverage)} decided (${report.abstained} "cannot tell" on cases a label decides)`,
+      `  Cohen's kappa       ${kappa}${interval}`,
+      `  false pass / fail   ${rate(report.falsePassRate)} / ${rate(report.falseFailRate)}`,
+      `  confusion           label pass: judge pass ${bothPass}, fail ${labelOnlyPass}; label fail: judge pass ${judgeOnlyPass}, fail ${bothFail}`,
       `  pass/fail accuracy  ${formatRate(report.accuracy)} (threshold ${report.threshold}, ${report.cases} cases both decided)`,
-      `  Cohen's kappa       ${kappa}`,
       `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
       `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
@@ -97,7 +139,9 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `  ${result.id}: label ${result.label}, judge ${judged}${result.reason === undefined ? "" : ` (${result.reason})`}\n`,
     );
   }
-  return report.errors > 0 ? ExitCode.RUNTIME : ExitCode.OK;
+  io.stdout.write(`${report.verdict}\n`);
+  for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
+  return exit;
 }
 
 export const command: Command = {

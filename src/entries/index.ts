@@ -215,15 +215,20 @@ export { judgeClaims, judgeFaithfulness, judgeRelevance } from "../judges/faithf
 export type { BinaryVerdict, ClaimVerdict, ContextReference } from "../judges/faithfulness.js";
 export type { JudgeAnswer } from "../judges/ask-judge.js";
 export type { PreparedContext, ReadyImage } from "../core/context.js";
-export { calibrateJudge, calibrationSet } from "../judges/calibration/calibrate.js";
+export {
+  calibrateJudge,
+  calibrationSet,
+  defaultCalibrationGates,
+} from "../judges/calibration/calibrate.js";
 export type {
   CalibratedMetric,
   CalibrationCaseResult,
+  CalibrationGates,
   CalibrationReport,
   JudgeCalibrationOptions,
 } from "../judges/calibration/calibrate.js";
 export type { LabelledCase } from "../judges/calibration/judged-metric-cases.js";
-export { agreementStats } from "../judges/calibration/agreement.js";
+export { agreementStats, kappaInterval } from "../judges/calibration/agreement.js";
 export type { AgreementStats, LabelledScore } from "../judges/calibration/agreement.js";
 
 // Reports.

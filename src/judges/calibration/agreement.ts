@@ -67,3 +67,51 @@ export function agreementStats(pairs: readonly LabelledScore[], threshold = 0.5)
     confusion,
   };
 }
+
+/**
+ * A 95% interval of Cohen's kappa by the percentile bootstrap: `resamples` draws of the pairs with
+ * replacement, seeded so that a calibration reads the same twice. Undefined with fewer than two
+ * pairs, or when no draw has a kappa.
+ */
+export function kappaInterval(
+  pairs: readonly LabelledScore[],
+  threshold: number,
+  options: { readonly resamples?: number; readonly seed?: number } = {},
+): readonly [low: number, high: number] | undefined {
+  if (pairs.length < 2) return undefined;
+  const random = seededRandom(options.seed ?? 1);
+  const kappas: number[] = [];
+  const draw: LabelledScore[] = new Array<LabelledScore>(pairs.length);
+  for (let round = 0; round < (options.resamples ?? 2000); round++) {
+    for (let at = 0; at < pairs.length; at++) draw[at] = pairs[Math.floor(random() * pairs.length)];
+    const kappa = agreementStats(draw, threshold).cohensKappa;
+    if (kappa !== undefined) kappas.push(kappa);
+  }
+  if (kappas.length === 0) return undefined;
+  kappas.sort((a, b) => a - b);
+  const at = (share: number) =>
+    kappas[Math.min(kappas.length - 1, Math.floor(share * kappas.length))];
+  return [at(0.025), at(0.975)];
+}
+
+/** mulberry32: a small seeded generator of numbers in [0, 1). */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Landis and Koch's words for a kappa. */
+export function kappaWords(kappa: number): string {
+  if (kappa <= 0) return "no better than chance";
+  if (kappa <= 0.2) return "slight agreement";
+  if (kappa <= 0.4) return "fair agreement";
+  if (kappa <= 0.6) return "moderate agreement";
+  if (kappa <= 0.8) return "substantial agreement";
+  return "almost perfect agreement";
+}

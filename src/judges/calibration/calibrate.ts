@@ -3,7 +3,7 @@ import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
 import type { Metric } from "../../core/metric.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import { judgedMetrics } from "../judged-metrics.js";
-import { agreementStats } from "./agreement.js";
+import { agreementStats, kappaInterval, kappaWords } from "./agreement.js";
 import type { AgreementStats } from "./agreement.js";
 import {
   argumentCorrectnessCalibrationSet,
@@ -60,8 +60,30 @@ export interface JudgeCalibrationOptions {
   threshold?: number;
   /** Cases judged at once. Default 8. */
   concurrency?: number;
+  /** What the judge must reach to pass; each unset one takes its default (`defaultCalibrationGates`). */
+  gates?: CalibrationGates;
   signal?: AbortSignal;
 }
+
+/** What a judge must reach on labelled cases to be trusted with a gate. */
+export interface CalibrationGates {
+  /** The least Cohen's kappa on pass/fail (-1..1). */
+  readonly minKappa?: number;
+  /** The largest share of label-failed cases the judge may pass (0..1). */
+  readonly maxFalsePass?: number;
+  /** The least share of decidable cases the judge must decide (0..1): "cannot tell" is no verdict. */
+  readonly minCoverage?: number;
+}
+
+/**
+ * The defaults: substantial agreement (Landis and Koch), at most one failing case in seven passed,
+ * four decidable cases in five decided.
+ */
+export const defaultCalibrationGates: Required<CalibrationGates> = {
+  minKappa: 0.6,
+  maxFalsePass: 0.15,
+  minCoverage: 0.8,
+};
 
 /** One case of a calibration: the label, and the judge's score, "cannot tell" or error. */
 export interface CalibrationCaseResult {
@@ -91,6 +113,24 @@ export interface CalibrationReport extends AgreementStats {
     readonly judged: number;
     readonly agreed: number;
   };
+  /** Of the cases a label decides, the share the judge decided (scored, not "cannot tell", no error). */
+  readonly coverage: number;
+  /** Cases a label decides on which the judge said "cannot tell". */
+  readonly abstained: number;
+  /** Of the decided cases the label fails, the share the judge passed; undefined without any. */
+  readonly falsePassRate: number | undefined;
+  /** Of the decided cases the label passes, the share the judge failed; undefined without any. */
+  readonly falseFailRate: number | undefined;
+  /** A 95% bootstrap interval of the kappa (2,000 draws, seeded). */
+  readonly kappaInterval: readonly [low: number, high: number] | undefined;
+  /** The gates the judge was held to, defaults filled in. */
+  readonly gates: Required<CalibrationGates>;
+  /** Whether the judge met every gate. */
+  readonly passed: boolean;
+  /** Each gate it missed, with its figure: empty when it passed. */
+  readonly failures: readonly string[];
+  /** One line that says what the judge is worth. */
+  readonly verdict: string;
   readonly results: readonly CalibrationCaseResult[];
   readonly usage: JudgeUsage;
   readonly costUsd?: number;
@@ -130,13 +170,14 @@ function metricFor(metric: CalibratedMetric, model: JudgeModel, threshold: numbe
 
 /**
  * Runs a judged metric over labelled cases and reports how its judge agrees with the labels:
- * pass/fail accuracy, Cohen's kappa, mean absolute error, exact agreement, how its "cannot tell"
- * answers match the cases labelled undecidable, and every case. A case the judge fails is
- * reported and left out of the statistics; the run goes on.
+ * coverage, false-pass and false-fail rates, Cohen's kappa with a bootstrap interval, pass/fail
+ * accuracy, mean absolute error, exact agreement, how its "cannot tell" answers match the cases
+ * labelled undecidable, and every case; then whether it meets the gates, and one verdict line. A
+ * case the judge fails is reported and left out of the statistics; the run goes on.
  *
  * @example
  * const report = await calibrateJudge(resolveJudgeModel("openai/gpt-4.1-mini"), { metric: "argument-correctness" });
- * report.cohensKappa; report.notEvaluable;
+ * report.passed; report.verdict; // "not trusted: coverage 28.3% < 80.0%: ..."
  */
 export async function calibrateJudge(
   model: JudgeModel,
@@ -172,9 +213,23 @@ export async function calibrateJudge(
       : [],
   );
   const labelled = results.filter((result) => result.label === "not-evaluable");
+  const decidable = results.filter((result) => typeof result.label === "number");
+  const stats = agreementStats(scored, threshold);
+  const { bothPass, bothFail, judgeOnlyPass, labelOnlyPass } = stats.confusion;
+  const share = (part: number, whole: number) => (whole === 0 ? undefined : part / whole);
+  const figures = {
+    ...stats,
+    coverage: decidable.length === 0 ? 0 : scored.length / decidable.length,
+    abstained: decidable.filter((result) => result.notEvaluable === true).length,
+    falsePassRate: share(judgeOnlyPass, judgeOnlyPass + bothFail),
+    falseFailRate: share(labelOnlyPass, labelOnlyPass + bothPass),
+    kappaInterval: kappaInterval(scored, threshold),
+  };
+  const gates = { ...defaultCalibrationGates, ...definedOnly(options.gates ?? {}) };
+  const failures = gateFailures(figures, gates);
   const { usage, costUsd } = spent();
   return {
-    ...agreementStats(scored, threshold),
+    ...figures,
     metric: metricId,
     model: `${model.provider}/${model.modelId}`,
     threshold,
@@ -184,8 +239,62 @@ export async function calibrateJudge(
       judged: results.filter((result) => result.notEvaluable === true).length,
       agreed: labelled.filter((result) => result.notEvaluable === true).length,
     },
+    gates,
+    passed: failures.length === 0,
+    failures,
+    verdict: verdictLine(figures, failures),
     results,
     usage,
     costUsd,
   };
+}
+
+function definedOnly(gates: CalibrationGates): CalibrationGates {
+  return Object.fromEntries(Object.entries(gates).filter(([, value]) => value !== undefined));
+}
+
+type Figures = Pick<
+  CalibrationReport,
+  "cohensKappa" | "coverage" | "falsePassRate" | "confusion" | "cases"
+>;
+
+/** Each gate the figures miss, said with the figure and the line. */
+function gateFailures(figures: Figures, gates: Required<CalibrationGates>): string[] {
+  const failures: string[] = [];
+  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  if (figures.coverage < gates.minCoverage)
+    failures.push(
+      `coverage ${percent(figures.coverage)} < ${percent(gates.minCoverage)}: the judge decided too few of the cases a label decides`,
+    );
+  if (figures.cohensKappa === undefined)
+    failures.push(
+      figures.cases === 0
+        ? "no case was decided by both the judge and a label: kappa cannot be measured"
+        : "kappa cannot be measured: every decided case sits on one side for both; label cases of the other side",
+    );
+  else if (figures.cohensKappa < gates.minKappa)
+    failures.push(
+      `kappa ${figures.cohensKappa.toFixed(2)} < ${gates.minKappa.toFixed(2)}: ${describeKappa(figures)}`,
+    );
+  if (figures.falsePassRate !== undefined && figures.falsePassRate > gates.maxFalsePass)
+    failures.push(
+      `false passes ${percent(figures.falsePassRate)} > ${percent(gates.maxFalsePass)}: the judge passed cases the labels fail`,
+    );
+  return failures;
+}
+
+/** The kappa in words, naming a judge that answers one way whatever it is shown. */
+function describeKappa(figures: Figures): string {
+  const { bothPass, bothFail, judgeOnlyPass, labelOnlyPass } = figures.confusion;
+  const kappa = figures.cohensKappa ?? 0;
+  if (kappa <= 0.05 && bothFail + labelOnlyPass === 0) return "no better than always answering yes";
+  if (kappa <= 0.05 && bothPass + judgeOnlyPass === 0) return "no better than always answering no";
+  return kappaWords(kappa);
+}
+
+/** One line: trusted or not, and the figure that decides it. */
+function verdictLine(figures: Figures, failures: readonly string[]): string {
+  if (failures.length > 0) return `not trusted: ${failures[0]}`;
+  const kappa = figures.cohensKappa ?? 0;
+  return `trusted: kappa ${kappa.toFixed(2)} (${describeKappa(figures)}), coverage ${(figures.coverage * 100).toFixed(1)}%`;
 }

@@ -3,7 +3,7 @@ import type { JudgeRequest } from "../../core/judge.js";
 import { createOpenAIJudge } from "../../providers/openai.js";
 import { useLlmServer } from "../../../test/support/judge-fixtures.js";
 import { toolSelectionRequest } from "../tool-selection.js";
-import { agreementStats } from "./agreement.js";
+import { agreementStats, kappaInterval } from "./agreement.js";
 import { calibrateJudge } from "./calibrate.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 
@@ -33,6 +33,38 @@ describe("agreementStats", () => {
       ]).cohensKappa,
     ).toBeUndefined();
     expect(agreementStats([])).toMatchObject({ cases: 0, cohensKappa: undefined });
+  });
+});
+
+describe("kappaInterval", () => {
+  const pairs = Array.from({ length: 60 }, (_, at) => ({
+    label: at % 2,
+    // Right on five cases in six.
+    score: at % 6 === 0 ? 1 - (at % 2) : at % 2,
+  }));
+
+  it("brackets the kappa, reads the same twice, and narrows with more cases", () => {
+    const kappa = agreementStats(pairs).cohensKappa ?? Number.NaN;
+    const interval = kappaInterval(pairs, 0.5);
+    expect(interval).toEqual(kappaInterval(pairs, 0.5));
+    const [low, high] = interval ?? [Number.NaN, Number.NaN];
+    expect(low).toBeLessThan(kappa);
+    expect(high).toBeGreaterThan(kappa);
+    const [wideLow, wideHigh] = kappaInterval(pairs.slice(0, 12), 0.5) ?? [0, 0];
+    expect(wideHigh - wideLow).toBeGreaterThan(high - low);
+  });
+
+  it("has none for fewer than two pairs, or pairs all on one side", () => {
+    expect(kappaInterval([{ label: 1, score: 1 }], 0.5)).toBeUndefined();
+    expect(
+      kappaInterval(
+        [
+          { label: 1, score: 1 },
+          { label: 1, score: 1 },
+        ],
+        0.5,
+      ),
+    ).toBeUndefined();
   });
 });
 

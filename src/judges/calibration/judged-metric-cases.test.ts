@@ -117,6 +117,43 @@ describe.each(["argument-correctness", "task-completion"] as const)(
       const labelled = set.filter((entry) => entry.label === "not-evaluable").length;
       expect(report.notEvaluable).toEqual({ labelled, judged: labelled, agreed: labelled });
       expect(report.usage.inputTokens).toBe(10 * set.length);
+      // It decides every case a label decides, and is trusted.
+      expect(report).toMatchObject({ coverage: 1, abstained: 0, passed: true, failures: [] });
+      expect(report.falsePassRate).toBe(0);
+      expect(report.verdict).toMatch(/^trusted: kappa 1\.00 \(almost perfect agreement\)/);
+    });
+
+    it('refuses a judge that says "cannot tell" on most cases, however right it is on the rest', async () => {
+      const decidable = set.filter((entry) => entry.label !== "not-evaluable");
+      // It decides one decidable case in four, and answers the label there.
+      const decides = new Set(decidable.filter((_, at) => at % 4 === 0).map((entry) => entry.id));
+      const abstain = (entry: LabelledCase): JsonValue =>
+        metric === "task-completion"
+          ? { reason: "unclear", unmet: [], verdict: "cannot_tell" }
+          : {
+              calls: (entry.testCase.toolsCalled ?? []).map((_, index) => ({
+                call: index + 1,
+                verdict: "cannot_tell",
+                reason: "unclear",
+              })),
+            };
+      const byKey = new Map(
+        set.map((entry) => [
+          key(requestOf(entry)),
+          decides.has(entry.id) ? labelledAnswer(metric, entry) : abstain(entry),
+        ]),
+      );
+      const { model } = fakeJudge((request) => byKey.get(key(request)) ?? null);
+      const report = await calibrateJudge(model, { metric });
+      // Where it decides it agrees: kappa alone would call it perfect.
+      expect(report.accuracy).toBe(1);
+      expect(report.coverage).toBeCloseTo(decides.size / decidable.length, 12);
+      expect(report.abstained).toBe(decidable.length - decides.size);
+      expect(report.passed).toBe(false);
+      expect(report.verdict).toMatch(/^not trusted: coverage \d+\.\d% < 80\.0%/);
+      // A team that accepts a judge that abstains says so.
+      const lenient = await calibrateJudge(model, { metric, gates: { minCoverage: 0.2 } });
+      expect(lenient).toMatchObject({ passed: true, gates: { minCoverage: 0.2, minKappa: 0.6 } });
     });
 
     it("shows a judge that always passes as no better than chance, never saying it cannot tell", async () => {
@@ -136,6 +173,13 @@ describe.each(["argument-correctness", "task-completion"] as const)(
       expect(report.cohensKappa ?? 0).toBeCloseTo(0, 12);
       expect(report.confusion.bothFail).toBe(0);
       expect(report.notEvaluable.judged).toBe(0);
+      expect(report.falsePassRate).toBe(1);
+      expect(report.falseFailRate).toBe(0);
+      expect(report.passed).toBe(false);
+      expect(report.failures[0]).toMatch(
+        /^kappa 0\.00 < 0\.60: no better than always answering yes/,
+      );
+      expect(report.failures[1]).toMatch(/^false passes 100\.0% > 15\.0%/);
     });
   },
 );
