@@ -237,11 +237,18 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       "gate: 1 of 3 cases failed, 1 not evaluable; every case must pass (no fail_under): exit 1",
     );
 
-    // The same run from the judge cache: no call; leaving the not evaluable case out of the gate.
-    const again = await runCliProcess(
-      [...args, ...out, "--fail-under", "0.5", "--not-evaluable", "ignore"],
-      { cwd, env },
+    // The same run from the judge cache: no call; leaving the not evaluable case out of the
+    // gate, which holds a third of the cases left out past the default limit.
+    const ignored = ["--fail-under", "0.5", "--not-evaluable", "ignore"];
+    const past = await runCliProcess([...args, ...out, ...ignored], { cwd, env });
+    expect(past.code, past.stderr).toBe(1);
+    expect(past.stdout).toContain(
+      "gate: 1 of 3 cases not evaluable (33.3%) > max_not_evaluable 20%: exit 1",
     );
+    const again = await runCliProcess([...args, ...out, ...ignored, "--max-not-evaluable", "40%"], {
+      cwd,
+      env,
+    });
     expect(again.code, again.stderr).toBe(0);
     expect(server().modelCalls).toHaveLength(9);
     expect(lines("refunds.results.jsonl").at(-1)).toMatchObject({

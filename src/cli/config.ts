@@ -510,7 +510,10 @@ export async function settingsFor<K extends keyof RunSettings>(
 export function gateRuleOf(
   { settings, from, config }: ResolvedSettings<(typeof gateSettings)[number]>,
   io: Pick<CliIo, "cwd">,
-): Pick<GateRule, "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"> {
+): Pick<
+  GateRule,
+  "failUnder" | "failUnderFrom" | "notEvaluable" | "maxNotEvaluable" | "rate" | "failOnFlaky"
+> {
   return {
     failUnder: settings.failUnder,
     failUnderFrom:
@@ -520,6 +523,7 @@ export function gateRuleOf(
           ? shownPath(config.file, io)
           : undefined,
     notEvaluable: settings.notEvaluable,
+    maxNotEvaluable: settings.maxNotEvaluable,
     rate: settings.gateOn,
     failOnFlaky: settings.failOnFlaky,
   };

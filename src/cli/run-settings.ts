@@ -3,7 +3,7 @@
  * published JSON Schema, and what `report`, `merge`, `view` and `cache` read of them come from this
  * table. Adding a setting is one entry here and the code that uses it.
  */
-import { gateRates, notEvaluablePolicies } from "../core/gate.js";
+import { defaultMaxNotEvaluable, gateRates, notEvaluablePolicies } from "../core/gate.js";
 import type { GateRate, NotEvaluablePolicy } from "../core/gate.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
@@ -59,6 +59,7 @@ export interface RunSettings {
   readonly shard: Shard | undefined;
   readonly failUnder: number | undefined;
   readonly notEvaluable: NotEvaluablePolicy | undefined;
+  readonly maxNotEvaluable: number | undefined;
   readonly gateOn: GateRate | undefined;
   readonly failOnFlaky: boolean;
   readonly groupBy: GroupBy | undefined;
@@ -450,6 +451,17 @@ export const runSettings: SettingsTable<RunSettings> = {
       doc: "Cases a judge could not tell: they fail the gate (fail, the default) or are left out of it, the pass rate taken over the rest (ignore)",
     },
   },
+  maxNotEvaluable: {
+    kind: kinds.share,
+    flag: {
+      value: "<0..1|N%>",
+      help: `with --not-evaluable ignore, fail past this share of cases not evaluable\n(default ${defaultMaxNotEvaluable * 100}%)`,
+      group: results,
+    },
+    config: {
+      doc: `With not_evaluable: ignore, the gate fails past this share of cases a judge could not tell, and when none is left (default ${defaultMaxNotEvaluable * 100}%)`,
+    },
+  },
   gateOn: {
     kind: kinds.choice(gateRates),
     flag: {
@@ -653,7 +665,13 @@ export const runSettings: SettingsTable<RunSettings> = {
 };
 
 /** The gate's settings, the same in every command that states a run's gate (eval, report, merge, view). */
-export const gateSettings = ["failUnder", "notEvaluable", "gateOn", "failOnFlaky"] as const;
+export const gateSettings = [
+  "failUnder",
+  "notEvaluable",
+  "maxNotEvaluable",
+  "gateOn",
+  "failOnFlaky",
+] as const;
 
 /** The config file's objects of settings. */
 export const configGroups: Readonly<Record<string, ConfigGroup>> = {

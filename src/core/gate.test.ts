@@ -41,19 +41,38 @@ describe("gateVerdict", () => {
     expect(gateVerdict(run(2, 1, 0, 1), {}).text).toBe(
       "gate: 1 of 4 cases failed, 1 not evaluable; every case must pass (no fail_under): exit 1",
     );
-    expect(gateVerdict(run(3, 0, 0, 1), { notEvaluable: "ignore" }).text).toBe(
+    const tolerant = { notEvaluable: "ignore", maxNotEvaluable: 0.25 } as const;
+    expect(gateVerdict(run(3, 0, 0, 1), tolerant).text).toBe(
       "gate: all 3 cases passed (1 not evaluable, left out): exit 0",
     );
     // The pass rate: over every case, or over those the judge could tell.
     expect(gateVerdict(run(3, 0, 0, 1), { failUnder: 0.8 }).text).toBe(
       "gate: 75% passed < fail_under 80%: exit 1",
     );
-    expect(gateVerdict(run(3, 0, 0, 1), { failUnder: 0.8, notEvaluable: "ignore" }).text).toBe(
+    expect(gateVerdict(run(3, 0, 0, 1), { failUnder: 0.8, ...tolerant }).text).toBe(
       "gate: 100% passed (1 not evaluable, left out) ≥ fail_under 80%: exit 0",
     );
-    expect(gateVerdict(run(0, 0, 0, 2), { failUnder: 0.8, notEvaluable: "ignore" }).passed).toBe(
-      true,
+  });
+
+  it("never passes on cases a judge did not decide: past max_not_evaluable, or with none decided", () => {
+    // One case in four left out is past the default, a fifth.
+    expect(gateVerdict(run(3, 0, 0, 1), { notEvaluable: "ignore" }).text).toBe(
+      "gate: 1 of 4 cases not evaluable (25%) > max_not_evaluable 20%: exit 1",
     );
+    expect(gateVerdict(run(4, 0, 0, 1), { notEvaluable: "ignore" }).passed).toBe(true);
+    // Nothing decided is never "all 0 cases passed", whatever the limit and the pass rate.
+    for (const rule of [
+      { notEvaluable: "ignore", maxNotEvaluable: 1 },
+      { notEvaluable: "ignore", maxNotEvaluable: 1, failUnder: 0 },
+    ] as const) {
+      expect(gateVerdict(run(0, 0, 0, 2), rule)).toEqual({
+        passed: false,
+        exitCode: 1,
+        text: "gate: no case decided: all 2 cases not evaluable (not_evaluable ignore): exit 1",
+      });
+    }
+    // Errors still come first.
+    expect(gateVerdict(run(0, 0, 1, 2), { notEvaluable: "ignore" }).exitCode).toBe(3);
   });
 
   it("puts a stop, then errors, then regressions before the pass rate", () => {

@@ -25,6 +25,11 @@ export interface GateRule {
    * the default), or are left out of it, the pass rate taken over the others (`"ignore"`).
    */
   readonly notEvaluable?: NotEvaluablePolicy | undefined;
+  /**
+   * With `notEvaluable: "ignore"`, the largest share of cases that may be left out: past it the
+   * gate fails, as it does when no case is left to decide it. Default `defaultMaxNotEvaluable`.
+   */
+  readonly maxNotEvaluable?: number | undefined;
   /** The rate `failUnder` holds (default the pass rate); without `failUnder`, it must be 100%. */
   readonly rate?: GateRate | undefined;
   /** Fail when some case passed in some runs and failed in others. */
@@ -34,13 +39,19 @@ export interface GateRule {
 /** What a gate does with cases a judge could not tell (see `GateRule.notEvaluable`). */
 export type NotEvaluablePolicy = "fail" | "ignore";
 
+/**
+ * A gate that leaves out cases a judge could not tell fails past this share of them (one in five:
+ * the coverage a calibrated judge needs, `defaultCalibrationGates.minCoverage`).
+ */
+export const defaultMaxNotEvaluable = 0.2;
+
 /** The choices of `GateRule.notEvaluable`. */
 export const notEvaluablePolicies: readonly NotEvaluablePolicy[] = ["fail", "ignore"];
 
 /** The part of a gate a run's settings decide, which a results file records for later readers. */
 export type RecordedGate = Pick<
   GateRule,
-  "failUnder" | "failUnderFrom" | "notEvaluable" | "rate" | "failOnFlaky"
+  "failUnder" | "failUnderFrom" | "notEvaluable" | "maxNotEvaluable" | "rate" | "failOnFlaky"
 >;
 
 /**
@@ -51,10 +62,8 @@ export function readRecordedGate(value: unknown): RecordedGate | { readonly prob
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { problem: "gate is not an object" };
   }
-  const { failUnder, failUnderFrom, notEvaluable, rate, failOnFlaky, ...rest } = value as Record<
-    string,
-    unknown
-  >;
+  const { failUnder, failUnderFrom, notEvaluable, maxNotEvaluable, rate, failOnFlaky, ...rest } =
+    value as Record<string, unknown>;
   const unknownKeys = Object.keys(rest);
   if (unknownKeys.length > 0)
     return { problem: `gate has unknown keys (${unknownKeys.join(", ")})` };
@@ -73,6 +82,12 @@ export function readRecordedGate(value: unknown): RecordedGate | { readonly prob
   ) {
     return { problem: `gate.notEvaluable is not ${notEvaluablePolicies.join(" or ")}` };
   }
+  if (
+    maxNotEvaluable !== undefined &&
+    (typeof maxNotEvaluable !== "number" || !(maxNotEvaluable >= 0 && maxNotEvaluable <= 1))
+  ) {
+    return { problem: "gate.maxNotEvaluable is not a share from 0 to 1" };
+  }
   if (rate !== undefined && !(gateRates as readonly unknown[]).includes(rate)) {
     return { problem: `gate.rate is not ${gateRates.join(", ")}` };
   }
@@ -83,6 +98,7 @@ export function readRecordedGate(value: unknown): RecordedGate | { readonly prob
     ...(failUnder === undefined ? {} : { failUnder }),
     ...(failUnderFrom === undefined ? {} : { failUnderFrom }),
     ...(notEvaluable === undefined ? {} : { notEvaluable: notEvaluable as NotEvaluablePolicy }),
+    ...(maxNotEvaluable === undefined ? {} : { maxNotEvaluable }),
     ...(rate === undefined ? {} : { rate: rate as GateRate }),
     ...(failOnFlaky === true ? { failOnFlaky } : {}),
   };
@@ -145,6 +161,21 @@ export function gateVerdict(
   const unknown = summary.notEvaluable;
   const ignored = unknown > 0 && rule.notEvaluable === "ignore";
   const leftOut = ignored ? ` (${unknown} not evaluable, left out)` : "";
+  if (ignored) {
+    // Cases left out cannot pass a gate for the cases a judge never decided.
+    const limit = rule.maxNotEvaluable ?? defaultMaxNotEvaluable;
+    const share = summary.cases === 0 ? 1 : unknown / summary.cases;
+    if (unknown >= summary.cases)
+      return verdict(
+        1,
+        `no case decided: all ${plural(summary.cases, "case")} not evaluable (not_evaluable ignore)`,
+      );
+    if (share > limit)
+      return verdict(
+        1,
+        `${unknown} of ${plural(summary.cases, "case")} not evaluable (${percent(share)}) > max_not_evaluable ${percent(limit)}`,
+      );
+  }
   if (rule.failUnder !== undefined) {
     const judged = summary.cases - (ignored ? unknown : 0);
     const rate = judged === 0 ? 1 : summary.passed / judged;
