@@ -49,6 +49,46 @@ describe("formatJUnitReport", () => {
     expect(xml).toContain("case-4 (line 4): line 4: not valid JSON");
   });
 
+  it("counts in its header exactly what its body holds, cases a judge could not tell included", async () => {
+    const records = [
+      ...sampleRecords(),
+      {
+        index: 4,
+        id: "unsure",
+        line: 5,
+        status: "not-evaluable" as const,
+        metrics: {
+          [metricNames[0]]: { status: "not-evaluable" as const, reason: "cannot tell" },
+          [metricNames[1]]: { status: "not-evaluable" as const, reason: "samples disagreed" },
+        },
+        durationMs: 1,
+      },
+    ];
+    const chunks: string[] = [];
+    await formatJUnitReport({
+      summary: summaryOf(records),
+      metrics: metricNames,
+      records,
+      write: (chunk) => {
+        chunks.push(chunk);
+      },
+    });
+    const xml = chunks.join("");
+    const count = (pattern: RegExp) => (xml.match(pattern) ?? []).length;
+    const header =
+      /<testsuite name="toolscore" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/
+        .exec(xml)
+        ?.slice(1)
+        .map(Number);
+    expect(header).toEqual([
+      count(/<testcase /g),
+      count(/<failure /g),
+      count(/<error /g),
+      count(/<skipped /g),
+    ]);
+    expect(count(/<skipped message="not evaluable: /g)).toBe(2);
+  });
+
   it("catches a schema violation (the validator is not a rubber stamp)", async () => {
     const result = await validateXML({
       xml: [{ fileName: "bad.xml", contents: '<testsuites><testsuite tests="-1"/></testsuites>' }],

@@ -91,7 +91,11 @@ export async function formatJUnitReport(options: JUnitReportOptions): Promise<vo
     scoredByMetric.reduce((sum, metric) => sum + metric.cases, 0) +
     summary.unscored * metrics.length;
   const failures = scoredByMetric.reduce((sum, metric) => sum + metric.failed, 0);
-  const skipped = scoredByMetric.reduce((sum, metric) => sum + metric.skipped, 0);
+  // Not evaluable is written as <skipped>: counted so, or the header's errors would hold them.
+  const skipped = scoredByMetric.reduce(
+    (sum, metric) => sum + metric.skipped + metric.notEvaluable,
+    0,
+  );
   const errors =
     tests - failures - skipped - scoredByMetric.reduce((sum, metric) => sum + metric.passed, 0);
   const counts = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(summary.durationMs)}"`;
