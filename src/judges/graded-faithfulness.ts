@@ -147,7 +147,8 @@ export function gradedFaithfulness<TCase>(
         });
         const scores = answers.values.map(claimsScore);
         // The claims of the sample whose score is nearest the median.
-        const { value: score, agreement, nearest } = medianScore(scores);
+        // A share of claims has no scale of its own: a tenth is one step.
+        const { value: score, agreement, nearest } = medianScore(scores, 0.1);
         const claims = answers.values[nearest];
         const details = {
           claims,

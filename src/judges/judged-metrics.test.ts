@@ -35,14 +35,21 @@ describe("tool-selection, sampled", () => {
     expect(asked.map((request) => [request.sample, request.temperature])).toEqual([[0, 0]]);
   });
 
-  it("takes the median of n scores with its spread, and is not evaluable when they spread", async () => {
+  it("takes the median of n scores, agreeing as the share within a step of it, and is not evaluable when they spread", async () => {
     const close = fakeJudge((_, sample) => selection([1, 0.75, 1][sample]));
-    const metric = (model: typeof close.model) =>
-      createMetric({ metric: "tool-selection", samples: 3 }, { judge: model });
+    const metric = (model: typeof close.model, samples = 3) =>
+      createMetric({ metric: "tool-selection", samples }, { judge: model });
     expect(await metric(close.model).measure(flight)).toMatchObject({
       status: "scored",
       score: 1,
-      details: { agreement: 0.75, scores: [1, 0.75, 1], reason: "score 1" },
+      details: { agreement: 1, scores: [1, 0.75, 1], reason: "score 1" },
+    });
+    // One dissenting sample in 25 leaves the rest decided.
+    const dissent = fakeJudge((_, sample) => selection(sample === 7 ? 0 : 1));
+    expect(await metric(dissent.model, 25).measure(flight)).toMatchObject({
+      status: "scored",
+      score: 1,
+      details: { agreement: 0.96 },
     });
     const apart = fakeJudge((_, sample) => selection([1, 0, 0.5][sample]));
     expect(await metric(apart.model).measure(flight)).toMatchObject({
@@ -90,17 +97,19 @@ describe("multimodal-faithfulness, sampled", () => {
     expect(result).toMatchObject({
       status: "scored",
       score: 0.5,
-      details: { agreement: 0.5, scores: [0.5, 1, 0.5] },
+      details: { scores: [0.5, 1, 0.5] },
     });
     expect(
       (result as { details: { claims: { verdict: string }[] } }).details.claims[1],
     ).toMatchObject({ verdict: "contradicted" });
+    // Two gradings of three at the median: 2/3 agree.
+    expect((result as { details: { agreement: number } }).details.agreement).toBeCloseTo(2 / 3, 12);
   });
 
-  it("is not evaluable when the gradings spread more than minAgreement allows", async () => {
+  it("is not evaluable when fewer gradings than minAgreement sit within a tenth of the median", async () => {
     const { model } = fakeJudge((_, sample) => ({ claims: gradings[sample] }));
     const metric = createMetric(
-      { metric: "multimodal-faithfulness", samples: 3 },
+      { metric: "multimodal-faithfulness", samples: 3, minAgreement: 0.7 },
       { judge: model },
     );
     expect(await metric.measure(receipt)).toMatchObject({

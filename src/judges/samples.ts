@@ -137,10 +137,14 @@ export function majorityVerdict<V extends string, S extends SampledVerdict<V>>(
 }
 
 /**
- * A score of several samples: their median, 1 minus their spread (max - min) as agreement, and
- * which sample is nearest the median (the first, on a tie).
+ * A score of several samples: their median, as agreement the share of samples within one step of
+ * the judge's scale from it (one dissenting sample in 25 leaves 96%, where the spread would leave
+ * nothing), and which sample is nearest the median (the first, on a tie).
  */
-export function medianScore(scores: readonly number[]): {
+export function medianScore(
+  scores: readonly number[],
+  step: number,
+): {
   readonly value: number;
   readonly agreement: number;
   readonly nearest: number;
@@ -157,5 +161,7 @@ export function medianScore(scores: readonly number[]): {
       Math.abs(score - value) < Math.abs(scores[best] - value) ? index : best,
     0,
   );
-  return { value, agreement: 1 - (sorted[sorted.length - 1] - sorted[0]), nearest };
+  // A hair of slack: 0.75 - 0.5 is one step of 0.25 however the floats round.
+  const near = scores.filter((score) => Math.abs(score - value) <= step + 1e-9).length;
+  return { value, agreement: near / scores.length, nearest };
 }

@@ -121,11 +121,14 @@ export function judgeToolSelection(
   });
 }
 
+/** One step of the anchored scale: 0, 0.25, 0.5, 0.75, 1. */
+const toolSelectionStep = 0.25;
+
 /** A tool-selection verdict over samples: the median score, the sample nearest it, the spread. */
 export interface SampledToolSelection {
   /** The verdict of the sample nearest the median, with the median as its score. */
   readonly value: ToolSelectionVerdict;
-  /** 1 minus the spread of the samples' scores. */
+  /** The share of samples within one step of the scale (0.25) of the median. */
   readonly agreement: number;
   readonly scores: readonly number[];
 }
@@ -146,6 +149,6 @@ export async function judgeToolSelectionSampled(
     ...options,
   });
   const scores = answers.values.map((verdict) => verdict.score);
-  const { value: median, agreement, nearest } = medianScore(scores);
+  const { value: median, agreement, nearest } = medianScore(scores, toolSelectionStep);
   return { value: { ...answers.values[nearest], score: median }, agreement, scores };
 }
