@@ -36,7 +36,10 @@ describe("ArgumentCorrectnessMetric (deepeval)", () => {
       "no",
       "idk",
     ]);
-    expect(metric.reason).toBe("The score is 0.67 because called[1] refund_order: wrong 2.");
+    // The call it could not tell counts, and the reason says so.
+    expect(metric.reason).toBe(
+      'The score is 0.67 because called[1] refund_order: wrong 2. 1 call the judge could not tell counts as right, as deepeval counts any verdict but "no".',
+    );
     // Strict mode: threshold 1, and a score under it counts 0.
     const strict = new ArgumentCorrectnessMetric({
       model: verdicts("right", "wrong", "right").model,
@@ -44,6 +47,26 @@ describe("ArgumentCorrectnessMetric (deepeval)", () => {
     });
     expect(await strict.measure(refund)).toBe(0);
     expect(strict).toMatchObject({ threshold: 1, success: false });
+  });
+
+  it("shows the judge each called tool's description", async () => {
+    const judge = verdicts("right");
+    const metric = new ArgumentCorrectnessMetric({ model: judge.model });
+    await metric.measure(
+      new LLMTestCase({
+        input: "Refund 30 EUR on order 4521",
+        toolsCalled: [
+          new ToolCall({
+            name: "refund_order",
+            description: "Refunds an amount in cents, never in euros",
+            inputParameters: { order: "4521", amount: 3000 },
+          }),
+        ],
+      }),
+    );
+    expect(JSON.stringify(judge.asked[0].messages)).toContain(
+      "Refunds an amount in cents, never in euros",
+    );
   });
 
   it("scores 1 without calls, without asking, and needs input and toolsCalled", async () => {

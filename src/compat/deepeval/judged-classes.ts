@@ -11,7 +11,7 @@ import {
   rejectUnknownOptions,
   thresholdOption,
 } from "../../core/options.js";
-import type { Content } from "../../core/test-case.js";
+import type { Content, ToolSpec } from "../../core/test-case.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import type { ToolCall as CoreToolCall } from "../../core/tool-call.js";
 import { judgeArguments } from "../../judges/argument-correctness.js";
@@ -219,7 +219,11 @@ export class ArgumentCorrectnessMetric extends DeepevalJudgedMetric<ArgumentCorr
     }
     const answer = await judgeArguments(
       this.judge,
-      { input: record.input as Content, availableTools: [], toolsCalled: calls },
+      {
+        input: record.input as Content,
+        availableTools: describedTools(record.toolsCalled),
+        toolsCalled: calls,
+      },
       { samples: 1, temperature: 0, minAgreement: 0 },
       { signal },
     );
@@ -231,12 +235,33 @@ export class ArgumentCorrectnessMetric extends DeepevalJudgedMetric<ArgumentCorr
       verdicts.filter((verdict) => verdict.verdict !== "no").length / verdicts.length,
     );
     const wrong = answer.calls.filter((call) => call.verdict === "wrong");
+    const unsure = answer.calls.filter((call) => call.verdict === "cannot_tell").length;
+    // deepeval's rule counts "idk" as right: the reason says so, so a score of 1 cannot hide it.
+    const counted =
+      unsure === 0
+        ? ""
+        : ` ${unsure === 1 ? "1 call" : `${unsure} calls`} the judge could not tell ${unsure === 1 ? "counts" : "count"} as right, as deepeval counts any verdict but "no".`;
     const reason =
       wrong.length === 0
-        ? `The score is ${score.toFixed(2)} because no call's arguments were judged wrong.`
-        : `The score is ${score.toFixed(2)} because ${wrong.map((call) => `called[${call.index}] ${call.name}: ${call.reason}`).join("; ")}.`;
+        ? `The score is ${score.toFixed(2)} because no call's arguments were judged wrong.${counted}`
+        : `The score is ${score.toFixed(2)} because ${wrong.map((call) => `called[${call.index}] ${call.name}: ${call.reason}`).join("; ")}.${counted}`;
     return { score, reason, details: { verdicts, calls: answer.calls } };
   }
+}
+
+/**
+ * The tools of deepeval `ToolCall`s that carry a `description`, once per name, for the judge to
+ * read: deepeval's own prompt shows it.
+ */
+function describedTools(toolsCalled: unknown): ToolSpec[] {
+  const tools = new Map<string, ToolSpec>();
+  for (const item of Array.isArray(toolsCalled) ? (toolsCalled as unknown[]) : []) {
+    if (typeof item !== "object" || item === null) continue;
+    const { name, description } = item as Record<string, unknown>;
+    if (typeof name === "string" && typeof description === "string" && !tools.has(name))
+      tools.set(name, { name, description });
+  }
+  return [...tools.values()];
 }
 
 /**
