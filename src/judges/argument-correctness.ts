@@ -9,6 +9,7 @@ import type {
   ToolSpec,
 } from "../core/test-case.js";
 import { toToolCalls } from "../core/tool-call.js";
+import { shortenOutput } from "./shorten-output.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
@@ -45,17 +46,15 @@ export interface CallArgumentsVerdict {
   readonly samples: readonly ArgumentVerdict[];
 }
 
-/** Longest tool output shown to the judge, in characters; the rest is said to be cut off. */
+/**
+ * Longest tool output shown to the judge, in characters: a longer one keeps its head and tail,
+ * JSON shortened by its values first (see `shortenOutput`).
+ */
 export const maxOutputShown = 4000;
 
 function describeOutput(call: ToolCall): string {
   if (call.output === null) return "(no output recorded)";
-  const text = typeof call.output === "string" ? call.output : JSON.stringify(call.output);
-  const shown =
-    text.length <= maxOutputShown
-      ? text
-      : `${text.slice(0, maxOutputShown)}\n… (cut off: ${text.length - maxOutputShown} more characters not shown)`;
-  return `${call.isError === true ? "error: " : ""}${shown}`;
+  return `${call.isError === true ? "error: " : ""}${shortenOutput(call.output, maxOutputShown)}`;
 }
 
 /** A call as judges read it: numbered, its arguments, the agent's reason, what it returned. */
