@@ -5,7 +5,8 @@
 import type { JudgeSchema } from "../../core/judge.js";
 import { fencedTextRule } from "../fence.js";
 
-export const argumentCorrectnessPromptVersion = "argument-correctness/1";
+// 2: the reason comes before the verdict, so the verdict follows from it.
+export const argumentCorrectnessPromptVersion = "argument-correctness/2";
 
 export const argumentCorrectnessInstructions = `You judge the arguments an AI agent passed to the tools it called.
 You are shown the user's request, every tool the agent could call (name, description, parameters' JSON Schema), and the calls it made, in order, each with what the tool returned.
@@ -16,7 +17,7 @@ Arguments are right when every value the request or an earlier output settles is
 
 Answer "cannot_tell" for a call when the case does not hold what deciding needs: the value depends on an output that is missing or cut off, or on something the request does not say and no earlier output shows. Do not guess: "cannot_tell" is a valid answer, and a wrong "right" or "wrong" is worse than it.
 
-For every call, in order, give its number, your verdict ("right", "wrong" or "cannot_tell") and one sentence naming the argument and why (for "wrong": the argument, what was passed and what was due).
+For every call, in order, give its number, then one sentence naming the argument and why (for a wrong one: the argument, what was passed and what was due), then your verdict ("right", "wrong" or "cannot_tell"), which follows from that sentence.
 ${fencedTextRule}`;
 
 export const argumentCorrectnessSchema: JudgeSchema = {
@@ -31,10 +32,10 @@ export const argumentCorrectnessSchema: JudgeSchema = {
           type: "object",
           properties: {
             call: { type: "integer", description: "The call's number, from 1, as listed." },
-            verdict: { type: "string", enum: ["right", "wrong", "cannot_tell"] },
             reason: { type: "string", description: "One sentence: the argument and why." },
+            verdict: { type: "string", enum: ["right", "wrong", "cannot_tell"] },
           },
-          required: ["call", "verdict", "reason"],
+          required: ["call", "reason", "verdict"],
           additionalProperties: false,
         },
       },
