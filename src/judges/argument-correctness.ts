@@ -17,7 +17,7 @@ import {
   argumentCorrectnessInstructions,
   argumentCorrectnessSchema,
 } from "./prompts/argument-correctness.js";
-import { askSamples, majorityVerdict } from "./samples.js";
+import { askSamples, majorityVerdict, sampleShare } from "./samples.js";
 import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
 /** A judge's verdict on one call's arguments. */
@@ -246,13 +246,24 @@ export function argumentCorrectnessOutcome(
   const score = right / calls.length;
   const best = (right + unsure.length) / calls.length;
   const tally = `${right} of ${calls.length} call${calls.length === 1 ? "" : "s"} judged right`;
-  const unsureText = unsure.map((call) => `${named(call)}: cannot tell: ${call.reason}`);
+  const split = (call: CallArgumentsVerdict) => sampleShare(call.agreement, call.samples.length);
+  const unsureText = unsure.map(
+    (call) => `${named(call)}: cannot tell${split(call)}: ${call.reason}`,
+  );
   if (unsure.length > 0 && score < threshold && best >= threshold) {
     return {
       kind: "not-evaluable",
       reason: `${unsureText.join("; ")}. The verdict hangs on ${unsure.length === 1 ? "it" : "them"} (${tally}, threshold ${threshold}).`,
     };
   }
-  const wrongText = wrong.map((call) => `${named(call)}: ${call.reason}`);
-  return { kind: "scored", score, reason: [...wrongText, ...unsureText, `${tally}.`].join("; ") };
+  const wrongText = wrong.map((call) => `${named(call)}${split(call)}: ${call.reason}`);
+  // A right verdict the samples split on is named too: it would read as unanimous otherwise.
+  const splitRight = calls
+    .filter((call) => call.verdict === "right" && split(call) !== "")
+    .map((call) => `${named(call)}: right${split(call)}`);
+  return {
+    kind: "scored",
+    score,
+    reason: [...wrongText, ...unsureText, ...splitRight, `${tally}.`].join("; "),
+  };
 }

@@ -50,6 +50,8 @@ describe("tool-selection, sampled", () => {
       status: "scored",
       score: 1,
       details: { agreement: 0.96 },
+      // The split shows where the verdict is read, not only in the details.
+      reason: "score 1 (24 of 25 samples)",
     });
     const apart = fakeJudge((_, sample) => selection([1, 0, 0.5][sample]));
     expect(await metric(apart.model).measure(flight)).toMatchObject({
@@ -115,6 +117,46 @@ describe("multimodal-faithfulness, sampled", () => {
     expect(await metric.measure(receipt)).toMatchObject({
       status: "not-evaluable",
       reason: "the judge's 3 gradings disagreed (0.50, 1.00, 0.50)",
+    });
+  });
+});
+
+describe("a decided verdict the samples split on says so in its reason", () => {
+  const refund: TestCase = {
+    input: "Refund 30 EUR on order 4521",
+    availableTools: [{ name: "get_order" }, { name: "refund_order" }],
+    toolsCalled: [
+      { name: "get_order", arguments: { order: "4521" } },
+      { name: "refund_order", arguments: { order: "4521", amount: 30 } },
+    ] as never,
+  };
+
+  it("argument-correctness: each call whose samples split, right ones included", async () => {
+    // Samples 0 and 1 find both calls right; sample 2 finds the refund wrong.
+    const { model } = fakeJudge((_, sample) => ({
+      calls: [
+        { call: 1, reason: "the order id is the request's", verdict: "right" },
+        { call: 2, reason: "30 EUR as asked", verdict: sample === 2 ? "wrong" : "right" },
+      ],
+    }));
+    const metric = createMetric({ metric: "argument-correctness", samples: 3 }, { judge: model });
+    expect(await metric.measure(refund)).toMatchObject({
+      status: "scored",
+      score: 1,
+      reason: "called[1] refund_order: right (2 of 3 samples); 2 of 2 calls judged right.",
+    });
+  });
+
+  it("task-completion: the majority verdict with its share", async () => {
+    const { model } = fakeJudge((_, sample) => ({
+      reason: "refunded",
+      unmet: [],
+      verdict: sample === 1 ? "not_completed" : "completed",
+    }));
+    const metric = createMetric({ metric: "task-completion", samples: 3 }, { judge: model });
+    expect(await metric.measure(refund)).toMatchObject({
+      status: "scored",
+      reason: "completed (2 of 3 samples): refunded",
     });
   });
 });

@@ -11,7 +11,7 @@ import { toToolCalls } from "../core/tool-call.js";
 import { argumentCorrectnessOutcome, judgeArguments } from "./argument-correctness.js";
 import { gradedFaithfulness } from "./graded-faithfulness.js";
 import { judgeTaskCompletion, taskVerdictScore } from "./task-completion.js";
-import { samplingOptionNames, samplingOptions } from "./samples.js";
+import { sampleShare, samplingOptionNames, samplingOptions } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
 import { judgeToolSelectionSampled } from "./tool-selection.js";
 
@@ -160,7 +160,8 @@ const toolSelection = sampledJudgeDefinition({
     }
     // One sample's details are the verdict as it always was.
     const details = scores.length === 1 ? value : { ...value, agreement, scores };
-    return { kind: "scored", score: value.score, reason: value.reason, details };
+    const reason = `${value.reason}${sampleShare(agreement, scores.length)}`;
+    return { kind: "scored", score: value.score, reason, details };
   },
 });
 
@@ -220,7 +221,7 @@ const taskCompletion = sampledJudgeDefinition({
     return {
       kind: "scored",
       score: taskVerdictScore[answer.verdict],
-      reason: `${answer.verdict.replace("_", " ")}: ${answer.reason}${unmet}`,
+      reason: `${answer.verdict.replace("_", " ")}${sampleShare(answer.agreement, answer.samples.length)}: ${answer.reason}${unmet}`,
       details,
     };
   },

@@ -165,3 +165,12 @@ export function medianScore(
   const near = scores.filter((score) => Math.abs(score - value) <= step + 1e-9).length;
   return { value, agreement: near / scores.length, nearest };
 }
+
+/**
+ * How many samples gave a decided verdict, for its reason: " (2 of 3 samples)" when they split,
+ * nothing for one sample or a unanimous verdict; so a split verdict never reads as unanimous.
+ */
+export function sampleShare(agreement: number, samples: number): string {
+  if (samples <= 1 || agreement >= 1) return "";
+  return ` (${Math.round(agreement * samples)} of ${samples} samples)`;
+}
