@@ -117,7 +117,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `  Cohen's kappa       ${kappa}${interval}`,
       `  false pass / fail   ${rate(report.falsePassRate)} / ${rate(report.falseFailRate)}`,
       `  confusion           label pass: judge pass ${bothPass}, fail ${labelOnlyPass}; label fail: judge pass ${judgeOnlyPass}, fail ${bothFail}`,
-      `  pass/fail accuracy  ${formatRate(report.accuracy)} (threshold ${report.threshold}, ${report.cases} cases both decided)`,
+      `  pass/fail accuracy  ${formatRate(report.accuracy)} (${report.unit === "call" ? "call by call" : `threshold ${report.threshold}`}, ${report.cases} ${report.unit}s both decided)`,
       `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
       `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,

@@ -227,7 +227,7 @@ export type {
   CalibrationReport,
   JudgeCalibrationOptions,
 } from "../judges/calibration/calibrate.js";
-export type { LabelledCase } from "../judges/calibration/judged-metric-cases.js";
+export type { CallLabel, LabelledCase } from "../judges/calibration/judged-metric-cases.js";
 export { agreementStats, kappaInterval } from "../judges/calibration/agreement.js";
 export type { AgreementStats, LabelledScore } from "../judges/calibration/agreement.js";
 

@@ -9,7 +9,7 @@ import {
   argumentCorrectnessCalibrationSet,
   taskCompletionCalibrationSet,
 } from "./judged-metric-cases.js";
-import type { LabelledCase } from "./judged-metric-cases.js";
+import type { CallLabel, LabelledCase } from "./judged-metric-cases.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 import type { LabelledToolSelectionCase } from "./tool-selection-cases.js";
 import { defaultConcurrency } from "../../core/options.js";
@@ -94,11 +94,18 @@ export interface CalibrationCaseResult {
   readonly notEvaluable?: boolean;
   readonly reason?: string;
   readonly error?: { readonly code: string; readonly message: string };
+  /** Of a case labelled call by call: each call's label and the judge's verdict on it. */
+  readonly calls?: readonly { readonly label: CallLabel; readonly verdict?: string }[];
 }
 
 /** How a judge agrees with the labels, case by case and overall (cases both decided). */
 export interface CalibrationReport extends AgreementStats {
   readonly metric: CalibratedMetric;
+  /**
+   * What the figures count: cases, or calls when every case is labelled call by call
+   * (`argument-correctness`), so a judge that blames the wrong call is caught.
+   */
+  readonly unit: "case" | "call";
   /** `provider/model`. */
   readonly model: string;
   readonly threshold: number;
@@ -194,36 +201,56 @@ export async function calibrateJudge(
       limit(async (): Promise<CalibrationCaseResult> => {
         const result = await metric.measure(entry.testCase, { signal: options.signal });
         const base = { id: entry.id, label: entry.label };
+        const calls = (details: unknown) =>
+          entry.callLabels === undefined ? {} : { calls: callVerdicts(entry.callLabels, details) };
         switch (result.status) {
           case "scored":
-            return { ...base, score: result.score, reason: result.reason };
+            return {
+              ...base,
+              score: result.score,
+              reason: result.reason,
+              ...calls(result.details),
+            };
           case "not-evaluable":
-            return { ...base, notEvaluable: true, reason: result.reason };
+            return { ...base, notEvaluable: true, reason: result.reason, ...calls(result.details) };
+          // Its calls stay counted: decidable, and not decided.
           case "error":
-            return { ...base, error: { code: result.error.code, message: result.error.message } };
+            return {
+              ...base,
+              error: { code: result.error.code, message: result.error.message },
+              ...calls(undefined),
+            };
           case "skipped":
-            return { ...base, error: { code: "SKIPPED", message: result.reason } };
+            return {
+              ...base,
+              error: { code: "SKIPPED", message: result.reason },
+              ...calls(undefined),
+            };
         }
       }),
     ),
   );
-  const scored = results.flatMap((result) =>
-    typeof result.label === "number" && result.score !== undefined
-      ? [{ label: result.label, score: result.score }]
-      : [],
+  const unit: "call" | "case" =
+    cases.length > 0 && cases.every((entry) => entry.callLabels) ? "call" : "case";
+  const units = unit === "call" ? results.flatMap(callUnits) : results.map(caseUnit);
+  const decidable = units.filter((item) => typeof item.label === "number");
+  const scored = decidable.flatMap((item) =>
+    typeof item.judged === "number" ? [{ label: item.label as number, score: item.judged }] : [],
   );
   const labelled = results.filter((result) => result.label === "not-evaluable");
-  const decidable = results.filter((result) => typeof result.label === "number");
-  const stats = agreementStats(scored, threshold);
+  // A call is right (1) or wrong (0): its line sits between them.
+  const line = unit === "call" ? 0.5 : threshold;
+  const stats = agreementStats(scored, line);
   const { bothPass, bothFail, judgeOnlyPass, labelOnlyPass } = stats.confusion;
   const share = (part: number, whole: number) => (whole === 0 ? undefined : part / whole);
   const figures = {
     ...stats,
+    unit,
     coverage: decidable.length === 0 ? 0 : scored.length / decidable.length,
-    abstained: decidable.filter((result) => result.notEvaluable === true).length,
+    abstained: decidable.filter((item) => item.judged === "abstained").length,
     falsePassRate: share(judgeOnlyPass, judgeOnlyPass + bothFail),
     falseFailRate: share(labelOnlyPass, labelOnlyPass + bothPass),
-    kappaInterval: kappaInterval(scored, threshold),
+    kappaInterval: kappaInterval(scored, line),
   };
   const gates = { ...defaultCalibrationGates, ...definedOnly(options.gates ?? {}) };
   const failures = gateFailures(figures, gates);
@@ -249,13 +276,55 @@ export async function calibrateJudge(
   };
 }
 
+/** What a unit of a calibration (a case, or a call) was labelled, and what the judge made of it. */
+interface Unit {
+  readonly label: number | "not-evaluable";
+  readonly judged: number | "abstained" | "error";
+}
+
+function caseUnit(result: CalibrationCaseResult): Unit {
+  const judged = result.score ?? (result.notEvaluable === true ? "abstained" : ("error" as const));
+  return { label: result.label, judged };
+}
+
+const callScores: Readonly<Record<string, number | "abstained">> = {
+  right: 1,
+  wrong: 0,
+  cannot_tell: "abstained",
+};
+
+function callUnits(result: CalibrationCaseResult): Unit[] {
+  return (result.calls ?? []).map((call) => ({
+    label:
+      callScores[call.label] === "abstained" ? "not-evaluable" : (callScores[call.label] as number),
+    judged: call.verdict === undefined ? "error" : (callScores[call.verdict] ?? "error"),
+  }));
+}
+
+/** Each labelled call with the judge's verdict on it, read from the metric's details. */
+function callVerdicts(
+  labels: readonly CallLabel[],
+  details: unknown,
+): { label: CallLabel; verdict?: string }[] {
+  const judged =
+    typeof details === "object" && details !== null && "calls" in details
+      ? details.calls
+      : undefined;
+  return labels.map((label, index) => {
+    const verdict: unknown = Array.isArray(judged)
+      ? (judged[index] as { verdict?: unknown } | undefined)?.verdict
+      : undefined;
+    return typeof verdict === "string" ? { label, verdict } : { label };
+  });
+}
+
 function definedOnly(gates: CalibrationGates): CalibrationGates {
   return Object.fromEntries(Object.entries(gates).filter(([, value]) => value !== undefined));
 }
 
 type Figures = Pick<
   CalibrationReport,
-  "cohensKappa" | "coverage" | "falsePassRate" | "confusion" | "cases"
+  "cohensKappa" | "coverage" | "falsePassRate" | "confusion" | "cases" | "unit"
 >;
 
 /** Each gate the figures miss, said with the figure and the line. */
@@ -264,13 +333,13 @@ function gateFailures(figures: Figures, gates: Required<CalibrationGates>): stri
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   if (figures.coverage < gates.minCoverage)
     failures.push(
-      `coverage ${percent(figures.coverage)} < ${percent(gates.minCoverage)}: the judge decided too few of the cases a label decides`,
+      `coverage ${percent(figures.coverage)} < ${percent(gates.minCoverage)}: the judge decided too few of the ${figures.unit}s a label decides`,
     );
   if (figures.cohensKappa === undefined)
     failures.push(
       figures.cases === 0
-        ? "no case was decided by both the judge and a label: kappa cannot be measured"
-        : "kappa cannot be measured: every decided case sits on one side for both; label cases of the other side",
+        ? `no ${figures.unit} was decided by both the judge and a label: kappa cannot be measured`
+        : `kappa cannot be measured: every decided ${figures.unit} sits on one side for both; label ${figures.unit}s of the other side`,
     );
   else if (figures.cohensKappa < gates.minKappa)
     failures.push(

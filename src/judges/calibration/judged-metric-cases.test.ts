@@ -147,8 +147,11 @@ describe.each(["argument-correctness", "task-completion"] as const)(
       const report = await calibrateJudge(model, { metric });
       // Where it decides it agrees: kappa alone would call it perfect.
       expect(report.accuracy).toBe(1);
-      expect(report.coverage).toBeCloseTo(decides.size / decidable.length, 12);
-      expect(report.abstained).toBe(decidable.length - decides.size);
+      // About one in four decided (cases, or their calls for argument-correctness).
+      expect(report.unit).toBe(metric === "argument-correctness" ? "call" : "case");
+      expect(report.coverage).toBeGreaterThan(0.15);
+      expect(report.coverage).toBeLessThan(0.35);
+      expect(report.abstained).toBeGreaterThan(decidable.length / 2);
       expect(report.passed).toBe(false);
       expect(report.verdict).toMatch(/^not trusted: coverage \d+\.\d% < 80\.0%/);
       // A team that accepts a judge that abstains says so.
@@ -183,3 +186,66 @@ describe.each(["argument-correctness", "task-completion"] as const)(
     });
   },
 );
+
+describe("calibrateJudge on argument-correctness, call by call", () => {
+  const set = calibrationSet("argument-correctness");
+  const request = (entry: LabelledCase) =>
+    key(
+      argumentCorrectnessRequest(
+        {
+          input: entry.testCase.input ?? "",
+          availableTools: entry.testCase.availableTools ?? [],
+          toolsCalled: entry.testCase.toolsCalled ?? [],
+        },
+        { images: false },
+      ),
+    );
+
+  it("has a label for every call of every case, agreeing with the case's label", () => {
+    for (const entry of set) {
+      const calls = entry.callLabels ?? [];
+      expect(calls, entry.id).toHaveLength(entry.testCase.toolsCalled?.length ?? -1);
+      if (entry.label === "not-evaluable") expect(calls, entry.id).toContain("cannot_tell");
+      else
+        expect(calls.filter((call) => call === "right").length / calls.length, entry.id).toBe(
+          entry.label,
+        );
+    }
+  });
+
+  it("refuses a judge that blames the wrong call, though every case's score matches its label", async () => {
+    // Where one call of several is wrong, it blames another one; elsewhere it gives the labels.
+    const answers = new Map(
+      set.map((entry) => {
+        const labels = entry.callLabels ?? [];
+        const blamed = labels.length > 1 && labels.includes("wrong") ? 0 : undefined;
+        const verdicts =
+          blamed === undefined
+            ? labels
+            : labels.map((_, index) => (index === blamed ? "wrong" : "right"));
+        return [
+          request(entry),
+          {
+            calls: verdicts.map((verdict, index) => ({
+              call: index + 1,
+              reason: "r",
+              verdict,
+            })),
+          },
+        ] as const;
+      }),
+    );
+    const { model } = fakeJudge((asked) => answers.get(key(asked)) ?? null);
+    const report = await calibrateJudge(model, { metric: "argument-correctness" });
+    // Each case's score is its label...
+    const byId = new Map(set.map((entry) => [entry.id, entry.label]));
+    for (const result of report.results)
+      if (result.score !== undefined) expect(result.score, result.id).toBe(byId.get(result.id));
+    // ...yet call by call it passed wrong calls and failed right ones.
+    expect(report.unit).toBe("call");
+    expect(report.confusion.judgeOnlyPass).toBeGreaterThan(0);
+    expect(report.confusion.labelOnlyPass).toBe(report.confusion.judgeOnlyPass);
+    expect(report.passed).toBe(false);
+    expect(report.failures.join("\n")).toMatch(/false passes \d+\.\d% > 15\.0%/);
+  });
+});

@@ -16,8 +16,16 @@ export interface LabelledCase {
   readonly testCase: TestCase;
   /** The score a careful reviewer gives, on the metric's scale, or `"not-evaluable"`. */
   readonly label: number | "not-evaluable";
+  /**
+   * For a metric that judges each call (`argument-correctness`), each call's label in order: a
+   * calibration then scores the judge call by call, so blaming the wrong call is caught.
+   */
+  readonly callLabels?: readonly CallLabel[];
   readonly why: string;
 }
+
+/** A call's label: its arguments were right, wrong, or cannot be decided from the case. */
+export type CallLabel = "right" | "wrong" | "cannot_tell";
 
 interface CaseFile<TLabel> {
   readonly toolkits: Readonly<Record<string, readonly ToolSpec[]>>;
@@ -29,6 +37,7 @@ interface CaseFile<TLabel> {
     readonly actualOutput?: Content;
     readonly toolsCalled: readonly { name: string; arguments: JsonObject; output: JsonValue }[];
     readonly label: TLabel;
+    readonly calls?: readonly CallLabel[];
     readonly why: string;
   }[];
 }
@@ -37,7 +46,7 @@ function labelledCases<TLabel>(
   file: CaseFile<TLabel>,
   label: (given: TLabel) => number | "not-evaluable",
 ): LabelledCase[] {
-  return file.cases.map(({ id, toolkit, toolsCalled, label: given, why, ...content }) => ({
+  return file.cases.map(({ id, toolkit, toolsCalled, label: given, calls, why, ...content }) => ({
     id,
     testCase: {
       id,
@@ -46,6 +55,7 @@ function labelledCases<TLabel>(
       toolsCalled: toToolCalls(toolsCalled, { field: `${id}.toolsCalled` }),
     },
     label: label(given),
+    ...(calls === undefined ? {} : { callLabels: calls }),
     why,
   }));
 }
