@@ -485,6 +485,66 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean "task-completion"?');
+
+    // A team's own labelled cases: a refund of 300 asked as 30 is wrong, of 30 right.
+    const refund = (id: string, amount: number, label: number) => ({
+      id,
+      input: "Refund 30 EUR on order 4521",
+      tools_called: [{ name: "refund_order", arguments: { order: "4521", amount } }],
+      label,
+      call_labels: [label === 1 ? "right" : "wrong"],
+    });
+    server().answer = ({ prompt }) => ({
+      calls: [
+        prompt.includes('"amount":300')
+          ? { call: 1, reason: "300 is not the 30 asked", verdict: "wrong" }
+          : { call: 1, reason: "30 as asked", verdict: "right" },
+      ],
+    });
+    const labels = [refund("tenfold", 300, 0), refund("asked", 30, 1)];
+    writeFileSync(
+      path.join(cwd, "labels.jsonl"),
+      labels.map((line) => JSON.stringify(line)).join("\n"),
+    );
+    const own = await runCliProcess(
+      [
+        "calibrate",
+        "argument-correctness",
+        "--cases",
+        "labels.jsonl",
+        "--judge",
+        "openai/gpt-4o-mini",
+      ],
+      { cwd, env },
+    );
+    expect(own.code, own.stdout + own.stderr).toBe(0);
+    expect(own.stdout).toContain(
+      "argument-correctness: judge openai/gpt-4o-mini on 2 labelled cases",
+    );
+    expect(own.stdout).toMatch(/^trusted: kappa 1\.00/m);
+    // A line without a label is said, the others calibrated, and the run exits 3.
+    writeFileSync(
+      path.join(cwd, "labels.jsonl"),
+      [...labels, { id: "unlabelled", input: "x", tools_called: [] }]
+        .map((line) => JSON.stringify(line))
+        .join("\n"),
+    );
+    const partly = await runCliProcess(
+      [
+        "calibrate",
+        "argument-correctness",
+        "--cases",
+        "labels.jsonl",
+        "--judge",
+        "openai/gpt-4o-mini",
+      ],
+      { cwd, env },
+    );
+    expect(partly.code).toBe(3);
+    expect(partly.stderr).toContain("labels.jsonl: line 3: label must be a score from 0 to 1");
+    expect(partly.stdout).toContain(
+      "1 labelled case could not be read (above): calibrated on the other 2",
+    );
   });
 
   it("reruns only the errored cases with --resume --retry-errors, and counts each case once", async () => {

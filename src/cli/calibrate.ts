@@ -11,6 +11,7 @@ import { judgeShown } from "./run-judge.js";
 import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
+import { readLabelledCases } from "./labelled-cases.js";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
 
@@ -25,6 +26,11 @@ export const calibrateFlags = {
     type: "string",
     value: "<0..1|N%>",
     help: "the pass/fail line (default: the metric's threshold)",
+  },
+  cases: {
+    type: "string",
+    value: "<file>",
+    help: "your own labelled cases (JSONL, JSON or YAML: a case with label,\nwhy, call_labels), in place of toolscore's set",
   },
   concurrency: { type: "string", value: "<n>", help: "judgements in flight (default 8)" },
   "min-kappa": {
@@ -88,6 +94,12 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     maxFalsePass: shareFlag("max-false-pass", values["max-false-pass"]),
     minCoverage: shareFlag("min-coverage", values["min-coverage"]),
   };
+  const own = values.cases === undefined ? undefined : await readLabelledCases(values.cases);
+  for (const note of own?.notes ?? []) io.stderr.write(`toolscore: ${note}\n`);
+  for (const error of own?.unreadable ?? []) io.stderr.write(`toolscore: ${error.message}\n`);
+  if (own !== undefined && own.cases.length === 0) {
+    throw usageError(`${values.cases ?? ""} holds no labelled case to calibrate on`, "--cases");
+  }
   const model = resolveJudgeModel(values.judge, { env: io.env, keysFrom: "environment" });
   io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
   const report = await calibrateJudge(model, {
@@ -95,9 +107,16 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     threshold,
     concurrency,
     gates,
+    ...(own === undefined ? {} : { cases: own.cases }),
     signal: io.signal,
   });
-  const exit = report.errors > 0 ? ExitCode.RUNTIME : report.passed ? ExitCode.OK : ExitCode.FAILED;
+  const unreadable = own?.unreadable.length ?? 0;
+  const exit =
+    report.errors > 0 || unreadable > 0
+      ? ExitCode.RUNTIME
+      : report.passed
+        ? ExitCode.OK
+        : ExitCode.FAILED;
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return exit;
@@ -140,6 +159,10 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     );
   }
   io.stdout.write(`${report.verdict}\n`);
+  if (unreadable > 0)
+    io.stdout.write(
+      `  ${unreadable} labelled case${unreadable === 1 ? "" : "s"} could not be read (above): calibrated on the other ${report.results.length}\n`,
+    );
   for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
   return exit;
 }
