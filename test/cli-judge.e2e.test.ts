@@ -424,7 +424,9 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     });
     const env = { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server().openaiBaseURL };
     const run = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini"], { cwd, env });
-    expect(run.stderr).toBe(`toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`);
+    expect(run.stderr).toContain(
+      `toolscore: judge openai/gpt-4o-mini at ${server().openaiBaseURL}\n`,
+    );
     // It is refused, with the figure that refuses it.
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
@@ -545,6 +547,40 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(partly.stdout).toContain(
       "1 labelled case could not be read (above): calibrated on the other 2",
     );
+    // Asked again, every answer comes from the judge cache the gate's runs share.
+    const before = server().modelCalls.length;
+    const again = await runCliProcess(
+      [
+        "calibrate",
+        "argument-correctness",
+        "--cases",
+        "labels.jsonl",
+        "--judge",
+        "openai/gpt-4o-mini",
+      ],
+      { cwd, env },
+    );
+    expect(server().modelCalls).toHaveLength(before);
+    expect(again.stdout).toContain("judge               0 calls, 2 answered from the cache");
+    // The config's judge and the metric's sampling, as the gate runs them: three samples a case.
+    writeFileSync(
+      path.join(cwd, "toolscore.config.json"),
+      JSON.stringify({
+        judge: "openai/gpt-4o-mini",
+        metrics: [{ metric: "argument-correctness", samples: 3 }],
+      }),
+    );
+    const configured = await runCliProcess(
+      ["calibrate", "argument-correctness", "--cases", "labels.jsonl", "--json"],
+      { cwd, env },
+    );
+    rmSync(path.join(cwd, "toolscore.config.json"));
+    expect(configured.stderr).toContain("toolscore: judge openai/gpt-4o-mini at");
+    const sampled = JSON.parse(configured.stdout) as {
+      judge: { calls: number; cacheHits: number };
+      results: { id: string }[];
+    };
+    expect(sampled.judge.calls + sampled.judge.cacheHits).toBe(2 * 3);
   });
 
   it("reruns only the errored cases with --resume --retry-errors, and counts each case once", async () => {

@@ -5,9 +5,11 @@ import {
 } from "../judges/calibration/calibrate.js";
 import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
-import { resolveJudgeModel } from "../providers/judge-models.js";
 import { formatRate } from "../reporters/format.js";
-import { judgeShown } from "./run-judge.js";
+import { settingsFor } from "./config.js";
+import { judgeOnDemand } from "./run-judge.js";
+import { runSettings } from "./run-settings.js";
+import { flagsOf } from "./settings.js";
 import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
@@ -16,12 +18,21 @@ import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
 
 /** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
+/** The run settings calibrate shares with eval: the config, and the judge as the gate asks it. */
+const judgeFlagSettings = [
+  "config",
+  "judge",
+  "judgeBaseURL",
+  "judgeTimeoutMs",
+  "judgeMaxRetries",
+  "judgeConcurrency",
+  "judgeRequestsPerMinute",
+  "judgeCache",
+  "noCache",
+] as const;
+
 export const calibrateFlags = {
-  judge: {
-    type: "string",
-    value: "<model>",
-    help: "the judge, e.g. openai/gpt-4o-mini (key from the environment)",
-  },
+  ...flagsOf(runSettings, judgeFlagSettings, { grouped: false }),
   threshold: {
     type: "string",
     value: "<0..1|N%>",
@@ -52,14 +63,15 @@ export const calibrateFlags = {
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
 
-export const calibrateHelp = `Usage: toolscore calibrate [metric] --judge <provider/model> [options]
+export const calibrateHelp = `Usage: toolscore calibrate [metric] [--judge <provider/model>] [options]
 
 Runs a judged metric over toolscore's labelled cases for it and prints how well its judge agrees
 with the labels: coverage (the cases it decided), Cohen's kappa with a 95% interval, false-pass and
 false-fail rates, pass/fail accuracy, mean absolute error, how its "cannot tell" answers match the
 cases labelled undecidable, and the cases it got wrong; then one verdict line. Exits 1 when the
 judge misses a gate (--min-kappa, --max-false-pass, --min-coverage), 3 when cases could not be
-judged. Metrics:
+judged. The judge, its settings and cache, and the metric's options (samples, minAgreement) come
+from the config as eval reads them, so the calibration measures what the gate runs. Metrics:
 ${calibratedMetrics.map((metric) => `  ${metric}${metric === "tool-selection" ? " (default)" : ""}`).join("\n")}
 
 ${flagsHelp(calibrateFlags)}
@@ -76,9 +88,6 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `calibrate measures ${calibratedMetrics.join(", ")}; ${JSON.stringify(metric)} has no labelled set${didYouMean(metric, calibratedMetrics)}`,
       "metric",
     );
-  }
-  if (values.judge === undefined) {
-    throw usageError("calibrate needs --judge, e.g. --judge openai/gpt-4o-mini", "--judge");
   }
   const threshold = shareFlag("threshold", values.threshold);
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
@@ -100,9 +109,24 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   if (own !== undefined && own.cases.length === 0) {
     throw usageError(`${values.cases ?? ""} holds no labelled case to calibrate on`, "--cases");
   }
-  const model = resolveJudgeModel(values.judge, { env: io.env, keysFrom: "environment" });
-  io.stderr.write(`toolscore: ${judgeShown(model)}\n`);
+  // The judge and the metric's options as the run's config gives them: the gate's own.
+  const resolved = await settingsFor(
+    [...judgeFlagSettings, "batch", "judgeBatchIntervalSeconds", "judgeBatchMaxChecks", "metrics"],
+    values,
+    io,
+  );
+  const judge = judgeOnDemand(resolved.settings, io);
+  if (judge.model === undefined) {
+    throw usageError(
+      "calibrate needs a judge: --judge openai/gpt-4o-mini, or judge: in the config",
+      "--judge",
+    );
+  }
+  const model = judge.model();
+  const metricOptions =
+    resolved.settings.metrics.find((entry) => entry.metric === metric)?.options ?? {};
   const report = await calibrateJudge(model, {
+    metricOptions,
     metric: metric as CalibratedMetric,
     threshold,
     concurrency,
@@ -118,9 +142,10 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
         ? ExitCode.OK
         : ExitCode.FAILED;
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...report, judge: judge.summary() }, null, 2)}\n`);
     return exit;
   }
+  const spent = judge.summary();
   const kappa = report.cohensKappa === undefined ? "–" : report.cohensKappa.toFixed(2);
   const interval =
     report.kappaInterval === undefined
@@ -140,7 +165,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
       `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
-      `  tokens ${report.usage.inputTokens + report.usage.outputTokens}${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
+      `  judge               ${spent?.calls ?? 0} calls, ${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
       "",
     ].join("\n"),
   );

@@ -246,7 +246,14 @@ export function argumentCorrectnessOutcome(
   const score = right / calls.length;
   const best = (right + unsure.length) / calls.length;
   const tally = `${right} of ${calls.length} call${calls.length === 1 ? "" : "s"} judged right`;
-  const split = (call: CallArgumentsVerdict) => sampleShare(call.agreement, call.samples.length);
+  // The share of the verdict's own samples, when they are a majority: a "cannot tell" of samples
+  // that disagreed says so in its reason already.
+  const split = (call: CallArgumentsVerdict) => {
+    const own = call.samples.filter((sample) => sample === call.verdict).length;
+    return own * 2 > call.samples.length
+      ? sampleShare(own / call.samples.length, call.samples.length)
+      : "";
+  };
   const unsureText = unsure.map(
     (call) => `${named(call)}: cannot tell${split(call)}: ${call.reason}`,
   );

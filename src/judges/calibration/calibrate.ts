@@ -60,6 +60,11 @@ export interface JudgeCalibrationOptions {
   threshold?: number;
   /** Cases judged at once. Default 8. */
   concurrency?: number;
+  /**
+   * The metric's options as the gate runs it (`samples`, `temperature`, `minAgreement`, ...):
+   * a calibration measures the configuration it vouches for.
+   */
+  metricOptions?: Readonly<Record<string, unknown>>;
   /** What the judge must reach to pass; each unset one takes its default (`defaultCalibrationGates`). */
   gates?: CalibrationGates;
   signal?: AbortSignal;
@@ -161,11 +166,16 @@ function counting(model: JudgeModel) {
 }
 
 /** The metric, as the registry makes it, asking `model`. */
-function metricFor(metric: CalibratedMetric, model: JudgeModel, threshold: number): Metric {
+function metricFor(
+  metric: CalibratedMetric,
+  model: JudgeModel,
+  threshold: number,
+  options: Readonly<Record<string, unknown>>,
+): Metric {
   const definition = judgedMetrics.find((entry) => entry.id === metric);
   if (definition === undefined) throw new Error(`${metric} is not a judged metric`);
   return definition.create(
-    { threshold },
+    { ...options, threshold },
     {
       judge: () => model,
       hasJudge: true,
@@ -192,9 +202,12 @@ export async function calibrateJudge(
 ): Promise<CalibrationReport> {
   const metricId = options.metric ?? "tool-selection";
   const cases = options.cases ?? calibrationSet(metricId);
-  const threshold = options.threshold ?? defaultThresholds[metricId];
+  const given = options.metricOptions ?? {};
+  const threshold =
+    options.threshold ??
+    (typeof given.threshold === "number" ? given.threshold : defaultThresholds[metricId]);
   const { counted, spent } = counting(model);
-  const metric = metricFor(metricId, counted, threshold);
+  const metric = metricFor(metricId, counted, threshold, given);
   const limit = pLimit(options.concurrency ?? defaultConcurrency);
   const results = await Promise.all(
     cases.map((entry) =>
