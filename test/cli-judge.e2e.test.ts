@@ -547,6 +547,32 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(partly.stdout).toContain(
       "1 labelled case could not be read (above): calibrated on the other 2",
     );
+    // The same cases labelled the other way: the cached answers now disagree, and the drop since
+    // the last calibration of this judge on this file is said.
+    const flipped = [refund("tenfold", 300, 1), refund("asked", 30, 0)];
+    writeFileSync(
+      path.join(cwd, "labels.jsonl"),
+      flipped.map((line) => JSON.stringify(line)).join("\n"),
+    );
+    const lower = await runCliProcess(
+      [
+        "calibrate",
+        "argument-correctness",
+        "--cases",
+        "labels.jsonl",
+        "--judge",
+        "openai/gpt-4o-mini",
+      ],
+      { cwd, env },
+    );
+    expect(lower.code).toBe(1);
+    expect(lower.stdout).toMatch(
+      /^ {2}lower than the last calibration of this judge \(\d{4}-\d\d-\d\d\): kappa 1\.00 → -1\.00, false passes 0\.0% → 100\.0%, trusted → not trusted$/m,
+    );
+    writeFileSync(
+      path.join(cwd, "labels.jsonl"),
+      labels.map((line) => JSON.stringify(line)).join("\n"),
+    );
     // Asked again, every answer comes from the judge cache the gate's runs share.
     const before = server().modelCalls.length;
     const again = await runCliProcess(

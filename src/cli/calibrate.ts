@@ -3,7 +3,7 @@ import {
   calibratedMetrics,
   defaultCalibrationGates,
 } from "../judges/calibration/calibrate.js";
-import type { CalibratedMetric } from "../judges/calibration/calibrate.js";
+import type { CalibratedMetric, CalibrationReport } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
 import { formatRate } from "../reporters/format.js";
 import { settingsFor } from "./config.js";
@@ -14,6 +14,9 @@ import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import { readLabelledCases } from "./labelled-cases.js";
+import { entryOf, lastCalibration, recordCalibration, worseSince } from "./calibration-history.js";
+import { judgeCacheDirectory } from "./config.js";
+import path from "node:path";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
 
@@ -141,8 +144,10 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       : report.passed
         ? ExitCode.OK
         : ExitCode.FAILED;
+  const history = await compareAndRecord(report, values.cases, resolved.settings, io);
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ ...report, judge: judge.summary() }, null, 2)}\n`);
+    const shown = { ...report, judge: judge.summary(), lowerThanLast: history };
+    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     return exit;
   }
   const spent = judge.summary();
@@ -184,12 +189,47 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     );
   }
   io.stdout.write(`${report.verdict}\n`);
+  for (const line of history) io.stdout.write(`${line}\n`);
   if (unreadable > 0)
     io.stdout.write(
       `  ${unreadable} labelled case${unreadable === 1 ? "" : "s"} could not be read (above): calibrated on the other ${report.results.length}\n`,
     );
   for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
   return exit;
+}
+
+/**
+ * Compares the calibration with the last one of the same judge, prompt and cases, kept beside the
+ * judge cache (`calibrations.jsonl`), then records it: lines saying what got worse, or none. No
+ * cache, no history.
+ */
+async function compareAndRecord(
+  report: CalibrationReport,
+  cases: string | undefined,
+  settings: Parameters<typeof judgeCacheDirectory>[0] & { readonly noCache: boolean },
+  io: CliIo,
+): Promise<string[]> {
+  const directory = settings.noCache ? undefined : judgeCacheDirectory(settings, io);
+  if (directory === undefined) return [];
+  const file = path.join(directory, "calibrations.jsonl");
+  const entry = entryOf(
+    report,
+    cases === undefined ? "toolscore" : path.resolve(io.cwd, cases),
+    new Date(),
+  );
+  const { last, skipped } = await lastCalibration(file, entry);
+  if (skipped > 0)
+    io.stderr.write(
+      `toolscore: ${file}: ${skipped} line${skipped === 1 ? " is" : "s are"} not a calibration, left out of the comparison\n`,
+    );
+  await recordCalibration(file, entry);
+  if (last === undefined) return [];
+  const worse = worseSince(last, entry);
+  return worse.length === 0
+    ? []
+    : [
+        `  lower than the last calibration of this judge (${last.date.slice(0, 10)}): ${worse.join(", ")}`,
+      ];
 }
 
 export const command: Command = {

@@ -13,6 +13,9 @@ import type { CallLabel, LabelledCase } from "./judged-metric-cases.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 import type { LabelledToolSelectionCase } from "./tool-selection-cases.js";
 import { defaultConcurrency } from "../../core/options.js";
+import { argumentCorrectnessPromptVersion } from "../prompts/argument-correctness.js";
+import { taskCompletionPromptVersion } from "../prompts/task-completion.js";
+import { toolSelectionPromptVersion } from "../prompts/tool-selection.js";
 
 /** The judged metrics that ship a labelled set. */
 export const calibratedMetrics = [
@@ -21,6 +24,13 @@ export const calibratedMetrics = [
   "task-completion",
 ] as const;
 export type CalibratedMetric = (typeof calibratedMetrics)[number];
+
+/** The prompt each metric asks with: a calibration holds for that version only. */
+const promptVersions: Readonly<Record<CalibratedMetric, string>> = {
+  "tool-selection": toolSelectionPromptVersion,
+  "argument-correctness": argumentCorrectnessPromptVersion,
+  "task-completion": taskCompletionPromptVersion,
+};
 
 /** Each metric's pass line by default: its own default threshold. */
 const defaultThresholds: Readonly<Record<CalibratedMetric, number>> = {
@@ -111,6 +121,8 @@ export interface CalibrationReport extends AgreementStats {
    * (`argument-correctness`), so a judge that blames the wrong call is caught.
    */
   readonly unit: "case" | "call";
+  /** The version of the metric's prompt the judge was asked with. */
+  readonly promptVersion: string;
   /** `provider/model`. */
   readonly model: string;
   readonly threshold: number;
@@ -271,6 +283,7 @@ export async function calibrateJudge(
   return {
     ...figures,
     metric: metricId,
+    promptVersion: promptVersions[metricId],
     model: `${model.provider}/${model.modelId}`,
     threshold,
     errors: results.filter((result) => result.error !== undefined).length,
