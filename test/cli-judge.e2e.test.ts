@@ -607,6 +607,16 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       results: { id: string }[];
     };
     expect(sampled.judge.calls + sampled.judge.cacheHits).toBe(2 * 3);
+
+    // A judge nothing reaches stops the calibration at once, with one error.
+    const port = await closedPort();
+    const down = await runCliProcess(["calibrate", "--judge", "openai/gpt-4o-mini", "--no-cache"], {
+      cwd,
+      env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain("the judge cannot be reached, calibration stopped:");
+    expect(down.stdout).toBe("");
   });
 
   it("reruns only the errored cases with --resume --retry-errors, and counts each case once", async () => {

@@ -128,15 +128,27 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   const model = judge.model();
   const metricOptions =
     resolved.settings.metrics.find((entry) => entry.metric === metric)?.options ?? {};
-  const report = await calibrateJudge(model, {
-    metricOptions,
-    metric: metric as CalibratedMetric,
-    threshold,
-    concurrency,
-    gates,
-    ...(own === undefined ? {} : { cases: own.cases }),
-    signal: io.signal,
-  });
+  // A judge the first calls cannot reach stops the calibration: one error, not one per case.
+  const signal = io.signal === undefined ? judge.stop : AbortSignal.any([io.signal, judge.stop]);
+  let report: CalibrationReport;
+  try {
+    report = await calibrateJudge(model, {
+      metricOptions,
+      metric: metric as CalibratedMetric,
+      threshold,
+      concurrency,
+      gates,
+      ...(own === undefined ? {} : { cases: own.cases }),
+      signal,
+    });
+  } catch (error) {
+    if (!judge.stop.aborted) throw error;
+    const reason: unknown = judge.stop.reason;
+    io.stderr.write(
+      `toolscore: the judge cannot be reached, calibration stopped: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+    );
+    return ExitCode.RUNTIME;
+  }
   const unreadable = own?.unreadable.length ?? 0;
   const exit =
     report.errors > 0 || unreadable > 0

@@ -213,6 +213,26 @@ describe("calibrateJudge on argument-correctness, call by call", () => {
     }
   });
 
+  it("refuses a judge biased by position: the first call right, every later one wrong", async () => {
+    const answers = new Map(
+      set.map((entry) => [
+        request(entry),
+        {
+          calls: (entry.callLabels ?? []).map((_, index) => ({
+            call: index + 1,
+            reason: "r",
+            verdict: index === 0 ? "right" : "wrong",
+          })),
+        },
+      ]),
+    );
+    const { model } = fakeJudge((asked) => answers.get(key(asked)) ?? null);
+    const report = await calibrateJudge(model, { metric: "argument-correctness" });
+    expect(report.passed).toBe(false);
+    expect(report.cohensKappa ?? 1).toBeLessThan(0.6);
+    expect(report.verdict).toMatch(/^not trusted: /);
+  });
+
   it("refuses a judge that blames the wrong call, though every case's score matches its label", async () => {
     // Where one call of several is wrong, it blames another one; elsewhere it gives the labels.
     const answers = new Map(
