@@ -504,44 +504,36 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       ],
     });
     const labels = [refund("tenfold", 300, 0), refund("asked", 30, 1)];
-    writeFileSync(
-      path.join(cwd, "labels.jsonl"),
-      labels.map((line) => JSON.stringify(line)).join("\n"),
-    );
-    const own = await runCliProcess(
-      [
-        "calibrate",
-        "argument-correctness",
-        "--cases",
-        "labels.jsonl",
-        "--judge",
-        "openai/gpt-4o-mini",
-      ],
-      { cwd, env },
-    );
+    /** Calibrates argument-correctness on labels.jsonl, written first when lines are given. */
+    const calibrateOn = (lines?: readonly object[]) => {
+      if (lines !== undefined)
+        writeFileSync(
+          path.join(cwd, "labels.jsonl"),
+          lines.map((line) => JSON.stringify(line)).join("\n"),
+        );
+      return runCliProcess(
+        [
+          "calibrate",
+          "argument-correctness",
+          "--cases",
+          "labels.jsonl",
+          "--judge",
+          "openai/gpt-4o-mini",
+        ],
+        { cwd, env },
+      );
+    };
+    const own = await calibrateOn(labels);
     expect(own.code, own.stdout + own.stderr).toBe(0);
     expect(own.stdout).toContain(
       "argument-correctness: judge openai/gpt-4o-mini on 2 labelled cases",
     );
     expect(own.stdout).toMatch(/^trusted: kappa 1\.00/m);
     // A line without a label is said, the others calibrated, and the run exits 3.
-    writeFileSync(
-      path.join(cwd, "labels.jsonl"),
-      [...labels, { id: "unlabelled", input: "x", tools_called: [] }]
-        .map((line) => JSON.stringify(line))
-        .join("\n"),
-    );
-    const partly = await runCliProcess(
-      [
-        "calibrate",
-        "argument-correctness",
-        "--cases",
-        "labels.jsonl",
-        "--judge",
-        "openai/gpt-4o-mini",
-      ],
-      { cwd, env },
-    );
+    const partly = await calibrateOn([
+      ...labels,
+      { id: "unlabelled", input: "x", tools_called: [] },
+    ]);
     expect(partly.code).toBe(3);
     expect(partly.stderr).toContain("labels.jsonl: line 3: label must be a score from 0 to 1");
     expect(partly.stdout).toContain(
@@ -549,43 +541,14 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     );
     // The same cases labelled the other way: the cached answers now disagree, and the drop since
     // the last calibration of this judge on this file is said.
-    const flipped = [refund("tenfold", 300, 1), refund("asked", 30, 0)];
-    writeFileSync(
-      path.join(cwd, "labels.jsonl"),
-      flipped.map((line) => JSON.stringify(line)).join("\n"),
-    );
-    const lower = await runCliProcess(
-      [
-        "calibrate",
-        "argument-correctness",
-        "--cases",
-        "labels.jsonl",
-        "--judge",
-        "openai/gpt-4o-mini",
-      ],
-      { cwd, env },
-    );
+    const lower = await calibrateOn([refund("tenfold", 300, 1), refund("asked", 30, 0)]);
     expect(lower.code).toBe(1);
     expect(lower.stdout).toMatch(
       /^ {2}lower than the last calibration of this judge \(\d{4}-\d\d-\d\d\): kappa 1\.00 → -1\.00, false passes 0\.0% → 100\.0%, trusted → not trusted$/m,
     );
-    writeFileSync(
-      path.join(cwd, "labels.jsonl"),
-      labels.map((line) => JSON.stringify(line)).join("\n"),
-    );
     // Asked again, every answer comes from the judge cache the gate's runs share.
     const before = server().modelCalls.length;
-    const again = await runCliProcess(
-      [
-        "calibrate",
-        "argument-correctness",
-        "--cases",
-        "labels.jsonl",
-        "--judge",
-        "openai/gpt-4o-mini",
-      ],
-      { cwd, env },
-    );
+    const again = await calibrateOn(labels);
     expect(server().modelCalls).toHaveLength(before);
     expect(again.stdout).toContain("judge               0 calls, 2 answered from the cache");
     // The config's judge and the metric's sampling, as the gate runs them: three samples a case.

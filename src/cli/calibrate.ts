@@ -6,7 +6,8 @@ import {
 import type { CalibratedMetric, CalibrationReport } from "../judges/calibration/calibrate.js";
 import { didYouMean } from "../core/suggest.js";
 import { formatRate } from "../reporters/format.js";
-import { settingsFor } from "./config.js";
+import path from "node:path";
+import { judgeCacheDirectory, settingsFor } from "./config.js";
 import { judgeOnDemand } from "./run-judge.js";
 import { runSettings } from "./run-settings.js";
 import { flagsOf } from "./settings.js";
@@ -15,12 +16,9 @@ import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import { readLabelledCases } from "./labelled-cases.js";
 import { entryOf, lastCalibration, recordCalibration, worseSince } from "./calibration-history.js";
-import { judgeCacheDirectory } from "./config.js";
-import path from "node:path";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
 
-/** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
 /** The run settings calibrate shares with eval: the config, and the judge as the gate asks it. */
 const judgeFlagSettings = [
   "config",
@@ -34,6 +32,7 @@ const judgeFlagSettings = [
   "noCache",
 ] as const;
 
+/** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
 export const calibrateFlags = {
   ...flagsOf(runSettings, judgeFlagSettings, { grouped: false }),
   threshold: {

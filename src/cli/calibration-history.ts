@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
+import { calibrationPercent } from "../judges/calibration/calibrate.js";
 import type { CalibrationReport } from "../judges/calibration/calibrate.js";
 import { jsonlLines } from "../node/dataset.js";
 
@@ -89,17 +90,20 @@ export async function lastCalibration(
 export function worseSince(last: CalibrationEntry, now: CalibrationEntry): string[] {
   const worse: string[] = [];
   const fixed = (value: number) => value.toFixed(2);
-  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   if (last.kappa !== null && now.kappa !== null && now.kappa < last.kappa)
     worse.push(`kappa ${fixed(last.kappa)} → ${fixed(now.kappa)}`);
   if (now.coverage < last.coverage)
-    worse.push(`coverage ${percent(last.coverage)} → ${percent(now.coverage)}`);
+    worse.push(
+      `coverage ${calibrationPercent(last.coverage)} → ${calibrationPercent(now.coverage)}`,
+    );
   if (
     last.falsePassRate !== null &&
     now.falsePassRate !== null &&
     now.falsePassRate > last.falsePassRate
   )
-    worse.push(`false passes ${percent(last.falsePassRate)} → ${percent(now.falsePassRate)}`);
+    worse.push(
+      `false passes ${calibrationPercent(last.falsePassRate)} → ${calibrationPercent(now.falsePassRate)}`,
+    );
   if (last.passed && !now.passed) worse.push("trusted → not trusted");
   return worse;
 }

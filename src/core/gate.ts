@@ -164,7 +164,8 @@ export function gateVerdict(
   if (ignored) {
     // Cases left out cannot pass a gate for the cases a judge never decided.
     const limit = rule.maxNotEvaluable ?? defaultMaxNotEvaluable;
-    const share = summary.cases === 0 ? 1 : unknown / summary.cases;
+    // Some case was left out, so there are cases.
+    const share = unknown / summary.cases;
     if (unknown >= summary.cases)
       return verdict(
         1,

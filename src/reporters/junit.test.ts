@@ -6,8 +6,7 @@ import { escapeXml, formatJUnitReport } from "./junit.js";
 
 const schema = readFileSync(new URL("../../test/support/junit.xsd", import.meta.url), "utf8");
 
-async function render(): Promise<string> {
-  const records = sampleRecords();
+async function render(records = sampleRecords()): Promise<string> {
   const chunks: string[] = [];
   await formatJUnitReport({
     summary: summaryOf(records),
@@ -64,16 +63,7 @@ describe("formatJUnitReport", () => {
         durationMs: 1,
       },
     ];
-    const chunks: string[] = [];
-    await formatJUnitReport({
-      summary: summaryOf(records),
-      metrics: metricNames,
-      records,
-      write: (chunk) => {
-        chunks.push(chunk);
-      },
-    });
-    const xml = chunks.join("");
+    const xml = await render(records);
     const count = (pattern: RegExp) => (xml.match(pattern) ?? []).length;
     const header =
       /<testsuite name="toolscore" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/

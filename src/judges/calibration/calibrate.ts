@@ -321,8 +321,7 @@ const callScores: Readonly<Record<string, number | "abstained">> = {
 
 function callUnits(result: CalibrationCaseResult): Unit[] {
   return (result.calls ?? []).map((call) => ({
-    label:
-      callScores[call.label] === "abstained" ? "not-evaluable" : (callScores[call.label] as number),
+    label: call.label === "cannot_tell" ? "not-evaluable" : call.label === "right" ? 1 : 0,
     judged: call.verdict === undefined ? "error" : (callScores[call.verdict] ?? "error"),
   }));
 }
@@ -353,13 +352,17 @@ type Figures = Pick<
   "cohensKappa" | "coverage" | "falsePassRate" | "confusion" | "cases" | "unit"
 >;
 
+/** A share as calibration figures show it: a percentage to one decimal (`15.0%`). */
+export function calibrationPercent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
 /** Each gate the figures miss, said with the figure and the line. */
 function gateFailures(figures: Figures, gates: Required<CalibrationGates>): string[] {
   const failures: string[] = [];
-  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   if (figures.coverage < gates.minCoverage)
     failures.push(
-      `coverage ${percent(figures.coverage)} < ${percent(gates.minCoverage)}: the judge decided too few of the ${figures.unit}s a label decides`,
+      `coverage ${calibrationPercent(figures.coverage)} < ${calibrationPercent(gates.minCoverage)}: the judge decided too few of the ${figures.unit}s a label decides`,
     );
   if (figures.cohensKappa === undefined)
     failures.push(
@@ -373,7 +376,7 @@ function gateFailures(figures: Figures, gates: Required<CalibrationGates>): stri
     );
   if (figures.falsePassRate !== undefined && figures.falsePassRate > gates.maxFalsePass)
     failures.push(
-      `false passes ${percent(figures.falsePassRate)} > ${percent(gates.maxFalsePass)}: the judge passed cases the labels fail`,
+      `false passes ${calibrationPercent(figures.falsePassRate)} > ${calibrationPercent(gates.maxFalsePass)}: the judge passed cases the labels fail`,
     );
   return failures;
 }
@@ -391,5 +394,5 @@ function describeKappa(figures: Figures): string {
 function verdictLine(figures: Figures, failures: readonly string[]): string {
   if (failures.length > 0) return `not trusted: ${failures[0]}`;
   const kappa = figures.cohensKappa ?? 0;
-  return `trusted: kappa ${kappa.toFixed(2)} (${describeKappa(figures)}), coverage ${(figures.coverage * 100).toFixed(1)}%`;
+  return `trusted: kappa ${kappa.toFixed(2)} (${describeKappa(figures)}), coverage ${calibrationPercent(figures.coverage)}`;
 }
