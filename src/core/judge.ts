@@ -33,6 +33,11 @@ export interface JudgeModel {
   generate(request: JudgeRequest, options?: JudgeCallOptions): Promise<JudgeResponse>;
   /** The provider's batch API, when it has one. */
   readonly batch?: JudgeBatchApi;
+  /**
+   * `"decisions"` for a decision model: it answers only requests that carry `decision`
+   * questions, with a probability for each option instead of text. Default `"text"`.
+   */
+  readonly answers?: "text" | "decisions";
 }
 
 /**
@@ -49,6 +54,7 @@ export function askingThrough(model: JudgeModel, generate: JudgeModel["generate"
     ...(model.account === undefined ? {} : { account: model.account }),
     generate,
     ...(model.batch === undefined ? {} : { batch: model.batch }),
+    ...(model.answers === undefined ? {} : { answers: model.answers }),
   };
 }
 
@@ -79,6 +85,39 @@ export interface JudgeRequest {
    * judge: it keeps the answers apart in a judge cache. Never sent to the provider.
    */
   readonly sample?: number;
+  /**
+   * The question as typed questions, for decision models: the messages are the state they are
+   * asked about. A decision model answers with `DecisionAnswers` as its `output`.
+   */
+  readonly decision?: { readonly questions: readonly DecisionQuestion[] };
+}
+
+/**
+ * A typed question a decision model answers with probabilities: yes or no, one of several
+ * choices, or a level of an ordered scale. `id` names its answer.
+ */
+export type DecisionQuestion =
+  | { readonly type: "yes-no"; readonly id: string; readonly instructions: string }
+  | {
+      readonly type: "choice";
+      readonly id: string;
+      readonly instructions: string;
+      readonly choices: readonly { readonly value: string; readonly description: string }[];
+    }
+  | {
+      readonly type: "score";
+      readonly id: string;
+      readonly instructions: string;
+      /** Each level's description, lowest first; answers key levels by index (`"0"`, `"1"`, ...). */
+      readonly levels: readonly string[];
+    };
+
+/**
+ * A decision model's answers, by question id: each a probability for every option (`yes` and
+ * `no`, each choice's value, each level's index), or `null` where the model declined to answer.
+ */
+export interface DecisionAnswers {
+  readonly answers: Readonly<Record<string, Readonly<Record<string, number>> | null>>;
 }
 
 export interface JudgeCallOptions {

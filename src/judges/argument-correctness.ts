@@ -14,9 +14,19 @@ import type { ToolCall } from "../core/tool-call.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import {
+  argumentCorrectnessDecisionInstructions,
   argumentCorrectnessInstructions,
+  argumentCorrectnessQuestion,
   argumentCorrectnessSchema,
 } from "./prompts/argument-correctness.js";
+import {
+  bandVerdict,
+  decisionRequest,
+  isDecisionModel,
+  probabilityText,
+  readDecisions,
+} from "./decisions.js";
+import type { DecisionBand } from "./decisions.js";
 import { askSamples, majorityVerdict, sampleShare } from "./samples.js";
 import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
@@ -44,6 +54,8 @@ export interface CallArgumentsVerdict {
   readonly agreement: number;
   /** Every sample's verdict, in order. */
   readonly samples: readonly ArgumentVerdict[];
+  /** A decision model's probability that the arguments were right (the first sample's). */
+  readonly probability?: number;
 }
 
 /**
@@ -148,6 +160,45 @@ export function argumentCorrectnessRequest(
 interface SampleVerdict {
   readonly verdict: ArgumentVerdict;
   readonly reason: string;
+  readonly probability?: number;
+}
+
+/** The decision form of the request: one yes-no question per call. */
+export function argumentDecisionRequest(
+  input: ArgumentCorrectnessInput,
+  options: { readonly images: boolean },
+): JudgeRequest {
+  return decisionRequest(
+    argumentCorrectnessRequest(input, options),
+    argumentCorrectnessDecisionInstructions,
+    input.toolsCalled.map((call, index) => ({
+      type: "yes-no",
+      id: `call_${index + 1}`,
+      instructions: argumentCorrectnessQuestion(index + 1, call.name),
+    })),
+  );
+}
+
+const argumentVerdicts = { pass: "right", fail: "wrong", cannot_tell: "cannot_tell" } as const;
+
+/** Reads a decision model's answers: each call's verdict from its probability and the band. */
+export function readArgumentDecisions(count: number, band: DecisionBand) {
+  return (output: JsonObject): SampleVerdict[] | string => {
+    const answers = readDecisions(output);
+    if (typeof answers === "string") return answers;
+    return Array.from({ length: count }, (_, index): SampleVerdict => {
+      const distribution = answers[`call_${index + 1}`];
+      if (distribution === null) {
+        return { verdict: "cannot_tell", reason: "the decision model declined to answer" };
+      }
+      const probability = distribution.yes;
+      return {
+        verdict: argumentVerdicts[bandVerdict(probability, band)],
+        reason: `P(right) ${probabilityText(probability)}, band [${band.low}, ${band.high}]`,
+        probability,
+      };
+    });
+  };
 }
 
 /** Reads an answer that fits the schema: one verdict for each of `count` calls, or what is wrong. */
@@ -189,7 +240,16 @@ function combineCall(
     undecided: "cannot_tell",
     minAgreement,
   });
-  return { index, name: call.name, verdict, reason, agreement, samples: verdicts };
+  const probability = samples[0]?.probability;
+  return {
+    index,
+    name: call.name,
+    verdict,
+    reason,
+    agreement,
+    samples: verdicts,
+    ...(probability === undefined ? {} : { probability }),
+  };
 }
 
 /**
@@ -203,9 +263,13 @@ export async function judgeArguments(
   sampling: SamplingOptions,
   options: JudgeCallOptions = {},
 ): Promise<ArgumentCorrectnessAnswer> {
-  const request = argumentCorrectnessRequest(input, { images: model.supportsImages });
+  const count = input.toolsCalled.length;
+  const decides = isDecisionModel(model);
+  const request = (decides ? argumentDecisionRequest : argumentCorrectnessRequest)(input, {
+    images: model.supportsImages,
+  });
   const answers = await askSamples(model, request, sampling, {
-    read: readArgumentVerdicts(input.toolsCalled.length),
+    read: decides ? readArgumentDecisions(count, sampling.band) : readArgumentVerdicts(count),
     ...options,
   });
   const calls = input.toolsCalled.map((call, index) =>

@@ -3,6 +3,7 @@ import type { Ajv, ValidateFunction } from "ajv";
 import { JudgeResponseError } from "../core/errors.js";
 import type { JudgeModel, JudgeRequest, JudgeResponse, JudgeUsage } from "../core/judge.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import { isDecisionModel, refuseDecisionModel } from "./decisions.js";
 
 export interface AskJudgeOptions<T> {
   /** Answers tried at most; each retry tells the model what was wrong. Default 3. */
@@ -86,6 +87,7 @@ export async function askJudge<T>(
   request: JudgeRequest,
   options: AskJudgeOptions<T>,
 ): Promise<JudgeAnswer<T>> {
+  if (isDecisionModel(model) && request.decision === undefined) refuseDecisionModel(model);
   const attempts = Math.max(1, options.attempts ?? 3);
   const accept = usableBy(request, options.read);
   const usage = { inputTokens: 0, outputTokens: 0 };

@@ -13,7 +13,8 @@ import { gradedFaithfulness } from "./graded-faithfulness.js";
 import { judgeTaskCompletion, taskVerdictScore } from "./task-completion.js";
 import { sampleShare, samplingOptionNames, samplingOptions } from "./samples.js";
 import type { SamplingOptions } from "./samples.js";
-import { judgeToolSelectionSampled } from "./tool-selection.js";
+import { judgeToolSelectionDecision, judgeToolSelectionSampled } from "./tool-selection.js";
+import { isDecisionModel, refuseDecisionModel } from "./decisions.js";
 
 /** The answer's text: a string, or the text parts of its content. */
 function responseText(content: Content | undefined): string {
@@ -31,6 +32,7 @@ const multimodalFaithfulness: MetricDefinition = {
     ]);
     const name = metricName("multimodal-faithfulness", options, "Multimodal Faithfulness");
     const judge = context.judge();
+    if (isDecisionModel(judge)) refuseDecisionModel(judge, "multimodal-faithfulness");
     const metric = gradedFaithfulness({
       name,
       threshold: metricThreshold("multimodal-faithfulness", options, 0.5),
@@ -139,7 +141,7 @@ const toolSelection = sampledJudgeDefinition({
   defaultName: "Tool Selection",
   defaultThreshold: 0.5,
   caseOptions: [],
-  async judgeCase({ testCase, judge, sampling, signal }) {
+  async judgeCase({ testCase, judge, sampling, threshold, signal }) {
     const availableTools = testCase.availableTools ?? [];
     if (availableTools.length === 0) {
       return { kind: "skipped", reason: "the case lists no availableTools" };
@@ -152,6 +154,15 @@ const toolSelection = sampledJudgeDefinition({
       output: testCase.actualOutput,
       conversation: testCase.conversation,
     };
+    if (isDecisionModel(judge)) {
+      const decision = await judgeToolSelectionDecision(judge, input, sampling, threshold, {
+        signal,
+      });
+      const { kind, score, reason } = decision;
+      return kind === "scored"
+        ? { kind, score, reason, details: decision }
+        : { kind, reason, details: decision };
+    }
     const answer = await judgeToolSelectionSampled(judge, input, sampling, { signal });
     const { value, agreement, scores } = answer;
     if (agreement < sampling.minAgreement) {

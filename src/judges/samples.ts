@@ -3,6 +3,8 @@ import { InvalidOptionError } from "../core/errors.js";
 import { integerOption, numberOption } from "../core/options.js";
 import type { JsonObject } from "../core/json.js";
 import { askJudge } from "./ask-judge.js";
+import { decisionBandOption, isDecisionModel } from "./decisions.js";
+import type { DecisionBand } from "./decisions.js";
 import type { AskJudgeOptions, JudgeAnswer } from "./ask-judge.js";
 
 /** How a judged metric asks its judge: how many answers, at what temperature, how agreed. */
@@ -16,6 +18,8 @@ export interface SamplingOptions {
    * spread) for a verdict to stand; below it the case is not evaluable. Default 0.6.
    */
   readonly minAgreement: number;
+  /** How a decision model's probabilities become verdicts (see `DecisionBand`); chat judges ignore it. */
+  readonly band: DecisionBand;
 }
 
 /** What a judge function takes besides its question and sampling: a signal that stops it. */
@@ -23,7 +27,10 @@ export interface JudgeCallOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** The sampling options of a judged metric's options object (`samples`, `temperature`, `minAgreement`). */
+/**
+ * The sampling options of a judged metric's options object (`samples`, `temperature`,
+ * `minAgreement`, and `band` for decision-model judges).
+ */
 export function samplingOptions(id: string, options: JsonObject): SamplingOptions {
   const samples = integerOption(`${id}.samples`, options.samples, 1, {
     min: 1,
@@ -40,11 +47,12 @@ export function samplingOptions(id: string, options: JsonObject): SamplingOption
     min: 0,
     max: 1,
   });
-  return { samples, temperature, minAgreement };
+  const band = decisionBandOption(`${id}.band`, options.band);
+  return { samples, temperature, minAgreement, band };
 }
 
 /** The option names `samplingOptions` reads. */
-export const samplingOptionNames = ["samples", "temperature", "minAgreement"] as const;
+export const samplingOptionNames = ["samples", "temperature", "minAgreement", "band"] as const;
 
 /** Every answer of a sampled question, and what they cost together. */
 export interface SampledAnswers<T> {
@@ -58,7 +66,8 @@ export interface SampledAnswers<T> {
 
 /**
  * Asks one question `sampling.samples` times (each answer kept apart in a judge cache by its
- * sample number), at the sampling temperature; every answer is validated as `askJudge` does.
+ * sample number), at the sampling temperature; every answer is validated as `askJudge` does. A
+ * decision model is asked once: its answer is a distribution already.
  */
 export async function askSamples<T>(
   model: JudgeModel,
@@ -66,8 +75,10 @@ export async function askSamples<T>(
   sampling: Pick<SamplingOptions, "samples" | "temperature">,
   options: AskJudgeOptions<T>,
 ): Promise<SampledAnswers<T>> {
+  // A decision model's answer is a distribution already: asking it again would repeat it.
+  const count = isDecisionModel(model) ? 1 : sampling.samples;
   const answers: JudgeAnswer<T>[] = await Promise.all(
-    Array.from({ length: sampling.samples }, (_, sample) =>
+    Array.from({ length: count }, (_, sample) =>
       askJudge(model, { ...request, temperature: sampling.temperature, sample }, options),
     ),
   );

@@ -11,7 +11,20 @@ import type { ToolCall } from "../core/tool-call.js";
 import { conversationSoFar, runSections } from "./argument-correctness.js";
 import { shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
-import { taskCompletionInstructions, taskCompletionSchema } from "./prompts/task-completion.js";
+import {
+  taskCompletionDecisionInstructions,
+  taskCompletionInstructions,
+  taskCompletionQuestion,
+  taskCompletionSchema,
+} from "./prompts/task-completion.js";
+import {
+  bandVerdict,
+  decisionRequest,
+  isDecisionModel,
+  probabilityText,
+  readDecisions,
+} from "./decisions.js";
+import type { DecisionBand } from "./decisions.js";
 import { askSamples, majorityVerdict } from "./samples.js";
 import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
@@ -46,6 +59,8 @@ interface SampleVerdict {
   readonly verdict: TaskVerdict;
   readonly reason: string;
   readonly unmet: readonly string[];
+  /** A decision model's probability that the task was completed. */
+  readonly probability?: number;
 }
 
 /** The judge request for one run; images of the request and answer are sent when it takes them. */
@@ -106,6 +121,53 @@ function readTaskVerdict(output: JsonObject): SampleVerdict {
   };
 }
 
+/** The decision form of the request: one choice among the verdicts. */
+export function taskCompletionDecisionRequest(
+  input: TaskCompletionInput,
+  options: { readonly images: boolean },
+): JudgeRequest {
+  return decisionRequest(
+    taskCompletionRequest(input, options),
+    taskCompletionDecisionInstructions,
+    [{ type: "choice", id: "task", ...taskCompletionQuestion }],
+  );
+}
+
+/**
+ * Reads a decision model's answer: completed when P(completed) reaches the band's top, the likelier
+ * of the other two when it is at or under its bottom, cannot tell in between.
+ */
+export function readTaskDecision(band: DecisionBand) {
+  return (output: JsonObject): SampleVerdict | string => {
+    const answers = readDecisions(output);
+    if (typeof answers === "string") return answers;
+    const distribution = answers.task;
+    if (distribution === null) {
+      return { verdict: "cannot_tell", reason: "the decision model declined to answer", unmet: [] };
+    }
+    const probability = distribution.completed;
+    const side = bandVerdict(probability, band);
+    const partly = distribution.partially_completed;
+    const verdict: TaskVerdict =
+      side === "pass"
+        ? "completed"
+        : side === "cannot_tell"
+          ? "cannot_tell"
+          : partly >= distribution.not_completed
+            ? "partially_completed"
+            : "not_completed";
+    const shares = taskCompletionQuestion.choices
+      .map((choice) => `${choice.value} ${probabilityText(distribution[choice.value])}`)
+      .join(", ");
+    return {
+      verdict,
+      reason: `P(${shares}), band [${band.low}, ${band.high}] on completed`,
+      unmet: [],
+      probability,
+    };
+  };
+}
+
 /** The run's verdict over every sample, and what asking cost. */
 export interface TaskCompletionAnswer {
   /** The majority; `cannot_tell` also when samples agreed less than `minAgreement`. */
@@ -118,6 +180,8 @@ export interface TaskCompletionAnswer {
   readonly attempts: number;
   readonly cached: boolean;
   readonly costUsd?: number;
+  /** A decision model's probability that the task was completed (the first sample's). */
+  readonly probability?: number;
 }
 
 /**
@@ -130,8 +194,15 @@ export async function judgeTaskCompletion(
   sampling: SamplingOptions,
   options: JudgeCallOptions = {},
 ): Promise<TaskCompletionAnswer> {
-  const request = taskCompletionRequest(input, { images: model.supportsImages });
-  const answers = await askSamples(model, request, sampling, { read: readTaskVerdict, ...options });
+  const decides = isDecisionModel(model);
+  const request = (decides ? taskCompletionDecisionRequest : taskCompletionRequest)(input, {
+    images: model.supportsImages,
+  });
+  const answers = await askSamples(model, request, sampling, {
+    read: decides ? readTaskDecision(sampling.band) : readTaskVerdict,
+    ...options,
+  });
+  const probability = answers.values[0]?.probability;
   const { verdict, reason, chosen, agreement, verdicts } = majorityVerdict(answers.values, {
     order: ["completed", "partially_completed", "not_completed", "cannot_tell"],
     undecided: "cannot_tell",
@@ -147,5 +218,6 @@ export async function judgeTaskCompletion(
     attempts: answers.attempts,
     cached: answers.cached,
     costUsd: answers.costUsd,
+    ...(probability === undefined ? {} : { probability }),
   };
 }

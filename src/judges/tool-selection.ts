@@ -14,7 +14,13 @@ import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 import { describeTools, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
 import type { JudgeAnswer } from "./ask-judge.js";
-import { toolSelectionInstructions, toolSelectionSchema } from "./prompts/tool-selection.js";
+import {
+  toolSelectionDecisionInstructions,
+  toolSelectionInstructions,
+  toolSelectionQuestion,
+  toolSelectionSchema,
+} from "./prompts/tool-selection.js";
+import { bandVerdict, decisionRequest, probabilityText, readDecisions } from "./decisions.js";
 
 /** A call as the judge sees it: which tool, with which arguments. */
 export interface SelectedCall {
@@ -151,4 +157,71 @@ export async function judgeToolSelectionSampled(
   const scores = answers.values.map((verdict) => verdict.score);
   const { value: median, agreement, nearest } = medianScore(scores, toolSelectionStep);
   return { value: { ...answers.values[nearest], score: median }, agreement, scores };
+}
+
+/** A decision model's rating of the tools chosen: a score, or not evaluable, with the probability. */
+export type ToolSelectionDecision = {
+  readonly kind: "scored" | "not-evaluable";
+  readonly score: number;
+  readonly reason: string;
+  /** The probability that the score reaches the threshold. */
+  readonly probability: number;
+  /** Each level's probability, lowest first. */
+  readonly levels: readonly number[];
+};
+
+/**
+ * Asks a decision model to rate the tools chosen on the scale: the probability that the rating
+ * reaches `threshold` decides, against the band (pass, fail, or not evaluable in between); the
+ * score is the expected rating on the side decided, so it sits on that side of the threshold.
+ */
+export async function judgeToolSelectionDecision(
+  model: JudgeModel,
+  input: ToolSelectionInput,
+  sampling: SamplingOptions,
+  threshold: number,
+  options: JudgeCallOptions = {},
+): Promise<ToolSelectionDecision> {
+  const request = decisionRequest(
+    toolSelectionRequest(input, { images: model.supportsImages }),
+    toolSelectionDecisionInstructions,
+    [
+      {
+        type: "score",
+        id: "selection",
+        instructions: toolSelectionQuestion.instructions,
+        levels: toolSelectionQuestion.levels.map((level) => level.description),
+      },
+    ],
+  );
+  const answer = await askJudge(model, request, { read: readDecisions, ...options });
+  const distribution = answer.value.selection;
+  if (distribution === null) {
+    return {
+      kind: "not-evaluable",
+      score: 0,
+      reason: "the decision model declined to answer",
+      probability: 0,
+      levels: [],
+    };
+  }
+  const levels = toolSelectionQuestion.levels.map((_, index) => distribution[String(index)] ?? 0);
+  const scores = toolSelectionQuestion.levels.map((level) => level.score);
+  const passing = (index: number) => scores[index] >= threshold;
+  const probability = levels.reduce((sum, p, index) => (passing(index) ? sum + p : sum), 0);
+  const side = bandVerdict(probability, sampling.band);
+  const shown = levels.map((p, index) => `${scores[index]}: ${probabilityText(p)}`).join(", ");
+  const reason = `P(score >= ${threshold}) ${probabilityText(probability)}, band [${sampling.band.low}, ${sampling.band.high}] (levels ${shown})`;
+  if (side === "cannot_tell")
+    return { kind: "not-evaluable", score: 0, reason, probability, levels };
+  // The expected rating among the levels on the side decided.
+  const onSide = (index: number) => passing(index) === (side === "pass");
+  const mass = levels.reduce((sum, p, index) => (onSide(index) ? sum + p : sum), 0);
+  const expected =
+    mass === 0
+      ? side === "pass"
+        ? 1
+        : 0
+      : levels.reduce((sum, p, index) => (onSide(index) ? sum + p * scores[index] : sum), 0) / mass;
+  return { kind: "scored", score: expected, reason, probability, levels };
 }

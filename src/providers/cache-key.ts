@@ -20,7 +20,7 @@ export function credentialFingerprint(
 /**
  * The cache key of a judge call: a SHA-256 of everything that decides the answer (provider,
  * endpoint, account, model, messages with their images, schema, temperature, answer length, which
- * sample), in
+ * sample, a decision model's questions), in
  * canonical JSON. The endpoint and the account's fingerprint keep a cache that a stranger wrote
  * (entries committed to a repository, say) from answering for a judge it never asked. The
  * format's version is part of it, so a change of format never reads old entries wrongly.
@@ -40,6 +40,7 @@ export function judgeCacheKey(model: JudgeModel, request: JudgeRequest): string 
         maxOutputTokens: request.maxOutputTokens ?? 1024,
         // The first answer keeps the key it had before sampling existed.
         ...(request.sample === undefined || request.sample === 0 ? {} : { sample: request.sample }),
+        ...(request.decision === undefined ? {} : { decision: request.decision }),
       }),
     )
     .digest("hex");

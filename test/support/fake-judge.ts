@@ -5,11 +5,12 @@ import type { JsonValue } from "../../src/core/json.js";
  * A `JudgeModel` for unit tests: answers each request with `answer(request, sample)` (its JSON
  * as the text) and keeps every request it was asked, in order. With `batch`, it has a batch API
  * too, which answers the same way, each batch ended at its first status check; `batches` keeps
- * what each batch held.
+ * what each batch held. With `decisions`, it is a decision model (`answers: "decisions"`), its
+ * answers being the `DecisionAnswers` that `answer` returns.
  */
 export function fakeJudge(
   answer: (request: JudgeRequest, sample: number) => JsonValue,
-  options: { batch?: boolean } = {},
+  options: { batch?: boolean; decisions?: boolean } = {},
 ) {
   const asked: JudgeRequest[] = [];
   const batches: JudgeBatchRequest[][] = [];
@@ -27,6 +28,7 @@ export function fakeJudge(
     provider: "fake",
     modelId: "judge-1",
     supportsImages: false,
+    ...(options.decisions === true ? { answers: "decisions" as const } : {}),
     generate(request) {
       asked.push(request);
       return Promise.resolve(respond(request));

@@ -21,6 +21,7 @@ import type { TaskCompletionAnswer } from "../../judges/task-completion.js";
 import type { JudgeModelSettings } from "../../providers/judge-models.js";
 import { judgeSettings, selectionJudge } from "./selection.js";
 import type { LLMTestCaseInit } from "./test-case.js";
+import { defaultDecisionBand } from "../../judges/decisions.js";
 
 /** The options deepeval's judged agent metrics share. */
 export interface DeepevalJudgedMetricOptions {
@@ -224,7 +225,7 @@ export class ArgumentCorrectnessMetric extends DeepevalJudgedMetric<ArgumentCorr
         availableTools: describedTools(record.toolsCalled),
         toolsCalled: calls,
       },
-      { samples: 1, temperature: 0, minAgreement: 0 },
+      { samples: 1, temperature: 0, minAgreement: 0, band: defaultDecisionBand },
       { signal },
     );
     const verdicts = answer.calls.map((call) => ({
@@ -301,7 +302,7 @@ export class TaskCompletionMetric extends DeepevalJudgedMetric<TaskCompletionAns
         output: record.actualOutput as Content,
         task: this.task,
       },
-      { samples: 1, temperature: 0, minAgreement: 0 },
+      { samples: 1, temperature: 0, minAgreement: 0, band: defaultDecisionBand },
       { signal },
     );
     if (answer.verdict === "cannot_tell") {
