@@ -14,7 +14,7 @@ const jsonBlocks = [...page.matchAll(/```json\n([\s\S]*?)\n```/g)].map(
 );
 
 describe("docs/reference/prompts.md", () => {
-  it("shows every judge's instructions and answer schema word for word, with its version", () => {
+  it("shows every judge's instructions and answer schema word for word, with its version (decision-model forms too)", () => {
     const modules = [argumentCorrectness, faithfulness, judgedValue, taskCompletion, toolSelection];
     let shown = 0;
     for (const module of modules) {
@@ -25,11 +25,14 @@ describe("docs/reference/prompts.md", () => {
         } else if (name.endsWith("Schema")) {
           const schema = (value as { schema: unknown }).schema;
           expect(jsonBlocks, name).toContainEqual(schema);
-        } else if (name.endsWith("PromptVersion")) {
+        } else if (name.endsWith("PromptVersion") || name.endsWith("DecisionVersion")) {
           expect(page, name).toContain(`Version \`${value as string}\`.`);
+        } else if (name.endsWith("Question") && typeof value === "object") {
+          // A decision model's typed question.
+          expect(jsonBlocks, name).toContainEqual(value);
         }
       }
     }
-    expect(shown).toBe(7);
+    expect(shown).toBe(10);
   });
 });

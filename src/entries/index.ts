@@ -161,6 +161,8 @@ export type { MetricDefinition } from "../core/metric.js";
 
 // Judge models, sessions, batches and prices.
 export type {
+  DecisionAnswers,
+  DecisionQuestion,
   JudgeBatchApi,
   JudgeBatchRequest,
   JudgeBatchResult,
@@ -189,8 +191,19 @@ export type {
   AnthropicJudgeOptions,
   AnthropicStructuredOutput,
 } from "../providers/anthropic.js";
-export { fromAiSdk } from "../providers/ai-sdk.js";
-export type { AiSdkJudgeOptions, AiSdkLanguageModel } from "../providers/ai-sdk.js";
+export { fromAiSdk, fromAiSdkDecisionModel } from "../providers/ai-sdk.js";
+export type {
+  AiSdkDecisionJudgeOptions,
+  AiSdkDecisionModel,
+  AiSdkJudgeOptions,
+  AiSdkLanguageModel,
+} from "../providers/ai-sdk.js";
+export { createOpenAIDecisionsJudge } from "../providers/openai-decisions.js";
+export type { OpenAIDecisionsJudgeOptions } from "../providers/openai-decisions.js";
+export { createSystemOneJudge } from "../providers/systemone.js";
+export type { SystemOneJudgeOptions } from "../providers/systemone.js";
+export { defaultDecisionBand } from "../judges/decisions.js";
+export type { DecisionBand } from "../judges/decisions.js";
 export { resolveJudgeModel } from "../providers/judge-models.js";
 export type { JudgeModelSettings } from "../providers/judge-models.js";
 export { createJudgeSession } from "../providers/judge-session.js";

@@ -1,5 +1,7 @@
 import { ProviderConfigError } from "../core/errors.js";
+import { decisionQuestionsOf, decisionStateText, distributionOf } from "../core/decision.js";
 import type {
+  DecisionQuestion,
   JudgeCallOptions,
   JudgeMessage,
   JudgeModel,
@@ -44,6 +46,8 @@ interface AiModule {
   jsonSchema: (schema: unknown) => unknown;
   NoObjectGeneratedError: { isInstance(error: unknown): boolean };
   RetryError: { isInstance(error: unknown): boolean };
+  /** Only in ai 7 and later. */
+  experimental_decide?: AiSdkDecide;
 }
 
 /** The `ai` package, checked now and loaded on the judge's first call. */
@@ -149,6 +153,141 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkJudgeOptions 
           : error;
         throw toProviderCallError(provider, last, callOptions.signal);
       }
+    },
+  };
+}
+
+/** An AI SDK 7 decision model (`openai.decisionModel("gpt-6-luna")`, a provider's own). */
+export interface AiSdkDecisionModel {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+}
+
+/** The AI SDK's `experimental_decide`, as far as toolscore calls it. */
+export type AiSdkDecide = (options: {
+  model: AiSdkDecisionModel;
+  state: string;
+  questions: Record<string, unknown>;
+  maxRetries: number;
+  abortSignal: AbortSignal;
+}) => Promise<{
+  answers: Record<
+    string,
+    | { type: "boolean"; probability: number }
+    | { type: "choice"; choice: string; probabilities?: Record<string, number> }
+    | { type: "score"; score: number; probabilities?: Record<string, number> }
+    | { type: string }
+  >;
+  usage: { inputTokens: number | undefined; outputTokens: number | undefined };
+  response?: { modelId?: string };
+}>;
+
+export interface AiSdkDecisionJudgeOptions extends Omit<AiSdkJudgeOptions, "supportsImages"> {
+  /**
+   * The `experimental_decide` to call (typed loosely: the `ai` package is optional). Default: the
+   * one of the `ai` package installed (7 or later).
+   */
+  decide?: (...args: never[]) => unknown;
+}
+
+function toAiQuestion(question: DecisionQuestion): unknown {
+  const { instructions } = question;
+  if (question.type === "yes-no") return { type: "boolean", instructions };
+  if (question.type === "choice") {
+    const criteria = Object.fromEntries(question.choices.map((c) => [c.value, c.description]));
+    return { type: "choice", instructions, criteria };
+  }
+  return { type: "score", instructions, criteria: question.levels };
+}
+
+/**
+ * A judge on any AI SDK 7 decision model, through `experimental_decide`: the case is the state
+ * (as text), the judged metric's questions typed. A model that gives only its top answer counts
+ * it as certain, so the band then acts on that answer alone.
+ */
+export function fromAiSdkDecisionModel(
+  model: AiSdkDecisionModel,
+  options: AiSdkDecisionJudgeOptions = {},
+): JudgeModel {
+  if (typeof model !== "object" || typeof model.modelId !== "string") {
+    throw new ProviderConfigError({
+      provider: "ai-sdk",
+      message:
+        "fromAiSdkDecisionModel takes an AI SDK decision model, such as openai.decisionModel('gpt-6-luna')",
+    });
+  }
+  const provider = options.provider ?? (model.provider.split(".").at(0) || "ai-sdk");
+  const loadDecide =
+    options.decide === undefined
+      ? (() => {
+          const loadSdk = loadAi();
+          return async (): Promise<AiSdkDecide> => {
+            const decide = (await loadSdk()).experimental_decide;
+            if (decide === undefined) {
+              throw new ProviderConfigError({
+                provider,
+                message: `${provider}: the installed ai package has no experimental_decide; decision models need ai 7 or later (npm install ai@7)`,
+              });
+            }
+            return decide;
+          };
+        })()
+      : () => Promise.resolve(options.decide as unknown as AiSdkDecide);
+  return {
+    specificationVersion: "v1",
+    provider,
+    modelId: model.modelId,
+    supportsImages: false,
+    answers: "decisions",
+    async generate(request: JudgeRequest, callOptions: JudgeCallOptions = {}) {
+      const questions = decisionQuestionsOf(request, `${provider}/${model.modelId}`);
+      const decide = await loadDecide();
+      const signals = [AbortSignal.timeout(options.timeoutMs ?? 60_000)];
+      if (callOptions.signal) signals.push(callOptions.signal);
+      let result: Awaited<ReturnType<AiSdkDecide>>;
+      try {
+        result = await decide({
+          model,
+          state: decisionStateText(request),
+          questions: Object.fromEntries(questions.map((q) => [q.id, toAiQuestion(q)])),
+          maxRetries: options.maxRetries ?? 3,
+          abortSignal: AbortSignal.any(signals),
+        });
+      } catch (error) {
+        const last =
+          typeof error === "object" && error !== null && "lastError" in error
+            ? error.lastError
+            : error;
+        throw toProviderCallError(provider, last, callOptions.signal);
+      }
+      const answers: Record<string, Record<string, number> | null> = {};
+      for (const question of questions) {
+        const answer = result.answers[question.id] as
+          Awaited<ReturnType<AiSdkDecide>>["answers"][string] | undefined;
+        answers[question.id] =
+          answer === undefined
+            ? null
+            : "probability" in answer
+              ? distributionOf(question, { probability: answer.probability })
+              : "probabilities" in answer && answer.probabilities !== undefined
+                ? distributionOf(question, { probabilities: answer.probabilities })
+                : "choice" in answer
+                  ? distributionOf(question, { top: answer.choice })
+                  : "score" in answer
+                    ? distributionOf(question, { top: String(Math.round(answer.score)) })
+                    : null;
+      }
+      const output = { answers };
+      return {
+        output,
+        text: JSON.stringify(output),
+        usage: {
+          inputTokens: result.usage.inputTokens ?? 0,
+          outputTokens: result.usage.outputTokens ?? 0,
+        },
+        modelId: result.response?.modelId ?? model.modelId,
+      } satisfies JudgeResponse;
     },
   };
 }

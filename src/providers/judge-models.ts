@@ -3,6 +3,8 @@ import type { JudgeModel } from "../core/judge.js";
 import { createAnthropicJudge } from "./anthropic.js";
 import type { AnthropicStructuredOutput } from "./anthropic.js";
 import { createOpenAIJudge } from "./openai.js";
+import { createOpenAIDecisionsJudge } from "./openai-decisions.js";
+import { createSystemOneJudge } from "./systemone.js";
 import type { OpenAIStructuredOutput } from "./openai.js";
 
 /** Settings for a judge named by a model string; each falls back to the environment. */
@@ -33,6 +35,8 @@ export interface JudgeModelSettings {
 interface ProviderEntry {
   /** Environment variable of the API key; absent for local servers that need none. */
   readonly keyVariable?: string;
+  /** Environment variable of a key that servers may want and local ones do without. */
+  readonly optionalKeyVariable?: string;
   /** Environment variable of the base URL, and the default when unset. */
   readonly urlVariable?: string;
   readonly defaultURL?: string;
@@ -74,7 +78,10 @@ function structured(
   if (!offered.includes(mode)) {
     throw new ProviderConfigError({
       provider: settings.provider,
-      message: `${settings.provider}: structuredOutput ${JSON.stringify(mode)} is not offered; use ${offered.map((m) => JSON.stringify(m)).join(" or ")}`,
+      message:
+        offered.length === 0
+          ? `${settings.provider}: structuredOutput does not apply: a decision model answers with probabilities, not text; leave it unset`
+          : `${settings.provider}: structuredOutput ${JSON.stringify(mode)} is not offered; use ${offered.map((m) => JSON.stringify(m)).join(" or ")}`,
     });
   }
   // Checked above: the mode is one this provider's judge takes.
@@ -142,6 +149,36 @@ const providers: Readonly<Record<string, ProviderEntry>> = {
     create: openAICompatible,
   },
   vllm: { urlVariable: "VLLM_BASE_URL", create: openAICompatible },
+  // Decision models: they answer judged metrics' typed questions with probabilities.
+  "openai-decisions": {
+    keyVariable: "OPENAI_API_KEY",
+    urlVariable: "OPENAI_BASE_URL",
+    create: (model, settings) => {
+      structured(settings, []);
+      return createOpenAIDecisionsJudge({
+        model,
+        provider: settings.provider,
+        ...clientSettings(settings),
+      });
+    },
+  },
+  systemone: {
+    optionalKeyVariable: "SYSTEMONE_API_KEY",
+    urlVariable: "SYSTEMONE_BASE_URL",
+    create: (model, settings) => {
+      structured(settings, []);
+      return createSystemOneJudge({
+        model,
+        provider: settings.provider,
+        // Checked where settings are resolved: a provider without a key variable needs an address.
+        baseURL: settings.baseURL ?? "",
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+        ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+        ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+      });
+    },
+  },
   "openai-compatible": {
     urlVariable: "OPENAI_COMPATIBLE_BASE_URL",
     create: openAICompatible,
@@ -175,7 +212,8 @@ export function keyVariableOf(model: string): string | undefined {
 /**
  * The judge a model string names (`openai/gpt-4.1`, `anthropic/claude-sonnet-4-5`,
  * `ollama/llama3.2`, `azure/<deployment>`, `vllm/...`, `lmstudio/...`,
- * `openai-compatible/...`), or the judge itself when given one. Credentials and base URLs come
+ * `openai-compatible/...`; the decision models `openai-decisions/gpt-6-luna` and
+ * `systemone/<model>`), or the judge itself when given one. Credentials and base URLs come
  * from the settings, else the usual environment variables. An unknown provider, a missing key or
  * a missing base URL is a `ProviderConfigError` here, before any case runs.
  */
@@ -213,7 +251,8 @@ export function resolveJudgeModel(
   }
   // The edge where configuration enters: the one place providers read the environment.
   const env = settings.env ?? process.env;
-  const apiKey = settings.apiKey ?? (entry.keyVariable ? env[entry.keyVariable] : undefined);
+  const keyVariable = entry.keyVariable ?? entry.optionalKeyVariable;
+  const apiKey = settings.apiKey ?? (keyVariable ? env[keyVariable] : undefined);
   if (entry.keyVariable && (apiKey === undefined || apiKey === "")) {
     throw new ProviderConfigError({
       provider,

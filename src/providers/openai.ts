@@ -21,7 +21,7 @@ import { isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
 import { sdkPackage } from "./sdk-packages.js";
 import { sdkJudge } from "./sdk-judge.js";
-import type { ClientCall } from "./sdk-judge.js";
+import type { ClientCall, ClientSettings } from "./sdk-judge.js";
 
 /**
  * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
@@ -127,6 +127,30 @@ function toResponse(completion: ChatCompletion): JudgeResponse {
   };
 }
 
+/** The SDK's client for a judge's options: Azure's, or OpenAI's at the options' base URL. */
+export function newOpenAIClient(
+  module: typeof OpenAIModule,
+  options: Pick<OpenAIJudgeOptions, "model" | "azure" | "baseURL" | "organization" | "project">,
+  apiKey: string | undefined,
+  settings: ClientSettings,
+): OpenAI {
+  return options.azure
+    ? new module.AzureOpenAI({
+        endpoint: options.azure.endpoint,
+        apiVersion: options.azure.apiVersion,
+        deployment: options.model,
+        apiKey,
+        ...settings,
+      })
+    : new module.OpenAI({
+        apiKey,
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...(options.organization === undefined ? {} : { organization: options.organization }),
+        ...(options.project === undefined ? {} : { project: options.project }),
+        ...settings,
+      });
+}
+
 /** A judge on an OpenAI or OpenAI-compatible chat completions API, through the `openai` SDK. */
 export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
   const provider = options.provider ?? (options.azure ? "azure" : "openai");
@@ -147,21 +171,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): JudgeModel {
     credentials: [apiKey, options.organization, options.project],
     sdk: () => sdkPackage(`the ${provider} judge`, "openai", () => import("openai")),
     newClient: (module, settings) => ({
-      client: options.azure
-        ? new module.AzureOpenAI({
-            endpoint: options.azure.endpoint,
-            apiVersion: options.azure.apiVersion,
-            deployment: options.model,
-            apiKey,
-            ...settings,
-          })
-        : new module.OpenAI({
-            apiKey,
-            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-            ...(options.organization === undefined ? {} : { organization: options.organization }),
-            ...(options.project === undefined ? {} : { project: options.project }),
-            ...settings,
-          }),
+      client: newOpenAIClient(module, options, apiKey, settings),
       toFile: module.toFile,
     }),
     // Typed loosely in the options (see OpenAIClient); it is the SDK's client.

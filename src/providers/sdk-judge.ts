@@ -51,8 +51,10 @@ export interface SdkJudgeSpec<Module, Client, Answer> {
     request: JudgeRequest,
     signal: AbortSignal | undefined,
   ) => Promise<Answer>;
-  /** The answer read, or what it lacks (`"choices"`) when it cannot be. */
-  readonly read: (answer: Answer) => JudgeResponse | string;
+  /** The answer to `request` read, or what it lacks (`"choices"`) when it cannot be. */
+  readonly read: (answer: Answer, request: JudgeRequest) => JudgeResponse | string;
+  /** `"decisions"` for a decision model's API (see `JudgeModel.answers`). */
+  readonly answers?: "decisions";
   readonly batch?: (call: ClientCall<Client>) => JudgeBatchApi;
 }
 
@@ -113,7 +115,7 @@ export function sdkJudge<Module, Client, Answer>(
       const answer = await call(callOptions.signal, (client, signal) =>
         spec.create(client, request, signal),
       );
-      const response = spec.read(answer);
+      const response = spec.read(answer, request);
       if (typeof response === "string") {
         throw new ProviderCallError({
           provider,
@@ -124,5 +126,6 @@ export function sdkJudge<Module, Client, Answer>(
       return response;
     },
     ...(batch === undefined ? {} : { batch }),
+    ...(spec.answers === undefined ? {} : { answers: spec.answers }),
   };
 }

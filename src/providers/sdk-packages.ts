@@ -12,7 +12,7 @@ const fromHere = createRequire(import.meta.url);
  */
 export function sdkPackage<T>(
   feature: string,
-  name: "openai" | "@anthropic-ai/sdk" | "ai",
+  name: "openai" | "@anthropic-ai/sdk" | "ai" | "@typesafe-ai/sdk",
   load: () => Promise<T>,
 ): () => Promise<T> {
   const dependency: OptionalDependency = { feature, packages: [name] };
