@@ -145,6 +145,7 @@ describe("README: install and prerequisites", () => {
       "openai",
       "@anthropic-ai/sdk",
       "ai",
+      "@typesafe-ai/sdk",
       imageCodecs.packages.join(" "),
       "tsx",
     ]);

@@ -61,6 +61,11 @@ export const calibrateFlags = {
     value: "<0..1|N%>",
     help: `exit 1 when the judge decides fewer of the cases a label decides (default ${defaultCalibrationGates.minCoverage * 100}%)`,
   },
+  "target-false-pass": {
+    type: "string",
+    value: "<0..1|N%>",
+    help: "a decision model's band is fitted to keep false passes and false\nfails to this (default 5%; a band in the metric's options is used as it is)",
+  },
   json: { type: "boolean", help: "print the whole report as JSON" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Readonly<Record<string, Flag>>;
@@ -73,7 +78,9 @@ false-fail rates, pass/fail accuracy, mean absolute error, how its "cannot tell"
 cases labelled undecidable, and the cases it got wrong; then one verdict line. Exits 1 when the
 judge misses a gate (--min-kappa, --max-false-pass, --min-coverage), 3 when cases could not be
 judged. The judge, its settings and cache, and the metric's options (samples, minAgreement) come
-from the config as eval reads them, so the calibration measures what the gate runs. Metrics:
+from the config as eval reads them, so the calibration measures what the gate runs. A decision
+model's band is fitted on the cases (--target-false-pass) and reported with its Brier score and
+expected calibration error; eval then uses that band. Metrics:
 ${calibratedMetrics.map((metric) => `  ${metric}${metric === "tool-selection" ? " (default)" : ""}`).join("\n")}
 
 ${flagsHelp(calibrateFlags)}
@@ -105,6 +112,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     maxFalsePass: shareFlag("max-false-pass", values["max-false-pass"]),
     minCoverage: shareFlag("min-coverage", values["min-coverage"]),
   };
+  const targetFalsePass = shareFlag("target-false-pass", values["target-false-pass"]);
   const own = values.cases === undefined ? undefined : await readLabelledCases(values.cases);
   for (const note of own?.notes ?? []) io.stderr.write(`toolscore: ${note}\n`);
   for (const error of own?.unreadable ?? []) io.stderr.write(`toolscore: ${error.message}\n`);
@@ -138,6 +146,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       concurrency,
       gates,
       ...(own === undefined ? {} : { cases: own.cases }),
+      ...(targetFalsePass === undefined ? {} : { targetFalsePass }),
       signal,
     });
   } catch (error) {
@@ -181,6 +190,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
       `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
+      ...decisionLines(report),
       `  judge               ${spent?.calls ?? 0} calls, ${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
       "",
     ].join("\n"),
@@ -207,6 +217,18 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     );
   for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
   return exit;
+}
+
+/** A decision model's lines: the band the figures hold for, and what its probabilities are worth. */
+function decisionLines(report: CalibrationReport): string[] {
+  const decision = report.decision;
+  if (decision === undefined) return [];
+  const { band } = decision;
+  const figure = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(3));
+  return [
+    `  band                [${band.low.toFixed(3)}, ${band.high.toFixed(3)}] ${decision.fitted ? `fitted for ${formatRate(decision.targetFalsePass)} false passes and fails (on these cases: figures above are in-sample)` : "from the metric's options"}`,
+    `  probabilities       Brier ${figure(decision.brier)}, ECE ${figure(decision.ece)} (${decision.units} ${report.unit}s)`,
+  ];
 }
 
 /**

@@ -17,6 +17,11 @@ export interface CalibrationEntry {
   readonly coverage: number;
   readonly falsePassRate: number | null;
   readonly passed: boolean;
+  /** A decision model's band `[low, high]` the figures hold for, and what eval uses. */
+  readonly band?: readonly [number, number];
+  /** A decision model's Brier score and expected calibration error. */
+  readonly brier?: number;
+  readonly ece?: number;
 }
 
 /** A calibration's entry, dated now. */
@@ -32,6 +37,17 @@ export function entryOf(report: CalibrationReport, cases: string, date: Date): C
     coverage: report.coverage,
     falsePassRate: report.falsePassRate ?? null,
     passed: report.passed,
+    ...decisionFigures(report),
+  };
+}
+
+function decisionFigures(report: CalibrationReport): Partial<CalibrationEntry> {
+  const decision = report.decision;
+  if (decision === undefined) return {};
+  return {
+    band: [decision.band.low, decision.band.high],
+    ...(decision.brier === undefined ? {} : { brier: decision.brier }),
+    ...(decision.ece === undefined ? {} : { ece: decision.ece }),
   };
 }
 
@@ -50,12 +66,12 @@ function isEntry(value: unknown): value is CalibrationEntry {
 }
 
 /**
- * The last calibration of the same judge, prompt version and cases in `file`, if any; lines that
- * are not entries are counted in `skipped`, never read as one.
+ * The last calibration in `file` that `matches`, if any; lines that are not entries are counted
+ * in `skipped`, never read as one.
  */
-export async function lastCalibration(
+export async function latestCalibration(
   file: string,
-  like: CalibrationEntry,
+  matches: (entry: CalibrationEntry) => boolean,
 ): Promise<{ readonly last: CalibrationEntry | undefined; readonly skipped: number }> {
   let last: CalibrationEntry | undefined;
   let skipped = 0;
@@ -71,19 +87,34 @@ export async function lastCalibration(
         skipped++;
         continue;
       }
-      if (
-        value.metric === like.metric &&
-        value.model === like.model &&
-        value.promptVersion === like.promptVersion &&
-        value.cases === like.cases &&
-        value.unit === like.unit
-      )
-        last = value;
+      if (matches(value)) last = value;
     }
   } catch (error) {
     if ((error as { code?: unknown }).code !== "ENOENT") throw error;
   }
   return { last, skipped };
+}
+
+/** The last calibration of the same judge, prompt version and cases in `file`, if any. */
+export function lastCalibration(file: string, like: CalibrationEntry) {
+  return latestCalibration(
+    file,
+    (value) =>
+      value.metric === like.metric &&
+      value.model === like.model &&
+      value.promptVersion === like.promptVersion &&
+      value.cases === like.cases &&
+      value.unit === like.unit,
+  );
+}
+
+/** A band as a history line holds it, when it is one: `[low, high]` within [0, 1]. */
+export function bandOf(entry: CalibrationEntry): readonly [number, number] | undefined {
+  const band: unknown = entry.band;
+  if (!Array.isArray(band) || band.length !== 2) return undefined;
+  const [low, high] = band as unknown[];
+  const share = (n: unknown): n is number => typeof n === "number" && n >= 0 && n <= 1;
+  return share(low) && share(high) && low <= high ? [low, high] : undefined;
 }
 
 /** What got worse since `last`, said figure by figure; empty when nothing did. */

@@ -17,6 +17,7 @@ import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import { applySetting, gateRuleOf, findConfigFile, placedInConfig, settingsFor } from "./config.js";
 import { judgeOnDemand } from "./run-judge.js";
+import { withCalibrations } from "./judge-calibration.js";
 import type { RunJudge } from "./run-judge.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
@@ -177,6 +178,8 @@ async function planEval(
       "--batch",
     );
   }
+  // Each judged metric named with its judge's last calibration; a decision model takes its band.
+  metrics = await withCalibrations(metrics, settings, io);
   const { out } = settings;
   const baseline = baselineOf(settings, io);
   const reports = {

@@ -4,6 +4,7 @@ import type { JudgeModel } from "../core/judge.js";
 import type { TestCase } from "../core/test-case.js";
 import { createMetric } from "../registry/metric-registry.js";
 import { startDecisionServer } from "../../test/support/decision-server.js";
+import { currentMajor } from "../../test/support/current-stack.js";
 import type { Answer, DecisionServer } from "../../test/support/decision-server.js";
 import { createOpenAIDecisionsJudge } from "./openai-decisions.js";
 import { resolveJudgeModel } from "./judge-models.js";
@@ -190,8 +191,8 @@ describe("the System One wire format", () => {
 describe("AI SDK 7 decision models", () => {
   /** ai 7's own experimental_decide and mock decision model, from the current-majors workspace. */
   async function ai7() {
-    const ai = await import("../../test/stacks/current/node_modules/ai/dist/index.js");
-    const test = (await import("../../test/stacks/current/node_modules/ai/dist/test/index.js")) as {
+    const ai = (await currentMajor("ai")) as { experimental_decide: (...args: never[]) => unknown };
+    const test = (await currentMajor("ai/test")) as {
       Experimental_DecisionMockModelV4: new (options: {
         doDecide: (options: {
           state: unknown;

@@ -37,6 +37,8 @@ interface ProviderEntry {
   readonly keyVariable?: string;
   /** Environment variable of a key that servers may want and local ones do without. */
   readonly optionalKeyVariable?: string;
+  /** Whether its models are decision models (see `JudgeModel.answers`). */
+  readonly decisions?: true;
   /** Environment variable of the base URL, and the default when unset. */
   readonly urlVariable?: string;
   readonly defaultURL?: string;
@@ -151,6 +153,7 @@ const providers: Readonly<Record<string, ProviderEntry>> = {
   vllm: { urlVariable: "VLLM_BASE_URL", create: openAICompatible },
   // Decision models: they answer judged metrics' typed questions with probabilities.
   "openai-decisions": {
+    decisions: true,
     keyVariable: "OPENAI_API_KEY",
     urlVariable: "OPENAI_BASE_URL",
     create: (model, settings) => {
@@ -163,6 +166,7 @@ const providers: Readonly<Record<string, ProviderEntry>> = {
     },
   },
   systemone: {
+    decisions: true,
     optionalKeyVariable: "SYSTEMONE_API_KEY",
     urlVariable: "SYSTEMONE_BASE_URL",
     create: (model, settings) => {
@@ -197,6 +201,24 @@ export function parseModelString(spec: string): { provider: string; model: strin
   throw new ProviderConfigError({
     message: `cannot tell the provider of model ${JSON.stringify(spec)}; write it as provider/model, such as openai/gpt-4.1 or anthropic/claude-sonnet-4-5 (providers: ${judgeProviders.join(", ")})`,
   });
+}
+
+/**
+ * A model string's judge as a calibration names it (`provider/model`), and whether it is a
+ * decision model; undefined for a string that names no known provider.
+ */
+export function judgeNamed(
+  model: string,
+): { readonly name: string; readonly decisions: boolean } | undefined {
+  try {
+    const { provider, model: id } = parseModelString(model.trim());
+    const entry = providers[provider] as ProviderEntry | undefined;
+    return entry === undefined
+      ? undefined
+      : { name: `${provider}/${id}`, decisions: entry.decisions === true };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The environment variable a provider's key is read from, for `provider/model`; else undefined. */

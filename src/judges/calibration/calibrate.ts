@@ -1,5 +1,7 @@
 import pLimit from "p-limit";
 import type { JudgeModel, JudgeUsage } from "../../core/judge.js";
+import type { JsonObject } from "../../core/json.js";
+import { samplingOptions } from "../samples.js";
 import type { Metric } from "../../core/metric.js";
 import { toToolCalls } from "../../core/tool-call.js";
 import { judgedMetrics } from "../judged-metrics.js";
@@ -13,9 +15,24 @@ import type { CallLabel, LabelledCase } from "./judged-metric-cases.js";
 import { toolSelectionCalibrationSet } from "./tool-selection-cases.js";
 import type { LabelledToolSelectionCase } from "./tool-selection-cases.js";
 import { defaultConcurrency } from "../../core/options.js";
-import { argumentCorrectnessPromptVersion } from "../prompts/argument-correctness.js";
-import { taskCompletionPromptVersion } from "../prompts/task-completion.js";
-import { toolSelectionPromptVersion } from "../prompts/tool-selection.js";
+import {
+  argumentCorrectnessDecisionVersion,
+  argumentCorrectnessPromptVersion,
+} from "../prompts/argument-correctness.js";
+import {
+  taskCompletionDecisionVersion,
+  taskCompletionPromptVersion,
+} from "../prompts/task-completion.js";
+import {
+  toolSelectionDecisionVersion,
+  toolSelectionPromptVersion,
+} from "../prompts/tool-selection.js";
+import { isDecisionModel } from "../decisions.js";
+import type { DecisionBand } from "../decisions.js";
+import { brierScore, expectedCalibrationError, fitDecisionBand } from "./decision-band.js";
+import type { LabelledProbability } from "./decision-band.js";
+import { canonicalJson } from "../../core/json.js";
+import type { JudgeResponse } from "../../core/judge.js";
 
 /** The judged metrics that ship a labelled set. */
 export const calibratedMetrics = [
@@ -31,6 +48,21 @@ const promptVersions: Readonly<Record<CalibratedMetric, string>> = {
   "argument-correctness": argumentCorrectnessPromptVersion,
   "task-completion": taskCompletionPromptVersion,
 };
+
+/** The decision-model form each metric asks a decision model with. */
+const decisionVersions: Readonly<Record<CalibratedMetric, string>> = {
+  "tool-selection": toolSelectionDecisionVersion,
+  "argument-correctness": argumentCorrectnessDecisionVersion,
+  "task-completion": taskCompletionDecisionVersion,
+};
+
+/**
+ * The version of the prompt a judge is asked `metric` with (`decisions`: a decision model's
+ * form): a calibration holds for it only.
+ */
+export function calibratedPromptVersion(metric: CalibratedMetric, decisions: boolean): string {
+  return (decisions ? decisionVersions : promptVersions)[metric];
+}
 
 /** Each metric's pass line by default: its own default threshold. */
 const defaultThresholds: Readonly<Record<CalibratedMetric, number>> = {
@@ -77,7 +109,30 @@ export interface JudgeCalibrationOptions {
   metricOptions?: Readonly<Record<string, unknown>>;
   /** What the judge must reach to pass; each unset one takes its default (`defaultCalibrationGates`). */
   gates?: CalibrationGates;
+  /**
+   * For a decision model: whether to fit its band on the cases (`fitDecisionBand`) and report
+   * the figures with it. Default true, unless `metricOptions.band` sets one.
+   */
+  fitBand?: boolean;
+  /** The false-pass and false-fail rate a fitted band aims at. Default 0.05. */
+  targetFalsePass?: number;
   signal?: AbortSignal;
+}
+
+/** What a decision model's probabilities are worth, and the band a calibration used. */
+export interface DecisionCalibration {
+  /** The band the figures are measured with. */
+  readonly band: DecisionBand;
+  /** Whether it was fitted on these cases (else the metric's own). */
+  readonly fitted: boolean;
+  /** The rate a fitted band aims at. */
+  readonly targetFalsePass: number;
+  /** Mean squared gap between probability and label (0 best); undefined without labelled units. */
+  readonly brier: number | undefined;
+  /** Expected calibration error over ten bins (0 best). */
+  readonly ece: number | undefined;
+  /** Units with a probability and a label that decides them. */
+  readonly units: number;
 }
 
 /** What a judge must reach on labelled cases to be trusted with a gate. */
@@ -110,7 +165,14 @@ export interface CalibrationCaseResult {
   readonly reason?: string;
   readonly error?: { readonly code: string; readonly message: string };
   /** Of a case labelled call by call: each call's label and the judge's verdict on it. */
-  readonly calls?: readonly { readonly label: CallLabel; readonly verdict?: string }[];
+  readonly calls?: readonly {
+    readonly label: CallLabel;
+    readonly verdict?: string;
+    /** A decision model's probability that the call is right. */
+    readonly probability?: number;
+  }[];
+  /** A decision model's probability that the case passes. */
+  readonly probability?: number;
 }
 
 /** How a judge agrees with the labels, case by case and overall (cases both decided). */
@@ -158,6 +220,8 @@ export interface CalibrationReport extends AgreementStats {
   readonly results: readonly CalibrationCaseResult[];
   readonly usage: JudgeUsage;
   readonly costUsd?: number;
+  /** Of a decision model: its probabilities' worth, and the band used. */
+  readonly decision?: DecisionCalibration;
 }
 
 /** The judge, counting what every answer cost. */
@@ -219,42 +283,30 @@ export async function calibrateJudge(
     options.threshold ??
     (typeof given.threshold === "number" ? given.threshold : defaultThresholds[metricId]);
   const { counted, spent } = counting(model);
-  const metric = metricFor(metricId, counted, threshold, given);
-  const limit = pLimit(options.concurrency ?? defaultConcurrency);
-  const results = await Promise.all(
-    cases.map((entry) =>
-      limit(async (): Promise<CalibrationCaseResult> => {
-        const result = await metric.measure(entry.testCase, { signal: options.signal });
-        const base = { id: entry.id, label: entry.label };
-        const calls = (details: unknown) =>
-          entry.callLabels === undefined ? {} : { calls: callVerdicts(entry.callLabels, details) };
-        switch (result.status) {
-          case "scored":
-            return {
-              ...base,
-              score: result.score,
-              reason: result.reason,
-              ...calls(result.details),
-            };
-          case "not-evaluable":
-            return { ...base, notEvaluable: true, reason: result.reason, ...calls(result.details) };
-          // Its calls stay counted: decidable, and not decided.
-          case "error":
-            return {
-              ...base,
-              error: { code: result.error.code, message: result.error.message },
-              ...calls(undefined),
-            };
-          case "skipped":
-            return {
-              ...base,
-              error: { code: "SKIPPED", message: result.reason },
-              ...calls(undefined),
-            };
-        }
-      }),
-    ),
-  );
+  const decides = isDecisionModel(model);
+  // A second pass with a fitted band asks nothing again: answers are kept for the calibration.
+  const judge = decides ? remembering(counted) : counted;
+  const measureAll = (metricOptions: Readonly<Record<string, unknown>>) =>
+    measureCases(metricFor(metricId, judge, threshold, metricOptions), cases, options);
+  let results = await measureAll(given);
+  let decision: DecisionCalibration | undefined;
+  if (decides) {
+    const target = options.targetFalsePass ?? 0.05;
+    const points = labelledProbabilities(results, threshold);
+    const fit = options.fitBand ?? given.band === undefined;
+    const band = fit
+      ? fitDecisionBand(points, target)
+      : samplingOptions(metricId, given as JsonObject).band;
+    if (fit) results = await measureAll({ ...given, band: [band.low, band.high] });
+    decision = {
+      band,
+      fitted: fit,
+      targetFalsePass: target,
+      brier: brierScore(points),
+      ece: expectedCalibrationError(points),
+      units: points.length,
+    };
+  }
   const unit: "call" | "case" =
     cases.length > 0 && cases.every((entry) => entry.callLabels) ? "call" : "case";
   const units = unit === "call" ? results.flatMap(callUnits) : results.map(caseUnit);
@@ -283,7 +335,7 @@ export async function calibrateJudge(
   return {
     ...figures,
     metric: metricId,
-    promptVersion: promptVersions[metricId],
+    promptVersion: calibratedPromptVersion(metricId, decides),
     model: `${model.provider}/${model.modelId}`,
     threshold,
     errors: results.filter((result) => result.error !== undefined).length,
@@ -299,7 +351,105 @@ export async function calibrateJudge(
     results,
     usage,
     costUsd,
+    ...(decision === undefined ? {} : { decision }),
   };
+}
+
+/** Every case measured by `metric`, `options.concurrency` at once; each case's outcome kept. */
+async function measureCases(
+  metric: Metric,
+  cases: readonly LabelledCase[],
+  options: JudgeCalibrationOptions,
+): Promise<CalibrationCaseResult[]> {
+  const limit = pLimit(options.concurrency ?? defaultConcurrency);
+  return Promise.all(
+    cases.map((entry) =>
+      limit(async (): Promise<CalibrationCaseResult> => {
+        const result = await metric.measure(entry.testCase, { signal: options.signal });
+        const base = { id: entry.id, label: entry.label };
+        const calls = (details: unknown) =>
+          entry.callLabels === undefined ? {} : { calls: callVerdicts(entry.callLabels, details) };
+        switch (result.status) {
+          case "scored":
+            return {
+              ...base,
+              score: result.score,
+              reason: result.reason,
+              ...calls(result.details),
+              ...probabilityIn(result.details),
+            };
+          case "not-evaluable":
+            return {
+              ...base,
+              notEvaluable: true,
+              reason: result.reason,
+              ...calls(result.details),
+              ...probabilityIn(result.details),
+            };
+          // Its calls stay counted: decidable, and not decided.
+          case "error":
+            return {
+              ...base,
+              error: { code: result.error.code, message: result.error.message },
+              ...calls(undefined),
+            };
+          case "skipped":
+            return {
+              ...base,
+              error: { code: "SKIPPED", message: result.reason },
+              ...calls(undefined),
+            };
+        }
+      }),
+    ),
+  );
+}
+
+/** A decision model's probability in a result's details, when there is one. */
+function probabilityIn(details: unknown): { probability?: number } {
+  const probability =
+    typeof details === "object" && details !== null && "probability" in details
+      ? details.probability
+      : undefined;
+  return typeof probability === "number" ? { probability } : {};
+}
+
+/** The judge, each distinct question asked once: a repeated one gets the first answer. */
+function remembering(model: JudgeModel): JudgeModel {
+  const answers = new Map<string, Promise<JudgeResponse>>();
+  return {
+    ...model,
+    generate(request, options) {
+      const key = canonicalJson(request);
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = model.generate(request, options);
+        answers.set(key, answer);
+        // A failed call is asked again next time.
+        answer.catch(() => answers.delete(key));
+      }
+      return answer;
+    },
+  };
+}
+
+/** Each unit a label decides with the probability the decision model gave it, when it gave one. */
+function labelledProbabilities(
+  results: readonly CalibrationCaseResult[],
+  threshold: number,
+): LabelledProbability[] {
+  const points: LabelledProbability[] = [];
+  for (const result of results) {
+    if (result.calls !== undefined) {
+      for (const call of result.calls) {
+        if (call.label !== "cannot_tell" && call.probability !== undefined)
+          points.push({ probability: call.probability, passes: call.label === "right" });
+      }
+    } else if (typeof result.label === "number" && result.probability !== undefined) {
+      points.push({ probability: result.probability, passes: result.label >= threshold });
+    }
+  }
+  return points;
 }
 
 /** What a unit of a calibration (a case, or a call) was labelled, and what the judge made of it. */
@@ -330,16 +480,22 @@ function callUnits(result: CalibrationCaseResult): Unit[] {
 function callVerdicts(
   labels: readonly CallLabel[],
   details: unknown,
-): { label: CallLabel; verdict?: string }[] {
+): { label: CallLabel; verdict?: string; probability?: number }[] {
   const judged =
     typeof details === "object" && details !== null && "calls" in details
       ? details.calls
       : undefined;
   return labels.map((label, index) => {
-    const verdict: unknown = Array.isArray(judged)
-      ? (judged[index] as { verdict?: unknown } | undefined)?.verdict
+    const call = Array.isArray(judged)
+      ? (judged[index] as { verdict?: unknown; probability?: unknown } | undefined)
       : undefined;
-    return typeof verdict === "string" ? { label, verdict } : { label };
+    const verdict = call?.verdict;
+    const probability = call?.probability;
+    return {
+      label,
+      ...(typeof verdict === "string" ? { verdict } : {}),
+      ...(typeof probability === "number" ? { probability } : {}),
+    };
   });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { JudgeRequest } from "../../core/judge.js";
 import type { JsonValue } from "../../core/json.js";
 import { fakeJudge } from "../../../test/support/fake-judge.js";
-import { argumentCorrectnessRequest } from "../argument-correctness.js";
+import { argumentRequestOf } from "../../../test/support/labelled-requests.js";
 import { taskCompletionRequest } from "../task-completion.js";
 import { calibrateJudge, calibrationSet } from "./calibrate.js";
 import type { LabelledCase } from "./judged-metric-cases.js";
@@ -89,14 +89,7 @@ describe.each(["argument-correctness", "task-completion"] as const)(
             },
             { images: false },
           )
-        : argumentCorrectnessRequest(
-            {
-              input: entry.testCase.input ?? "",
-              availableTools: entry.testCase.availableTools ?? [],
-              toolsCalled: entry.testCase.toolsCalled ?? [],
-            },
-            { images: false },
-          );
+        : argumentRequestOf(entry);
     const answers = new Map(
       set.map((entry) => [key(requestOf(entry)), labelledAnswer(metric, entry)]),
     );
@@ -189,17 +182,7 @@ describe.each(["argument-correctness", "task-completion"] as const)(
 
 describe("calibrateJudge on argument-correctness, call by call", () => {
   const set = calibrationSet("argument-correctness");
-  const request = (entry: LabelledCase) =>
-    key(
-      argumentCorrectnessRequest(
-        {
-          input: entry.testCase.input ?? "",
-          availableTools: entry.testCase.availableTools ?? [],
-          toolsCalled: entry.testCase.toolsCalled ?? [],
-        },
-        { images: false },
-      ),
-    );
+  const request = (entry: LabelledCase) => key(argumentRequestOf(entry));
 
   it("has a label for every call of every case, agreeing with the case's label", () => {
     for (const entry of set) {
