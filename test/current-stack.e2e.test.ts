@@ -3,7 +3,7 @@
  * ai 7 with @ai-sdk/openai 4, @anthropic-ai/sdk, vitest 5, TypeScript 7), installed into one
  * consumer project from the loopback registry with an empty npm cache: it installs without a
  * peer conflict, type-checks with TypeScript 7, judges through each SDK against a loopback model
- * server, and its vitest matchers run under vitest 5, on Node 22 and 24 (which these majors need).
+ * server (decision models through openai 7's decisions and ai 7's experimental_decide too), and its vitest matchers run under vitest 5, on Node 22 and 24 (which these majors need).
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { optionalTool } from "./support/optional-tools.js";
 import { runProgram, strictTsconfig, usePackedPackage } from "./support/packed-package.js";
 import type { Consumer } from "./support/packed-package.js";
 import { startLlmServer } from "./support/llm-server.mjs";
+import { startDecisionServer } from "./support/decision-server.js";
 
 const packed = usePackedPackage();
 const majors = [
@@ -60,6 +61,25 @@ for (const [name, judge] of Object.entries(all)) {
 }
 `;
 
+/** A program that asks a decision question through openai 7's decisions and ai 7's experimental_decide. */
+const deciders = (baseURL: string) => `
+import { createOpenAIDecisionsJudge, fromAiSdkDecisionModel } from "toolscore";
+import { createOpenAI } from "@ai-sdk/openai";
+const request = {
+  messages: [{ role: "user", content: "The agent refunded 30 EUR as asked." }],
+  schema: { name: "decision_answers", schema: {} },
+  decision: { questions: [{ type: "yes-no", id: "right", instructions: "Was the refund right?" }] },
+};
+const all = {
+  openaiDecisions: createOpenAIDecisionsJudge({ model: "gpt-6-luna", apiKey: "k", baseURL: ${JSON.stringify(baseURL)} }),
+  aiSdkDecide: fromAiSdkDecisionModel(createOpenAI({ apiKey: "k", baseURL: ${JSON.stringify(baseURL)} }).decisionModel("gpt-6-luna")),
+};
+for (const [name, judge] of Object.entries(all)) {
+  const answer = await judge.generate(request);
+  console.log(name, JSON.stringify(answer.output));
+}
+`;
+
 const vitestTest = `import { expect, test } from "vitest";
 import "toolscore/vitest";
 import { match, toolCallAccuracy } from "toolscore";
@@ -78,7 +98,13 @@ test("matchers", async () => {
 /** Type tests: each line must type-check, and each `@ts-expect-error` must be an error. */
 const typedProgram = `import "toolscore/vitest";
 import { expect } from "vitest";
-import { createOpenAIJudge, fromAiSdk, toolCallAccuracy } from "toolscore";
+import {
+  createOpenAIDecisionsJudge,
+  createOpenAIJudge,
+  fromAiSdk,
+  fromAiSdkDecisionModel,
+  toolCallAccuracy,
+} from "toolscore";
 import { createOpenAI } from "@ai-sdk/openai";
 
 const calls = [{ name: "get_weather", inputParameters: { city: "Paris" } }];
@@ -95,6 +121,8 @@ export async function typed(): Promise<void> {
   expect(calls).toMatchToolCalls([], { order: "sideways" });
   fromAiSdk(createOpenAI({ apiKey: "k" }).chat("gpt-4o-mini"));
   createOpenAIJudge({ model: "gpt-4o-mini", apiKey: "k" });
+  fromAiSdkDecisionModel(createOpenAI({ apiKey: "k" }).decisionModel("gpt-6-luna"));
+  createOpenAIDecisionsJudge({ model: "gpt-6-luna", apiKey: "k" });
 }
 `;
 
@@ -143,6 +171,26 @@ describe("beside today's majors", () => {
             ]);
           } finally {
             await server.close();
+          }
+          // Decision models through the SDKs' own paths: openai 7's decisions.create, and ai 7's
+          // experimental_decide over @ai-sdk/openai 4's decision model.
+          const decisions = await startDecisionServer(() => 0.9);
+          try {
+            consumer.write(`deciders-${major}.mjs`, deciders(`${decisions.url}/v1`));
+            const decided = await runProgram(node.path, [`deciders-${major}.mjs`], {
+              cwd: consumer.directory,
+            });
+            expect(decided.stderr).toBe("");
+            expect(decided.stdout.trim().split("\n")).toEqual([
+              'openaiDecisions {"answers":{"right":{"yes":0.9,"no":0.09999999999999998}}}',
+              'aiSdkDecide {"answers":{"right":{"yes":0.9,"no":0.09999999999999998}}}',
+            ]);
+            expect(decisions.requests.map((request) => request.path)).toEqual([
+              "/v1/decisions",
+              "/v1/decisions",
+            ]);
+          } finally {
+            await decisions.close();
           }
           consumer.write(
             `cases-${major}.jsonl`,

@@ -71,8 +71,11 @@ describe("kappaInterval", () => {
 describe("the labelled tool-selection set", () => {
   const set = toolSelectionCalibrationSet;
 
-  it("has at least forty cases with unique ids, a reason and a label on the judge's scale", () => {
-    expect(set.length).toBeGreaterThanOrEqual(40);
+  it("has at least sixty cases with unique ids, a reason and a label on the judge's scale, a third or more each side of the line", () => {
+    expect(set.length).toBeGreaterThanOrEqual(60);
+    const failing = set.filter((c) => c.label < 0.5).length;
+    expect(failing / set.length).toBeGreaterThanOrEqual(1 / 3);
+    expect(failing / set.length).toBeLessThanOrEqual(2 / 3);
     expect(new Set(set.map((c) => c.id)).size).toBe(set.length);
     for (const entry of set) {
       expect([0, 0.25, 0.5, 0.75, 1]).toContain(entry.label);

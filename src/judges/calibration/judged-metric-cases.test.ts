@@ -18,8 +18,14 @@ describe.each(["argument-correctness", "task-completion"] as const)(
   (metric) => {
     const set = calibrationSet(metric);
 
-    it("has at least forty cases, unique ids, each with a label and why, every label kind", () => {
-      expect(set.length).toBeGreaterThanOrEqual(40);
+    it("has at least sixty cases, unique ids, each with a label and why, every label kind, a third or more each side of the line", () => {
+      expect(set.length).toBeGreaterThanOrEqual(60);
+      const decided = set.flatMap((entry) =>
+        entry.label === "not-evaluable" ? [] : [entry.label],
+      );
+      const passing = decided.filter((label) => label >= 1).length;
+      expect(passing / decided.length).toBeGreaterThanOrEqual(1 / 3);
+      expect(passing / decided.length).toBeLessThanOrEqual(2 / 3);
       expect(new Set(set.map((entry) => entry.id)).size).toBe(set.length);
       for (const entry of set) {
         expect(entry.why.length, entry.id).toBeGreaterThan(20);

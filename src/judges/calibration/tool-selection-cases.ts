@@ -1,6 +1,6 @@
 /**
- * A labelled set for calibrating tool-selection judges, written for toolscore: fifty requests
- * across seven toolkits, each with the calls an agent made, the score a careful reviewer gives
+ * A labelled set for calibrating tool-selection judges, written for toolscore: sixty-eight
+ * requests across seven toolkits, each with the calls an agent made, the score a careful reviewer gives
  * the selection on the judge's own scale (1, 0.75, 0.5, 0.25, 0), and the reasoning behind it.
  * Labels judge the choice of tools only, never the exact arguments. The cases are data, in
  * tool-selection-cases.json beside this module, written into the build (scripts/inline-assets.mjs).
