@@ -403,6 +403,43 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     expect(server().requests.filter((request) => request.path === "/v1/batches")).toHaveLength(1);
     expect(again.stdout).toMatch(/judge: 0 calls, 3 cached/);
 
+    // calibrate --batch: its questions go as one batch, and the figures are those of direct calls.
+    writeFileSync(
+      path.join(folder, "labels.jsonl"),
+      [
+        {
+          id: "full",
+          input: "Refund order 4500 in full: 120 EUR.",
+          actual_output: "Refunded 120 EUR.",
+          label: 1,
+        },
+        {
+          id: "part",
+          input: "Refund order 4501 in full: 120 EUR.",
+          actual_output: "Refunded 30 EUR.",
+          label: 0.5,
+        },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join("\n"),
+    );
+    const calibrateArgs = ["calibrate", "task-completion", "--cases", "labels.jsonl", "--no-cache"];
+    const batchesBefore = server().requests.filter((request) => request.path === "/v1/batches");
+    const callsBefore = server().modelCalls.length;
+    const calibrated = await runCliProcess([...calibrateArgs, "--batch"], { cwd: folder, env });
+    expect(calibrated.code, calibrated.stderr).toBe(0);
+    expect(calibrated.stderr).toContain("toolscore: batch 1: 2 judge questions sent");
+    expect(server().requests.filter((request) => request.path === "/v1/batches")).toHaveLength(
+      batchesBefore.length + 1,
+    );
+    expect(server().modelCalls).toHaveLength(callsBefore);
+    expect(calibrated.stdout).toContain(
+      "judge               0 calls, 2 batched, 0 answered from the cache",
+    );
+    const directly = await runCliProcess(calibrateArgs, { cwd: folder, env });
+    const figures = (out: string) => out.split("\n").filter((line) => !line.includes("judge  "));
+    expect(figures(calibrated.stdout)).toEqual(figures(directly.stdout));
+
     // --batch without a judge is refused before anything runs.
     writeFileSync(
       path.join(folder, "toolscore.config.json"),

@@ -15,6 +15,8 @@ import { ExitCode, shareFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import { readLabelledCases } from "./labelled-cases.js";
+import { createBatchedJudge } from "../evaluate-to-file/judge-batches.js";
+import type { JudgeModel } from "../core/judge.js";
 import { entryOf, lastCalibration, recordCalibration, worseSince } from "./calibration-history.js";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
@@ -34,7 +36,7 @@ const judgeFlagSettings = [
 
 /** The flags of `toolscore calibrate`: what parseArgs reads, and what --help lists. */
 export const calibrateFlags = {
-  ...flagsOf(runSettings, judgeFlagSettings, { grouped: false }),
+  ...flagsOf(runSettings, [...judgeFlagSettings, "batch"], { grouped: false }),
   threshold: {
     type: "string",
     value: "<0..1|N%>",
@@ -78,7 +80,8 @@ false-fail rates, pass/fail accuracy, mean absolute error, how its "cannot tell"
 cases labelled undecidable, and the cases it got wrong; then one verdict line. Exits 1 when the
 judge misses a gate (--min-kappa, --max-false-pass, --min-coverage), 3 when cases could not be
 judged. The judge, its settings and cache, and the metric's options (samples, minAgreement) come
-from the config as eval reads them, so the calibration measures what the gate runs. A decision
+from the config as eval reads them, so the calibration measures what the gate runs; --batch sends
+its questions through the provider's batch API, as eval --batch does. A decision
 model's band is fitted on the cases (--target-false-pass) and reported with its Brier score and
 expected calibration error; eval then uses that band. Metrics:
 ${calibratedMetrics.map((metric) => `  ${metric}${metric === "tool-selection" ? " (default)" : ""}`).join("\n")}
@@ -139,16 +142,38 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   const signal = io.signal === undefined ? judge.stop : AbortSignal.any([io.signal, judge.stop]);
   let report: CalibrationReport;
   try {
-    report = await calibrateJudge(model, {
-      metricOptions,
-      metric: metric as CalibratedMetric,
-      threshold,
-      concurrency,
-      gates,
-      ...(own === undefined ? {} : { cases: own.cases }),
-      ...(targetFalsePass === undefined ? {} : { targetFalsePass }),
-      signal,
-    });
+    const calibrate = (asking: JudgeModel) =>
+      calibrateJudge(asking, {
+        metricOptions,
+        metric: metric as CalibratedMetric,
+        threshold,
+        concurrency,
+        gates,
+        ...(own === undefined ? {} : { cases: own.cases }),
+        ...(targetFalsePass === undefined ? {} : { targetFalsePass }),
+        signal,
+      });
+    if (judge.batch === undefined) report = await calibrate(model);
+    else {
+      // As eval --batch: the questions gathered by a pass that scores nothing, sent as batches,
+      // then every case calibrated from their answers.
+      const batched = createBatchedJudge(() => model);
+      const failure = await batched.gatherAndSend({
+        pass: async () => {
+          await calibrate(batched.judge());
+          return undefined;
+        },
+        batch: judge.batch,
+        signal,
+      });
+      if (failure !== undefined) {
+        io.stderr.write(
+          `toolscore: the judge's batch did not answer, calibration stopped: ${failure instanceof Error ? failure.message : JSON.stringify(failure)}\n`,
+        );
+        return ExitCode.RUNTIME;
+      }
+      report = await calibrate(batched.judge());
+    }
   } catch (error) {
     if (!judge.stop.aborted) throw error;
     const reason: unknown = judge.stop.reason;
@@ -191,7 +216,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       `  exact agreement     ${formatRate(report.exactAgreement)}`,
       `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
       ...decisionLines(report),
-      `  judge               ${spent?.calls ?? 0} calls, ${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
+      `  judge               ${spent?.calls ?? 0} calls, ${spent?.batchedRequests ? `${spent.batchedRequests} batched, ` : ""}${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
       "",
     ].join("\n"),
   );
