@@ -230,6 +230,10 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       metrics: { "Argument Correctness": { status: "not-evaluable" } },
     });
     expect(run.stdout).toContain("3 cases: 1 passed, 1 failed, 0 errors, 1 not evaluable");
+    // Four calls judged three times each: the samples split on one of them.
+    expect(run.stdout).toContain(
+      "judge self-consistency: 3 of 4 sampled verdicts unanimous (75%), mean agreement 83.3%",
+    );
     expect(run.stdout).toContain(
       "? unsure  Argument Correctness not evaluable: called[1] refund_order: cannot tell: the judge's 3 answers disagreed (right 1, wrong 1, cannot_tell 1). The verdict hangs on it (1 of 2 calls judged right, threshold 1).",
     );

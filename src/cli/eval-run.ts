@@ -11,6 +11,11 @@ import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
+import { jsonlLines } from "../node/dataset.js";
+import { isJsonObject } from "../core/json.js";
+import type { MetricEntry } from "../core/case-record.js";
+import { addConsistency, noConsistency } from "../reporters/judge-consistency.js";
+import type { JudgeConsistency } from "../reporters/judge-consistency.js";
 import { evaluateToFile } from "../evaluate-to-file/evaluate-to-file.js";
 import type { EvaluateToFileOptions, FileEvaluation } from "../evaluate-to-file/run-options.js";
 import { oldOrderNote } from "../core/options.js";
@@ -529,6 +534,25 @@ function cappedNotes(io: CliIo): (note: string) => void {
   };
 }
 
+/** How far the run's sampled judge agreed with itself, from the metrics' details in its records. */
+async function judgeConsistencyOf(file: string): Promise<JudgeConsistency> {
+  let tally = noConsistency;
+  for await (const { text } of jsonlLines(file)) {
+    // Only records with a sampled verdict say "agreement".
+    if (!text.includes('"agreement"')) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      continue; // a line torn by a kill
+    }
+    if (!isJsonObject(record) || !isJsonObject(record.metrics)) continue;
+    for (const entry of Object.values(record.metrics))
+      tally = addConsistency(tally, entry as unknown as MetricEntry);
+  }
+  return tally;
+}
+
 /**
  * The summary, where the results are, the reports, how to go on after a stop, and the gate's
  * verdict, the console's last line; resolves to that verdict.
@@ -556,7 +580,11 @@ async function showOutcome(
           ? { width: io.stdout.columns }
           : {}),
       };
-  io.stdout.write(`${formatConsoleReport({ summary, color, ...shownCases })}\n`);
+  const judgeConsistency =
+    summary.judge === undefined ? undefined : await judgeConsistencyOf(plan.out);
+  io.stdout.write(
+    `${formatConsoleReport({ summary, color, ...shownCases, ...(judgeConsistency === undefined ? {} : { judgeConsistency }) })}\n`,
+  );
   io.stdout.write(`results: ${shownPath(plan.out, io)}\n`);
   const comparison =
     plan.baseline === undefined || outcome.aborted

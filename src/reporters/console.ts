@@ -4,6 +4,8 @@ import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import type { RepeatSummary } from "../core/repeats.js";
 import { flakyCase, repeatsRows, repeatsVerdict } from "./repeats.js";
+import { consistencyLine, noConsistency } from "./judge-consistency.js";
+import type { JudgeConsistency } from "./judge-consistency.js";
 import {
   formatDuration,
   formatRate,
@@ -31,6 +33,8 @@ export interface ConsoleReportOptions {
   readonly width?: number;
   /** Every line of each failed case's reason, never cut. Default false: the first line. */
   readonly verbose?: boolean;
+  /** How far a sampled judge agreed with itself over the run: a line under the judge's. */
+  readonly judgeConsistency?: JudgeConsistency;
   /** Cases that could not be read or scored, listed under the table (at most ten shown). */
   /** Name the flaky cases of repeated runs under their figures (at most five). Default true. */
   readonly flaky?: boolean;
@@ -110,6 +114,8 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
     lines.push(
       `judge: ${plural(judge.calls, "call")}, ${judge.batchedRequests > 0 ? `${judge.batchedRequests} batched, ` : ""}${judge.cacheHits} cached, ${judge.failures} failed, ${judge.inputTokens + judge.outputTokens} tokens, ${cost}`,
     );
+    const consistency = consistencyLine(options.judgeConsistency ?? noConsistency);
+    if (consistency !== undefined) lines.push(consistency);
   }
   if (summary.repeats !== undefined) {
     lines.push(...repeatLines(summary.repeats, options.flaky ?? true, paint));
