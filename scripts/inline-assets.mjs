@@ -34,7 +34,9 @@ for (const file of modules(dist)) {
         `${path.relative(root, file)} reads ${name}, not in ${path.relative(root, sourceFolder)}`,
       );
     inlined++;
-    return JSON.stringify(readFileSync(asset, "utf8"));
+    const content = readFileSync(asset, "utf8");
+    // JSON is read by JSON.parse: its layout is for people reading the sources, not the package.
+    return JSON.stringify(name.endsWith(".json") ? JSON.stringify(JSON.parse(content)) : content);
   });
   writeFileSync(file, written);
 }

@@ -6,6 +6,7 @@ import { runCliProcess } from "./support/cli.js";
 import { makeImage } from "./support/images.js";
 import { closedPort, useLlmServer } from "./support/judge-fixtures.js";
 import { readJsonl } from "./support/folders.js";
+import { calibrationSet } from "../src/judges/calibration/calibrate.js";
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), "toolscore-cli-judge-"));
 afterAll(() => {
@@ -475,9 +476,10 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
     );
     expect(run.stdout).toMatch(/^ {2}also: false passes 100\.0% > 15\.0%/m);
     expect(run.stdout).toMatch(/coverage\s+100(\.0)?% decided/);
-    expect(server().modelCalls).toHaveLength(50);
+    const set = calibrationSet("tool-selection").length;
+    expect(server().modelCalls).toHaveLength(set);
     expect(run.stdout).toContain(
-      "judge openai/gpt-4o-mini on 50 labelled cases (0 could not be judged)",
+      `judge openai/gpt-4o-mini on ${set} labelled cases (0 could not be judged)`,
     );
     expect(run.stdout).toMatch(/Cohen's kappa\s+(0\.00|–)/);
     // The cases labelled as failing are listed as disagreements.
@@ -487,7 +489,7 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       env,
     });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ cases: 50, errors: 0, passed: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({ cases: set, errors: 0, passed: false });
     // Gates a team sets for itself: this judge meets these.
     const lenient = await runCliProcess(
       [
@@ -519,8 +521,10 @@ describe("toolscore eval with judged metrics (loopback model server)", () => {
       { cwd, env },
     );
     expect(task.code, task.stderr).toBe(1);
-    expect(task.stdout).toContain("task-completion: judge openai/gpt-4o-mini on 43 labelled cases");
-    expect(task.stdout).toContain("cannot tell         0 said, 0 of 5 labelled undecidable");
+    expect(task.stdout).toContain(
+      `task-completion: judge openai/gpt-4o-mini on ${calibrationSet("task-completion").length} labelled cases`,
+    );
+    expect(task.stdout).toContain("cannot tell         0 said, 0 of 7 labelled undecidable");
     expect(task.stdout).toMatch(/refund-output-missing: label not-evaluable, judge 1/);
     const unknown = await runCliProcess(
       ["calibrate", "task-completon", "--judge", "openai/gpt-4o-mini"],

@@ -23,9 +23,9 @@ function described(entry: CalibrationEntry): string {
 }
 
 /**
- * The run's judged metrics as the judge's last calibrations leave them, each named on stderr:
- * when it was last calibrated and what it scored (or that it never was), read from the history
- * beside the judge cache. A decision model's metric without a `band` of its own takes the band
+ * The run's judged metrics as the judge's last calibrations leave them, each calibrated one named
+ * on stderr with when it was last calibrated and what it scored, read from the history beside
+ * the judge cache (a decision model's also when it never was: its band depends on it). A decision model's metric without a `band` of its own takes the band
  * of its last trusted calibration; without one it keeps the default, and says so.
  */
 export async function withCalibrations(
@@ -58,7 +58,8 @@ export async function withCalibrations(
     const never = `never calibrated${file === undefined ? " (no judge cache, no history)" : ""}; run toolscore calibrate ${metric} --judge ${judge.name}`;
     const own = entry.options;
     if (!judge.decisions || "band" in own) {
-      io.stderr.write(`${head}${last === undefined ? never : described(last)}\n`);
+      // A chat judge never calibrated is not said on every run: calibrate's guide says it once.
+      if (last !== undefined) io.stderr.write(`${head}${described(last)}\n`);
       result.push(entry);
       continue;
     }

@@ -9,7 +9,7 @@ import type {
   JudgeResponse,
 } from "../core/judge.js";
 import { toProviderImage } from "./images.js";
-import { newOpenAIClient } from "./openai.js";
+import { newOpenAIClient } from "./openai-client.js";
 import type { OpenAIJudgeOptions } from "./openai.js";
 import { sdkPackage } from "./sdk-packages.js";
 import { sdkJudge } from "./sdk-judge.js";
@@ -109,13 +109,13 @@ function toQuestion(question: DecisionQuestion): DecisionBody["questions"][numbe
 }
 
 /** The body of a decision request: the case as input, one question per typed question. */
-export function decisionBody(model: string, request: JudgeRequest, provider: string): DecisionBody {
+function decisionBody(model: string, request: JudgeRequest, provider: string): DecisionBody {
   const questions = decisionQuestionsOf(request, provider);
   return { model, input: toInput(request.messages), questions: questions.map(toQuestion) };
 }
 
 /** The answers read back into distributions by question id; what is missing, when something is. */
-export function readDecision(request: JudgeRequest, decision: Decision): JudgeResponse | string {
+function readDecision(request: JudgeRequest, decision: Decision): JudgeResponse | string {
   const given: unknown = decision.answers;
   if (!Array.isArray(given)) return "answers";
   const questions = request.decision?.questions ?? [];

@@ -21,7 +21,8 @@ import { isRetryableStatus, parseJsonAnswer } from "./provider-errors.js";
 import { toProviderImage } from "./images.js";
 import { sdkPackage } from "./sdk-packages.js";
 import { sdkJudge } from "./sdk-judge.js";
-import type { ClientCall, ClientSettings } from "./sdk-judge.js";
+import type { ClientCall } from "./sdk-judge.js";
+import { newOpenAIClient } from "./openai-client.js";
 
 /**
  * How the answer is held to the schema: the server's native JSON Schema mode (OpenAI, Azure,
@@ -125,30 +126,6 @@ function toResponse(completion: ChatCompletion): JudgeResponse {
     usage: usageOf(completion),
     modelId: completion.model,
   };
-}
-
-/** The SDK's client for a judge's options: Azure's, or OpenAI's at the options' base URL. */
-export function newOpenAIClient(
-  module: typeof OpenAIModule,
-  options: Pick<OpenAIJudgeOptions, "model" | "azure" | "baseURL" | "organization" | "project">,
-  apiKey: string | undefined,
-  settings: ClientSettings,
-): OpenAI {
-  return options.azure
-    ? new module.AzureOpenAI({
-        endpoint: options.azure.endpoint,
-        apiVersion: options.azure.apiVersion,
-        deployment: options.model,
-        apiKey,
-        ...settings,
-      })
-    : new module.OpenAI({
-        apiKey,
-        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-        ...(options.organization === undefined ? {} : { organization: options.organization }),
-        ...(options.project === undefined ? {} : { project: options.project }),
-        ...settings,
-      });
 }
 
 /** A judge on an OpenAI or OpenAI-compatible chat completions API, through the `openai` SDK. */
