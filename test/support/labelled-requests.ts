@@ -9,6 +9,7 @@ export function argumentRequestOf(entry: LabelledCase): JudgeRequest {
       input: entry.testCase.input ?? "",
       availableTools: entry.testCase.availableTools ?? [],
       toolsCalled: entry.testCase.toolsCalled ?? [],
+      conversation: entry.testCase.conversation,
     },
     { images: false },
   );

@@ -41,6 +41,23 @@ describe.each(["argument-correctness", "task-completion"] as const)(
       );
     });
 
+    it("holds later turns of conversations, whose judge is shown the turns before", () => {
+      const later = set.filter((entry) => entry.testCase.conversation !== undefined);
+      expect(later.length).toBeGreaterThanOrEqual(4);
+      for (const { id, testCase } of later) {
+        const place = testCase.conversation;
+        expect(place?.at, id).toBe((place?.turns.length ?? 0) - 1);
+        expect(place?.turns.at(-1)?.input, id).toBe(testCase.input);
+      }
+      // The judge is shown what the user said before.
+      const [first] = later;
+      const shown = JSON.stringify(argumentRequestOf(first).messages);
+      expect(shown).toContain("The conversation so far");
+      expect(shown).toContain(
+        JSON.stringify(first.testCase.conversation?.turns[0].input).slice(1, -1),
+      );
+    });
+
     it("only calls tools its toolkit has", () => {
       for (const { id, testCase } of set) {
         const names = new Set((testCase.availableTools ?? []).map((tool) => tool.name));
@@ -92,6 +109,7 @@ describe.each(["argument-correctness", "task-completion"] as const)(
               replies: [],
               output: entry.testCase.actualOutput,
               expectedOutcome: entry.testCase.expectedOutcome,
+              conversation: entry.testCase.conversation,
             },
             { images: false },
           )

@@ -39,6 +39,15 @@ interface CaseFile<TLabel> {
     readonly label: TLabel;
     readonly calls?: readonly CallLabel[];
     readonly why: string;
+    /**
+     * The turns of the conversation before this one, when the case is a later turn of one: what
+     * the user said, the calls with their outputs, what the agent replied.
+     */
+    readonly earlierTurns?: readonly {
+      readonly input: Content;
+      readonly toolsCalled?: readonly { name: string; arguments: JsonObject; output: JsonValue }[];
+      readonly actualOutput?: Content;
+    }[];
   }[];
 }
 
@@ -46,18 +55,37 @@ function labelledCases<TLabel>(
   file: CaseFile<TLabel>,
   label: (given: TLabel) => number | "not-evaluable",
 ): LabelledCase[] {
-  return file.cases.map(({ id, toolkit, toolsCalled, label: given, calls, why, ...content }) => ({
-    id,
-    testCase: {
+  return file.cases.map(
+    ({ id, toolkit, toolsCalled, label: given, calls, why, earlierTurns, ...content }) => ({
       id,
-      ...content,
-      availableTools: file.toolkits[toolkit],
-      toolsCalled: toToolCalls(toolsCalled, { field: `${id}.toolsCalled` }),
-    },
-    label: label(given),
-    ...(calls === undefined ? {} : { callLabels: calls }),
-    why,
-  }));
+      testCase: {
+        id,
+        ...content,
+        availableTools: file.toolkits[toolkit],
+        toolsCalled: toToolCalls(toolsCalled, { field: `${id}.toolsCalled` }),
+        // A later turn of a conversation: the judge is shown the turns before it.
+        ...(earlierTurns === undefined
+          ? {}
+          : {
+              conversation: {
+                turns: [
+                  ...earlierTurns.map((turn, at) => ({
+                    ...turn,
+                    toolsCalled: toToolCalls(turn.toolsCalled ?? [], {
+                      field: `${id}.earlierTurns[${at}].toolsCalled`,
+                    }),
+                  })),
+                  { input: content.input },
+                ],
+                at: earlierTurns.length,
+              },
+            }),
+      },
+      label: label(given),
+      ...(calls === undefined ? {} : { callLabels: calls }),
+      why,
+    }),
+  );
 }
 
 const taskLabels = {
