@@ -33,6 +33,6 @@ describe("docs/reference/prompts.md", () => {
         }
       }
     }
-    expect(shown).toBe(10);
+    expect(shown).toBe(11);
   });
 });

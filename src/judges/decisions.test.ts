@@ -5,6 +5,7 @@ import type { TestCase } from "../core/test-case.js";
 import { fakeJudge } from "../../test/support/fake-judge.js";
 import { judgeCacheKey } from "../providers/cache-key.js";
 import { createMetric } from "../registry/metric-registry.js";
+import { match } from "../matchers/value-matchers.js";
 import { bandVerdict, decisionBandOption, defaultDecisionBand } from "./decisions.js";
 
 const refund: TestCase = {
@@ -182,5 +183,36 @@ describe("judges on decision models", () => {
     });
     expect(judgeCacheKey(model, ask("a"))).not.toBe(judgeCacheKey(model, ask("b")));
     expect(judgeCacheKey(model, base)).not.toBe(judgeCacheKey(model, ask("a")));
+  });
+});
+
+describe("judged values on a decision model", () => {
+  it("asks whether the value meets its criterion, and reads the verdict through the band", async () => {
+    const judge = fakeJudge(
+      (request): JsonValue => {
+        const text = JSON.stringify(request.messages).split("## The value\\n")[1] ?? "";
+        const p = text.includes("30 EUR") ? 0.9 : text.includes("soon") ? 0.5 : 0.1;
+        return { answers: { meets: { yes: p, no: 1 - p } } };
+      },
+      { decisions: true },
+    );
+    const accuracy = createMetric({ metric: "tool-call-accuracy" }, { judge: judge.model });
+    const expectedTools = [
+      { name: "send_email", arguments: { body: match.judged("names the refund amount") } },
+    ];
+    const measure = (body: string) =>
+      accuracy.measure({
+        input: "Refund 30 EUR and tell the customer",
+        toolsCalled: [{ name: "send_email", arguments: { body } }] as never,
+        expectedTools: expectedTools as never,
+      });
+    expect(await measure("30 EUR is on its way back.")).toMatchObject({ score: 1, success: true });
+    expect(judge.asked[0].decision?.questions).toEqual([
+      { type: "yes-no", id: "meets", instructions: "Does the value meet the criterion?" },
+    ]);
+    const fails = await measure("Sorry for the trouble.");
+    expect(fails).toMatchObject({ success: false });
+    expect((fails as { reason: string }).reason).toContain("P(meets) 0.10");
+    expect((await measure("Your refund is coming soon.")).status).toBe("not-evaluable");
   });
 });

@@ -3,7 +3,20 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Content, ImagePart, TextPart, ToolSpec } from "../core/test-case.js";
 import { describeTool, shownContent } from "./case-content.js";
 import { fenced } from "./fence.js";
-import { judgedValueInstructions, judgedValueSchema } from "./prompts/judged-value.js";
+import {
+  judgedValueDecisionInstructions,
+  judgedValueInstructions,
+  judgedValueQuestion,
+  judgedValueSchema,
+} from "./prompts/judged-value.js";
+import {
+  bandVerdict,
+  decisionRequest,
+  isDecisionModel,
+  probabilityText,
+  readDecisions,
+} from "./decisions.js";
+import type { DecisionBand } from "./decisions.js";
 import { askSamples, majorityVerdict } from "./samples.js";
 import type { JudgeCallOptions, SamplingOptions } from "./samples.js";
 
@@ -95,6 +108,24 @@ const readVerdict = (output: JsonObject) => ({
   reason: (output.reason as string).trim(),
 });
 
+const valueVerdicts = { pass: "meets", fail: "fails", cannot_tell: "cannot_tell" } as const;
+
+/** Reads a decision model's answer: the value's verdict from P(meets) and the band. */
+function readValueDecision(band: DecisionBand) {
+  return (output: JsonObject): { verdict: JudgedValueVerdict; reason: string } | string => {
+    const answers = readDecisions(output);
+    if (typeof answers === "string") return answers;
+    const distribution = answers.meets;
+    if (distribution === null) {
+      return { verdict: "cannot_tell", reason: "the decision model declined to answer" };
+    }
+    return {
+      verdict: valueVerdicts[bandVerdict(distribution.yes, band)],
+      reason: `P(meets) ${probabilityText(distribution.yes)}, band [${band.low}, ${band.high}]`,
+    };
+  };
+}
+
 /**
  * Asks whether a value meets its criterion, `sampling.samples` times; the majority stands when
  * the samples agree enough, else the judge cannot tell.
@@ -105,8 +136,17 @@ export async function judgeValue(
   sampling: SamplingOptions,
   options: JudgeCallOptions = {},
 ): Promise<JudgedValueAnswer> {
-  const request = judgedValueRequest(question, { images: model.supportsImages });
-  const answers = await askSamples(model, request, sampling, { read: readVerdict, ...options });
+  const chat = judgedValueRequest(question, { images: model.supportsImages });
+  const decides = isDecisionModel(model);
+  const request = decides
+    ? decisionRequest(chat, judgedValueDecisionInstructions, [
+        { type: "yes-no", id: "meets", instructions: judgedValueQuestion },
+      ])
+    : chat;
+  const answers = await askSamples(model, request, sampling, {
+    read: decides ? readValueDecision(sampling.band) : readVerdict,
+    ...options,
+  });
   const { verdict, reason, agreement } = majorityVerdict(answers.values, {
     order: ["meets", "fails", "cannot_tell"],
     undecided: "cannot_tell",
