@@ -1,6 +1,5 @@
 import { InvalidOptionError } from "./errors.js";
-import type { DecisionQuestion, JudgeRequest } from "./judge.js";
-import type { JsonValue } from "./json.js";
+import type { DecisionQuestion, JudgeRequest, JudgeResponse, JudgeUsage } from "./judge.js";
 
 /**
  * What decision-model providers share: the options of a typed question as answers key them, an
@@ -64,7 +63,12 @@ export function decisionStateText(request: JudgeRequest): string {
     .join("\n\n");
 }
 
-/** A JSON value as a decision answer's JSON output. */
-export function decisionOutput(answers: Record<string, Record<string, number> | null>): JsonValue {
-  return { answers };
+/** A decision model's answers as a judge response: the distributions as its output and text. */
+export function decisionResponse(
+  answers: Record<string, Record<string, number> | null>,
+  usage: JudgeUsage,
+  modelId: string,
+): JudgeResponse {
+  const output = { answers };
+  return { output, text: JSON.stringify(output), usage, modelId };
 }

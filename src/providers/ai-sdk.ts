@@ -1,5 +1,10 @@
 import { ProviderConfigError } from "../core/errors.js";
-import { decisionQuestionsOf, decisionStateText, distributionOf } from "../core/decision.js";
+import {
+  decisionQuestionsOf,
+  decisionResponse,
+  decisionStateText,
+  distributionOf,
+} from "../core/decision.js";
 import type {
   DecisionQuestion,
   JudgeCallOptions,
@@ -278,16 +283,14 @@ export function fromAiSdkDecisionModel(
                     ? distributionOf(question, { top: String(Math.round(answer.score)) })
                     : null;
       }
-      const output = { answers };
-      return {
-        output,
-        text: JSON.stringify(output),
-        usage: {
+      return decisionResponse(
+        answers,
+        {
           inputTokens: result.usage.inputTokens ?? 0,
           outputTokens: result.usage.outputTokens ?? 0,
         },
-        modelId: result.response?.modelId ?? model.modelId,
-      } satisfies JudgeResponse;
+        result.response?.modelId ?? model.modelId,
+      );
     },
   };
 }

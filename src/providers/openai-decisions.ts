@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import type * as OpenAIModule from "openai";
-import { decisionQuestionsOf, distributionOf } from "../core/decision.js";
+import { decisionQuestionsOf, decisionResponse, distributionOf } from "../core/decision.js";
 import type {
   DecisionQuestion,
   JudgeMessage,
@@ -139,16 +139,14 @@ function readDecision(request: JudgeRequest, decision: Decision): JudgeResponse 
               ),
             });
   }
-  const output = { answers };
-  return {
-    output,
-    text: JSON.stringify(output),
-    usage: {
+  return decisionResponse(
+    answers,
+    {
       inputTokens: decision.usage?.input_tokens ?? 0,
       outputTokens: decision.usage?.output_tokens ?? 0,
     },
-    modelId: decision.model,
-  };
+    decision.model,
+  );
 }
 
 /**

@@ -1,6 +1,11 @@
 import type * as TypeSafeModule from "@typesafe-ai/sdk";
 import type { Question, SystemOneResult, TypeSafeClient } from "@typesafe-ai/sdk";
-import { decisionQuestionsOf, decisionStateText, distributionOf } from "../core/decision.js";
+import {
+  decisionQuestionsOf,
+  decisionResponse,
+  decisionStateText,
+  distributionOf,
+} from "../core/decision.js";
 import type { DecisionQuestion, JudgeModel, JudgeRequest, JudgeResponse } from "../core/judge.js";
 import { sdkPackage } from "./sdk-packages.js";
 import { sdkJudge } from "./sdk-judge.js";
@@ -55,16 +60,11 @@ function readAnswers(request: JudgeRequest, result: Answers): JudgeResponse | st
             })
           : null;
   }
-  const output = { answers };
-  return {
-    output,
-    text: JSON.stringify(output),
-    usage: {
-      inputTokens: result.usage.input_tokens,
-      outputTokens: result.usage.output_tokens,
-    },
-    modelId: result.model,
-  };
+  return decisionResponse(
+    answers,
+    { inputTokens: result.usage.input_tokens, outputTokens: result.usage.output_tokens },
+    result.model,
+  );
 }
 
 /**
