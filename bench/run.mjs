@@ -220,6 +220,105 @@ for (const length of [1_000, 3_000, 10_000]) {
 }
 
 /**
+ * Two runs of 100,000 cases, 20 calls a side (8 tools, 2 or 3 arguments, an output each): 30% of
+ * the new run's cases differ from the baseline's by an argument's drift, a call added or dropped,
+ * two calls swapped or an output changed. `diff-100k` times the diff in memory; `compare-100k`
+ * the whole `toolscore compare` of the two recordings files (reading included).
+ */
+function diffPairs(count, calls = 20) {
+  const next = random(11);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const makeCall = () => {
+    const args = {};
+    const keys = 2 + Math.floor(next() * 2);
+    for (let k = 0; k < keys; k++)
+      args[`arg_${k}`] = next() < 0.6 ? pick(words) : Math.floor(next() * 99);
+    return {
+      name: `tool_${Math.floor(next() * 8)}`,
+      arguments: args,
+      output: `result ${pick(words)}`,
+    };
+  };
+  return Array.from({ length: count }, () => {
+    const baseline = Array.from({ length: calls }, makeCall);
+    const candidate = baseline.map((made) => ({ ...made }));
+    const roll = next();
+    const at = Math.floor(next() * calls);
+    if (roll < 0.06)
+      candidate[at] = {
+        ...candidate[at],
+        arguments: { ...candidate[at].arguments, arg_0: "drift" },
+      };
+    else if (roll < 0.12) candidate.splice(at, 0, makeCall());
+    else if (roll < 0.18) candidate.splice(at, 1);
+    else if (roll < 0.24 && at + 1 < calls)
+      [candidate[at], candidate[at + 1]] = [candidate[at + 1], candidate[at]];
+    else if (roll < 0.3) candidate[at] = { ...candidate[at], output: "changed" };
+    return { baseline, candidate };
+  });
+}
+
+workloads["diff-100k"] = async () => {
+  const { divergeRuns, resolveDiffOptions } = await import("toolscore/engine");
+  const pairs = diffPairs(100_000);
+  const side = (key) =>
+    new Map(pairs.map((pair, n) => [`c${n}`, [{ turns: [{ calls: pair[key] }] }]]));
+  const baseline = side("baseline");
+  const candidate = side("candidate");
+  const rules = resolveDiffOptions();
+  let regressions = 0;
+  const measurement = await timeCases(
+    "trajectory diff, 100,000 cases x 20 calls a side",
+    pairs.length,
+    () => {
+      regressions = divergeRuns({ baseline, candidate, rules, flakyRate: 0 }).regressions;
+    },
+  );
+  return { ...measurement, note: `${regressions} regressions found; target under 10 s` };
+};
+
+workloads["compare-100k"] = () => {
+  const bin = path.join(benchDir, "..", "dist", "cli", "bin.js");
+  const folder = mkdtempSync(path.join(os.tmpdir(), "toolscore-bench-compare-"));
+  try {
+    const pairs = diffPairs(100_000);
+    for (const key of ["baseline", "candidate"]) {
+      const fd = openSync(path.join(folder, `${key}.jsonl`), "w");
+      pairs.forEach((pair, n) => {
+        const toolsCalled = pair[key].map((made) => ({
+          name: made.name,
+          inputParameters: made.arguments,
+          output: made.output,
+        }));
+        writeSync(fd, `${JSON.stringify({ id: `c${n}`, toolsCalled })}\n`);
+      });
+      closeSync(fd);
+    }
+    const started = process.hrtime.bigint();
+    const ran = spawnSync(
+      process.execPath,
+      [bin, "compare", "baseline.jsonl", "candidate.jsonl", "--json"],
+      {
+        cwd: folder,
+        maxBuffer: 1 << 30,
+        encoding: "utf8",
+      },
+    );
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (ran.status !== 1) throw new Error(`compare exited ${ran.status}: ${ran.stderr}`);
+    const { trajectories } = JSON.parse(ran.stdout);
+    return {
+      workload: "toolscore compare, 2 x 100,000 recorded cases x 20 calls",
+      cases: pairs.length,
+      seconds,
+      note: `${trajectories.regressions} regressions; whole command, reading included`,
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+};
+
+/**
  * 1,000 judge calls through a session at concurrency 32, against the loopback server answering
  * each after 100 ms: the ideal is 1,000 / 32 x 100 ms = 3.125 s. Real HTTP through the OpenAI SDK.
  */

@@ -17,6 +17,8 @@ const allowed: Record<string, readonly string[]> = {
   matchers: ["core"],
   media: ["core"],
   metrics: ["matchers", "algorithms", "core"],
+  // Two runs of a case compared call by call, under a metric's comparing rules.
+  diff: ["metrics", "matchers", "algorithms", "core"],
   judges: ["core"],
   providers: ["media", "core"],
   evaluate: ["core"],
@@ -29,7 +31,7 @@ const allowed: Record<string, readonly string[]> = {
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
   registry: ["compat", "metrics", "judges", "matchers", "providers", "node", "core"],
   "evaluate-to-file": ["registry", "evaluate", "metrics", "node", "providers", "core"],
-  reports: ["evaluate-to-file", "evaluate", "reporters", "node", "matchers", "core"],
+  reports: ["evaluate-to-file", "evaluate", "reporters", "diff", "node", "matchers", "core"],
   view: ["reports", "reporters", "node", "adapters", "core"],
   cli: [
     "agent",
@@ -37,6 +39,7 @@ const allowed: Record<string, readonly string[]> = {
     "reports",
     "evaluate-to-file",
     "reporters",
+    "diff",
     "node",
     "judges",
     "providers",
@@ -57,6 +60,7 @@ const allowed: Record<string, readonly string[]> = {
     "providers",
     "media",
     "judges",
+    "diff",
     "metrics",
     "matchers",
     "algorithms",
@@ -66,7 +70,7 @@ const allowed: Record<string, readonly string[]> = {
 };
 
 /** Layers that must stay pure: no I/O, no environment, no logging, no timers. */
-const pure = ["core", "algorithms", "adapters", "matchers", "metrics"];
+const pure = ["core", "algorithms", "adapters", "matchers", "metrics", "diff"];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

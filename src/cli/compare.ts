@@ -4,7 +4,14 @@ import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { writeReports } from "./reports.js";
 import { compareResults, datasetPath, summarizeResults } from "../reports/results-reports.js";
+import { compareTrajectories } from "../reports/trajectory-comparison.js";
+import { formatDivergences } from "../reporters/divergence.js";
+import { callRegressions, diffPlanOf } from "./diff-plan.js";
+import { isResultsFile } from "../node/recordings.js";
 import { flagsHelp, readArgs } from "./flags.js";
+import { settingsFor } from "./config.js";
+import { diffSettings, runSettings } from "./run-settings.js";
+import { flagsOf } from "./settings.js";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
 
@@ -28,20 +35,49 @@ export const compareFlags = {
     help: "the new run's HTML report, with the comparison",
     group: "Options",
   },
+  ...flagsOf(runSettings, diffSettings, { grouped: false }),
+  config: {
+    type: "string",
+    value: "<file>",
+    help: "the config file whose diff settings apply (default: the current\nfolder's toolscore.config.json, .yaml or .yml)",
+    group: "Options",
+  },
+  json: {
+    type: "boolean",
+    help: "print the comparison as JSON, for scripts",
+    group: "Options",
+  },
   help: { type: "boolean", short: "h", group: "Options" },
-} as const satisfies Readonly<Record<string, Flag>>;
+} satisfies Readonly<Record<string, Flag>>;
 
-export const compareHelp = `Usage: toolscore compare <baseline results> <new results> [options]
+export const compareHelp = `Usage: toolscore compare <baseline> <new> [options]
 
-Compares two results files case by case (cases matched by id): per metric the mean and pass
-rate before and after, the cases that newly fail, newly error or newly pass, the scores that
-moved by more than --tolerance, and the cases only one run has. Exits 1 when any case regressed
-(newly failed, newly errored, or a score dropped beyond the tolerance), 0 otherwise.
+Compares two runs case by case (cases matched by id). Each run is a results file (what eval
+wrote) or recordings (what eval --agent recorded, or any dataset of recorded runs).
+
+Trajectories: each case's calls are aligned with the baseline's, under the rules of the new
+run's tool-call-accuracy metric when it has one, and the first place they part is printed like
+a line of a code diff (turn 2, call 1: refund_order $.amount 30 → 300), with the differences
+that follow: calls added, dropped, moved, made in parallel or one by one, arguments changed by
+path, outputs changed. With repeated runs (--repeat), a place where the baseline's own runs
+differ too is noise and is set aside; the others are regressions.
+
+Scores, when both are results files: per metric the mean and pass rate before and after, the
+cases that newly fail, newly error or newly pass, the scores that moved by more than
+--tolerance, and the cases only one run has.
+
+Exits 1 when any case regressed (newly failed, newly errored, a score dropped beyond the
+tolerance, or, unless --divergences report, its calls parted from the baseline's where the
+baseline's own runs do not), 0 otherwise.
 
 ${flagsHelp(compareFlags)}
 `;
 
-const results = { noun: "results", kinds: "the .jsonl that eval wrote", option: "results" };
+const runs = {
+  noun: "run",
+  kinds: "the .jsonl that eval wrote, or recordings",
+  option: "results",
+};
 
 /** Runs `toolscore compare`; resolves to the exit code. */
 export async function compareCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -54,16 +90,37 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
     );
   }
   const [baselineArgument, currentArgument] = positionals;
-  const baseline = namedFile(baselineArgument, results, io);
-  const current = namedFile(currentArgument, results, io);
+  const baseline = namedFile(baselineArgument, runs, io);
+  const current = namedFile(currentArgument, runs, io);
   const tolerance = numberFlag("tolerance", values.tolerance, 0, 1) ?? 0;
-  const comparison = await compareResults(baseline, current, { tolerance });
-  const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
-  io.stdout.write(`${formatComparison(comparison, { baseline: baselineArgument, color })}\n`);
+  const { settings } = await settingsFor(diffSettings, values, io);
+  const plan = diffPlanOf(settings);
+  const scored = (await isResultsFile(baseline)) && (await isResultsFile(current));
+  const comparison = scored ? await compareResults(baseline, current, { tolerance }) : undefined;
+  const trajectories = await compareTrajectories({
+    baseline,
+    current,
+    diff: plan.diff,
+    flakyRate: plan.flakyRate,
+    cwd: io.cwd,
+    onWarning: (message) => io.stderr.write(`toolscore: ${message}\n`),
+  });
+  if (values.json === true) {
+    io.stdout.write(
+      `${JSON.stringify({ ...(comparison === undefined ? {} : { scores: comparison }), trajectories }, null, 2)}\n`,
+    );
+  } else {
+    const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
+    if (comparison !== undefined) {
+      io.stdout.write(`${formatComparison(comparison, { baseline: baselineArgument, color })}\n\n`);
+    }
+    io.stdout.write(`${formatDivergences(trajectories, { color })}\n`);
+  }
   if (
-    values.markdown !== undefined ||
-    values.report !== undefined ||
-    (io.env.GITHUB_STEP_SUMMARY ?? "") !== ""
+    comparison !== undefined &&
+    (values.markdown !== undefined ||
+      values.report !== undefined ||
+      (io.env.GITHUB_STEP_SUMMARY ?? "") !== "")
   ) {
     const run = await summarizeResults(current);
     await writeReports({
@@ -80,7 +137,8 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       comparison: { comparison, baseline: baselineArgument },
     });
   }
-  return comparison.regressions > 0 ? ExitCode.FAILED : ExitCode.OK;
+  const regressions = (comparison?.regressions ?? 0) + callRegressions(trajectories, plan);
+  return regressions > 0 ? ExitCode.FAILED : ExitCode.OK;
 }
 
 export const command: Command = { run: compareCommand, help: compareHelp, flags: compareFlags };

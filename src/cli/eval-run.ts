@@ -9,6 +9,10 @@ import { watchLoop } from "./watch.js";
 import { gateVerdict } from "../core/gate.js";
 import type { GateVerdict } from "../core/gate.js";
 import { formatComparison } from "../reporters/comparison.js";
+import { formatDivergences } from "../reporters/divergence.js";
+import { compareTrajectories } from "../reports/trajectory-comparison.js";
+import { callRegressions, diffPlanOf } from "./diff-plan.js";
+import type { DiffPlan } from "./diff-plan.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { jsonlLines } from "../node/dataset.js";
@@ -44,7 +48,7 @@ import { runSettings } from "./run-settings.js";
 import { agentRunOf, dryRunAgent, runAgentPhase } from "./eval-agent.js";
 import { namesModule } from "../agent/module-agent.js";
 import type { AgentRunPlan } from "./eval-agent.js";
-import type { RunSettings } from "./run-settings.js";
+import type { DiffSettings, RunSettings } from "./run-settings.js";
 
 /** Every setting of a run. */
 const allSettings = Object.keys(runSettings) as (keyof RunSettings)[];
@@ -122,7 +126,13 @@ interface EvalPlan extends Omit<RunSettings, "baseline"> {
   /** What chooses the cases to run by id, when something does. */
   readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
-  readonly baseline?: { readonly file: string; readonly name: string; readonly tolerance: number };
+  readonly baseline?: {
+    readonly file: string;
+    readonly name: string;
+    readonly tolerance: number;
+    /** How the calls are compared with the baseline's (the diff settings). */
+    readonly calls: DiffPlan;
+  };
   /** The agent to run on the dataset first, when the run names one. */
   readonly agentRun: AgentRunPlan | undefined;
 }
@@ -298,7 +308,7 @@ function idPattern(pattern: string): (id: string) => boolean {
 
 /** --baseline and --tolerance, checked: the baseline exists and is not the file this run writes. */
 function baselineOf(
-  settings: Pick<RunSettings, "baseline" | "tolerance" | "out">,
+  settings: Pick<RunSettings, "baseline" | "tolerance" | "out"> & DiffSettings,
   io: CliIo,
 ): EvalPlan["baseline"] {
   const { baseline, tolerance, out } = settings;
@@ -319,7 +329,7 @@ function baselineOf(
       "--baseline",
     );
   }
-  return { file, name: baseline, tolerance: tolerance ?? 0 };
+  return { file, name: baseline, tolerance: tolerance ?? 0, calls: diffPlanOf(settings) };
 }
 
 /** What the run's metric options say in words the run reads otherwise (old names), as notes. */
@@ -592,16 +602,33 @@ async function showOutcome(
       : await compareResults(plan.baseline.file, plan.out, {
           tolerance: plan.baseline.tolerance,
         });
+  const calls =
+    plan.baseline === undefined || outcome.aborted
+      ? undefined
+      : await compareTrajectories({
+          baseline: plan.baseline.file,
+          current: plan.out,
+          diff: plan.baseline.calls.diff,
+          flakyRate: plan.baseline.calls.flakyRate,
+          cwd: io.cwd,
+          onWarning: (message) => io.stderr.write(`toolscore: ${printable(message)}\n`),
+        });
   if (comparison !== undefined && plan.baseline !== undefined) {
     io.stdout.write(`${formatComparison(comparison, { baseline: plan.baseline.name, color })}\n`);
   }
+  if (calls !== undefined) io.stdout.write(`${formatDivergences(calls, { color })}\n`);
   const stop: unknown = outcome.aborted ? io.signal?.reason : undefined;
   const verdict = gateVerdict(summary, {
     ...plan.gate,
     baseline:
       comparison === undefined || plan.baseline === undefined
         ? undefined
-        : { name: plan.baseline.name, regressions: comparison.regressions },
+        : {
+            name: plan.baseline.name,
+            regressions:
+              comparison.regressions +
+              (calls === undefined ? 0 : callRegressions(calls, plan.baseline.calls)),
+          },
     stoppedBy: outcome.aborted
       ? stop === "SIGTERM"
         ? "SIGTERM"
@@ -652,6 +679,7 @@ async function showOutcome(
         ),
         summary,
         ...(comparison === undefined ? {} : { comparison }),
+        ...(calls === undefined ? {} : { trajectories: calls }),
         stopped: outcome.bailed
           ? "bail"
           : outcome.halted !== undefined

@@ -4,6 +4,8 @@
  * table. Adding a setting is one entry here and the code that uses it.
  */
 import { defaultMaxNotEvaluable, gateRates, notEvaluablePolicies } from "../core/gate.js";
+import { divergenceModes } from "../core/trajectory-diff.js";
+import type { Divergences } from "../core/trajectory-diff.js";
 import type { GateRate, NotEvaluablePolicy } from "../core/gate.js";
 import { readGroupBy } from "../core/repeats.js";
 import type { GroupBy } from "../core/repeats.js";
@@ -66,6 +68,16 @@ export interface RunSettings {
   readonly turnAggregate: TurnAggregate | undefined;
   readonly baseline: string | undefined;
   readonly tolerance: number | undefined;
+  /** Argument and output paths a trajectory diff leaves out (ids, timestamps). */
+  readonly ignorePaths: readonly string[];
+  /** The rate of the baseline's runs that may differ at a place before it is noise. */
+  readonly flakyRate: number | undefined;
+  /** Whether a trajectory diff compares each turn's final answer. */
+  readonly compareAnswers: boolean;
+  /** Whether a trajectory diff leaves tools' outputs out. */
+  readonly ignoreOutputs: boolean;
+  /** Whether a regression in the calls fails the comparison, or is only reported. */
+  readonly divergences: Divergences | undefined;
   readonly otlpEvents: string | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
@@ -523,6 +535,59 @@ export const runSettings: SettingsTable<RunSettings> = {
       group: results,
     },
   },
+  ignorePaths: {
+    kind: kinds.texts,
+    flag: {
+      name: "ignore",
+      value: "<path>",
+      help: "with a baseline, an argument or output path that varies from run to\nrun and is not compared (repeatable): --ignore request_id",
+      group: results,
+    },
+    config: {
+      doc: "Argument and output paths that vary from run to run (ids, timestamps), left out when the calls are compared with a baseline's",
+    },
+  },
+  flakyRate: {
+    kind: kinds.number(0, 1),
+    flag: {
+      value: "<0..1>",
+      help: "with a baseline, how often its own runs may differ at a place before\na difference there is noise, not a regression (default 0: never)",
+      group: results,
+    },
+    config: {
+      doc: "How often the baseline's own runs may differ at a place before a difference there is noise (default 0)",
+    },
+  },
+  compareAnswers: {
+    kind: kinds.yesNo,
+    flag: {
+      name: "answers",
+      help: "with a baseline, compare each turn's final answer too",
+      group: results,
+    },
+    config: { doc: "Compare each turn's final answer with the baseline's too" },
+  },
+  ignoreOutputs: {
+    kind: kinds.yesNo,
+    flag: {
+      help: "with a baseline, leave tools' outputs and errors out of the comparison",
+      group: results,
+    },
+    config: {
+      doc: "Leave tools' outputs and errors out when the calls are compared with a baseline's",
+    },
+  },
+  divergences: {
+    kind: kinds.choice(divergenceModes),
+    flag: {
+      value: "fail|report",
+      help: "whether calls that part from the baseline's fail the run (default)\nor are only reported",
+      group: results,
+    },
+    config: {
+      doc: "Whether calls that part from the baseline's (where its own runs do not) fail the run (fail, the default) or are only reported",
+    },
+  },
   otlpEvents: {
     kind: kinds.file,
     flag: {
@@ -663,6 +728,17 @@ export const runSettings: SettingsTable<RunSettings> = {
     },
   },
 };
+
+/** How a trajectory diff against a baseline is made and gated, in eval and compare. */
+export const diffSettings = [
+  "ignorePaths",
+  "flakyRate",
+  "compareAnswers",
+  "ignoreOutputs",
+  "divergences",
+] as const;
+
+export type DiffSettings = Pick<RunSettings, (typeof diffSettings)[number]>;
 
 /** The gate's settings, the same in every command that states a run's gate (eval, report, merge, view). */
 export const gateSettings = [

@@ -81,3 +81,21 @@ export type { SummaryBuilder } from "../core/summary.js";
 export { passAtK, passHatK } from "../core/repeats.js";
 export { caseContentOf, metricResultsOf, toCaseRecord } from "../evaluate/record.js";
 export type { CaseRecordOptions } from "../evaluate/record.js";
+
+// Two runs of a case compared call by call, and their differences weighed against the noise.
+export { resolveDiffOptions } from "../diff/diff-rules.js";
+export type { DiffOptions, DiffRules } from "../diff/diff-rules.js";
+export { diffRunOf } from "../diff/diff-run.js";
+export type { DiffCall, DiffRun, DiffTurn } from "../diff/diff-run.js";
+export { diffTrajectories } from "../diff/diff-trajectories.js";
+export type { DiffTrajectoriesOptions } from "../diff/diff-trajectories.js";
+export { divergeCase, divergeRuns } from "../diff/diverge.js";
+export type { DivergeCaseOptions, DivergeRunsOptions } from "../diff/diverge.js";
+export type {
+  CaseDivergence,
+  Difference,
+  DifferenceKind,
+  DivergenceAt,
+  TrajectoryComparison,
+  TrajectoryDiff,
+} from "../core/trajectory-diff.js";

@@ -46,6 +46,15 @@ export {
   writeResultsReports,
 } from "../reports/results-reports.js";
 export type { EvaluationEventsWritten } from "../reports/results-reports.js";
+export { compareTrajectories } from "../reports/trajectory-comparison.js";
+export type { CompareTrajectoriesOptions } from "../reports/trajectory-comparison.js";
+export type {
+  CaseDivergence,
+  Difference,
+  DivergenceAt,
+  TrajectoryComparison,
+} from "../core/trajectory-diff.js";
+export type { DiffOptions } from "../diff/diff-rules.js";
 export type { WriteResultsReportsOptions } from "../reports/results-reports.js";
 export type {
   EvaluateToFileOptions,

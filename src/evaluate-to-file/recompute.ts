@@ -71,19 +71,51 @@ async function withDetails(
   return { ...record, metrics: entries };
 }
 
+/** A results file's record, with the case it scored when the dataset still holds it. */
+export interface RecordWithCase {
+  readonly record: CaseRecord;
+  /** The case as the run read it, from its dataset line; absent when the record holds it. */
+  readonly testCase?: DatasetCase;
+}
+
 /**
- * The records with their cases' content, read again from the dataset lines they point at (a
- * JSONL run keeps only where each line is). When the dataset is gone or has changed since the
- * run, the records stay as they are and the report shows results without calls. Details that a
- * passing case's record left out are computed again from the line.
+ * The records with the cases they point at, read again from the dataset lines (a JSONL run keeps
+ * only where each line is). When the dataset is gone or has changed since the run, the records
+ * come without their cases, and `onWarning` is told once. Records that hold their case's content
+ * themselves come as they are.
  */
-export async function recordsWithCases(
-  records: readonly CaseRecord[],
+export async function* casesOfRecords(
+  records: Iterable<CaseRecord> | AsyncIterable<CaseRecord>,
   dataset: string,
   header: ResultsHeader,
   onWarning: (message: string) => void,
-): Promise<CaseRecord[]> {
-  if (records.every((record) => record.source === undefined)) return [...records];
+): AsyncGenerator<RecordWithCase> {
+  let checked: boolean | undefined;
+  for await (const record of records) {
+    if (record.source === undefined || record.case !== undefined) {
+      yield { record };
+      continue;
+    }
+    checked ??= await sameDataset(dataset, header, onWarning);
+    if (!checked) {
+      yield { record };
+      continue;
+    }
+    const entry = await readDatasetLine(
+      dataset,
+      { index: record.index, line: record.line, ...record.source },
+      { normalizeNames: header.normalizeNames === true },
+    );
+    yield DatasetParseError.isInstance(entry) ? { record } : { record, testCase: entry };
+  }
+}
+
+/** Whether the dataset at hand is the one the run read; when not, `onWarning` says so. */
+async function sameDataset(
+  dataset: string,
+  header: ResultsHeader,
+  onWarning: (message: string) => void,
+): Promise<boolean> {
   let fingerprint: string | undefined;
   let unread = "";
   try {
@@ -92,39 +124,44 @@ export async function recordsWithCases(
     fingerprint = undefined;
     if (DatasetParseError.isInstance(error)) unread = ` (${error.message})`;
   }
-  if (fingerprint !== header.fingerprint) {
-    onWarning(
-      `${header.dataset} is ${fingerprint === undefined ? `not at hand${unread}` : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
-    );
-    return [...records];
-  }
-  const metrics = await rederivingMetrics(header);
-  const scorer = createCaseScorer<DatasetCase>({
-    metrics: [...metrics.values()],
-    ...(header.turnAggregate === undefined ? {} : { turnAggregate: header.turnAggregate }),
-  });
+  if (fingerprint === header.fingerprint) return true;
+  onWarning(
+    `${header.dataset} is ${fingerprint === undefined ? `not at hand${unread}` : "not the dataset of this run any more"}; the report shows results without the cases' calls`,
+  );
+  return false;
+}
+
+/**
+ * The records with their cases' content (see {@link casesOfRecords}), and the details a passing
+ * case's record left out computed again from the line.
+ */
+export async function recordsWithCases(
+  records: readonly CaseRecord[],
+  dataset: string,
+  header: ResultsHeader,
+  onWarning: (message: string) => void,
+): Promise<CaseRecord[]> {
+  if (records.every((record) => record.source === undefined)) return [...records];
+  let scoring: { metrics: Map<string, Metric>; scorer: CaseScorer<DatasetCase> } | undefined;
   const out: CaseRecord[] = [];
-  for (const record of records) {
-    if (record.source === undefined || record.case !== undefined) {
+  for await (const { record, testCase } of casesOfRecords(records, dataset, header, onWarning)) {
+    if (testCase === undefined) {
       out.push(record);
       continue;
     }
-    const entry = await readDatasetLine(
-      dataset,
-      {
-        index: record.index,
-        line: record.line,
-        ...record.source,
-      },
-      { normalizeNames: header.normalizeNames === true },
-    );
-    if (DatasetParseError.isInstance(entry)) {
-      out.push(record);
-      continue;
+    if (scoring === undefined) {
+      const metrics = await rederivingMetrics(header);
+      scoring = {
+        metrics,
+        scorer: createCaseScorer<DatasetCase>({
+          metrics: [...metrics.values()],
+          ...(header.turnAggregate === undefined ? {} : { turnAggregate: header.turnAggregate }),
+        }),
+      };
     }
     out.push({
-      ...(await withDetails(record, entry, metrics, scorer)),
-      case: caseContentOf(entry),
+      ...(await withDetails(record, testCase, scoring.metrics, scoring.scorer)),
+      case: caseContentOf(testCase),
     });
   }
   return out;

@@ -8,7 +8,7 @@ import { maxStepColumns, steppedOrderPairs } from "../algorithms/stepped-order.j
 import type { Pair, ScoreMatrix } from "../algorithms/score-matrix.js";
 import { InvalidOptionError, LimitExceededError } from "../core/errors.js";
 import type { AlignmentAlgorithm, ArgumentVerdict } from "../core/explanation.js";
-import type { JsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { normalizerAt } from "../matchers/compare-arguments.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
@@ -224,6 +224,11 @@ export function inScopeOnly(
 }
 
 /** Calls whose output matches `pattern` marked as tool errors (a copy when any is). */
+/** Whether an output matches the `errorOutput` pattern (a string as it is, anything else as JSON). */
+export function outputSaysError(output: JsonValue | undefined, pattern: LinearRegExp): boolean {
+  return pattern.test(typeof output === "string" ? output : JSON.stringify(output ?? null));
+}
+
 export function withErrorOutput(
   calls: readonly ToolCall[],
   pattern: LinearRegExp | undefined,
@@ -231,9 +236,7 @@ export function withErrorOutput(
   if (pattern === undefined) return calls;
   let marked: ToolCall[] | undefined;
   calls.forEach((call, index) => {
-    if (call.isError === true) return;
-    const text = typeof call.output === "string" ? call.output : JSON.stringify(call.output);
-    if (!pattern.test(text)) return;
+    if (call.isError === true || !outputSaysError(call.output, pattern)) return;
     marked ??= [...calls];
     marked[index] = { ...call, isError: true };
   });

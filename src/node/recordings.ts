@@ -1,4 +1,4 @@
-import { isDatasetHead } from "../adapters/detect-format.js";
+import { isDatasetHead, isResultsHead } from "../adapters/detect-format.js";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { escapePath, glob, isDynamicPattern } from "tinyglobby";
@@ -257,6 +257,12 @@ export async function fileHead(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a file is a results file (its first bytes are a results header). */
+export async function isResultsFile(file: string): Promise<boolean> {
+  const head = await fileHead(file);
+  return head !== undefined && isResultsHead(head);
 }
 
 /** Whether a file is toolscore's results or a dataset (a transcript that cannot be read is not). */
