@@ -311,4 +311,32 @@ describe("toolscore compare: trajectories", () => {
     const compared = await runCliProcess(["compare", "base.jsonl", "new.jsonl"], { cwd });
     expect(compared.code).toBe(0);
   });
+
+  it("writes the calls' diff as Markdown for recordings, to a file and the CI summary", async () => {
+    const cwd = pair();
+    const ran = await runCliProcess(
+      ["compare", "base.jsonl", "new.jsonl", "--markdown", "calls.md"],
+      { cwd, env: { GITHUB_STEP_SUMMARY: path.join(cwd, "summary.md") } },
+    );
+    expect(ran.code).toBe(1);
+    const { readFileSync } = await import("node:fs");
+    const markdown = readFileSync(path.join(cwd, "calls.md"), "utf8");
+    expect(markdown).toContain("#### ❌ Calls compared with the baseline");
+    expect(markdown).toContain(
+      [
+        "```diff",
+        '  1.1 lookup_order({"order":"A1"})',
+        '- 1.2 refund_order({"order":"A1","amount":30})',
+        '+ 1.2 refund_order({"order":"A1","amount":300})   ← parts here',
+        "```",
+      ].join("\n"),
+    );
+    expect(readFileSync(path.join(cwd, "summary.md"), "utf8")).toBe(markdown);
+    // The HTML report shows a run's scores: recordings have none to show.
+    const html = await runCliProcess(["compare", "base.jsonl", "new.jsonl", "--report", "r.html"], {
+      cwd,
+    });
+    expect(html.code).toBe(2);
+    expect(html.stderr).toMatch(/--report needs two results files/);
+  });
 });

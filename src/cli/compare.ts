@@ -1,4 +1,8 @@
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { writeFlags } from "../node/output-path.js";
 import path from "node:path";
+import type { TrajectoryComparison } from "../core/trajectory-diff.js";
+import { divergenceMarkdown } from "../reporters/markdown.js";
 import { formatComparison } from "../reporters/comparison.js";
 import { ExitCode, namedFile, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -96,6 +100,12 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
   const { settings } = await settingsFor(diffSettings, values, io);
   const plan = diffPlanOf(settings);
   const scored = (await isResultsFile(baseline)) && (await isResultsFile(current));
+  if (!scored && values.report !== undefined) {
+    throw usageError(
+      "--report needs two results files (the HTML report shows a run's scores); score the recordings with eval --baseline, or use --markdown or --json",
+      "--report",
+    );
+  }
   const comparison = scored ? await compareResults(baseline, current, { tolerance }) : undefined;
   const trajectories = await compareTrajectories({
     baseline,
@@ -116,11 +126,12 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
     }
     io.stdout.write(`${formatDivergences(trajectories, { color })}\n`);
   }
-  if (
-    comparison !== undefined &&
-    (values.markdown !== undefined ||
-      values.report !== undefined ||
-      (io.env.GITHUB_STEP_SUMMARY ?? "") !== "")
+  if (comparison === undefined) {
+    await writeCallsMarkdown(trajectories, values.markdown, io);
+  } else if (
+    values.markdown !== undefined ||
+    values.report !== undefined ||
+    (io.env.GITHUB_STEP_SUMMARY ?? "") !== ""
   ) {
     const run = await summarizeResults(current);
     await writeReports({
@@ -134,11 +145,31 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       io,
       dataset: datasetPath(run.dataset, current, io.cwd),
       source: run.dataset,
-      comparison: { comparison, baseline: baselineArgument },
+      comparison: { comparison, baseline: baselineArgument, calls: trajectories },
     });
   }
   const regressions = (comparison?.regressions ?? 0) + callRegressions(trajectories, plan);
   return regressions > 0 ? ExitCode.FAILED : ExitCode.OK;
+}
+
+/**
+ * The calls' comparison of two recordings as Markdown: to --markdown, and appended to the CI job
+ * summary when $GITHUB_STEP_SUMMARY names one.
+ */
+async function writeCallsMarkdown(
+  calls: TrajectoryComparison,
+  markdown: string | undefined,
+  io: CliIo,
+): Promise<void> {
+  const text = `${["## toolscore compare", "", ...divergenceMarkdown(calls, 20)].join("\n")}\n`;
+  if (markdown !== undefined) {
+    const file = path.resolve(io.cwd, markdown);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text, { flag: writeFlags.truncate });
+    io.stdout.write(`markdown: ${markdown}\n`);
+  }
+  const summary = io.env.GITHUB_STEP_SUMMARY ?? "";
+  if (summary !== "") await appendFile(summary, text);
 }
 
 export const command: Command = { run: compareCommand, help: compareHelp, flags: compareFlags };

@@ -649,7 +649,13 @@ async function showOutcome(
     maxCases: plan.reportMaxCases,
     ...(comparison === undefined || plan.baseline === undefined
       ? {}
-      : { comparison: { comparison, baseline: plan.baseline.name } }),
+      : {
+          comparison: {
+            comparison,
+            baseline: plan.baseline.name,
+            ...(calls === undefined ? {} : { calls }),
+          },
+        }),
   });
   const saved = `${outcome.carried + outcome.ran} cases saved; the rest runs with --resume`;
   if (outcome.bailed) {

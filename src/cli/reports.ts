@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
+import type { TrajectoryComparison } from "../core/trajectory-diff.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { printable } from "../reporters/printable.js";
@@ -40,7 +41,11 @@ export async function writeReports(input: {
   dataset: string;
   source: string;
   maxCases?: number;
-  comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  comparison?: {
+    readonly comparison: RunComparison;
+    readonly baseline: string;
+    readonly calls?: TrajectoryComparison;
+  };
   gate?: GateVerdict;
 }): Promise<readonly { readonly kind: "junit" | "markdown" | "html"; readonly file: string }[]> {
   const { reports, io } = input;

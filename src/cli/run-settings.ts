@@ -729,14 +729,16 @@ export const runSettings: SettingsTable<RunSettings> = {
   },
 };
 
-/** How a trajectory diff against a baseline is made and gated, in eval and compare. */
-export const diffSettings = [
+/** How calls are compared with a baseline's, in eval, compare and view. */
+export const callComparingSettings = [
   "ignorePaths",
   "flakyRate",
   "compareAnswers",
   "ignoreOutputs",
-  "divergences",
 ] as const;
+
+/** How a trajectory diff against a baseline is made and gated, in eval and compare. */
+export const diffSettings = [...callComparingSettings, "divergences"] as const;
 
 export type DiffSettings = Pick<RunSettings, (typeof diffSettings)[number]>;
 

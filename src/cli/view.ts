@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { startViewer } from "../view/viewer.js";
 import { gateFlags, gateRuleOf, settingsFor } from "./config.js";
-import { gateSettings } from "./run-settings.js";
+import { callComparingSettings, gateSettings, runSettings } from "./run-settings.js";
+import { diffPlanOf } from "./diff-plan.js";
+import { flagsOf } from "./settings.js";
 import { ExitCode, numberFlag, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
@@ -25,13 +27,14 @@ export const viewFlags = {
     help: "the config whose gate every run is stated under (default: the gate each\nrun recorded, else the current folder's config)",
   },
   ...gateFlags,
+  ...flagsOf(runSettings, callComparingSettings, { grouped: false }),
   "max-cases": {
     type: "string",
     value: "<n>",
     help: "most cases a run's page shows (failures first; default 2000)",
   },
   help: { type: "boolean", short: "h" },
-} as const satisfies Readonly<Record<string, Flag>>;
+} satisfies Readonly<Record<string, Flag>>;
 
 export const viewHelp = `Usage: toolscore view [folder | results.jsonl ...] [options]
 
@@ -58,8 +61,9 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
   if (port !== undefined && !Number.isInteger(port))
     throw usageError("--port takes a whole number");
   const maxCases = numberFlag("max-cases", values["max-cases"], 1, Number.MAX_SAFE_INTEGER);
-  const resolved = await settingsFor(gateSettings, values, io);
+  const resolved = await settingsFor([...gateSettings, ...callComparingSettings], values, io);
   const gate = gateRuleOf(resolved, io);
+  const calls = diffPlanOf({ ...resolved.settings, divergences: undefined });
   // A config or gate flag named here is the user's word for every run; else each run's own gate.
   const gateOverRecorded =
     values.config !== undefined || gateSettings.some((name) => resolved.from[name] === "flag");
@@ -70,6 +74,7 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
       cwd: io.cwd,
       gate,
       gateOverRecorded,
+      calls: { diff: calls.diff, flakyRate: calls.flakyRate },
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
       ...(maxCases === undefined ? {} : { maxCases }),

@@ -79,6 +79,30 @@ export type DifferenceKind = Difference["kind"];
  */
 export interface TrajectoryDiff {
   readonly differences: readonly Difference[];
+  /** The two runs call by call, when asked for (`align`): what reports show side by side. */
+  readonly rows?: readonly AlignedRow[];
+}
+
+/** A call as an aligned row shows it: its place in its run (1-based) and what it was. */
+export interface AlignedCall {
+  readonly call: number;
+  readonly name: string;
+  readonly arguments: JsonObject;
+  readonly output?: JsonValue;
+  readonly isError?: boolean;
+}
+
+/**
+ * One row of two runs aligned: a call both made (`same`, `changed` in its arguments, output or
+ * grouping, `moved`), or a call one of them made (`added`, `dropped`). `first` marks the row where
+ * the runs part.
+ */
+export interface AlignedRow {
+  readonly turn: number;
+  readonly kind: "same" | "changed" | "moved" | "added" | "dropped";
+  readonly baseline?: AlignedCall;
+  readonly current?: AlignedCall;
+  readonly first?: true;
 }
 
 /** One place where the new runs of a case part from the baseline, with how often each side does. */
@@ -107,6 +131,11 @@ export interface CaseDivergence {
   readonly runs: number;
   /** The places the new runs part from the baseline, the first divergence first. */
   readonly places: readonly DivergenceAt[];
+  /**
+   * The baseline's reference run and the first new run that parts from it, call by call (see
+   * `AlignedRow`), when they part.
+   */
+  readonly rows?: readonly AlignedRow[];
   readonly regressions: number;
   readonly flaky: number;
   /** Why the case could not be compared (a run too large to align), when it could not. */

@@ -200,6 +200,36 @@ describe("diffTrajectories: hand-built pairs with known differences", () => {
     ]);
   });
 
+  it("gives the two runs row by row when asked, the row where they part marked", () => {
+    const drifted = call("refund_order", { order: "A1", amount: 300 }, "ok");
+    const { rows } = diffTrajectories({
+      baseline: run(turn(lookup, refund, email)),
+      candidate: run(turn(lookup, drifted, call("escalate"))),
+      rules: resolveDiffOptions(),
+      align: true,
+    });
+    expect(
+      rows?.map((row) => [row.kind, row.baseline?.call, row.current?.call, row.first === true]),
+    ).toEqual([
+      ["same", 1, 1, false],
+      ["changed", 2, 2, true],
+      ["added", undefined, 3, false],
+      ["dropped", 3, undefined, false],
+    ]);
+    const moved = diffTrajectories({
+      baseline: run(turn(lookup, refund, email)),
+      candidate: run(turn(email, lookup)),
+      rules: resolveDiffOptions(),
+      align: true,
+    });
+    // A dropped call shows where the baseline made it, before the calls that follow it there.
+    expect(moved.rows?.map((row) => [row.kind, row.baseline?.name, row.current?.name])).toEqual([
+      ["dropped", "refund_order", undefined],
+      ["moved", "send_email", "send_email"],
+      ["same", "lookup_order", "lookup_order"],
+    ]);
+  });
+
   it("refuses options it does not know, and bad ignore patterns, naming them", () => {
     expect(() => resolveDiffOptions({ order: "strict" } as DiffOptions)).toThrow(/order/);
     expect(() => resolveDiffOptions({ ignore: ["a..b"] })).toThrow(/ignore/);

@@ -11,7 +11,12 @@ import { LimitExceededError } from "../core/errors.js";
 import type { ArgumentVerdict } from "../core/explanation.js";
 import { jsonEquals } from "../core/json.js";
 import type { JsonValue } from "../core/json.js";
-import type { Difference, TrajectoryDiff } from "../core/trajectory-diff.js";
+import type {
+  AlignedCall,
+  AlignedRow,
+  Difference,
+  TrajectoryDiff,
+} from "../core/trajectory-diff.js";
 import { compareArguments } from "../matchers/compare-arguments.js";
 import { outputSaysError } from "../metrics/call-scope.js";
 import type { DiffRules } from "./diff-rules.js";
@@ -23,6 +28,8 @@ export interface DiffTrajectoriesOptions {
   readonly candidate: DiffRun;
   /** From `resolveDiffOptions`. */
   readonly rules: DiffRules;
+  /** Give the two runs call by call too (`rows`), for reports. Default false. */
+  readonly align?: boolean;
 }
 
 /** Alignments larger than this are refused (a few seconds of work) rather than run. */
@@ -280,6 +287,7 @@ function turnDifferences(
   baseline: Placed[],
   candidate: Placed[],
   rules: DiffRules,
+  rows: AlignedRow[] | undefined,
 ): Keyed[] {
   const out: Keyed[] = [];
   const { ofBaseline, ofCandidate, moved } = pairTurn(baseline, candidate, rules);
@@ -292,7 +300,9 @@ function turnDifferences(
           : difference.call;
     out.push({ key, then, rank: ranks[difference.kind], difference });
   };
+  const changed: boolean[] = [];
   for (let b = 0; b < baseline.length; b++) {
+    const had = out.length;
     const before = baseline[b];
     const c = ofBaseline[b];
     const at = `${turn}|`;
@@ -365,6 +375,7 @@ function turnDifferences(
       });
     }
     if (moved.has(b)) push(key, { kind: "moved", ...paired, place: `${at}moved|${tool}` });
+    changed[b] = out.length > had;
   }
   for (let c = 0; c < candidate.length; c++) {
     const after = candidate[c];
@@ -378,7 +389,52 @@ function turnDifferences(
       arguments: after.call.arguments,
     });
   }
+  if (rows !== undefined) {
+    alignedRows(turn, baseline, candidate, { ofBaseline, ofCandidate, moved, changed }, rows);
+  }
   return out;
+}
+
+function alignedCall(placed: Placed): AlignedCall {
+  const { call } = placed;
+  return {
+    call: placed.position + 1,
+    name: call.name,
+    arguments: call.arguments,
+    ...(call.output === undefined ? {} : { output: call.output }),
+    ...(placed.error ? { isError: true } : {}),
+  };
+}
+
+/**
+ * The turn's calls as rows, in the new run's order, each dropped call where the baseline made it;
+ * a call both made sits on one row with its partner.
+ */
+function alignedRows(
+  turn: number,
+  baseline: Placed[],
+  candidate: Placed[],
+  pairs: TurnPairs & { readonly changed: readonly boolean[] },
+  rows: AlignedRow[],
+): void {
+  const { ofBaseline, ofCandidate, moved, changed } = pairs;
+  const dropped = (b: number): void => {
+    if (ofBaseline[b] === -1)
+      rows.push({ turn, kind: "dropped", baseline: alignedCall(baseline[b]) });
+  };
+  let next = 0;
+  for (let c = 0; c < candidate.length; c++) {
+    const current = alignedCall(candidate[c]);
+    const partner = ofCandidate[c];
+    if (partner === -1) {
+      rows.push({ turn, kind: "added", current });
+      continue;
+    }
+    for (; next < partner; next++) dropped(next);
+    const kind = moved.has(partner) ? "moved" : changed[partner] ? "changed" : "same";
+    rows.push({ turn, kind, baseline: alignedCall(baseline[partner]), current });
+  }
+  for (; next < baseline.length; next++) dropped(next);
 }
 
 function normalizedAnswer(answer: string | undefined): string | undefined {
@@ -393,6 +449,7 @@ function normalizedAnswer(answer: string | undefined): string | undefined {
 export function diffTrajectories(options: DiffTrajectoriesOptions): TrajectoryDiff {
   const { baseline, candidate, rules } = options;
   const differences: Difference[] = [];
+  const rows: AlignedRow[] | undefined = options.align === true ? [] : undefined;
   const turns = Math.max(baseline.turns.length, candidate.turns.length);
   for (let index = 0; index < turns; index++) {
     const turn = index + 1;
@@ -403,6 +460,7 @@ export function diffTrajectories(options: DiffTrajectoriesOptions): TrajectoryDi
       placedCalls(before, rules),
       placedCalls(after, rules),
       rules,
+      rows,
     );
     keyed.sort((x, y) => x.key - y.key || x.then - y.then || x.rank - y.rank);
     for (const { difference } of keyed) differences.push(difference);
@@ -420,5 +478,21 @@ export function diffTrajectories(options: DiffTrajectoriesOptions): TrajectoryDi
       }
     }
   }
-  return { differences };
+  return rows === undefined
+    ? { differences }
+    : { differences, rows: markFirst(rows, differences[0]) };
+}
+
+/** The rows with the one where the runs part marked (none for an answer's difference). */
+function markFirst(rows: AlignedRow[], first: Difference | undefined): AlignedRow[] {
+  if (first === undefined || first.kind === "answer") return rows;
+  const at = rows.findIndex(
+    (row) =>
+      row.turn === first.turn &&
+      (first.kind === "dropped"
+        ? row.baseline?.call === first.baselineCall && row.current === undefined
+        : row.current?.call === first.call),
+  );
+  if (at !== -1) rows[at] = { ...rows[at], first: true };
+  return rows;
 }

@@ -79,8 +79,10 @@ export function divergeCase(options: DivergeCaseOptions): CaseDivergence {
       for (const place of places(diff.differences)) flaps.set(place, (flaps.get(place) ?? 0) + 1);
     }
     const seen = new Map<string, { difference: Difference; runs: number }>();
+    let parting: DiffRun | undefined;
     for (const run of candidate) {
       const diff = diffTrajectories({ baseline: baseline[reference], candidate: run, rules });
+      if (parting === undefined && diff.differences.length > 0) parting = run;
       const counted = new Set<string>();
       for (const difference of diff.differences) {
         const entry = seen.get(difference.place);
@@ -99,10 +101,20 @@ export function divergeCase(options: DivergeCaseOptions): CaseDivergence {
       };
     });
     const regressions = divergences.filter((at) => at.verdict === "regression").length;
+    const rows =
+      parting === undefined
+        ? undefined
+        : diffTrajectories({
+            baseline: baseline[reference],
+            candidate: parting,
+            rules,
+            align: true,
+          }).rows;
     return {
       id,
       ...counts,
       places: divergences,
+      ...(rows === undefined ? {} : { rows }),
       regressions,
       flaky: divergences.length - regressions,
     };

@@ -1,4 +1,5 @@
 import type {
+  AlignedCall,
   CaseDivergence,
   Difference,
   DivergenceAt,
@@ -111,12 +112,7 @@ export function formatDivergences(
   const maxCases = options.maxCases ?? 20;
   const maxPlaces = options.maxPlaces ?? 5;
   const out = [`Trajectories: ${divergenceSummary(comparison)}`];
-  const ordered = [
-    ...comparison.diverged.filter((divergence) => divergence.regressions > 0 || divergence.error),
-    ...comparison.diverged.filter(
-      (divergence) => divergence.regressions === 0 && divergence.error === undefined,
-    ),
-  ];
+  const ordered = casesToShow(comparison);
   for (const divergence of ordered.slice(0, maxCases)) {
     const id = printable(divergence.id);
     if (divergence.error !== undefined) {
@@ -153,3 +149,22 @@ export function formatDivergences(
   }
   return out.join("\n");
 }
+
+/** One call of an aligned row on one line: `refund_order({"order":"A1","amount":30})`. */
+export function alignedCallText(call: AlignedCall): string {
+  const args = shown(call.arguments, 100);
+  return `${call.name}(${args === "{}" ? "" : args})${call.isError === true ? " (tool error)" : ""}`;
+}
+
+/** The cases a report shows first: those with regressions (or not compared), then the noise. */
+export function casesToShow(comparison: TrajectoryComparison): CaseDivergence[] {
+  return [
+    ...comparison.diverged.filter((divergence) => divergence.regressions > 0 || divergence.error),
+    ...comparison.diverged.filter(
+      (divergence) => divergence.regressions === 0 && divergence.error === undefined,
+    ),
+  ];
+}
+
+/** Rows shown per case at most, in reports. */
+export const maxShownRows = 60;

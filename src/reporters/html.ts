@@ -9,6 +9,15 @@ import type { CaseRecord } from "../core/case-record.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { reportScript, reportStyle } from "./html-assets.js";
 import { escapeXml } from "./junit.js";
+import type { AlignedCall, CaseDivergence, TrajectoryComparison } from "../core/trajectory-diff.js";
+import {
+  alignedCallText,
+  casesToShow,
+  differenceText,
+  divergenceSummary,
+  maxShownRows,
+  noiseText,
+} from "./divergence.js";
 
 export interface HtmlReportOptions {
   readonly summary: EvaluationSummary;
@@ -37,6 +46,8 @@ export interface HtmlReportOptions {
     readonly comparison: RunComparison;
     readonly baseline: string;
     readonly reasons?: ReadonlyMap<string, { readonly before?: string; readonly after?: string }>;
+    /** The calls compared with the baseline's, when they were: each case side by side. */
+    readonly calls?: TrajectoryComparison;
   };
   /** The run's verdict under its gate, shown above the summary. */
   readonly gate?: Pick<GateVerdict, "passed" | "text">;
@@ -179,6 +190,57 @@ ${changeRows === "" ? "" : `<table class="diff"><thead><tr><th>case</th><th>chan
 </section>`;
 }
 
+/** Cases shown side by side at most in the calls' section. */
+const maxCallCases = 50;
+
+/** One side of an aligned row: the call's place and text, or nothing. */
+function alignedCell(call: AlignedCall | undefined, side: string, first: boolean): string {
+  const text = call === undefined ? "" : escapeXml(`${call.call}. ${alignedCallText(call)}`);
+  return `<td class="${side}">${text}${first ? " <mark>parts here</mark>" : ""}</td>`;
+}
+
+/** One case's calls beside the baseline's, the row where they part marked, then what followed. */
+function divergenceBlock(divergence: CaseDivergence): string {
+  const id = escapeXml(divergence.id);
+  if (divergence.error !== undefined) {
+    return `<div class="divergence"><h3>${id}</h3><p class="error-text">not compared: ${escapeXml(divergence.error)}</p></div>`;
+  }
+  const [first, ...rest] = divergence.places;
+  const kind = divergence.regressions > 0 ? "parts from the baseline" : "noise only";
+  const rows = (divergence.rows ?? [])
+    .slice(0, maxShownRows)
+    .map(
+      (row) =>
+        `<tr class="${row.kind}${row.first === true ? " first" : ""}"><td>${row.turn}</td>${alignedCell(row.baseline, "expected", false)}${alignedCell(row.current ?? undefined, "actual", row.first === true)}</tr>`,
+    )
+    .join("");
+  const later = rest
+    .slice(0, 10)
+    .map(
+      (at) =>
+        `<li>${escapeXml(differenceText(at.difference))} (${escapeXml(noiseText(at, divergence))})</li>`,
+    )
+    .join("");
+  return `<div class="divergence"><h3>${id}: ${kind}</h3>
+<p>${escapeXml(differenceText(first.difference))} (${escapeXml(noiseText(first, divergence))})</p>
+${rows === "" ? "" : `<table class="diff aligned"><thead><tr><th class="turn-col">turn</th><th>baseline</th><th>new run</th></tr></thead><tbody>${rows}</tbody></table>`}
+${later === "" ? "" : `<ul class="later">${later}</ul>`}</div>`;
+}
+
+/** The calls compared with the baseline's, as static markup (every text escaped). */
+function callsSection(calls: TrajectoryComparison): string {
+  const cases = casesToShow(calls);
+  const more =
+    cases.length > maxCallCases
+      ? `<p>The first ${maxCallCases} of ${cases.length} cases are shown.</p>`
+      : "";
+  return `<section id="calls" aria-label="calls compared with the baseline">
+<h2>Calls compared with the baseline</h2>
+<p>${escapeXml(divergenceSummary(calls))}</p>
+${cases.slice(0, maxCallCases).map(divergenceBlock).join("\n")}${more}
+</section>`;
+}
+
 /** Repeated runs as static markup (every text escaped): the figures at each k, then every case listed. */
 function repeatsSection(repeats: RepeatSummary): string {
   const rows = repeatsRows(repeats)
@@ -245,6 +307,7 @@ export function formatHtmlReport(options: HtmlReportOptions): string {
 ${options.gate === undefined ? "" : `<p id="gate" class="gate ${options.gate.passed ? "pass" : "fail"}">${verdictMark(options.gate.passed)} ${escapeXml(options.gate.text)}</p>`}
 <section id="summary" aria-label="summary"></section>
 ${options.comparison === undefined ? "" : comparisonSection(options.comparison)}
+${options.comparison?.calls === undefined ? "" : callsSection(options.comparison.calls)}
 ${options.summary.repeats === undefined ? "" : repeatsSection(options.summary.repeats)}
 <div id="truncated"></div>
 <div class="filters" role="search">

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecords, summaryOf } from "../../test/support/records.js";
-import { formatMarkdownReport } from "./markdown.js";
+import type { JsonObject } from "../core/json.js";
+import { resolveDiffOptions } from "../diff/diff-rules.js";
+import { divergeRuns } from "../diff/diverge.js";
+import { divergenceMarkdown, formatMarkdownReport } from "./markdown.js";
 
 describe("formatMarkdownReport", () => {
   const records = sampleRecords();
@@ -27,5 +30,49 @@ describe("formatMarkdownReport", () => {
     // Every unescaped pipe is a cell border: 4 of them for 3 cells.
     expect(row?.replace(/\\\|/g, "").split("|")).toHaveLength(5);
     expect(text).toContain("| case-4 | error | line 4: not valid JSON |");
+  });
+});
+
+describe("divergenceMarkdown", () => {
+  const rules = resolveDiffOptions();
+  const call = (name: string, args: JsonObject) => ({ name, arguments: args });
+  const comparison = divergeRuns({
+    baseline: new Map([
+      [
+        "a|b",
+        [{ turns: [{ calls: [call("lookup", { q: "x" }), call("refund", { amount: 30 })] }] }],
+      ],
+      ["same", [{ turns: [{ calls: [call("lookup", { q: "x" })] }] }]],
+    ]),
+    candidate: new Map([
+      // An argument holding a fence: the block's own fence must be longer.
+      [
+        "a|b",
+        [{ turns: [{ calls: [call("lookup", { q: "```x" }), call("refund", { amount: 30 })] }] }],
+      ],
+      ["same", [{ turns: [{ calls: [call("lookup", { q: "x" })] }] }]],
+    ]),
+    rules,
+    flakyRate: 0,
+  });
+  const lines = divergenceMarkdown(comparison, 20);
+
+  it("shows each case that parts as a diff of its calls, the place marked", () => {
+    expect(lines[0]).toBe("#### ❌ Calls compared with the baseline");
+    expect(lines).toContain(
+      "1 of 2 cases part from the baseline: 1 regression, no noise set aside",
+    );
+    const open = lines.indexOf("````diff");
+    expect(open).toBeGreaterThan(0);
+    expect(lines.slice(open + 1, open + 5)).toEqual([
+      '- 1.1 lookup({"q":"x"})',
+      '+ 1.1 lookup({"q":"```x"})   ← parts here',
+      '  1.2 refund({"amount":30})',
+      "````",
+    ]);
+  });
+
+  it("keeps a case id from breaking the Markdown around it", () => {
+    expect(lines.find((line) => line.startsWith("**"))).toMatch(/^\*\*a\\\|b\*\* parts from/);
   });
 });

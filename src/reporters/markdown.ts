@@ -5,6 +5,15 @@ import { repeatedCaseName, repeatsRows, repeatsVerdict } from "./repeats.js";
 import type { CaseRecord } from "../core/case-record.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { RunComparison } from "../core/comparison.js";
+import type { AlignedCall, AlignedRow, TrajectoryComparison } from "../core/trajectory-diff.js";
+import {
+  alignedCallText,
+  casesToShow,
+  differenceText,
+  divergenceSummary,
+  maxShownRows,
+  noiseText,
+} from "./divergence.js";
 import type { EvaluationSummary } from "../core/summary.js";
 import { changedCases, comparisonVerdict, datasetsDiffer, movedText } from "./comparison.js";
 import { turnRows } from "./turns.js";
@@ -27,7 +36,12 @@ export interface MarkdownReportOptions {
   /** Default 20. */
   readonly maxCases?: number;
   /** A comparison with a baseline run, shown under the summary. */
-  readonly comparison?: { readonly comparison: RunComparison; readonly baseline: string };
+  readonly comparison?: {
+    readonly comparison: RunComparison;
+    readonly baseline: string;
+    /** The calls compared with the baseline's, when they were. */
+    readonly calls?: TrajectoryComparison;
+  };
   /** The run's verdict under its gate: the heading's mark, and its line under the heading. */
   readonly gate?: Pick<GateVerdict, "passed" | "text">;
 }
@@ -125,6 +139,8 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
   }
   if (options.comparison !== undefined) {
     lines.push("", ...comparisonLines(options.comparison, options.maxCases ?? 20));
+    const { calls } = options.comparison;
+    if (calls !== undefined) lines.push("", ...divergenceMarkdown(calls, options.maxCases ?? 20));
   }
   return `${lines.join("\n")}\n`;
 }
@@ -208,5 +224,58 @@ function comparisonLines(
     }
     if (changes.length > max) lines.push("", `…and ${changes.length - max} more.`);
   }
+  return lines;
+}
+
+/** A row as lines of a unified diff: ` ` same, `-` the baseline's, `+` the new run's. */
+function diffLines(row: AlignedRow): string[] {
+  const at = (call: AlignedCall) => `${row.turn}.${call.call}`;
+  const mark = row.first === true ? "   ← parts here" : "";
+  const { baseline, current } = row;
+  if (row.kind === "same" && current !== undefined) {
+    return [`  ${at(current)} ${alignedCallText(current)}`];
+  }
+  const lines: string[] = [];
+  if (baseline !== undefined) lines.push(`- ${at(baseline)} ${alignedCallText(baseline)}`);
+  if (current !== undefined) {
+    const moved = row.kind === "moved" ? " (moved)" : "";
+    lines.push(`+ ${at(current)} ${alignedCallText(current)}${moved}`);
+  }
+  if (mark !== "") lines[lines.length - 1] += mark;
+  return lines;
+}
+
+/** Markdown for the calls compared with a baseline: the count, then each case as a diff. */
+export function divergenceMarkdown(comparison: TrajectoryComparison, maxCases: number): string[] {
+  const icon = comparison.regressions + comparison.errors + comparison.unreadable > 0 ? "❌" : "✅";
+  const lines = [
+    `#### ${icon} Calls compared with the baseline`,
+    "",
+    divergenceSummary(comparison),
+  ];
+  const shownCases = casesToShow(comparison);
+  for (const divergence of shownCases.slice(0, maxCases)) {
+    const id = cell(divergence.id, 60);
+    if (divergence.error !== undefined) {
+      lines.push("", `**${id}**: not compared: ${cell(divergence.error, 400)}`);
+      continue;
+    }
+    const [first] = divergence.places;
+    const kind = divergence.regressions > 0 ? "parts from the baseline" : "noise only";
+    lines.push(
+      "",
+      `**${id}** ${kind} at ${cell(differenceText(first.difference), 400)} (${noiseText(first, divergence)})`,
+    );
+    const body = (divergence.rows ?? []).slice(0, maxShownRows).flatMap(diffLines).map(printable);
+    if (body.length === 0) continue;
+    if ((divergence.rows ?? []).length > maxShownRows) body.push("  …");
+    const longest = Math.max(
+      2,
+      ...body.map((line) => Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length))),
+    );
+    const fence = "`".repeat(longest + 1);
+    lines.push("", `${fence}diff`, ...body, fence);
+  }
+  if (shownCases.length > maxCases) lines.push("", `…and ${shownCases.length - maxCases} more.`);
   return lines;
 }

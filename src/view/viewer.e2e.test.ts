@@ -386,6 +386,18 @@ describeInChromium("toolscore view in Chromium", () => {
     await page.waitForSelector("#comparison");
     expect(page.url()).toBe(`${viewer.url}compare/baseline/candidate`);
     expect(await page.locator("#comparison").textContent()).toContain("newly failed");
+    // The calls side by side: order-2's amount went 30 → 300, order-3's 300 → 30.
+    const calls = page.locator("#calls");
+    expect(await calls.textContent()).toContain(
+      "2 of 4 cases part from the baseline: 2 regressions",
+    );
+    const first = calls.locator("tr.first").first();
+    expect(await first.locator("td.expected").textContent()).toBe(
+      '1. refund_order({"order":"order-2","amount":30})',
+    );
+    expect(await first.locator("td.actual").textContent()).toBe(
+      '1. refund_order({"order":"order-2","amount":300}) parts here',
+    );
     await shot("compare");
     expect(blocked).toEqual([]);
   });

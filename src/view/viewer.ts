@@ -25,6 +25,8 @@ import {
   summarizeResults,
 } from "../reports/results-reports.js";
 import { formatRunTime } from "../reporters/format.js";
+import { compareTrajectories } from "../reports/trajectory-comparison.js";
+import type { CompareTrajectoriesOptions } from "../reports/trajectory-comparison.js";
 import { viewerPage, viewerScript } from "./pages.js";
 import type { ListedRun } from "./pages.js";
 
@@ -48,6 +50,8 @@ export interface ViewerOptions {
   readonly maxCases?: number;
   /** Warnings about what a page could not show (a dataset gone since the run). */
   readonly onWarning?: (message: string) => void;
+  /** How two runs' calls are compared on the compare page (see `compareTrajectories`). */
+  readonly calls?: Pick<CompareTrajectoriesOptions, "diff" | "flakyRate">;
 }
 
 export interface Viewer {
@@ -316,7 +320,14 @@ function createPages(options: ViewerOptions, list: RunList, generation: () => nu
     const reasons = new Map(
       [...ids].map((id) => [id, { before: before.get(id) ?? "", after: after.get(id) ?? "" }]),
     );
-    return { comparison: compared, baseline: against.id, reasons };
+    const calls = await compareTrajectories({
+      baseline: against.file,
+      current: run.file,
+      cwd: options.cwd,
+      ...options.calls,
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    });
+    return { comparison: compared, baseline: against.id, reasons, calls };
   };
   return {
     async list(page: number): Promise<string> {
