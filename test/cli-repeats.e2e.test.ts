@@ -170,22 +170,25 @@ describe("repeated runs", () => {
     expect(repeatLines(quiet.stdout)).toEqual(expected.slice(0, 2));
   });
 
-  it("are matched by id and run when compared", async () => {
+  it("are compared run by run against the baseline's spread", async () => {
     const cwd = folder({ "base.jsonl": jsonl(repeated) });
-    // Runs in another order, and run 2 of a now fails.
+    // Runs in another order; run 2 of a (already flaky) fails, and run 1 of c (always passed).
     const now = [...repeated].reverse().map((item) => {
       const { id, run: number } = item as { id: string; run?: number };
-      return id === "a" && number === 2 ? run("a", 2, false) : item;
+      if (id === "a" && number === 2) return run("a", 2, false);
+      return id === "c" && number === 1 ? run("c", 1, false) : item;
     });
     writeFileSync(path.join(cwd, "now.jsonl"), jsonl(now));
     await runCliProcess(["eval", "base.jsonl", "-o", "base-results.jsonl"], { cwd });
     await runCliProcess(["eval", "now.jsonl", "-o", "now-results.jsonl"], { cwd });
-    const compared = await runCliProcess(["compare", "base-results.jsonl", "now-results.jsonl"], {
-      cwd,
-    });
+    const compared = await runCliProcess(
+      ["compare", "base-results.jsonl", "now-results.jsonl", "--divergences", "report"],
+      { cwd },
+    );
     expect(compared.code).toBe(1);
-    expect(compared.stdout).toContain("a [run 2]");
-    expect(compared.stdout).not.toMatch(/a \[run [01]\]/);
+    // c passed in every run and now fails in one: a regression; a failing more often is not.
+    expect(compared.stdout).toMatch(/newly failed[^\n]*\n[^\n]*\bc\b/);
+    expect(compared.stdout).not.toMatch(/^\s+a\b.*passed → failed/m);
   });
 
   it("refuse a group-by or run they cannot use, with what to write instead", async () => {

@@ -65,6 +65,40 @@ describe("compareCases", () => {
     expect(comparison.onlyInCurrent).toEqual(["a [3]"]);
   });
 
+  it("compares repeated runs together, a regression only beyond the baseline's spread", () => {
+    const runs = (...cases: [string, ComparedCase["status"], number][]): ComparedCase[] =>
+      cases.map(([id, status, score], at) => ({ id, run: at, status, scores: { m: score } }));
+    const comparison = compareCases({
+      baseline: [
+        ...runs(["flaky", "passed", 1], ["flaky", "failed", 0.5], ["flaky", "passed", 1]),
+        ...runs(["steady", "passed", 1], ["steady", "passed", 1], ["steady", "passed", 1]),
+        ...runs(["spread", "failed", 0.6], ["spread", "failed", 0.8]),
+      ],
+      current: [
+        // Fails more often than before, within what its runs already showed: noise.
+        ...runs(["flaky", "failed", 0.5], ["flaky", "failed", 0.5], ["flaky", "passed", 1]),
+        // Always passed, now fails once: a regression.
+        ...runs(["steady", "passed", 1], ["steady", "failed", 0.5], ["steady", "passed", 1]),
+        // A mean of 0.55 falls below the lowest of 0.6 and 0.8.
+        ...runs(["spread", "failed", 0.5], ["spread", "failed", 0.6]),
+        ...runs(["new", "passed", 1], ["new", "passed", 1]),
+      ],
+    });
+    expect(comparison.newlyFailed).toEqual([
+      {
+        id: "steady",
+        before: "passed",
+        after: "failed",
+        scores: [{ metric: "m", before: 1, after: (1 + 0.5 + 1) / 3 }],
+      },
+    ]);
+    expect(comparison.scoreDropped.map((change) => [change.id, change.scores])).toEqual([
+      ["spread", [{ metric: "m", before: 0.6, after: 0.55 }]],
+    ]);
+    expect(comparison.regressions).toBe(2);
+    expect(comparison.onlyInCurrent).toEqual(["new"]);
+  });
+
   it("finds nothing when a run is compared with itself", () => {
     const status = fc.constantFrom("passed" as const, "failed" as const, "error" as const);
     fc.assert(

@@ -5,7 +5,7 @@ import type { EvaluationSummary } from "./summary.js";
 /** One case of a run as a comparison sees it: its status and each metric's score. */
 export interface ComparedCase {
   readonly id: string;
-  /** Which run of the case, when the case said: runs are matched by id and run. */
+  /** Which run of the case, when the case said: a case's runs are compared together. */
   readonly run?: number;
   readonly status: CaseStatus;
   /** Scores by metric name; a metric that errored or was skipped has none. */
@@ -43,9 +43,10 @@ export interface MetricChange {
 }
 
 /**
- * What changed from a baseline run to a new one, case by case (matched by id, and run when the
- * cases have run numbers; else the nth case of a repeated id with the baseline's nth): the cases that newly fail, newly error, newly pass, whose
- * scores dropped or rose beyond the tolerance, and the cases only one run has.
+ * What changed from a baseline run to a new one, case by case (matched by id; the nth case of a
+ * repeated id without run numbers with the baseline's nth; a case's runs, when they have run
+ * numbers, together against the baseline's spread): the cases that newly fail, newly error, newly
+ * pass, whose scores dropped or rose beyond the tolerance, and the cases only one run has.
  */
 export interface CaseComparison {
   readonly tolerance: number;
@@ -116,82 +117,174 @@ const rank: Readonly<Record<CaseStatus, number>> = {
   error: 3,
 };
 
-/** The key a case is matched by: its id, and its run or which occurrence of that id it is. */
+/**
+ * The key a case is matched by: a repeated run's id (its runs are compared together), else its id
+ * and which occurrence of that id it is.
+ */
 function keyer(): (item: Pick<ComparedCase, "id" | "run">) => string {
   const seen = new Map<string, number>();
   return ({ id, run }) => {
-    const own = run === undefined ? id : `${id} [run ${run}]`;
-    const count = (seen.get(own) ?? 0) + 1;
-    seen.set(own, count);
-    return count === 1 ? own : `${own} [${count}]`;
+    if (run !== undefined) return id;
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    return count === 1 ? id : `${id} [${count}]`;
   };
+}
+
+/** The worst status among a case's runs: one run that failed makes the case's runs fail. */
+function worst(items: readonly ComparedCase[]): CaseStatus {
+  return items.reduce<CaseStatus>(
+    (status, item) => (rank[item.status] > rank[status] ? item.status : status),
+    "passed",
+  );
+}
+
+/** What kind of change a case is, when it is one. */
+type ChangeKind = "newlyFailed" | "newlyErrored" | "newlyPassed" | "scoreDropped" | "scoreRose";
+
+/** One run of a case against one run of it: status, then each score beyond the tolerance. */
+function compareOne(
+  key: string,
+  earlier: ComparedCase,
+  item: ComparedCase,
+  tolerance: number,
+): { kind: ChangeKind; change: CaseChange } | undefined {
+  const moved = Object.entries(item.scores).flatMap(([metric, after]) => {
+    if (!Object.hasOwn(earlier.scores, metric)) return [];
+    const was = earlier.scores[metric];
+    return Math.abs(after - was) > tolerance ? [{ metric, before: was, after }] : [];
+  });
+  const turns = turnChanges(earlier.turns, item.turns);
+  const change: CaseChange = {
+    id: key,
+    before: earlier.status,
+    after: item.status,
+    scores: moved,
+    ...(turns.length === 0 ? {} : { turns }),
+  };
+  if (rank[item.status] > rank[earlier.status]) {
+    return { kind: item.status === "error" ? "newlyErrored" : "newlyFailed", change };
+  }
+  if (rank[item.status] < rank[earlier.status] && item.status === "passed") {
+    return { kind: "newlyPassed", change };
+  }
+  if (moved.some((score) => score.after < score.before)) return { kind: "scoreDropped", change };
+  if (moved.length > 0) return { kind: "scoreRose", change };
+  return undefined;
+}
+
+/**
+ * A case's repeated runs against the baseline's: a regression only beyond the baseline's own
+ * spread. Every run passed before and some fail now (or error, where none did), or a score's mean
+ * over the new runs fell below the lowest of the baseline's runs (by more than the tolerance); the
+ * reverse for what improved. A change within the spread is the noise the case already had.
+ */
+function compareRuns(
+  key: string,
+  before: readonly ComparedCase[],
+  after: readonly ComparedCase[],
+  tolerance: number,
+): { kind: ChangeKind; change: CaseChange } | undefined {
+  const moved = [...new Set(after.flatMap((item) => Object.keys(item.scores)))].flatMap(
+    (metric) => {
+      const was = before.flatMap((item) =>
+        Object.hasOwn(item.scores, metric) ? [item.scores[metric]] : [],
+      );
+      const now = after.flatMap((item) =>
+        Object.hasOwn(item.scores, metric) ? [item.scores[metric]] : [],
+      );
+      if (was.length === 0 || now.length === 0) return [];
+      const mean = now.reduce((sum, score) => sum + score, 0) / now.length;
+      const low = Math.min(...was);
+      const high = Math.max(...was);
+      if (mean < low - tolerance) return [{ metric, before: low, after: mean }];
+      if (mean > high + tolerance) return [{ metric, before: high, after: mean }];
+      return [];
+    },
+  );
+  const was = worst(before);
+  const now = worst(after);
+  const change: CaseChange = { id: key, before: was, after: now, scores: moved };
+  const allPassed = (items: readonly ComparedCase[]) =>
+    items.every((item) => item.status === "passed");
+  if (allPassed(before) && !allPassed(after)) {
+    return { kind: now === "error" ? "newlyErrored" : "newlyFailed", change };
+  }
+  if (was !== "error" && now === "error") return { kind: "newlyErrored", change };
+  if (!before.some((item) => item.status === "passed") && allPassed(after)) {
+    return { kind: "newlyPassed", change };
+  }
+  if (moved.some((score) => score.after < score.before)) return { kind: "scoreDropped", change };
+  if (moved.length > 0) return { kind: "scoreRose", change };
+  return undefined;
 }
 
 /**
  * A comparison with a baseline that takes the new run's cases one at a time: only the baseline
- * is held in memory (by id), so a run of any size streams past it. `tolerance` is how far a
- * score may move without counting (default 0).
+ * is held in memory (by id), and the new run's repeated runs until the end, so a run of any size
+ * streams past it. `tolerance` is how far a score may move without counting (default 0). Cases
+ * with run numbers are compared as their runs together, against the baseline's spread.
  */
 export function createComparer(input: {
   readonly baseline: Iterable<ComparedCase>;
   readonly tolerance?: number;
 }) {
   const tolerance = input.tolerance ?? 0;
-  const before = new Map<string, ComparedCase>();
+  const before = new Map<string, ComparedCase[]>();
   const baselineKey = keyer();
-  for (const item of input.baseline) before.set(baselineKey(item), item);
-  const newlyFailed: CaseChange[] = [];
-  const newlyErrored: CaseChange[] = [];
-  const newlyPassed: CaseChange[] = [];
-  const scoreDropped: CaseChange[] = [];
-  const scoreRose: CaseChange[] = [];
+  for (const item of input.baseline) {
+    const key = baselineKey(item);
+    const runs = before.get(key);
+    if (runs === undefined) before.set(key, [item]);
+    else runs.push(item);
+  }
+  const changes: Record<ChangeKind, CaseChange[]> = {
+    newlyFailed: [],
+    newlyErrored: [],
+    newlyPassed: [],
+    scoreDropped: [],
+    scoreRose: [],
+  };
+  const repeated = new Map<string, ComparedCase[]>();
   const onlyInCurrent: string[] = [];
   const currentKey = keyer();
+  const note = (found: { kind: ChangeKind; change: CaseChange } | undefined) => {
+    if (found !== undefined) changes[found.kind].push(found.change);
+  };
   return {
     /** Takes the new run's next case (in case order). */
     add(item: ComparedCase): void {
       const key = currentKey(item);
       const earlier = before.get(key);
       if (earlier === undefined) {
-        onlyInCurrent.push(key);
+        if (!onlyInCurrent.includes(key)) onlyInCurrent.push(key);
         return;
       }
-      before.delete(key);
-      const moved = Object.entries(item.scores).flatMap(([metric, after]) => {
-        if (!Object.hasOwn(earlier.scores, metric)) return [];
-        const was = earlier.scores[metric];
-        return Math.abs(after - was) > tolerance ? [{ metric, before: was, after }] : [];
-      });
-      const turns = turnChanges(earlier.turns, item.turns);
-      const change: CaseChange = {
-        id: key,
-        before: earlier.status,
-        after: item.status,
-        scores: moved,
-        ...(turns.length === 0 ? {} : { turns }),
-      };
-      if (rank[item.status] > rank[earlier.status]) {
-        (item.status === "error" ? newlyErrored : newlyFailed).push(change);
-      } else if (rank[item.status] < rank[earlier.status] && item.status === "passed") {
-        newlyPassed.push(change);
-      } else if (moved.some((score) => score.after < score.before)) {
-        scoreDropped.push(change);
-      } else if (moved.length > 0) {
-        scoreRose.push(change);
+      if (item.run === undefined && earlier.length === 1 && earlier[0].run === undefined) {
+        before.delete(key);
+        note(compareOne(key, earlier[0], item, tolerance));
+        return;
       }
+      const runs = repeated.get(key);
+      if (runs === undefined) repeated.set(key, [item]);
+      else runs.push(item);
     },
     /** What changed, once every case was added. */
     result(): CaseComparison {
+      for (const [key, runs] of repeated) {
+        const earlier = before.get(key);
+        if (earlier === undefined) continue;
+        before.delete(key);
+        note(compareRuns(key, earlier, runs, tolerance));
+      }
+      repeated.clear();
       return {
         tolerance,
-        newlyFailed,
-        newlyErrored,
-        newlyPassed,
-        scoreDropped,
-        scoreRose,
+        ...changes,
         onlyInBaseline: [...before.keys()],
         onlyInCurrent,
-        regressions: newlyFailed.length + newlyErrored.length + scoreDropped.length,
+        regressions:
+          changes.newlyFailed.length + changes.newlyErrored.length + changes.scoreDropped.length,
       };
     },
   };
