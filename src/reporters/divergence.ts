@@ -126,6 +126,13 @@ export function formatDivergences(
     out.push(
       `    ${printable(differenceText(first.difference))}  (${noiseText(first, divergence)})`,
     );
+    // The two calls where the runs part, one above the other.
+    const row = divergence.rows?.find((candidate) => candidate.first === true);
+    if (row !== undefined) {
+      const side = (label: string, call: AlignedCall | undefined) =>
+        `      ${label} ${call === undefined ? "(no call)" : printable(alignedCallText(call))}`;
+      out.push(side("baseline", row.baseline), side("new     ", row.current));
+    }
     for (const at of rest.slice(0, maxPlaces)) {
       out.push(
         `      then ${printable(differenceText(at.difference))}  (${noiseText(at, divergence)})`,
