@@ -53,6 +53,8 @@ await bundle.write({
   dynamicImportInCjs: false,
   entryFileNames: "[name].js",
   chunkFileNames: "chunks/[name]-[hash].js",
+  // The comments are the ESM files' (dist/), which readers open; this copy is for require() only.
+  comments: false,
 });
 await bundle.close();
 writeFileSync(path.join(out, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);

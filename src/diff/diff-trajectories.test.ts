@@ -97,6 +97,12 @@ describe("diffTrajectories: hand-built pairs with known differences", () => {
     ]);
   });
 
+  it("compares grouping only where both runs say how their calls were grouped", () => {
+    const together: DiffTurn = { calls: [lookup, email], steps: [0, 0] };
+    expect(diff(run(together), run(turn(lookup, email)))).toEqual([]);
+    expect(diff(run(turn(lookup, email)), run(together))).toEqual([]);
+  });
+
   it("names a changed output and a call that failed in one run only", () => {
     const failed: DiffCall = { ...refund, output: "card declined", isError: true };
     const changed = call("lookup_order", { order: "A1" }, { total: 31 });

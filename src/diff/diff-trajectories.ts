@@ -49,7 +49,12 @@ interface Placed {
   readonly occurrence: number;
 }
 
-function placedCalls(turn: DiffTurn | undefined, rules: DiffRules): Placed[] {
+/**
+ * The turn's calls as compared. `grouped`: both runs say which calls were made together; when one
+ * does not (a plain call list), every call stands alone on both sides, so that grouping is not
+ * compared where it is not known.
+ */
+function placedCalls(turn: DiffTurn | undefined, rules: DiffRules, grouped: boolean): Placed[] {
   const placed: Placed[] = [];
   if (turn === undefined) return placed;
   const { normalizeName, inScope, errorOutput } = rules.match;
@@ -57,7 +62,7 @@ function placedCalls(turn: DiffTurn | undefined, rules: DiffRules): Placed[] {
   turn.calls.forEach((call, position) => {
     const name = normalizeName === undefined ? call.name : normalizeName(call.name);
     if (inScope !== undefined && !inScope(name)) return;
-    const step = turn.steps?.[position] ?? -1 - position;
+    const step = (grouped ? turn.steps?.[position] : undefined) ?? -1 - position;
     const occurrence = (seen.get(name) ?? 0) + 1;
     seen.set(name, occurrence);
     const error =
@@ -455,10 +460,11 @@ export function diffTrajectories(options: DiffTrajectoriesOptions): TrajectoryDi
     const turn = index + 1;
     const before = baseline.turns[index] as DiffTurn | undefined;
     const after = candidate.turns[index] as DiffTurn | undefined;
+    const grouped = before?.steps !== undefined && after?.steps !== undefined;
     const keyed = turnDifferences(
       turn,
-      placedCalls(before, rules),
-      placedCalls(after, rules),
+      placedCalls(before, rules, grouped),
+      placedCalls(after, rules, grouped),
       rules,
       rows,
     );
