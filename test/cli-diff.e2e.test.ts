@@ -310,6 +310,15 @@ describe("toolscore compare: trajectories", () => {
     expect(quiet.code).toBe(0);
     const compared = await runCliProcess(["compare", "base.jsonl", "new.jsonl"], { cwd });
     expect(compared.code).toBe(0);
+    // From the config, a diff setting waits for a baseline; as a flag without one, it is refused.
+    const alone = await runCliProcess(["eval", "new.jsonl", "--out", "alone.jsonl"], { cwd });
+    expect(alone.code).toBe(0);
+    const flag = await runCliProcess(
+      ["eval", "new.jsonl", "--out", "alone.jsonl", "--flaky-rate", "0.2"],
+      { cwd },
+    );
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("--flaky-rate goes with --baseline");
   });
 
   it("writes the calls' diff as Markdown for recordings, to a file and the CI summary", async () => {

@@ -44,7 +44,9 @@ import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { createHash } from "node:crypto";
 import { datasetFromRecordings, namesRecordings } from "./dataset.js";
 import { fileHead } from "../node/recordings.js";
-import { runSettings } from "./run-settings.js";
+import { diffSettings, runSettings } from "./run-settings.js";
+import { flagName } from "./settings.js";
+import type { Setting, SettingSources } from "./settings.js";
 import { agentRunOf, dryRunAgent, runAgentPhase } from "./eval-agent.js";
 import { namesModule } from "../agent/module-agent.js";
 import type { AgentRunPlan } from "./eval-agent.js";
@@ -196,7 +198,7 @@ async function planEval(
   // Each judged metric named with its judge's last calibration; a decision model takes its band.
   metrics = await withCalibrations(metrics, settings, io);
   const { out } = settings;
-  const baseline = baselineOf(settings, io);
+  const baseline = baselineOf(settings, io, resolved.from);
   const reports = {
     report: settings.report,
     junit: settings.junit,
@@ -310,11 +312,21 @@ function idPattern(pattern: string): (id: string) => boolean {
 function baselineOf(
   settings: Pick<RunSettings, "baseline" | "tolerance" | "out"> & DiffSettings,
   io: CliIo,
+  from: SettingSources<DiffSettings>,
 ): EvalPlan["baseline"] {
   const { baseline, tolerance, out } = settings;
   if (baseline === undefined) {
     if (tolerance !== undefined)
       throw usageError("--tolerance goes with --baseline", "--tolerance");
+    // A config's diff settings serve compare too; a flag given here would do nothing.
+    const given = diffSettings.find((name) => from[name] === "flag");
+    if (given !== undefined) {
+      const flag = `--${flagName(given, runSettings[given] as Setting<unknown>)}`;
+      throw usageError(
+        `${flag} goes with --baseline (or compare two runs with toolscore compare)`,
+        flag,
+      );
+    }
     return undefined;
   }
   const results = {
