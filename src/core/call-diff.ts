@@ -20,7 +20,8 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-function render(value: unknown, max: number): string {
+/** A value as JSON on one line, cut with "…" past `max` characters. */
+export function render(value: unknown, max: number): string {
   let text: string;
   try {
     // undefined for functions and symbols, whatever the typings say.

@@ -5,13 +5,12 @@ import type {
   DivergenceAt,
   TrajectoryComparison,
 } from "../core/trajectory-diff.js";
+import { formatToolCall, render } from "../core/call-diff.js";
 import { printable } from "./printable.js";
 
-/** A JSON value on one line, cut with "…" past `max` characters. */
+/** A JSON value on one line, cut with "…" past `max` characters; a key left out is "(absent)". */
 function shown(value: unknown, max = 60): string {
-  const text = JSON.stringify(value) as string | undefined;
-  if (text === undefined) return "(absent)";
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return value === undefined ? "(absent)" : render(value, max);
 }
 
 /** Where a difference is: `turn 2, call 1`, on the side that has the call. */
@@ -159,8 +158,8 @@ export function formatDivergences(
 
 /** One call of an aligned row on one line: `refund_order({"order":"A1","amount":30})`. */
 export function alignedCallText(call: AlignedCall): string {
-  const args = shown(call.arguments, 100);
-  return `${call.name}(${args === "{}" ? "" : args})${call.isError === true ? " (tool error)" : ""}`;
+  const text = formatToolCall(call, { maxArgumentsLength: 100 });
+  return `${text}${call.isError === true ? " (tool error)" : ""}`;
 }
 
 /** The cases a report shows first: those with regressions (or not compared), then the noise. */
