@@ -5,10 +5,11 @@
 // are one per format. Packages stay external, except the ESM-only ones, which CommonJS cannot
 // require: they are bundled in. The declarations are tsc's, copied into the CommonJS folder,
 // where a package.json says "commonjs", so that TypeScript reads them as CommonJS types.
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
+import { dts } from "rolldown-plugin-dts";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -59,10 +60,12 @@ await bundle.write({
 await bundle.close();
 writeFileSync(path.join(out, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 
-// The declarations: those the entry points' types lead to, by their imports (the rest describe
-// modules no user can reach, and each file costs a block of the install); the command line has
-// none to publish. Copied into the CommonJS folder too, where a package.json says "commonjs", so
-// that TypeScript reads them as CommonJS types.
+// The declarations. The ESM ones (dist/) keep only the files the entry points' types lead to, by
+// their imports (the rest describe modules no user can reach, and each file costs a block of the
+// install); the command line has none to publish. The CommonJS ones are those bundled by
+// rolldown-plugin-dts into a file per entry point and a few shared chunks, in the CommonJS
+// folder, where a package.json says "commonjs", so that TypeScript reads them as CommonJS types:
+// a copy file by file cost the install a block per declaration.
 const reached = new Set();
 const pending = Object.values(exports).flatMap((target) =>
   [target?.import?.types, target?.require?.types, target?.types]
@@ -81,10 +84,20 @@ while (pending.length > 0) {
 for (const file of readdirSync(dist, { recursive: true })) {
   const relative = String(file);
   if (!relative.endsWith(".d.ts") || /^cjs[\\/]/.test(relative)) continue;
-  const full = path.join(dist, relative);
-  if (!reached.has(full)) {
-    rmSync(full);
-    continue;
-  }
-  cpSync(full, path.join(out, relative));
+  if (!reached.has(path.join(dist, relative))) rmSync(path.join(dist, relative));
 }
+const declarations = await rolldown({
+  input: Object.fromEntries(
+    Object.entries(input).map(([name, from]) => [name, from.replace(/\.js$/, ".d.ts")]),
+  ),
+  platform: "node",
+  external: (id) => !id.startsWith(".") && !path.isAbsolute(id),
+  plugins: [dts({ dtsOnly: true, tsconfig: false })],
+});
+await declarations.write({
+  dir: out,
+  format: "es",
+  entryFileNames: "[name].d.ts",
+  chunkFileNames: "chunks/[name]-[hash].d.ts",
+});
+await declarations.close();
