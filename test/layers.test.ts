@@ -19,13 +19,15 @@ const allowed: Record<string, readonly string[]> = {
   metrics: ["matchers", "algorithms", "core"],
   // Two runs of a case compared call by call, under a metric's comparing rules.
   diff: ["metrics", "matchers", "algorithms", "core"],
+  // Simulated tools: a run's calls answered from fixtures, faults on cue, pure given a seed.
+  simulate: ["matchers", "adapters", "core"],
   judges: ["core"],
   providers: ["media", "core"],
   evaluate: ["core"],
   reporters: ["core"],
   node: ["adapters", "media", "core"],
   // The agent under test, run at the edge like a provider: it reads datasets, writes recordings.
-  agent: ["node", "adapters", "core"],
+  agent: ["simulate", "node", "adapters", "core"],
   testing: ["registry", "metrics", "adapters", "core"],
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],
@@ -61,6 +63,7 @@ const allowed: Record<string, readonly string[]> = {
     "media",
     "judges",
     "diff",
+    "simulate",
     "metrics",
     "matchers",
     "algorithms",
@@ -70,7 +73,7 @@ const allowed: Record<string, readonly string[]> = {
 };
 
 /** Layers that must stay pure: no I/O, no environment, no logging, no timers. */
-const pure = ["core", "algorithms", "adapters", "matchers", "metrics", "diff"];
+const pure = ["core", "algorithms", "adapters", "matchers", "metrics", "diff", "simulate"];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

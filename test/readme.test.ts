@@ -148,6 +148,7 @@ describe("README: install and prerequisites", () => {
       "@typesafe-ai/sdk",
       imageCodecs.packages.join(" "),
       "tsx",
+      "@modelcontextprotocol/sdk",
     ]);
     const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "vitest");
     expect(commands.flatMap((command) => command.split(" ")).sort()).toEqual(peers.sort());

@@ -52,6 +52,11 @@ export interface DatasetCase extends TestCase {
   readonly expectedTrajectory?: CaseTrajectoryInfo;
   /** Fields the reader did not know (likely typos), and the like. */
   readonly notes?: readonly string[];
+  /**
+   * What simulated tools answer in a run of the case by the agent, as given (the agent runner
+   * reads the entries; see docs/guides/simulated-tools.md).
+   */
+  readonly toolOutputs?: readonly unknown[];
 }
 
 export interface ReadDatasetCaseOptions {
@@ -94,6 +99,7 @@ const caseSpellings = {
   turns: ["turns"],
   turnAggregate: ["turnAggregate", "turn_aggregate"],
   runError: ["runError", "run_error"],
+  toolOutputs: ["toolOutputs", "tool_outputs"],
 } as const;
 
 type Field = keyof typeof caseSpellings;
@@ -192,6 +198,8 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   const contexts = fields.list("retrievedContexts");
   if (contexts !== undefined) read.retrievedContexts = contexts as readonly string[];
   if (given.metricOptions !== undefined) read.metricOptions = given.metricOptions;
+  const toolOutputs = fields.list("toolOutputs");
+  if (toolOutputs !== undefined) read.toolOutputs = toolOutputs;
   const metadata = fields.object("metadata", "an object");
   if (metadata !== undefined) read.metadata = metadata;
   if (turns !== undefined) notes.push(...turns.notes);

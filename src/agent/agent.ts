@@ -7,6 +7,7 @@ import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { costOf, defaultPrices, priceOfModel } from "../core/pricing.js";
 import type { Content } from "../core/test-case.js";
 import type { Trajectory } from "../core/trajectory.js";
+import type { Toolbox } from "./toolbox.js";
 
 /** What the agent is given for one run of a case. */
 export interface AgentRequest {
@@ -25,6 +26,11 @@ export interface AgentRequest {
    * for an agent that keeps its conversations by id.
    */
   readonly session: string;
+  /**
+   * Where the run's simulated tools are served over MCP (streamable HTTP), for an agent that
+   * takes its tools from toolscore: a command or an endpoint. A module is given them in its context.
+   */
+  readonly mcp?: string;
 }
 
 /** An earlier turn of the conversation: what the user said, and what the agent returned. */
@@ -57,6 +63,11 @@ export interface RunContext {
   readonly log: (message: string) => void;
   /** Details of the run (model, tokens, cost), kept with the recording. */
   readonly report: (details: AgentRunDetails) => void;
+  /**
+   * The run's simulated tools, when the run or the case simulates them: their definitions, and a
+   * call of one that resolves to what the simulator answered (docs/guides/simulated-tools.md).
+   */
+  readonly tools?: Pick<Toolbox, "tools" | "call">;
 }
 
 /** What a module agent's function is given beside the input. */
@@ -98,6 +109,11 @@ export interface Agent {
   run(request: AgentRequest, context: RunContext): Promise<unknown>;
   /** Ends what the agent keeps between runs (long-lived processes); call it once the runs are done. */
   readonly close?: () => Promise<void>;
+  /**
+   * Whether simulated tools reach the agent in its run's context (a module); else they are
+   * served over MCP at the URL its request names.
+   */
+  readonly toolsInContext?: boolean;
 }
 
 /**
@@ -105,8 +121,10 @@ export interface Agent {
  * id, what the user says, and where the run stands.
  */
 export function requestBody(request: AgentRequest): Record<string, unknown> {
-  const { caseId, input, attempt, turn, session, history } = request;
-  return { id: caseId, input, attempt, turn, session, history };
+  const { caseId, input, attempt, turn, session, history, mcp } = request;
+  const body: Record<string, unknown> = { id: caseId, input, attempt, turn, session, history };
+  if (mcp !== undefined) body.mcp = mcp;
+  return body;
 }
 
 /** How an agent failed, in its own words: the message a case's error shows. */
@@ -119,7 +137,12 @@ export class AgentFailure extends Error {}
 export async function runAgentOnce(
   agent: Agent,
   request: AgentRequest,
-  options: { readonly timeoutMs: number; readonly signal?: AbortSignal | undefined },
+  options: {
+    readonly timeoutMs: number;
+    readonly signal?: AbortSignal | undefined;
+    /** The run's simulated tools, given to a module in its context. */
+    readonly tools?: Toolbox | undefined;
+  },
 ): Promise<AgentOutcome> {
   // A timer of our own, not AbortSignal.timeout: that one's timer lets the process exit while a
   // hung agent is awaited.
@@ -151,6 +174,15 @@ export async function runAgentOnce(
       log: (message: unknown) => log.push(String(message)),
       // An estimate is toolscore's to make, from the tokens: never the agent's to give.
       report: (details) => reported.push({ ...details, estimatedCostUsd: undefined }),
+      ...(options.tools === undefined
+        ? {}
+        : {
+            tools: {
+              tools: options.tools.tools,
+              call: (name: string, args: unknown, callSignal?: AbortSignal) =>
+                (options.tools as Toolbox).call(name, args, callSignal ?? signal),
+            },
+          }),
     };
     const ran = Promise.resolve().then(() => agent.run(request, context));
     // What the agent does after its deadline is not the case's outcome.

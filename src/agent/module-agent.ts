@@ -55,6 +55,7 @@ export async function moduleAgent(
   }
   return {
     name: file,
+    toolsInContext: true,
     run: (request, context) =>
       Promise.resolve(
         run(request.input, {

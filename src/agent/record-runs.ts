@@ -13,8 +13,14 @@ import type { JsonObject } from "../core/json.js";
 import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { readDatasetRecords, withNamedFiles } from "../node/dataset.js";
+import type { ToolSpec } from "../core/test-case.js";
 import { runAgentOnce, sumDetails } from "./agent.js";
 import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
+import { startHttpToolServer } from "./mcp-tools.js";
+import type { HttpToolServer } from "./mcp-tools.js";
+import { toolboxOfRun } from "./simulation.js";
+import type { ToolSimulation } from "./simulation.js";
+import type { Toolbox } from "./toolbox.js";
 
 export interface RecordAgentRunsOptions {
   /** The dataset: JSONL, JSON or YAML. */
@@ -43,6 +49,11 @@ export interface RecordAgentRunsOptions {
    * the recordings file and run again; everything else it holds is kept.
    */
   readonly retryFailed?: boolean;
+  /**
+   * The run's simulated tools (`--tools`, `--tool-outputs`, `--seed`); a case's own
+   * `toolOutputs` simulate its tools without them.
+   */
+  readonly simulation?: ToolSimulation | undefined;
   /** Count the runs that would be made, and make none: the recordings file is not touched. */
   readonly dryRun?: boolean;
   /** Told of each run as it starts, and as it ends. */
@@ -76,6 +87,8 @@ export interface RecordedRuns {
   readonly copied: number;
   /** The agent's own time over the runs made, in milliseconds. */
   readonly agentMs: number;
+  /** Calls of simulated tools that no entry answered (each recorded as `unanswered`). */
+  readonly unanswered: number;
 }
 
 /** A line's key in the recordings file: its case and which run of it. */
@@ -102,7 +115,11 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   let failed = 0;
   let copied = 0;
   let agentMs = 0;
+  let unanswered = 0;
   const running = new Set<Promise<unknown>>();
+  // Started when a run first serves its tools over MCP; closed when the runs are done.
+  let server: Promise<HttpToolServer> | undefined;
+  const mcpServer = () => (server ??= startHttpToolServer({ port: 0 }));
   const schedule = async (task: () => Promise<unknown>): Promise<void> => {
     while (running.size >= options.concurrency) await Promise.race(running);
     const started = task().finally(() => running.delete(started));
@@ -133,7 +150,7 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         copied++;
         continue;
       }
-      const { id, hasRun, inputs } = read;
+      const { id, hasRun, inputs, tools } = read;
       if (hasRun || inputs === undefined) {
         if (!recorded.has(keyOf(id, typeof raw.run === "number" ? raw.run : 0))) {
           await write({ ...raw, id });
@@ -149,16 +166,18 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         }
         await schedule(async () => {
           options.onStart?.({ caseId: id, attempt });
-          const run = await runCase(options, id, inputs, attempt);
+          const run = await runCase(options, { id, inputs, attempt, tools }, mcpServer);
           if (options.signal?.aborted === true) return;
           ran++;
           agentMs += run.durationMs;
-          if (run.failure !== undefined) failed++;
+          unanswered += run.simulatedTools?.filter((c) => c.answer === "unanswered").length ?? 0;
+          const answered = run.failure === undefined && run.unreadable === undefined;
+          if (!answered) failed++;
           await write(recordingOf(raw, id, attempt, options, run));
           options.onRun?.({
             caseId: id,
             attempt,
-            status: run.failure === undefined ? "answered" : "failed",
+            status: answered ? "answered" : "failed",
             durationMs: run.durationMs,
           });
         });
@@ -170,8 +189,9 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
     await Promise.allSettled(running);
     await writing.catch(() => undefined);
     await file?.close();
+    await server?.then((started) => started.close()).catch(() => undefined);
   }
-  return { ran, failed, kept, copied, agentMs: Math.round(agentMs) };
+  return { ran, failed, kept, copied, agentMs: Math.round(agentMs), unanswered };
 }
 
 /**
@@ -187,6 +207,7 @@ function readCase(
       readonly id: string;
       readonly hasRun: boolean;
       readonly inputs: readonly Content[] | undefined;
+      readonly tools: Pick<DatasetCaseTools, "toolOutputs" | "availableTools">;
     } {
   if (DatasetParseError.isInstance(value)) return value;
   try {
@@ -195,8 +216,10 @@ function readCase(
       read.toolsCalled !== undefined ||
       read.trajectory !== undefined ||
       read.turns?.some((turn) => turn.toolsCalled !== undefined) === true;
+    const tools = { toolOutputs: read.toolOutputs, availableTools: read.availableTools };
     if (read.turns === undefined || hasRun) {
-      return { id: read.id, hasRun, inputs: read.input === undefined ? undefined : [read.input] };
+      const inputs = read.input === undefined ? undefined : [read.input];
+      return { id: read.id, hasRun, inputs, tools };
     }
     const silent = read.turns.findIndex((turn) => turn.input === undefined);
     if (silent !== -1) {
@@ -207,11 +230,22 @@ function readCase(
         field: "turns",
       });
     }
-    return { id: read.id, hasRun, inputs: read.turns.map((turn) => turn.input as Content) };
+    return {
+      id: read.id,
+      hasRun,
+      inputs: read.turns.map((turn) => turn.input as Content),
+      tools,
+    };
   } catch (error) {
     if (DatasetParseError.isInstance(error)) return error;
     throw error;
   }
+}
+
+/** What a case gives its simulated tools. */
+interface DatasetCaseTools {
+  readonly toolOutputs: readonly unknown[] | undefined;
+  readonly availableTools: readonly ToolSpec[] | undefined;
 }
 
 /** One run of a case: each turn's transcript, up to the turn that failed, if one did. */
@@ -224,38 +258,89 @@ interface CaseRun {
   }[];
   readonly durationMs: number;
   readonly failure?: string;
+  /** The case's entries could not be read: the run is the case's error, not the agent's. */
+  readonly unreadable?: string;
+  /** The calls its simulated tools answered, when it had them. */
+  readonly simulatedTools?: Toolbox["calls"];
+  /** The tools it was served, when it had simulated tools. */
+  readonly servedTools?: Toolbox["tools"];
 }
 
 /**
  * Runs the agent on a case, turn by turn: each turn is given the conversation so far (the
  * earlier turns' inputs and transcripts) and the run's session id; a failed turn ends the run.
+ * The run's simulated tools, when it has them, keep their state across its turns.
  */
 async function runCase(
   options: RecordAgentRunsOptions,
-  caseId: string,
-  inputs: readonly Content[],
-  attempt: number,
+  run: {
+    readonly id: string;
+    readonly inputs: readonly Content[];
+    readonly attempt: number;
+    readonly tools: DatasetCaseTools;
+  },
+  mcpServer: () => Promise<HttpToolServer>,
 ): Promise<CaseRun> {
+  const { id: caseId, inputs, attempt } = run;
   const session = randomUUID();
+  let toolbox: Toolbox | undefined;
+  try {
+    toolbox = toolboxOfRun(
+      options.simulation,
+      { caseId, attempt, ...run.tools },
+      options.timeoutMs,
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { transcripts: [], turns: [], durationMs: 0, unreadable: message };
+  }
+  const served =
+    toolbox === undefined || options.agent.toolsInContext === true
+      ? undefined
+      : (await mcpServer()).add(`/mcp/${session}`, toolbox);
   const history: AgentTurn[] = [];
   const turns: CaseRun["turns"][number][] = [];
+  const simulated =
+    toolbox === undefined ? {} : { simulatedTools: toolbox.calls, servedTools: toolbox.tools };
   let durationMs = 0;
-  for (const [turn, input] of inputs.entries()) {
-    const outcome = await runAgentOnce(
-      options.agent,
-      { caseId, input, attempt, turn, history: [...history], session },
-      { timeoutMs: options.timeoutMs, signal: options.signal },
-    );
-    durationMs += outcome.durationMs;
-    if (outcome.status === "failed") {
-      const failure =
-        inputs.length === 1 ? outcome.message : `turn ${turn + 1}: ${outcome.message}`;
-      return { transcripts: history.map((item) => item.transcript), turns, durationMs, failure };
+  try {
+    for (const [turn, input] of inputs.entries()) {
+      const outcome = await runAgentOnce(
+        options.agent,
+        {
+          caseId,
+          input,
+          attempt,
+          turn,
+          history: [...history],
+          session,
+          ...(served === undefined ? {} : { mcp: served.url }),
+        },
+        {
+          timeoutMs: options.timeoutMs,
+          signal: options.signal,
+          tools: served === undefined ? toolbox : undefined,
+        },
+      );
+      durationMs += outcome.durationMs;
+      if (outcome.status === "failed") {
+        const failure =
+          inputs.length === 1 ? outcome.message : `turn ${turn + 1}: ${outcome.message}`;
+        return {
+          transcripts: history.map((item) => item.transcript),
+          turns,
+          durationMs,
+          failure,
+          ...simulated,
+        };
+      }
+      turns.push({ durationMs: outcome.durationMs, log: outcome.log, details: outcome.details });
+      history.push({ input, transcript: outcome.transcript });
     }
-    turns.push({ durationMs: outcome.durationMs, log: outcome.log, details: outcome.details });
-    history.push({ input, transcript: outcome.transcript });
+  } finally {
+    served?.remove();
   }
-  return { transcripts: history.map((item) => item.transcript), turns, durationMs };
+  return { transcripts: history.map((item) => item.transcript), turns, durationMs, ...simulated };
 }
 
 /**
@@ -339,6 +424,10 @@ function recordingOf(
     ),
   );
   if (log.length > 0) agentRun.log = log;
+  // What the simulated tools answered, faults and all: how the run met its tools.
+  if (run.simulatedTools !== undefined) {
+    agentRun.simulatedTools = run.simulatedTools.map((call) => ({ ...call }));
+  }
   if (conversation !== undefined) {
     agentRun.turns = run.turns.map((turn): JsonObject => {
       const shown: JsonObject = { durationMs: round(turn.durationMs) };
@@ -360,8 +449,16 @@ function recordingOf(
         ? { ...turn, trajectory: run.transcripts[at] as JsonObject }
         : turn,
     );
-  } else if (run.failure === undefined) line.trajectory = run.transcripts[0] as JsonObject;
+  } else if (run.transcripts.length > 0) line.trajectory = run.transcripts[0] as JsonObject;
   if (run.failure !== undefined) line.runError = { code: "AGENT_RUN", message: run.failure };
+  // The tools the agent had, for the metrics that read which change state and which only look.
+  const listed = Object.hasOwn(raw, "availableTools") || Object.hasOwn(raw, "available_tools");
+  if (!listed && run.servedTools !== undefined && run.servedTools.length > 0) {
+    line.availableTools = run.servedTools.map(({ outputSchema: _, ...tool }) => ({ ...tool }));
+  }
+  if (run.unreadable !== undefined) {
+    line.runError = { code: "DATASET_PARSE", message: run.unreadable };
+  }
   return line;
 }
 

@@ -78,6 +78,13 @@ const commandTable: readonly {
     load: () => import("./calibrate.js").then((m) => m.command),
   },
   {
+    name: "simulate-tools",
+    stopsCleanly: true,
+    usage: "simulate-tools <file>",
+    summary: "serve simulated tools over MCP (stdio or HTTP), faults on cue",
+    load: () => import("./simulate-tools.js").then((m) => m.command),
+  },
+  {
     name: "cache",
     usage: "cache clear",
     summary: "empty the judge cache",

@@ -9,6 +9,9 @@ import type { RecordAgentRunsOptions, RecordedRuns } from "../agent/record-runs.
 import type { Agent } from "../agent/agent.js";
 import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
+import { loadToolSimulation } from "../agent/simulation.js";
+import type { ToolSimulation } from "../agent/simulation.js";
+import { InvalidInputError } from "../core/errors.js";
 import { agentCommit } from "../agent/commit.js";
 import type { CommandProcess } from "../agent/command-agent.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
@@ -38,6 +41,9 @@ export interface AgentRunPlan {
   readonly headers: Readonly<Record<string, string>>;
   /** Load a module agent anew (`--watch`: it may have been edited). */
   readonly fresh?: boolean;
+  /** The simulated tools' files and seed, when the run gives any. */
+  readonly simulation:
+    { readonly tools?: string; readonly outputs?: string; readonly seed: number } | undefined;
 }
 
 /** The agent run of `settings`, checked; undefined without --agent. */
@@ -73,6 +79,15 @@ export function agentRunOf(
     }
     if (settings.agentHeaders.length > 0) {
       throw usageError("--agent-header goes to an HTTP agent: give --agent", "--agent-header");
+    }
+    for (const [flag, given] of [
+      ["--tools", settings.tools],
+      ["--tool-outputs", settings.toolOutputs],
+      ["--seed", settings.seed],
+    ] as const) {
+      if (given !== undefined) {
+        throw usageError(`${flag} simulates the tools of the agent under test: give --agent`, flag);
+      }
     }
     return undefined;
   }
@@ -116,6 +131,16 @@ export function agentRunOf(
     shard: settings.shard,
     retryFailed: settings.retryErrors,
     headers: headersOf(settings.agentHeaders, io.env),
+    simulation:
+      settings.tools === undefined &&
+      settings.toolOutputs === undefined &&
+      settings.seed === undefined
+        ? undefined
+        : {
+            ...(settings.tools === undefined ? {} : { tools: settings.tools }),
+            ...(settings.toolOutputs === undefined ? {} : { outputs: settings.toolOutputs }),
+            seed: settings.seed ?? 0,
+          },
   };
 }
 
@@ -165,7 +190,12 @@ export async function dryRunAgent(plan: AgentRunPlan, dataset: string, io: CliIo
     headers: plan.headers,
   });
   await agent.close?.();
-  const runs = await recordAgentRuns({ ...recordOptions(plan, dataset, agent, io), dryRun: true });
+  const simulation = await simulationOf(plan);
+  const runs = await recordAgentRuns({
+    ...recordOptions(plan, dataset, agent, io),
+    simulation,
+    dryRun: true,
+  });
   const parts = [`would make ${plural(runs.ran, "run")} of ${printable(agent.name)}`];
   if (runs.kept > 0) parts.push(`keep ${runs.kept} from ${shownPath(plan.recordings, io)}`);
   if (runs.copied > 0) parts.push(`copy ${plural(runs.copied, "case")} as recorded`);
@@ -174,6 +204,8 @@ export async function dryRunAgent(plan: AgentRunPlan, dataset: string, io: CliIo
 
 /** Runs the agent on the dataset's cases into the recordings file; says what it did. */
 export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: CliIo): Promise<void> {
+  // Read before the agent starts: a tools file that cannot be read refuses the run.
+  const simulation = await simulationOf(plan);
   const agent = await resolveAgent(plan.spec, {
     cwd: plan.cwd,
     process: plan.process,
@@ -194,6 +226,7 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   try {
     runs = await recordAgentRuns({
       ...recordOptions(plan, dataset, agent, io, commit),
+      simulation,
       onStart: () => {
         progress.started();
       },
@@ -219,9 +252,31 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     runs.ran > 0 && wall > 0
       ? `, ${Math.round(Math.min(1, runs.agentMs / wall) * 100)}% of the run`
       : "";
+  if (runs.unanswered > 0) {
+    io.stderr.write(
+      `toolscore: warning: ${plural(runs.unanswered, "call")} of simulated tools found no output to answer them (recorded as unanswered in ${shown}): add entries for them to the tool outputs\n`,
+    );
+  }
   io.stderr.write(
     `toolscore: ${parts.join(", ")}; agent time ${(runs.agentMs / 1000).toFixed(1)} s${busy}; recorded in ${shown}\n`,
   );
+}
+
+/** The run's simulated tools read from their files; a usage error naming the flag otherwise. */
+async function simulationOf(plan: AgentRunPlan): Promise<ToolSimulation | undefined> {
+  if (plan.simulation === undefined) return undefined;
+  const { tools, outputs, seed } = plan.simulation;
+  const read = async (flag: string, files: { tools?: string; outputs?: string }) => {
+    try {
+      return await loadToolSimulation({ ...files, seed });
+    } catch (error) {
+      if (!InvalidInputError.isInstance(error)) throw error;
+      throw usageError(error.message, flag);
+    }
+  };
+  const served = await read("--tools", tools === undefined ? {} : { tools });
+  const answers = await read("--tool-outputs", outputs === undefined ? {} : { outputs });
+  return { tools: served.tools, fixtures: answers.fixtures, seed };
 }
 
 function recordOptions(

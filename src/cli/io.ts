@@ -33,6 +33,20 @@ export const ExitCode = {
   SIGTERM: 143,
 } as const;
 
+/** Resolves when the process is asked to stop (Ctrl-C): what a server waits for. */
+export function untilStopped(io: Pick<CliIo, "signal">): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (io.signal?.aborted === true) resolve();
+    io.signal?.addEventListener(
+      "abort",
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 /** A bad command line; the message says what to type instead. */
 export function usageError(message: string, option = "argv"): InvalidOptionError {
   return new InvalidOptionError({ option, value: undefined, message });
@@ -84,13 +98,28 @@ export function namedFile(
   return file;
 }
 
-/** A number flag within [min, max], or undefined when not given; a usage error otherwise. */
-export function numberFlag(name: string, value: string | undefined, min: number, max: number) {
+/**
+ * A number flag within [min, max] (a whole one with `whole`), or undefined when not given; a usage
+ * error otherwise.
+ */
+export function numberFlag(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+  whole = false,
+) {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) {
+  if (
+    value.trim() === "" ||
+    !Number.isFinite(number) ||
+    number < min ||
+    number > max ||
+    (whole && !Number.isInteger(number))
+  ) {
     throw usageError(
-      `--${name} must be a number ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`,
+      `--${name} must be a ${whole ? "whole " : ""}number ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`,
       `--${name}`,
     );
   }

@@ -111,6 +111,12 @@ export interface RunSettings {
   readonly agentProcess: CommandProcess | undefined;
   /** Headers sent to an HTTP agent, `Name: value`, `${VAR}` read from the environment. */
   readonly agentHeaders: readonly string[];
+  /** The tools simulated for the agent (definitions: OpenAI, Anthropic, MCP). */
+  readonly tools: string | undefined;
+  /** What the simulated tools answer: entries of outputs and faults (JSONL, JSON, YAML). */
+  readonly toolOutputs: string | undefined;
+  /** The seed of the simulated tools' draws (faults on a share of calls). */
+  readonly seed: number | undefined;
 }
 
 const metrics = "Metrics and options";
@@ -726,6 +732,37 @@ export const runSettings: SettingsTable<RunSettings> = {
     config: {
       doc: "Headers sent to an HTTP agent, each 'Name: value'; ${VAR} in a value is read from the environment",
     },
+  },
+  tools: {
+    kind: kinds.file,
+    flag: {
+      value: "<file>",
+      help: "tools toolscore simulates for the agent (OpenAI, Anthropic or MCP\ndefinitions): a module gets them in its context, a command or an\nendpoint over MCP (see docs/guides/simulated-tools.md)",
+      group: agentGroup,
+    },
+    config: {
+      doc: "Tools simulated for the agent: a JSON or YAML file of definitions, relative to this file",
+    },
+  },
+  toolOutputs: {
+    kind: kinds.file,
+    flag: {
+      value: "<file>",
+      help: "what the simulated tools answer: a line per tool, arguments and\noutput or fault (error, timeout, rate-limit, malformed, latency);\na case's own toolOutputs come first",
+      group: agentGroup,
+    },
+    config: {
+      doc: "What the simulated tools answer: a JSONL, JSON or YAML file of entries, relative to this file",
+    },
+  },
+  seed: {
+    kind: kinds.number(0, 4_294_967_295, whole(0, "must be a whole number, 0 or more")),
+    flag: {
+      value: "<n>",
+      help: "the seed of the simulated tools' faults on a share of calls\n(default 0): the same seed, the same faults",
+      group: agentGroup,
+    },
+    config: { doc: "The seed of the simulated tools' faults on a share of calls (default 0)" },
   },
 };
 

@@ -5,7 +5,7 @@ import { gateFlags, gateRuleOf, settingsFor } from "./config.js";
 import { callComparingSettings, gateSettings, runSettings } from "./run-settings.js";
 import { diffPlanOf } from "./diff-plan.js";
 import { flagsOf } from "./settings.js";
-import { ExitCode, numberFlag, usageError } from "./io.js";
+import { ExitCode, numberFlag, untilStopped, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import type { Flag } from "./flags.js";
@@ -57,7 +57,7 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
   for (const given of paths) {
     if (!existsSync(given)) throw usageError(`${printable(given)}: no such file or folder`);
   }
-  const port = numberFlag("port", values.port, 0, 65_535);
+  const port = numberFlag("port", values.port, 0, 65_535, true);
   if (port !== undefined && !Number.isInteger(port))
     throw usageError("--port takes a whole number");
   const maxCases = numberFlag("max-cases", values["max-cases"], 1, Number.MAX_SAFE_INTEGER);
@@ -92,16 +92,7 @@ export async function viewCommand(argv: readonly string[], io: CliIo): Promise<n
     );
   }
   // Until Ctrl-C (the process's signal): the viewer serves in the meantime.
-  await new Promise<void>((resolve) => {
-    if (io.signal?.aborted === true) resolve();
-    io.signal?.addEventListener(
-      "abort",
-      () => {
-        resolve();
-      },
-      { once: true },
-    );
-  });
+  await untilStopped(io);
   await viewer.close();
   return ExitCode.OK;
 }

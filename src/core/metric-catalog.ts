@@ -37,6 +37,12 @@ export const metricCatalog = [
     judge: "none",
   },
   {
+    id: "recovery",
+    description:
+      "how the agent handled failed tool calls: retries within a limit, no state-changing call repeated after a timeout, no success claimed",
+    judge: "none",
+  },
+  {
     id: "deepeval-multimodal-tool-correctness",
     description:
       "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",

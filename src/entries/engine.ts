@@ -99,3 +99,15 @@ export type {
   TrajectoryComparison,
   TrajectoryDiff,
 } from "../core/trajectory-diff.js";
+export { answerText, createToolSimulator } from "../simulate/simulate-tools.js";
+export type {
+  SimulatedCall,
+  SimulatedToolSpec,
+  ToolAnswer,
+  ToolSimulator,
+  ToolSimulatorOptions,
+} from "../simulate/simulate-tools.js";
+export { faultKinds, readToolFixtures } from "../simulate/tool-outputs.js";
+export type { FaultKind, ToolFixture } from "../simulate/tool-outputs.js";
+export { readSimulatedTools } from "../simulate/simulated-tool-specs.js";
+export { exampleOfSchema } from "../simulate/schema-example.js";

@@ -82,6 +82,13 @@ export type {
   ResponseContainsDetails,
   ResponseContainsOptions,
 } from "../metrics/response-contains.js";
+export { recovery } from "../metrics/recovery.js";
+export type {
+  RecoveryCase,
+  RecoveryDetails,
+  RecoveryFailure,
+  RecoveryOptions,
+} from "../metrics/recovery.js";
 export type {
   CompareArgumentsFunction,
   MatchConstraints,

@@ -79,6 +79,12 @@ export type { MergeRecordingsOptions } from "../agent/merge-recordings.js";
 export type { ResolveAgentOptions } from "../agent/resolve-agent.js";
 export type { CommandProcess } from "../agent/command-agent.js";
 export { runAgentOnce } from "../agent/agent.js";
+export { createToolbox } from "../agent/toolbox.js";
+export type { ToolResult, Toolbox } from "../agent/toolbox.js";
+export { loadToolSimulation } from "../agent/simulation.js";
+export type { ToolSimulation } from "../agent/simulation.js";
+export { serveToolsOverStdio, startHttpToolServer } from "../agent/mcp-tools.js";
+export type { HttpToolServer, ToolServer } from "../agent/mcp-tools.js";
 export type {
   Agent,
   AgentContext,

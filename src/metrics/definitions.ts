@@ -43,6 +43,7 @@ import {
   scoreRagasToolCallF1,
 } from "./ragas-tool-call.js";
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
+import { recovery, recoveryCaseOptions } from "./recovery.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 import { describedMetric } from "../core/metric-catalog.js";
@@ -275,6 +276,13 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     caseOptions: responseContainsCaseOptions,
     create(options) {
       return responseContains(options);
+    },
+  },
+  {
+    ...describedMetric("recovery"),
+    caseOptions: recoveryCaseOptions,
+    create(options) {
+      return recovery(options);
     },
   },
 ];

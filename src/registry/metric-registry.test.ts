@@ -41,6 +41,7 @@ describe("createMetric", () => {
       "ragas-tool-call-accuracy",
       "ragas-tool-call-f1",
       "response-contains",
+      "recovery",
     ]);
     expect(deterministicMetrics.every((definition) => definition.judge === "none")).toBe(true);
   });
