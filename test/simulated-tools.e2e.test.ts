@@ -74,6 +74,55 @@ describe("eval --agent on simulated tools", () => {
     );
   });
 
+  it("answers a new run's calls as a recorded run's were answered (--tool-outputs-from)", async () => {
+    const cwd = folder();
+    expect((await evalExample(at("agent.mjs"), cwd)).code).toBe(0);
+    const replay = await runCliProcess(
+      [
+        "eval",
+        at("dataset.jsonl"),
+        "--agent",
+        at("hasty-agent.mjs"),
+        "--tool-outputs-from",
+        "results.runs.jsonl",
+        "-m",
+        "recovery",
+        "-o",
+        "again.jsonl",
+      ],
+      { cwd },
+    );
+    expect(replay.code).toBe(1);
+    const [line] = readJsonl(path.join(cwd, "again.runs.jsonl")) as unknown as Recorded[];
+    // The first refund as recorded (a timeout); the second, which the recorded run never made,
+    // by the last answer those arguments got.
+    expect(line.metadata.agentRun.simulatedTools).toEqual([
+      expect.objectContaining({
+        answer: "fault",
+        fault: "timeout",
+        from: expect.stringMatching(/results\.runs\.jsonl:1\[0\]$/) as unknown,
+      }),
+      expect.objectContaining({
+        answer: "fault",
+        fault: "timeout",
+        from: expect.stringMatching(/results\.runs\.jsonl:1\[0\]$/) as unknown,
+      }),
+    ]);
+    const missing = await runCliProcess(
+      [
+        "eval",
+        at("dataset.jsonl"),
+        "--agent",
+        at("agent.mjs"),
+        "--tool-outputs-from",
+        "none.jsonl",
+      ],
+      { cwd },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read the recordings .*none\.jsonl: no such file/);
+  });
+
   it("serves a command agent its tools over MCP at the URL of its request", async () => {
     const cwd = folder();
     const run = await evalExample(`"${process.execPath}" ${at("mcp-agent.mjs")}`, cwd);

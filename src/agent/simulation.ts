@@ -4,13 +4,16 @@
  * `toolOutputs` and tools.
  */
 import { access, readFile } from "node:fs/promises";
-import { DatasetParseError, InvalidInputError } from "../core/errors.js";
+import { DatasetParseError, ErrorCode, InvalidInputError } from "../core/errors.js";
+import { isJsonObject, jsonEquals } from "../core/json.js";
+import type { JsonObject } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
-import { readDatasetRecords } from "../node/dataset.js";
+import type { ToolCall } from "../core/tool-call.js";
+import { readDataset, readDatasetRecords } from "../node/dataset.js";
 import { readSimulatedTools } from "../simulate/simulated-tool-specs.js";
 import type { SimulatedToolSpec } from "../simulate/simulate-tools.js";
-import { readToolFixtures } from "../simulate/tool-outputs.js";
-import type { ToolFixture } from "../simulate/tool-outputs.js";
+import { faultKinds, fixturesOfCalls, readToolFixtures } from "../simulate/tool-outputs.js";
+import type { FaultKind, ToolFixture } from "../simulate/tool-outputs.js";
 import { createToolbox } from "./toolbox.js";
 import type { Toolbox } from "./toolbox.js";
 
@@ -22,7 +25,15 @@ export interface ToolSimulation {
   readonly fixtures: readonly ToolFixture[];
   /** The seed of the draws (`share` entries). */
   readonly seed: number;
+  /**
+   * Entries made from an earlier run's recordings, by case and run (`caseRunKey`): each case's
+   * calls answered as they were then, after the case's own entries and before the run's.
+   */
+  readonly recorded?: ReadonlyMap<string, readonly ToolFixture[]>;
 }
+
+/** The key of a case's run in `ToolSimulation.recorded`. */
+export const caseRunKey = (caseId: string, run: number): string => `${caseId}\u0000${run}`;
 
 /**
  * Reads the run's tool definitions (`tools`, a JSON or YAML file) and outputs (`outputs`, a
@@ -32,11 +43,76 @@ export interface ToolSimulation {
 export async function loadToolSimulation(options: {
   readonly tools?: string | undefined;
   readonly outputs?: string | undefined;
+  /** Recordings of an earlier run, whose cases' calls are answered as they were then. */
+  readonly recorded?: string | undefined;
   readonly seed: number;
 }): Promise<ToolSimulation> {
   const tools = options.tools === undefined ? [] : await readToolsFile(options.tools);
   const fixtures = options.outputs === undefined ? [] : await readOutputsFile(options.outputs);
-  return { tools, fixtures, seed: options.seed };
+  if (options.recorded === undefined) return { tools, fixtures, seed: options.seed };
+  const recorded = await readRecordedOutputs(options.recorded);
+  return { tools, fixtures, seed: options.seed, recorded };
+}
+
+/**
+ * The entries each case's recorded run makes (`fixturesOfCalls`), by case and run. A line that
+ * cannot be read, or holds no run, names the file and the line: a replay that silently lacked a
+ * case's outputs would answer it with errors.
+ */
+async function readRecordedOutputs(file: string): Promise<Map<string, ToolFixture[]>> {
+  await refuseMissing(file, "recordings");
+  const recorded = new Map<string, ToolFixture[]>();
+  for await (const entry of readDataset(file)) {
+    if (DatasetParseError.isInstance(entry)) {
+      // A run that failed has no outputs to give; any other line is an error.
+      if (entry.code === ErrorCode.AGENT_RUN) continue;
+      throw new InvalidInputError({ field: file, message: entry.message, cause: entry });
+    }
+    const where = `${file}:${entry.line ?? `item ${entry.index + 1}`}`;
+    const calls = withLoggedFaults(entry.toolsCalled ?? [], entry.metadata);
+    recorded.set(caseRunKey(entry.id, entry.run ?? 0), fixturesOfCalls(calls, where));
+  }
+  return recorded;
+}
+
+/**
+ * A recorded run's calls with the faults its simulated tools' log says answered them: a transcript
+ * keeps a timeout's text but seldom that it was an error. The log is read call by call, in order,
+ * where its tool and arguments are the call's.
+ */
+function withLoggedFaults(
+  calls: readonly ToolCall[],
+  metadata: JsonObject | undefined,
+): (ToolCall & { fault?: Exclude<FaultKind, "latency"> })[] {
+  const agentRun = metadata?.agentRun;
+  const log = isJsonObject(agentRun) ? agentRun.simulatedTools : undefined;
+  if (!Array.isArray(log)) return [...calls];
+  return calls.map((call, at) => {
+    const logged = log[at];
+    if (
+      !isJsonObject(logged) ||
+      logged.tool !== call.name ||
+      !isJsonObject(logged.arguments) ||
+      !jsonEquals(logged.arguments, call.inputParameters)
+    ) {
+      return call;
+    }
+    if (logged.answer === "fault" && faultKinds.includes(logged.fault as FaultKind)) {
+      return { ...call, fault: logged.fault as Exclude<FaultKind, "latency"> };
+    }
+    return logged.answer === "output" ? call : { ...call, fault: "error" as const };
+  });
+}
+
+async function refuseMissing(file: string, what: string): Promise<void> {
+  try {
+    await access(file);
+  } catch {
+    throw new InvalidInputError({
+      field: file,
+      message: `cannot read the ${what} ${file}: no such file`,
+    });
+  }
 }
 
 async function readToolsFile(file: string): Promise<SimulatedToolSpec[]> {
@@ -65,14 +141,7 @@ async function readToolsFile(file: string): Promise<SimulatedToolSpec[]> {
 }
 
 async function readOutputsFile(file: string): Promise<ToolFixture[]> {
-  try {
-    await access(file);
-  } catch {
-    throw new InvalidInputError({
-      field: file,
-      message: `cannot read the tool outputs ${file}: no such file`,
-    });
-  }
+  await refuseMissing(file, "tool outputs");
   const fixtures: ToolFixture[] = [];
   for await (const { value, place } of readDatasetRecords(file)) {
     const at = `${file}:${place.line ?? `item ${place.index + 1}`}`;
@@ -107,9 +176,13 @@ export function toolboxOfRun(
     run.toolOutputs === undefined
       ? []
       : readToolFixtures(run.toolOutputs, (index) => `toolOutputs[${index}]`);
+  const recorded =
+    simulation?.recorded?.get(caseRunKey(run.caseId, run.attempt)) ??
+    simulation?.recorded?.get(caseRunKey(run.caseId, 0)) ??
+    [];
   return createToolbox({
     tools: run.availableTools ?? simulation?.tools ?? [],
-    fixtures: [...own, ...(simulation?.fixtures ?? [])],
+    fixtures: [...own, ...recorded, ...(simulation?.fixtures ?? [])],
     seed: simulation?.seed ?? 0,
     run: `${run.caseId}\u0000${run.attempt}`,
     maxLatencyMs,

@@ -42,8 +42,15 @@ export interface AgentRunPlan {
   /** Load a module agent anew (`--watch`: it may have been edited). */
   readonly fresh?: boolean;
   /** The simulated tools' files and seed, when the run gives any. */
-  readonly simulation:
-    { readonly tools?: string; readonly outputs?: string; readonly seed: number } | undefined;
+  readonly simulation: SimulationFiles | undefined;
+}
+
+/** The simulated tools' files, as the run names them, and the seed. */
+interface SimulationFiles {
+  readonly tools?: string;
+  readonly outputs?: string;
+  readonly recorded?: string;
+  readonly seed: number;
 }
 
 /** The agent run of `settings`, checked; undefined without --agent. */
@@ -83,6 +90,7 @@ export function agentRunOf(
     for (const [flag, given] of [
       ["--tools", settings.tools],
       ["--tool-outputs", settings.toolOutputs],
+      ["--tool-outputs-from", settings.toolOutputsFrom],
       ["--seed", settings.seed],
     ] as const) {
       if (given !== undefined) {
@@ -131,16 +139,21 @@ export function agentRunOf(
     shard: settings.shard,
     retryFailed: settings.retryErrors,
     headers: headersOf(settings.agentHeaders, io.env),
-    simulation:
-      settings.tools === undefined &&
-      settings.toolOutputs === undefined &&
-      settings.seed === undefined
-        ? undefined
-        : {
-            ...(settings.tools === undefined ? {} : { tools: settings.tools }),
-            ...(settings.toolOutputs === undefined ? {} : { outputs: settings.toolOutputs }),
-            seed: settings.seed ?? 0,
-          },
+    simulation: simulationFilesOf(settings),
+  };
+}
+
+/** The simulated tools' files and seed the run gives; undefined when it gives none. */
+function simulationFilesOf(settings: RunSettings): SimulationFiles | undefined {
+  const { tools, toolOutputs, toolOutputsFrom, seed } = settings;
+  if ([tools, toolOutputs, toolOutputsFrom, seed].every((given) => given === undefined)) {
+    return undefined;
+  }
+  return {
+    ...(tools === undefined ? {} : { tools }),
+    ...(toolOutputs === undefined ? {} : { outputs: toolOutputs }),
+    ...(toolOutputsFrom === undefined ? {} : { recorded: toolOutputsFrom }),
+    seed: seed ?? 0,
   };
 }
 
@@ -265,8 +278,9 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
 /** The run's simulated tools read from their files; a usage error naming the flag otherwise. */
 async function simulationOf(plan: AgentRunPlan): Promise<ToolSimulation | undefined> {
   if (plan.simulation === undefined) return undefined;
-  const { tools, outputs, seed } = plan.simulation;
-  const read = async (flag: string, files: { tools?: string; outputs?: string }) => {
+  const { tools, outputs, recorded, seed } = plan.simulation;
+  // Each file on its own: an error names the flag of the file it is in.
+  const read = async (flag: string, files: Omit<SimulationFiles, "seed">) => {
     try {
       return await loadToolSimulation({ ...files, seed });
     } catch (error) {
@@ -276,7 +290,13 @@ async function simulationOf(plan: AgentRunPlan): Promise<ToolSimulation | undefi
   };
   const served = await read("--tools", tools === undefined ? {} : { tools });
   const answers = await read("--tool-outputs", outputs === undefined ? {} : { outputs });
-  return { tools: served.tools, fixtures: answers.fixtures, seed };
+  const replayed = await read("--tool-outputs-from", recorded === undefined ? {} : { recorded });
+  return {
+    tools: served.tools,
+    fixtures: answers.fixtures,
+    seed,
+    ...(replayed.recorded === undefined ? {} : { recorded: replayed.recorded }),
+  };
 }
 
 function recordOptions(

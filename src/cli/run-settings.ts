@@ -115,6 +115,8 @@ export interface RunSettings {
   readonly tools: string | undefined;
   /** What the simulated tools answer: entries of outputs and faults (JSONL, JSON, YAML). */
   readonly toolOutputs: string | undefined;
+  /** Recordings of an earlier run whose outputs the simulated tools answer each case's calls with. */
+  readonly toolOutputsFrom: string | undefined;
   /** The seed of the simulated tools' draws (faults on a share of calls). */
   readonly seed: number | undefined;
 }
@@ -753,6 +755,17 @@ export const runSettings: SettingsTable<RunSettings> = {
     },
     config: {
       doc: "What the simulated tools answer: a JSONL, JSON or YAML file of entries, relative to this file",
+    },
+  },
+  toolOutputsFrom: {
+    kind: kinds.file,
+    flag: {
+      value: "<recordings>",
+      help: "answer each case's tool calls as its run in these recordings was\nanswered (the same call of a tool with the same arguments; else the\nlast output those arguments got), before --tool-outputs",
+      group: agentGroup,
+    },
+    config: {
+      doc: "Recordings of an earlier run whose tool outputs answer each case's calls, relative to this file",
     },
   },
   seed: {

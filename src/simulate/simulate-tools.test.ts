@@ -5,7 +5,7 @@ import type { JsonObject } from "../core/json.js";
 import { exampleOfSchema } from "./schema-example.js";
 import { answerText, createToolSimulator, draw } from "./simulate-tools.js";
 import type { SimulatedToolSpec } from "./simulate-tools.js";
-import { readToolFixtures } from "./tool-outputs.js";
+import { fixturesOfCalls, readToolFixtures } from "./tool-outputs.js";
 
 const fixtures = (items: unknown[]) => readToolFixtures(items, (i) => `toolOutputs[${i}]`);
 
@@ -253,6 +253,37 @@ describe("createToolSimulator", () => {
       expect(value).toBeGreaterThanOrEqual(0);
       expect(value).toBeLessThan(1);
     }
+  });
+});
+
+describe("fixturesOfCalls", () => {
+  it("answers a replay of a recorded run as it was answered, and other calls by the last output", () => {
+    const recorded: Parameters<typeof fixturesOfCalls>[0] = [
+      { name: "get_order", inputParameters: { id: "A1" }, output: { status: "paid" } },
+      {
+        name: "refund",
+        inputParameters: { id: "A1" },
+        output: "refund timed out",
+        fault: "timeout" as const,
+      },
+      { name: "get_order", inputParameters: { id: "A1" }, output: { status: "refunded" } },
+      { name: "get_order", inputParameters: { $match: "any" }, output: "data, not a matcher" },
+    ];
+    const entries = fixturesOfCalls(recorded, "runs.jsonl:3");
+    const simulator = createToolSimulator({ tools: [], fixtures: entries, seed: 0, run: "r" });
+    const replay = recorded.map((call) => simulator.call(call.name, call.inputParameters));
+    expect(replay.map(answerText)).toEqual([
+      '{"status":"paid"}',
+      "refund timed out",
+      '{"status":"refunded"}',
+      "data, not a matcher",
+    ]);
+    expect(replay[1]).toMatchObject({ kind: "fault", fault: "timeout", from: "runs.jsonl:3[1]" });
+    // A fifth lookup of A1, which the recorded run never made: the last output A1 got.
+    expect(simulator.call("get_order", { id: "A1" })).toMatchObject({
+      output: { status: "refunded" },
+    });
+    expect(simulator.call("get_order", { id: "B2" }).kind).toBe("unanswered");
   });
 });
 

@@ -194,3 +194,44 @@ function milliseconds(
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
   return fail("must be a number of milliseconds, 0 or more", field);
 }
+
+/**
+ * Entries that answer calls as a recorded run's were answered: each call's output (a tool error
+ * as an `error` fault with its text) for the same tool and arguments, at the same call number of
+ * the tool, then, for any other call of those arguments, the last output they got. A replay of
+ * the same calls gets the same answers; a run that parts from it still finds what it looked up.
+ */
+export function fixturesOfCalls(
+  calls: readonly {
+    readonly name: string;
+    readonly inputParameters: JsonObject;
+    readonly output: JsonValue;
+    readonly isError?: boolean;
+    /** The fault that answered it, when a simulator's log says (a transcript may not). */
+    readonly fault?: Exclude<FaultKind, "latency">;
+  }[],
+  source: string,
+): ToolFixture[] {
+  const counts = new Map<string, number>();
+  const exact: ToolFixture[] = [];
+  const last = new Map<string, ToolFixture>();
+  for (const [at, call] of calls.entries()) {
+    const number = (counts.get(call.name) ?? 0) + 1;
+    counts.set(call.name, number);
+    const text = typeof call.output === "string" ? call.output : JSON.stringify(call.output);
+    const answer: ToolFixture["answer"] =
+      call.fault !== undefined || call.isError === true
+        ? { kind: "fault", fault: call.fault ?? "error", message: text }
+        : { kind: "output", output: call.output };
+    const entry = {
+      tool: call.name,
+      // As JSON, never read for matchers: a recorded argument is data.
+      arguments: call.inputParameters,
+      answer,
+      source: `${source}[${at}]`,
+    };
+    exact.push({ ...entry, calls: [number] });
+    last.set(`${call.name}\u0000${JSON.stringify(call.inputParameters)}`, entry);
+  }
+  return [...exact, ...last.values()];
+}
