@@ -455,6 +455,18 @@ console.log(JSON.stringify({
     expect(cli.stderr).toContain("npm install openai");
     expect(cli.code).toBe(2);
     expect(existsSync(path.join(consumer.directory, "judged.jsonl"))).toBe(false);
+
+    // Simulated tools served over MCP to a command: the SDK is asked for before any run.
+    consumer.write("cases.jsonl", `${JSON.stringify({ id: "c", input: "q" })}\n`);
+    consumer.write("tools.json", JSON.stringify([{ name: "a", description: "A tool" }]));
+    const mcp = await runProgram(
+      bin,
+      ["eval", "cases.jsonl", "--agent", "node never-run.mjs", "--tools", "tools.json"],
+      { cwd: consumer.directory },
+    );
+    expect(mcp.stderr).toContain("npm install @modelcontextprotocol/sdk");
+    expect(mcp.code).toBe(2);
+    expect(existsSync(path.join(consumer.directory, "toolscore-results.runs.jsonl"))).toBe(false);
   });
 
   it("loads an SDK installed afterwards, by import and by require", async () => {

@@ -30,6 +30,14 @@ async function loadSdk() {
 
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
+/**
+ * Loads the MCP SDK, or throws `MissingDependencyError` naming it: for a run to fail as it is set
+ * up, before any case runs, rather than at its first run that serves tools over MCP.
+ */
+export async function requireMcpSdk(): Promise<void> {
+  await loadSdk();
+}
+
 /** An MCP server answering `tools/list` and `tools/call` from `toolbox`. */
 function mcpServer(sdk: Sdk, toolbox: Toolbox) {
   // The low-level server: McpServer takes zod schemas, and these tools come with JSON Schemas.

@@ -10,6 +10,7 @@ import type { Agent } from "../agent/agent.js";
 import { createProgress } from "./progress.js";
 import { resolveAgent } from "../agent/resolve-agent.js";
 import { loadToolSimulation } from "../agent/simulation.js";
+import { requireMcpSdk } from "../agent/mcp-tools.js";
 import type { ToolSimulation } from "../agent/simulation.js";
 import { InvalidInputError } from "../core/errors.js";
 import { agentCommit } from "../agent/commit.js";
@@ -225,6 +226,13 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
     headers: plan.headers,
     fresh: plan.fresh,
   });
+  // A command or an endpoint gets its simulated tools over MCP: the SDK is needed before any run.
+  if (simulation !== undefined && agent.toolsInContext !== true) {
+    await requireMcpSdk().catch(async (error: unknown) => {
+      await agent.close?.();
+      throw error;
+    });
+  }
   const shown = shownPath(plan.recordings, io);
   const progress = createProgress({
     stream: io.stderr,
