@@ -66,6 +66,22 @@ describe("loadToolSimulation", () => {
     ).rejects.toThrow(InvalidInputError);
   });
 
+  it("reads tools from YAML, and names a file that is neither", async () => {
+    const dir = folder();
+    writeFileSync(
+      path.join(dir, "tools.yaml"),
+      "- name: get_order\n  description: Look up an order\n  readOnly: true\n",
+    );
+    const read = await loadToolSimulation({ tools: path.join(dir, "tools.yaml"), seed: 0 });
+    expect(read.tools).toEqual([
+      { name: "get_order", description: "Look up an order", readOnly: true },
+    ]);
+    writeFileSync(path.join(dir, "tools.json"), "[{");
+    await expect(
+      loadToolSimulation({ tools: path.join(dir, "tools.json"), seed: 0 }),
+    ).rejects.toThrow(/tools\.json is not JSON/);
+  });
+
   it("makes no toolbox for a run without simulated tools, and names a case's bad entry", () => {
     const run = { caseId: "c", attempt: 0, availableTools: undefined };
     expect(toolboxOfRun(undefined, { ...run, toolOutputs: undefined }, 1000)).toBeUndefined();
