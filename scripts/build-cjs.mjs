@@ -92,7 +92,7 @@ const declarations = await rolldown({
   ),
   platform: "node",
   external: (id) => !id.startsWith(".") && !path.isAbsolute(id),
-  plugins: [dts({ dtsOnly: true, tsconfig: false })],
+  plugins: [dts({ dtsInput: true, emitDtsOnly: true, tsconfig: false })],
 });
 await declarations.write({
   dir: out,
