@@ -82,6 +82,37 @@ describe("loadToolSimulation", () => {
     ).rejects.toThrow(/tools\.json is not JSON/);
   });
 
+  it("serves a case's own tools, with the output schemas the run's same-named tools declare", async () => {
+    const simulation = {
+      tools: [
+        {
+          name: "weather",
+          outputSchema: { type: "object", properties: { temp: { type: "number" } } },
+        },
+      ],
+      fixtures: [],
+      seed: 0,
+    };
+    const box = toolboxOfRun(
+      simulation,
+      {
+        caseId: "c",
+        attempt: 0,
+        toolOutputs: undefined,
+        availableTools: [{ name: "weather", description: "The weather" }, { name: "news" }],
+      },
+      1000,
+    );
+    expect(box?.tools.map((tool) => tool.name)).toEqual(["weather", "news"]);
+    expect(await box?.call("weather", {})).toEqual({
+      text: '{"temp":0}',
+      isError: false,
+      output: { temp: 0 },
+    });
+    expect(await box?.call("news", {})).toMatchObject({ isError: true });
+    expect((await box?.call("forecast", {}))?.text).toBe('there is no tool named "forecast"');
+  });
+
   it("makes no toolbox for a run without simulated tools, and names a case's bad entry", () => {
     const run = { caseId: "c", attempt: 0, availableTools: undefined };
     expect(toolboxOfRun(undefined, { ...run, toolOutputs: undefined }, 1000)).toBeUndefined();

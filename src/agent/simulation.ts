@@ -162,6 +162,22 @@ export interface CaseTools {
 }
 
 /**
+ * The tools a run serves: the case's, each with the output schema the run's same-named tool
+ * declares (a case's tool list seldom gives one); the run's when the case names none.
+ */
+function servedTools(
+  own: readonly ToolSpec[] | undefined,
+  run: readonly SimulatedToolSpec[],
+): readonly SimulatedToolSpec[] {
+  if (own === undefined) return run;
+  const schemas = new Map(run.map((tool) => [tool.name, tool.outputSchema]));
+  return own.map((tool) => {
+    const outputSchema = schemas.get(tool.name);
+    return outputSchema === undefined ? tool : { ...tool, outputSchema };
+  });
+}
+
+/**
  * The toolbox of one run of a case, or undefined when neither the run nor the case simulates
  * tools: the case's entries first, then the run's; the case's tools, else the run's. A case entry
  * that cannot be read throws `InvalidInputError` naming it.
@@ -181,7 +197,7 @@ export function toolboxOfRun(
     simulation?.recorded?.get(caseRunKey(run.caseId, 0)) ??
     [];
   return createToolbox({
-    tools: run.availableTools ?? simulation?.tools ?? [],
+    tools: servedTools(run.availableTools, simulation?.tools ?? []),
     fixtures: [...own, ...recorded, ...(simulation?.fixtures ?? [])],
     seed: simulation?.seed ?? 0,
     run: `${run.caseId}\u0000${run.attempt}`,
