@@ -156,6 +156,7 @@ export async function runAgentOnce(
       : AbortSignal.any([timeout.signal, options.signal]);
   const log: string[] = [];
   const reported: AgentRunDetails[] = [];
+  const { tools } = options;
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
   // The agent may not heed its signal: the run ends at the deadline all the same.
@@ -174,13 +175,14 @@ export async function runAgentOnce(
       log: (message: unknown) => log.push(String(message)),
       // An estimate is toolscore's to make, from the tokens: never the agent's to give.
       report: (details) => reported.push({ ...details, estimatedCostUsd: undefined }),
-      ...(options.tools === undefined
+      ...(tools === undefined
         ? {}
         : {
+            // A call the agent gives no signal of its own ends with the run.
             tools: {
-              tools: options.tools.tools,
+              tools: tools.tools,
               call: (name: string, args: unknown, callSignal?: AbortSignal) =>
-                (options.tools as Toolbox).call(name, args, callSignal ?? signal),
+                tools.call(name, args, callSignal ?? signal),
             },
           }),
     };

@@ -13,13 +13,12 @@ import type { JsonObject } from "../core/json.js";
 import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
 import { readDatasetRecords, withNamedFiles } from "../node/dataset.js";
-import type { ToolSpec } from "../core/test-case.js";
 import { runAgentOnce, sumDetails } from "./agent.js";
 import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
 import { startHttpToolServer } from "./mcp-tools.js";
 import type { HttpToolServer } from "./mcp-tools.js";
 import { toolboxOfRun } from "./simulation.js";
-import type { ToolSimulation } from "./simulation.js";
+import type { CaseTools, ToolSimulation } from "./simulation.js";
 import type { Toolbox } from "./toolbox.js";
 
 export interface RecordAgentRunsOptions {
@@ -170,7 +169,8 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
           if (options.signal?.aborted === true) return;
           ran++;
           agentMs += run.durationMs;
-          unanswered += run.simulatedTools?.filter((c) => c.answer === "unanswered").length ?? 0;
+          unanswered +=
+            run.toolbox?.calls.filter((call) => call.answer === "unanswered").length ?? 0;
           const answered = run.failure === undefined && run.unreadable === undefined;
           if (!answered) failed++;
           await write(recordingOf(raw, id, attempt, options, run));
@@ -207,7 +207,7 @@ function readCase(
       readonly id: string;
       readonly hasRun: boolean;
       readonly inputs: readonly Content[] | undefined;
-      readonly tools: Pick<DatasetCaseTools, "toolOutputs" | "availableTools">;
+      readonly tools: CaseToolsGiven;
     } {
   if (DatasetParseError.isInstance(value)) return value;
   try {
@@ -243,10 +243,7 @@ function readCase(
 }
 
 /** What a case gives its simulated tools. */
-interface DatasetCaseTools {
-  readonly toolOutputs: readonly unknown[] | undefined;
-  readonly availableTools: readonly ToolSpec[] | undefined;
-}
+type CaseToolsGiven = Omit<CaseTools, "caseId" | "attempt">;
 
 /** One run of a case: each turn's transcript, up to the turn that failed, if one did. */
 interface CaseRun {
@@ -260,10 +257,8 @@ interface CaseRun {
   readonly failure?: string;
   /** The case's entries could not be read: the run is the case's error, not the agent's. */
   readonly unreadable?: string;
-  /** The calls its simulated tools answered, when it had them. */
-  readonly simulatedTools?: Toolbox["calls"];
-  /** The tools it was served, when it had simulated tools. */
-  readonly servedTools?: Toolbox["tools"];
+  /** Its simulated tools, when it had them: those served, and the calls they answered. */
+  readonly toolbox?: Pick<Toolbox, "tools" | "calls">;
 }
 
 /**
@@ -277,7 +272,7 @@ async function runCase(
     readonly id: string;
     readonly inputs: readonly Content[];
     readonly attempt: number;
-    readonly tools: DatasetCaseTools;
+    readonly tools: CaseToolsGiven;
   },
   mcpServer: () => Promise<HttpToolServer>,
 ): Promise<CaseRun> {
@@ -300,8 +295,7 @@ async function runCase(
       : (await mcpServer()).add(`/mcp/${session}`, toolbox);
   const history: AgentTurn[] = [];
   const turns: CaseRun["turns"][number][] = [];
-  const simulated =
-    toolbox === undefined ? {} : { simulatedTools: toolbox.calls, servedTools: toolbox.tools };
+  const simulated = toolbox === undefined ? {} : { toolbox };
   let durationMs = 0;
   try {
     for (const [turn, input] of inputs.entries()) {
@@ -425,8 +419,8 @@ function recordingOf(
   );
   if (log.length > 0) agentRun.log = log;
   // What the simulated tools answered, faults and all: how the run met its tools.
-  if (run.simulatedTools !== undefined) {
-    agentRun.simulatedTools = run.simulatedTools.map((call) => ({ ...call }));
+  if (run.toolbox !== undefined) {
+    agentRun.simulatedTools = run.toolbox.calls.map((call) => ({ ...call }));
   }
   if (conversation !== undefined) {
     agentRun.turns = run.turns.map((turn): JsonObject => {
@@ -453,8 +447,9 @@ function recordingOf(
   if (run.failure !== undefined) line.runError = { code: "AGENT_RUN", message: run.failure };
   // The tools the agent had, for the metrics that read which change state and which only look.
   const listed = Object.hasOwn(raw, "availableTools") || Object.hasOwn(raw, "available_tools");
-  if (!listed && run.servedTools !== undefined && run.servedTools.length > 0) {
-    line.availableTools = run.servedTools.map(({ outputSchema: _, ...tool }) => ({ ...tool }));
+  const served = run.toolbox?.tools ?? [];
+  if (!listed && served.length > 0) {
+    line.availableTools = served.map(({ outputSchema: _, ...tool }) => ({ ...tool }));
   }
   if (run.unreadable !== undefined) {
     line.runError = { code: "DATASET_PARSE", message: run.unreadable };
