@@ -57,6 +57,11 @@ export interface DatasetCase extends TestCase {
    * reads the entries; see docs/guides/simulated-tools.md).
    */
   readonly toolOutputs?: readonly unknown[];
+  /**
+   * The simulated user a run of the case by the agent talks with, as given (the agent runner
+   * reads it; see docs/guides/simulated-users.md).
+   */
+  readonly user?: JsonObject;
 }
 
 export interface ReadDatasetCaseOptions {
@@ -100,6 +105,7 @@ const caseSpellings = {
   turnAggregate: ["turnAggregate", "turn_aggregate"],
   runError: ["runError", "run_error"],
   toolOutputs: ["toolOutputs", "tool_outputs"],
+  user: ["user"],
 } as const;
 
 type Field = keyof typeof caseSpellings;
@@ -152,7 +158,10 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (run !== undefined && !(typeof run === "number" && Number.isInteger(run) && run >= 0)) {
     fail(`run must be a whole number (0, 1, 2, ...), got ${JSON.stringify(run)}`, "run");
   }
-  if (values.runError !== undefined) throw runErrorOf(fields, id, options, where);
+  // A run the simulated user spoiled is read whole (reports show it) and scored by no metric.
+  const simulatorFault =
+    values.runError === undefined ? undefined : runErrorOf(fields, id, options, where);
+  if (simulatorFault !== undefined && typeof simulatorFault !== "string") throw simulatorFault;
   const given = readTurnFields(fields, { callsGiven: false, expectNone: false });
   let availableTools: readonly ToolSpec[] | undefined;
   if (values.availableTools !== undefined) {
@@ -200,6 +209,9 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (given.metricOptions !== undefined) read.metricOptions = given.metricOptions;
   const toolOutputs = fields.list("toolOutputs");
   if (toolOutputs !== undefined) read.toolOutputs = toolOutputs;
+  const user = fields.object("user", 'an object { "goal": ..., "facts": { ... } }');
+  if (user !== undefined) read.user = user;
+  if (simulatorFault !== undefined) read.simulatorFault = simulatorFault;
   const metadata = fields.object("metadata", "an object");
   if (metadata !== undefined) read.metadata = metadata;
   if (turns !== undefined) notes.push(...turns.notes);
@@ -218,23 +230,28 @@ type CaseFields = RecordFields<Field>;
 
 /**
  * The error a recording gives for a run that never happened (the agent failed on the case, or
- * its dataset line could not be read): the case's error, as the run met it.
+ * its dataset line could not be read): the case's error, as the run met it. A run its simulated
+ * user spoiled (`USER_SIMULATOR`) is no error of the case: the fault is returned, as text.
  */
 function runErrorOf(
   fields: CaseFields,
   id: string,
   options: ReadDatasetCaseOptions,
   where: string,
-): DatasetParseError {
+): DatasetParseError | string {
   const given = fields.object("runError", 'an object { "code": "AGENT_RUN", "message": ... }');
   const code = given?.code;
   const message = given?.message;
-  if ((code !== "AGENT_RUN" && code !== "DATASET_PARSE") || typeof message !== "string") {
+  if (
+    (code !== "AGENT_RUN" && code !== "DATASET_PARSE" && code !== "USER_SIMULATOR") ||
+    typeof message !== "string"
+  ) {
     return fields.fail(
-      `${fields.name("runError")} must be { "code": "AGENT_RUN" or "DATASET_PARSE", "message": text }`,
+      `${fields.name("runError")} must be { "code": "AGENT_RUN", "DATASET_PARSE" or "USER_SIMULATOR", "message": text }`,
       "runError",
     );
   }
+  if (code === "USER_SIMULATOR") return message;
   const place = {
     message: `${where}: ${code === "AGENT_RUN" ? "the agent failed: " : ""}${message}`,
     item: options.index,

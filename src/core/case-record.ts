@@ -64,6 +64,8 @@ export interface CaseRecord {
   readonly turns?: readonly CaseStatus[];
   readonly metrics: Readonly<Record<string, MetricEntry>>;
   readonly error?: CaseError;
+  /** The run was spoiled by its simulated user (see `CaseResult.simulatorFault`). */
+  readonly simulatorFault?: true;
   /** What the case was, for reports; left out when `source` says where to read it again. */
   readonly case?: CaseContent;
   /** Where the case's line sits in a JSONL dataset (bytes), to read it again for reports. */

@@ -44,6 +44,11 @@ export interface CaseResult {
   /** Empty when the case could not be read (`error` says why). */
   readonly results: readonly MetricResult[];
   readonly error?: CaseError;
+  /**
+   * The run was spoiled by its simulated user, not the agent (`TestCase.simulatorFault`): the case
+   * is not evaluable, and the summary counts it apart.
+   */
+  readonly simulatorFault?: true;
   /** What the run left unused or read otherwise in this case, said to the user (never scored). */
   readonly notes?: readonly string[];
   readonly durationMs: number;

@@ -61,6 +61,11 @@ export interface EvaluationSummary {
   /** Cases a judge could not tell, that no metric failed or errored on. */
   readonly notEvaluable: number;
   /**
+   * Of the cases not evaluable, those whose run its simulated user spoiled (a made-up fact, a
+   * conversation never ended): the simulator's faults, not the agent's. Absent when none were.
+   */
+  readonly simulatorFaults?: number;
+  /**
    * Cases with no metric result at all: they could not be read, or the application run for them
    * threw. Every metric of the run counts them as errors in reports.
    */
@@ -118,7 +123,9 @@ export const FlatOutcome = {
  * of cases; the runner uses one, and so does re-rendering a report from a results file.
  */
 export interface SummaryBuilder {
-  add(result: Pick<CaseResult, "id" | "status" | "results" | "group" | "turns">): void;
+  add(
+    result: Pick<CaseResult, "id" | "status" | "results" | "group" | "turns" | "simulatorFault">,
+  ): void;
   /**
    * Adds a case from flat figures, as worker threads send them: for metric `m` of the builder's
    * metric names, `kinds[at + m]` is a {@link FlatOutcome}, with the score and success (1 or 0)
@@ -131,6 +138,8 @@ export interface SummaryBuilder {
     status: CaseResult["status"];
     /** A conversation's turns' statuses, as codes (see `turnCodes`). */
     turns?: string | undefined;
+    /** Whether its simulated user spoiled the run (see `CaseResult.simulatorFault`). */
+    simulatorFault?: boolean | undefined;
     kinds: ArrayLike<number>;
     scores: ArrayLike<number>;
     successes: ArrayLike<number>;
@@ -247,6 +256,7 @@ export function createSummaryBuilder(
   let errors = 0;
   let notEvaluable = 0;
   let unscored = 0;
+  let simulatorFaults = 0;
   const turnTally = createTurnTally();
   const countCase = (status: CaseResult["status"], group: string | undefined) => {
     repeats.add(group, status === "passed");
@@ -261,6 +271,7 @@ export function createSummaryBuilder(
   return {
     add(result) {
       countCase(result.status, result.group);
+      if (result.simulatorFault === true) simulatorFaults++;
       turnTally.count(result.turns, result.group);
       if (result.results.length === 0) unscored++;
       for (const metric of result.results) {
@@ -272,8 +283,9 @@ export function createSummaryBuilder(
         else addScore(accumulator, result.id, metric.score, metric.success);
       }
     },
-    addFlat({ id, group, status, turns, kinds, scores, successes, at }) {
+    addFlat({ id, group, status, turns, simulatorFault, kinds, scores, successes, at }) {
       countCase(status, group);
+      if (simulatorFault === true) simulatorFaults++;
       if (turns !== undefined && turns !== "") turnTally.count(turnStatusesOf(turns), group);
       let ran = 0;
       for (let m = 0; m < ordered.length; m++) {
@@ -313,6 +325,7 @@ export function createSummaryBuilder(
         failed,
         errors,
         notEvaluable,
+        ...(simulatorFaults === 0 ? {} : { simulatorFaults }),
         unscored,
         passRate: cases === 0 ? null : passed / cases,
         metrics,

@@ -96,6 +96,11 @@ export interface TestCase {
    * shared, never copied, so a turn of a long conversation costs what any turn costs.
    */
   readonly conversation?: ConversationPlace;
+  /**
+   * Why the run is not the agent's to answer for: its simulated user spoiled it (made up a fact,
+   * never ended, ...). No metric scores the case; each is not evaluable for this reason.
+   */
+  readonly simulatorFault?: string;
 }
 
 /** Where a case sits in a conversation: its turns, and the index (0-based) of this one. */

@@ -67,6 +67,8 @@ export interface WorkerResult {
   readonly groups?: string[];
   /** The conversations' turns' statuses (`turnCodes`; "" for a case without turns), when any. */
   readonly turns?: string[];
+  /** The places in the batch of the cases whose simulated user spoiled the run, when any. */
+  readonly simulatorFaults?: number[];
   /** The first errors of the batch, for the console. */
   readonly errors: RunError[];
   /** Notes on the cases (unknown fields), for the console. */
@@ -155,6 +157,7 @@ export async function createBatchScorer(
     const ids: string[] = new Array<string>(size).fill("");
     let groups: string[] | undefined;
     let turns: string[] | undefined;
+    let simulatorFaults: number[] | undefined;
     const errors: WorkerResult["errors"] = [];
     const notes: string[] = [];
     // Each record is written out as UTF-8 at once, so that its text dies young (a batch's text
@@ -209,6 +212,7 @@ export async function createBatchScorer(
         turns ??= new Array<string>(size).fill("");
         turns[at] = turnCodes(result.turns);
       }
+      if (result.simulatorFault === true) (simulatorFaults ??= []).push(at);
       result.results.forEach((metric, m) => {
         kinds[at * count + m] = FlatOutcome[metric.status];
         if (metric.status === "scored") {
@@ -232,6 +236,7 @@ export async function createBatchScorer(
       ids,
       ...(groups === undefined ? {} : { groups }),
       ...(turns === undefined ? {} : { turns }),
+      ...(simulatorFaults === undefined ? {} : { simulatorFaults }),
       errors,
       notes,
     };

@@ -58,6 +58,42 @@ describe("evaluateToFile", () => {
     expect(outs[0]).toBe(outs[1]);
   });
 
+  it("scores a run its simulated user spoiled as not evaluable, counted apart, in a worker as in the run's thread", async () => {
+    const dir = folder();
+    const spoiled = JSON.stringify({
+      id: "spoiled",
+      user: { goal: "a refund for order A-1001" },
+      turns: [{ input: "Order A-1002 please", toolsCalled: [call("search")] }],
+      runError: { code: "USER_SIMULATOR", message: 'turn 1: the simulated user said "A-1002"' },
+    });
+    const file = dataset(dir, [line("a", ["search", "book"]), spoiled]);
+    const outs: string[] = [];
+    for (const workers of [0, 1]) {
+      const out = path.join(dir, `w${workers}.jsonl`);
+      const run = await evaluateToFile({
+        dataset: file,
+        metrics: [{ metric: "tool-call-accuracy", threshold: 1 }],
+        out,
+        workers,
+      });
+      expect(run.summary, `workers ${workers}: ${JSON.stringify(run.summary)}`).toMatchObject({
+        passed: 1,
+        notEvaluable: 1,
+        simulatorFaults: 1,
+      });
+      const records: unknown[] = [];
+      await scanResults(out, (record) => records.push(record));
+      expect(records.at(-1)).toMatchObject({
+        id: "spoiled",
+        status: "not-evaluable",
+        simulatorFault: true,
+        metrics: { "Tool Call Accuracy": { status: "not-evaluable" } },
+      });
+      outs.push(comparableRecords(out));
+    }
+    expect(outs[0]).toBe(outs[1]);
+  });
+
   it("runs cases in code with metric objects, compatible classes included, and resumes", async () => {
     const dir = folder();
     const out = path.join(dir, "results.jsonl");

@@ -143,6 +143,7 @@ function createTally(input: ParallelRunInput) {
         group: group === "" ? undefined : group,
         status,
         turns: result.turns?.[at],
+        simulatorFault: result.simulatorFaults?.includes(at),
         kinds: result.kinds,
         scores: result.scores,
         successes: result.successes,

@@ -10,6 +10,7 @@ import type { MetricResult } from "../core/metric-result.js";
 import type { CaseTurn, Content, TestCase } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import type { CaseResult } from "../core/case-result.js";
+import type { SummaryBuilder } from "../core/summary.js";
 import type {
   CaseContent,
   CaseRecord,
@@ -242,6 +243,7 @@ export function toCaseRecord(
   if (result.run !== undefined) record.run = result.run;
   if (result.group !== undefined) record.group = result.group;
   if (result.error !== undefined) record.error = withoutCredentials(result.error);
+  if (result.simulatorFault !== undefined) record.simulatorFault = result.simulatorFault;
   if (content !== undefined) record.case = content;
   if (source !== undefined) record.source = source;
   record.durationMs = result.durationMs;
@@ -358,17 +360,18 @@ export function caseRecordLine(
   }${content === undefined ? "" : member("case", content)}${where},"durationMs":${jsonNumber(result.durationMs)}}`;
 }
 
+type SummaryInput = Parameters<SummaryBuilder["add"]>[0];
+
 /** What a summary needs of a record read back: its id, group, status and metric results. */
-export function summaryInput(
-  record: CaseRecord,
-): Pick<CaseResult, "id" | "status" | "results" | "group" | "turns"> {
-  const input: Mutable<Pick<CaseResult, "id" | "status" | "results" | "group" | "turns">> = {
+export function summaryInput(record: CaseRecord): SummaryInput {
+  const input: Mutable<SummaryInput> = {
     id: record.id,
     status: record.status,
     results: metricResultsOf(record),
   };
   if (record.group !== undefined) input.group = record.group;
   if (record.turns !== undefined) input.turns = record.turns;
+  if (record.simulatorFault !== undefined) input.simulatorFault = record.simulatorFault;
   return input;
 }
 

@@ -3,6 +3,8 @@ import { measureKeepingDetails } from "../core/metric.js";
 import type { Metric } from "../core/metric.js";
 import type { MetricResult } from "../core/metric-result.js";
 import type { CaseResult } from "../core/case-result.js";
+import { createSummaryBuilder } from "../core/summary.js";
+import { summaryInput, toCaseRecord } from "./record.js";
 import { createCaseScorer } from "./score-case.js";
 
 /** A metric that says which way it was asked to score. */
@@ -138,5 +140,35 @@ describe("createCaseScorer: an order mode's old name in a case", () => {
     expect(scored.notes).toEqual([
       'metricOptions.tool-call-accuracy.order: "superset" is the old name of "all-expected" (every expected call must be made; other calls are fine); write "all-expected"',
     ]);
+  });
+});
+
+describe("createCaseScorer: a run its simulated user spoiled", () => {
+  it("is not evaluable by any metric, with the simulator's fault as the reason; the summary counts it apart", () => {
+    const scorer = createCaseScorer({ metrics: [metric("A", false), metric("B", false)] });
+    const spoiled = scorer.score(
+      { id: "x", simulatorFault: 'turn 2: the simulated user said "555-0100"' },
+      0,
+    ) as CaseResult;
+    expect(spoiled).toMatchObject({ status: "not-evaluable", simulatorFault: true });
+    expect(spoiled.results).toEqual(
+      ["A", "B"].map((name) => ({
+        metric: name,
+        status: "not-evaluable",
+        reason: 'not the agent\'s to answer for: turn 2: the simulated user said "555-0100"',
+      })),
+    );
+    const builder = createSummaryBuilder(["A", "B"]);
+    builder.add(spoiled);
+    builder.add(scorer.score({ id: "y" }, 1) as CaseResult);
+    // Read back from its record, as a resumed run or a report adds it up.
+    builder.add(summaryInput(toCaseRecord(spoiled)));
+    const summary = builder.summary({ durationMs: 0 });
+    expect(summary).toMatchObject({ cases: 3, passed: 1, notEvaluable: 2, simulatorFaults: 2 });
+    expect(summary.metrics[0]).toMatchObject({ notEvaluable: 2, scored: 1 });
+    // A run without any has no such count.
+    const plain = createSummaryBuilder(["A"]);
+    plain.add(scorer.score({ id: "y" }, 1) as CaseResult);
+    expect(plain.summary({ durationMs: 0 })).not.toHaveProperty("simulatorFaults");
   });
 });

@@ -217,6 +217,7 @@ export function createCaseScorer<TCase extends object>(input: {
         results: MetricResult[],
         error?: CaseError,
         turns?: readonly CaseResult["status"][],
+        simulatorFault?: true,
       ): CaseResult => {
         const built: { -readonly [K in keyof CaseResult]: CaseResult[K] } =
           where.line === undefined
@@ -233,6 +234,7 @@ export function createCaseScorer<TCase extends object>(input: {
         if (typeof run === "number") built.run = run;
         if (group !== undefined) built.group = group;
         if (error !== undefined) built.error = error;
+        if (simulatorFault !== undefined) built.simulatorFault = simulatorFault;
         if (notes !== undefined) built.notes = notes;
         built.durationMs = elapsedMs(begin);
         return built;
@@ -241,6 +243,17 @@ export function createCaseScorer<TCase extends object>(input: {
       const unscorable = unscorableError(item, where);
       if (unscorable !== undefined || ToolscoreError.isInstance(item)) {
         return failed(unscorable as CaseError);
+      }
+      const fault = (item as TestCase).simulatorFault;
+      if (typeof fault === "string") {
+        const reason = `not the agent's to answer for: ${fault}`;
+        return result(
+          "not-evaluable",
+          metrics.map((metric) => ({ metric: metric.name, status: "not-evaluable", reason })),
+          undefined,
+          undefined,
+          true,
+        );
       }
       const overrides = caseOverrides(item, metrics, note);
       if (!Array.isArray(overrides)) return failed(overrides);

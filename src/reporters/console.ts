@@ -14,6 +14,7 @@ import {
   scoreText,
   sparkline,
   turnsLine,
+  simulatorShare,
 } from "./format.js";
 
 export interface ConsoleReportOptions {
@@ -99,7 +100,9 @@ export function formatConsoleReport(options: ConsoleReportOptions): string {
     paint(32, `${summary.passed} passed`),
     summary.failed > 0 ? paint(31, `${summary.failed} failed`) : `${summary.failed} failed`,
     summary.errors > 0 ? paint(33, errorCount) : errorCount,
-    ...(summary.notEvaluable > 0 ? [paint(35, `${summary.notEvaluable} not evaluable`)] : []),
+    ...(summary.notEvaluable > 0
+      ? [paint(35, `${summary.notEvaluable} not evaluable${simulatorShare(summary)}`)]
+      : []),
   ].join(", ");
   lines.push(
     `${plural(summary.cases, "case")}: ${verdict} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? ", interrupted" : ""}`,

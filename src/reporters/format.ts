@@ -1,4 +1,4 @@
-import type { MetricSummary, TurnSummary } from "../core/summary.js";
+import type { EvaluationSummary, MetricSummary, TurnSummary } from "../core/summary.js";
 import { plural } from "../core/words.js";
 
 /** `0.875` as `0.88`, `null` as `–`. */
@@ -108,4 +108,10 @@ export function turnsLine(turns: readonly TurnSummary[]): string {
   const more = turns.length - parts.length;
   if (more > 0) parts.push(`${more} more turns (the Markdown and HTML reports show each)`);
   return `by turn (${plural(conversations, "conversation")}): ${parts.join(", ")}`;
+}
+
+/** How many of the cases not evaluable its simulated user spoiled, when any: ` (2 by the simulated user)`. */
+export function simulatorShare(summary: Pick<EvaluationSummary, "simulatorFaults">): string {
+  const faults = summary.simulatorFaults ?? 0;
+  return faults === 0 ? "" : ` (${faults} spoiled by the simulated user)`;
 }

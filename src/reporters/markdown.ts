@@ -24,6 +24,7 @@ import {
   metricRow,
   scoreText,
   sparkline,
+  simulatorShare,
 } from "./format.js";
 
 export interface MarkdownReportOptions {
@@ -94,7 +95,7 @@ export function formatMarkdownReport(options: MarkdownReportOptions): string {
     `## ${passed ? "✅" : "❌"} ${cell(title)}`,
     "",
     ...(gate === undefined ? [] : [`**${cell(gate.text, 400)}**`, ""]),
-    `**${summary.cases}** ${summary.cases === 1 ? "case" : "cases"}: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** ${summary.errors === 1 ? "error" : "errors"}${summary.notEvaluable > 0 ? `, **${summary.notEvaluable}** not evaluable` : ""} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
+    `**${summary.cases}** ${summary.cases === 1 ? "case" : "cases"}: **${summary.passed}** passed, **${summary.failed}** failed, **${summary.errors}** ${summary.errors === 1 ? "error" : "errors"}${summary.notEvaluable > 0 ? `, **${summary.notEvaluable}** not evaluable${simulatorShare(summary)}` : ""} (${formatRate(summary.passRate)} passed) in ${formatDuration(summary.durationMs)}${summary.aborted ? " — interrupted" : ""}.`,
     "",
     `| ${[...metricColumns, "histogram"].join(" | ")} |`,
     `| ${["---", ...metricColumns.slice(1).map(() => "---:"), "---"].join(" | ")} |`,

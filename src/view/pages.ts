@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { percent } from "../core/gate.js";
 import type { GateVerdict } from "../core/gate.js";
 import type { EvaluationSummary } from "../core/summary.js";
+import { simulatorShare } from "../reporters/format.js";
 import { reportStyle } from "../reporters/html-assets.js";
 import { contentPolicy, pageHead, verdictMark } from "../reporters/html.js";
 import { escapeXml } from "../reporters/junit.js";
@@ -64,7 +65,7 @@ function row({ run, facts }: ListedRun): string {
     String(summary.passed),
     String(summary.failed),
     String(summary.errors),
-    String(summary.notEvaluable),
+    `${summary.notEvaluable}${simulatorShare(summary)}`,
     summary.passRate === null ? "–" : percent(summary.passRate),
     escapeXml(repeats),
   ];
