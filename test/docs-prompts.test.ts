@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as argumentCorrectness from "../src/judges/prompts/argument-correctness.js";
 import * as faithfulness from "../src/judges/prompts/faithfulness.js";
 import * as judgedValue from "../src/judges/prompts/judged-value.js";
+import * as simulatedUser from "../src/judges/prompts/simulated-user.js";
 import * as taskCompletion from "../src/judges/prompts/task-completion.js";
 import * as toolSelection from "../src/judges/prompts/tool-selection.js";
 
@@ -15,7 +16,14 @@ const jsonBlocks = [...page.matchAll(/```json\n([\s\S]*?)\n```/g)].map(
 
 describe("docs/reference/prompts.md", () => {
   it("shows every judge's instructions and answer schema word for word, with its version (decision-model forms too)", () => {
-    const modules = [argumentCorrectness, faithfulness, judgedValue, taskCompletion, toolSelection];
+    const modules = [
+      argumentCorrectness,
+      faithfulness,
+      judgedValue,
+      simulatedUser,
+      taskCompletion,
+      toolSelection,
+    ];
     let shown = 0;
     for (const module of modules) {
       for (const [name, value] of Object.entries(module)) {
@@ -33,6 +41,6 @@ describe("docs/reference/prompts.md", () => {
         }
       }
     }
-    expect(shown).toBe(11);
+    expect(shown).toBe(12);
   });
 });

@@ -7,11 +7,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { open, rename, stat, truncate } from "node:fs/promises";
-import { DatasetParseError } from "../core/errors.js";
+import { DatasetParseError, InvalidInputError } from "../core/errors.js";
 import { isJsonObject } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
+import type { JudgeModel } from "../core/judge.js";
 import type { Content } from "../core/test-case.js";
 import { readDatasetCase } from "../adapters/dataset-case.js";
+import { readSimulatedUser } from "../simulate/simulated-user.js";
+import type { SimulatedUser } from "../simulate/simulated-user.js";
 import { readDatasetRecords, withNamedFiles } from "../node/dataset.js";
 import { runAgentOnce, sumDetails } from "./agent.js";
 import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
@@ -20,6 +23,8 @@ import type { HttpToolServer } from "./mcp-tools.js";
 import { toolboxOfRun } from "./simulation.js";
 import type { CaseTools, ToolSimulation } from "./simulation.js";
 import type { Toolbox } from "./toolbox.js";
+import { createUserSpeaker, scriptedSpeaker, spokenTurns } from "./simulated-user.js";
+import type { Speaker, UserRunLog } from "./simulated-user.js";
 
 export interface RecordAgentRunsOptions {
   /** The dataset: JSONL, JSON or YAML. */
@@ -53,6 +58,11 @@ export interface RecordAgentRunsOptions {
    * `toolOutputs` simulate its tools without them.
    */
   readonly simulation?: ToolSimulation | undefined;
+  /**
+   * The model that plays the cases' simulated users (`--user-model`), made when a case first
+   * needs it, and the seed of its questions (the same seed replays them from a judge cache).
+   */
+  readonly user?: { readonly model: () => JudgeModel; readonly seed: number } | undefined;
   /** Count the runs that would be made, and make none: the recordings file is not touched. */
   readonly dryRun?: boolean;
   /** Told of each run as it starts, and as it ends. */
@@ -69,8 +79,8 @@ export interface StartedRun {
 }
 
 export interface FinishedRun extends StartedRun {
-  /** Whether the agent answered every turn, or failed. */
-  readonly status: "answered" | "failed";
+  /** Whether the agent answered every turn, failed, or its simulated user spoiled the run. */
+  readonly status: "answered" | "failed" | "spoiled";
   /** The agent's own time on the run. */
   readonly durationMs: number;
 }
@@ -88,6 +98,8 @@ export interface RecordedRuns {
   readonly agentMs: number;
   /** Calls of simulated tools that no entry answered (each recorded as `unanswered`). */
   readonly unanswered: number;
+  /** Runs their simulated user spoiled (recorded with a `USER_SIMULATOR` run error). */
+  readonly spoiled: number;
 }
 
 /** A line's key in the recordings file: its case and which run of it. */
@@ -115,6 +127,7 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   let copied = 0;
   let agentMs = 0;
   let unanswered = 0;
+  let spoiled = 0;
   const running = new Set<Promise<unknown>>();
   // Started when a run first serves its tools over MCP; closed when the runs are done.
   let server: Promise<HttpToolServer> | undefined;
@@ -149,8 +162,8 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         copied++;
         continue;
       }
-      const { id, hasRun, inputs, tools } = read;
-      if (hasRun || inputs === undefined) {
+      const { id, hasRun, inputs, user, tools } = read;
+      if (hasRun || (inputs === undefined && user === undefined)) {
         if (!recorded.has(keyOf(id, typeof raw.run === "number" ? raw.run : 0))) {
           await write({ ...raw, id });
         }
@@ -165,21 +178,17 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         }
         await schedule(async () => {
           options.onStart?.({ caseId: id, attempt });
-          const run = await runCase(options, { id, inputs, attempt, tools }, mcpServer);
+          const run = await runCase(options, { id, inputs, user, attempt, tools }, mcpServer);
           if (options.signal?.aborted === true) return;
           ran++;
           agentMs += run.durationMs;
           unanswered +=
             run.toolbox?.calls.filter((call) => call.answer === "unanswered").length ?? 0;
-          const answered = run.failure === undefined && run.unreadable === undefined;
-          if (!answered) failed++;
+          const status = statusOf(run);
+          if (status === "failed") failed++;
+          if (status === "spoiled") spoiled++;
           await write(recordingOf(raw, id, attempt, options, run));
-          options.onRun?.({
-            caseId: id,
-            attempt,
-            status: answered ? "answered" : "failed",
-            durationMs: run.durationMs,
-          });
+          options.onRun?.({ caseId: id, attempt, status, durationMs: run.durationMs });
         });
       }
     }
@@ -191,7 +200,13 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
     await file?.close();
     await server?.then((started) => started.close()).catch(() => undefined);
   }
-  return { ran, failed, kept, copied, agentMs: Math.round(agentMs), unanswered };
+  return { ran, failed, kept, copied, agentMs: Math.round(agentMs), unanswered, spoiled };
+}
+
+/** How a run went: the agent failed it (or the case could not be run), its user spoiled it, or it was answered. */
+function statusOf(run: CaseRun): FinishedRun["status"] {
+  if (run.failure !== undefined || run.unreadable !== undefined) return "failed";
+  return (run.user?.faults.length ?? 0) > 0 ? "spoiled" : "answered";
 }
 
 /**
@@ -207,6 +222,8 @@ function readCase(
       readonly id: string;
       readonly hasRun: boolean;
       readonly inputs: readonly Content[] | undefined;
+      /** The simulated user that speaks instead of scripted inputs, when the case gives one. */
+      readonly user: SimulatedUser | undefined;
       readonly tools: CaseToolsGiven;
     } {
   if (DatasetParseError.isInstance(value)) return value;
@@ -217,9 +234,20 @@ function readCase(
       read.trajectory !== undefined ||
       read.turns?.some((turn) => turn.toolsCalled !== undefined) === true;
     const tools = { toolOutputs: read.toolOutputs, availableTools: read.availableTools };
+    if (read.user !== undefined && !hasRun) {
+      if (read.input !== undefined || read.turns !== undefined) {
+        return new DatasetParseError({
+          message: `give a simulated user (user) or what the user says (${read.input === undefined ? "turns" : "input"}), not both`,
+          item: index,
+          caseId: read.id,
+          field: "user",
+        });
+      }
+      return { id: read.id, hasRun, inputs: undefined, user: simulatedUserOf(read), tools };
+    }
     if (read.turns === undefined || hasRun) {
       const inputs = read.input === undefined ? undefined : [read.input];
-      return { id: read.id, hasRun, inputs, tools };
+      return { id: read.id, hasRun, inputs, user: undefined, tools };
     }
     const silent = read.turns.findIndex((turn) => turn.input === undefined);
     if (silent !== -1) {
@@ -234,6 +262,7 @@ function readCase(
       id: read.id,
       hasRun,
       inputs: read.turns.map((turn) => turn.input as Content),
+      user: undefined,
       tools,
     };
   } catch (error) {
@@ -242,11 +271,33 @@ function readCase(
   }
 }
 
+/** The case's simulated user, read; a `DatasetParseError` naming its field otherwise. */
+function simulatedUserOf(read: {
+  readonly id: string;
+  readonly index: number;
+  readonly user?: unknown;
+}): SimulatedUser {
+  try {
+    return readSimulatedUser(read.user);
+  } catch (error) {
+    if (!InvalidInputError.isInstance(error)) throw error;
+    throw new DatasetParseError({
+      message: error.message,
+      item: read.index,
+      caseId: read.id,
+      field: error.field,
+      cause: error,
+    });
+  }
+}
+
 /** What a case gives its simulated tools. */
 type CaseToolsGiven = Omit<CaseTools, "caseId" | "attempt">;
 
 /** One run of a case: each turn's transcript, up to the turn that failed, if one did. */
 interface CaseRun {
+  /** What the user said, turn by turn (the turn that failed included). */
+  readonly inputs: readonly Content[];
   readonly transcripts: readonly unknown[];
   readonly turns: readonly {
     readonly durationMs: number;
@@ -259,25 +310,50 @@ interface CaseRun {
   readonly unreadable?: string;
   /** Its simulated tools, when it had them: those served, and the calls they answered. */
   readonly toolbox?: Pick<Toolbox, "tools" | "calls">;
+  /** Its simulated user, when it had one: what it said and the faults found in it. */
+  readonly user?: UserRunLog;
 }
 
 /**
  * Runs the agent on a case, turn by turn: each turn is given the conversation so far (the
  * earlier turns' inputs and transcripts) and the run's session id; a failed turn ends the run.
- * The run's simulated tools, when it has them, keep their state across its turns.
+ * What the user says is the case's (its input, or its turns) or its simulated user's, asked
+ * before each turn. The run's simulated tools, when it has them, keep their state across its turns.
  */
 async function runCase(
   options: RecordAgentRunsOptions,
   run: {
     readonly id: string;
-    readonly inputs: readonly Content[];
+    readonly inputs: readonly Content[] | undefined;
+    readonly user: SimulatedUser | undefined;
     readonly attempt: number;
     readonly tools: CaseToolsGiven;
   },
   mcpServer: () => Promise<HttpToolServer>,
 ): Promise<CaseRun> {
-  const { id: caseId, inputs, attempt } = run;
+  const { id: caseId, attempt } = run;
   const session = randomUUID();
+  const unreadable = (message: string): CaseRun => ({
+    inputs: [],
+    transcripts: [],
+    turns: [],
+    durationMs: 0,
+    unreadable: message,
+  });
+  let speaker: Speaker;
+  if (run.user === undefined) speaker = scriptedSpeaker(run.inputs ?? []);
+  else if (options.user === undefined) {
+    return unreadable(
+      "the case gives a simulated user (user): give the model that plays it (--user-model, or user.model in the config)",
+    );
+  } else {
+    speaker = createUserSpeaker({
+      user: run.user,
+      model: options.user.model,
+      seed: options.user.seed,
+      signal: options.signal,
+    });
+  }
   let toolbox: Toolbox | undefined;
   try {
     toolbox = toolboxOfRun(
@@ -286,19 +362,30 @@ async function runCase(
       options.timeoutMs,
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { transcripts: [], turns: [], durationMs: 0, unreadable: message };
+    return unreadable(error instanceof Error ? error.message : String(error));
   }
   const served =
     toolbox === undefined || options.agent.toolsInContext === true
       ? undefined
       : (await mcpServer()).add(`/mcp/${session}`, toolbox);
+  const inputs: Content[] = [];
   const history: AgentTurn[] = [];
   const turns: CaseRun["turns"][number][] = [];
-  const simulated = toolbox === undefined ? {} : { toolbox };
-  let durationMs = 0;
+  const ran = (failure?: string): CaseRun => ({
+    inputs,
+    transcripts: history.map((item) => item.transcript),
+    turns,
+    durationMs: turns.reduce((sum, turn) => sum + turn.durationMs, failedMs),
+    ...(failure === undefined ? {} : { failure }),
+    ...(toolbox === undefined ? {} : { toolbox }),
+    ...(speaker.log === undefined ? {} : { user: speaker.log() }),
+  });
+  let failedMs = 0;
   try {
-    for (const [turn, input] of inputs.entries()) {
+    for (let turn = 0; ; turn++) {
+      const input = await speaker.next(history);
+      if (input === undefined) break;
+      inputs.push(input);
       const outcome = await runAgentOnce(
         options.agent,
         {
@@ -316,17 +403,9 @@ async function runCase(
           tools: served === undefined ? toolbox : undefined,
         },
       );
-      durationMs += outcome.durationMs;
       if (outcome.status === "failed") {
-        const failure =
-          inputs.length === 1 ? outcome.message : `turn ${turn + 1}: ${outcome.message}`;
-        return {
-          transcripts: history.map((item) => item.transcript),
-          turns,
-          durationMs,
-          failure,
-          ...simulated,
-        };
+        failedMs = outcome.durationMs;
+        return ran(speaker.single ? outcome.message : `turn ${turn + 1}: ${outcome.message}`);
       }
       turns.push({ durationMs: outcome.durationMs, log: outcome.log, details: outcome.details });
       history.push({ input, transcript: outcome.transcript });
@@ -334,7 +413,7 @@ async function runCase(
   } finally {
     served?.remove();
   }
-  return { transcripts: history.map((item) => item.transcript), turns, durationMs, ...simulated };
+  return ran();
 }
 
 /**
@@ -404,7 +483,13 @@ function recordingOf(
   options: Pick<RecordAgentRunsOptions, "agent" | "repeat" | "commit">,
   run: CaseRun,
 ): JsonObject {
-  const conversation = Array.isArray(raw.turns) ? raw.turns : undefined;
+  // A simulated user's turns are what it said; a scripted conversation's are the case's.
+  const conversation =
+    run.user === undefined
+      ? Array.isArray(raw.turns)
+        ? raw.turns
+        : undefined
+      : spokenTurns(run.inputs, run.transcripts, run.user);
   const agentRun: JsonObject = { agent: options.agent.name };
   if (options.commit !== undefined) agentRun.commit = options.commit;
   agentRun.durationMs = round(run.durationMs);
@@ -422,6 +507,8 @@ function recordingOf(
   if (run.toolbox !== undefined) {
     agentRun.simulatedTools = run.toolbox.calls.map((call) => ({ ...call }));
   }
+  // What the simulated user said and was found to do wrong: how the run met its user.
+  if (run.user !== undefined) agentRun.user = run.user.recorded;
   if (conversation !== undefined) {
     agentRun.turns = run.turns.map((turn): JsonObject => {
       const shown: JsonObject = { durationMs: round(turn.durationMs) };
@@ -445,6 +532,12 @@ function recordingOf(
     );
   } else if (run.transcripts.length > 0) line.trajectory = run.transcripts[0] as JsonObject;
   if (run.failure !== undefined) line.runError = { code: "AGENT_RUN", message: run.failure };
+  else if (run.user !== undefined && run.user.faults.length > 0) {
+    line.runError = {
+      code: "USER_SIMULATOR",
+      message: run.user.faults.map((fault) => fault.message).join("; "),
+    };
+  }
   // The tools the agent had, for the metrics that read which change state and which only look.
   const listed = Object.hasOwn(raw, "availableTools") || Object.hasOwn(raw, "available_tools");
   const served = run.toolbox?.tools ?? [];

@@ -21,6 +21,8 @@ import { printable } from "../reporters/printable.js";
 import { shownPath, usageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import type { RunSettings } from "./run-settings.js";
+import { judgeOnDemand } from "./run-judge.js";
+import type { JudgeSettings, RunJudge } from "./run-judge.js";
 import { defaultConcurrency } from "../core/options.js";
 
 /** What running the agent needs, checked. */
@@ -44,6 +46,12 @@ export interface AgentRunPlan {
   readonly fresh?: boolean;
   /** The simulated tools' files and seed, when the run gives any. */
   readonly simulation: SimulationFiles | undefined;
+  /**
+   * The model that plays simulated users, when the run names one: asked as the run's judge is
+   * (its cache, timeouts and limits), with the run's seed.
+   */
+  readonly user: JudgeSettings | undefined;
+  readonly seed: number;
 }
 
 /** The simulated tools' files, as the run names them, and the seed. */
@@ -93,9 +101,13 @@ export function agentRunOf(
       ["--tool-outputs", settings.toolOutputs],
       ["--tool-outputs-from", settings.toolOutputsFrom],
       ["--seed", settings.seed],
+      ["--user-model", settings.userModel],
     ] as const) {
       if (given !== undefined) {
-        throw usageError(`${flag} simulates the tools of the agent under test: give --agent`, flag);
+        throw usageError(
+          `${flag} ${flag === "--user-model" ? "plays the simulated users of the agent under test" : "simulates the tools of the agent under test"}: give --agent`,
+          flag,
+        );
       }
     }
     return undefined;
@@ -141,6 +153,8 @@ export function agentRunOf(
     retryFailed: settings.retryErrors,
     headers: headersOf(settings.agentHeaders, io.env),
     simulation: simulationFilesOf(settings),
+    user: settings.userModel === undefined ? undefined : { ...settings, judge: settings.userModel },
+    seed: settings.seed ?? 0,
   };
 }
 
@@ -243,28 +257,51 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   });
   const commit = await agentCommit(plan.cwd);
   const started = performance.now();
+  const user = plan.user === undefined ? undefined : judgeOnDemand(plan.user, io, "user model");
+  // A user model the first calls cannot reach stops the runs: one error, not one spoiled run a case.
+  const signal =
+    user === undefined || io.signal === undefined
+      ? (user?.stop ?? io.signal)
+      : AbortSignal.any([io.signal, user.stop]);
   let runs: RecordedRuns;
   try {
     runs = await recordAgentRuns({
       ...recordOptions(plan, dataset, agent, io, commit),
+      signal,
       simulation,
+      user: user?.model === undefined ? undefined : { model: user.model, seed: plan.seed },
       onStart: () => {
         progress.started();
       },
       onRun: (run) => {
         progress.busy(run.durationMs);
-        progress.tick(run.status === "answered" ? "passed" : "failed");
+        progress.tick(
+          run.status === "answered"
+            ? "passed"
+            : run.status === "spoiled"
+              ? "not-evaluable"
+              : "failed",
+        );
       },
       onProgress: (bytes) => {
         progress.bytes(bytes);
       },
     });
+  } catch (error) {
+    const unreachable = unreachableUser(user, shown, io);
+    if (unreachable !== undefined) throw unreachable;
+    throw error;
   } finally {
     progress.finish();
     await agent.close?.();
   }
+  const unreachable = unreachableUser(user, shown, io);
+  if (unreachable !== undefined) throw unreachable;
   const parts = [`${plural(runs.ran, "run")} of ${printable(agent.name)}`];
   if (runs.failed > 0) parts.push(`${runs.failed} failed`);
+  if (runs.spoiled > 0) {
+    parts.push(`${runs.spoiled} spoiled by the simulated user (not evaluable)`);
+  }
   if (runs.kept > 0) parts.push(`${runs.kept} kept from ${shown}`);
   if (runs.copied > 0) parts.push(`${plural(runs.copied, "case")} copied as recorded`);
   // How much of the time the run's slots spent in the agent: the rest was toolscore's, or idle.
@@ -276,6 +313,12 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   if (runs.unanswered > 0) {
     io.stderr.write(
       `toolscore: warning: ${plural(runs.unanswered, "call")} of simulated tools found no output to answer them (recorded as unanswered in ${shown}): add entries for them to the tool outputs\n`,
+    );
+  }
+  const asked = user?.summary();
+  if (asked !== undefined) {
+    parts.push(
+      `the user model asked ${plural(asked.calls, "time")}${asked.cacheHits > 0 ? ` (${asked.cacheHits} answered from the cache)` : ""}`,
     );
   }
   io.stderr.write(
@@ -327,4 +370,17 @@ function recordOptions(
     shard: plan.shard,
     signal: io.signal,
   };
+}
+
+/**
+ * Why the runs stopped, when the user model could not be reached (said on stderr, with where the
+ * runs made so far are); undefined otherwise.
+ */
+function unreachableUser(user: RunJudge | undefined, shown: string, io: CliIo): Error | undefined {
+  if (user?.stop.aborted !== true) return undefined;
+  io.stderr.write(
+    `toolscore: the user model cannot be reached, the agent's runs stopped; those recorded are kept in ${shown} (--resume goes on from them)\n`,
+  );
+  const reason: unknown = user.stop.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -18,7 +18,7 @@ import type { CliIo } from "./io.js";
 import type { RunSettings } from "./run-settings.js";
 
 /** What a run's judge is made from. */
-type JudgeSettings = Pick<
+export type JudgeSettings = Pick<
   RunSettings,
   | "judge"
   | "judgeBaseURL"
@@ -47,7 +47,12 @@ export interface RunJudge {
   readonly batch: RunBatchOptions | undefined;
 }
 
-export function judgeOnDemand(plan: JudgeSettings, io: CliIo): RunJudge {
+export function judgeOnDemand(
+  plan: JudgeSettings,
+  io: CliIo,
+  /** What the model is to the run, as it is said: the judge, or the model playing simulated users. */
+  role: "judge" | "user model" = "judge",
+): RunJudge {
   const name = plan.judge;
   let session: JudgeSession | undefined;
   // A judge the first calls cannot reach stops the run: one error, not one per case.
@@ -64,7 +69,7 @@ export function judgeOnDemand(plan: JudgeSettings, io: CliIo): RunJudge {
     const cacheDirectory = plan.noCache ? undefined : judgeCacheDirectory(plan, io);
     if (cacheDirectory !== undefined) refuseTrackedCache(cacheDirectory);
     // A run that asks a judge says which, and where its calls (and the key) go.
-    io.stderr.write(`toolscore: ${judgeShown(judge)}\n`);
+    io.stderr.write(`toolscore: ${judgeShown(judge, role)}\n`);
     session = createJudgeSession(judge, {
       ...(plan.judgeConcurrency === undefined ? {} : { concurrency: plan.judgeConcurrency }),
       ...(plan.judgeRequestsPerMinute === undefined
@@ -116,10 +121,10 @@ function batchOf(
 }
 
 /** A judge as a run names it: its model, and the endpoint its calls go to (no credentials). */
-export function judgeShown(model: JudgeModel): string {
+export function judgeShown(model: JudgeModel, role = "judge"): string {
   const where =
     model.endpoint === undefined
       ? "an endpoint its provider chooses"
       : printable(endpointShown(model.endpoint));
-  return `judge ${printable(`${model.provider}/${model.modelId}`)} at ${where}`;
+  return `${role} ${printable(`${model.provider}/${model.modelId}`)} at ${where}`;
 }

@@ -117,8 +117,10 @@ export interface RunSettings {
   readonly toolOutputs: string | undefined;
   /** Recordings of an earlier run whose outputs the simulated tools answer each case's calls with. */
   readonly toolOutputsFrom: string | undefined;
-  /** The seed of the simulated tools' draws (faults on a share of calls). */
+  /** The seed of the simulated tools' draws and of the simulated users' questions. */
   readonly seed: number | undefined;
+  /** The model that plays the cases' simulated users (`provider/model`). */
+  readonly userModel: string | undefined;
 }
 
 const metrics = "Metrics and options";
@@ -772,10 +774,25 @@ export const runSettings: SettingsTable<RunSettings> = {
     kind: kinds.number(0, 4_294_967_295, whole(0, "must be a whole number, 0 or more")),
     flag: {
       value: "<n>",
-      help: "the seed of the simulated tools' faults on a share of calls\n(default 0): the same seed, the same faults",
+      help: "the seed of the simulated tools' faults on a share of calls and\nof the simulated users' questions (default 0): the same seed, the\nsame faults, and a user's questions replayed from the judge cache",
       group: agentGroup,
     },
-    config: { doc: "The seed of the simulated tools' faults on a share of calls (default 0)" },
+    config: {
+      doc: "The seed of the simulated tools' faults on a share of calls and of the simulated users' questions (default 0)",
+    },
+  },
+  userModel: {
+    kind: kinds.text,
+    flag: {
+      value: "<model>",
+      help: "the model that plays the cases' simulated users (a case's user:\ngoal, facts, persona, maxTurns), e.g. openai/gpt-4o-mini; asked\nthrough the judge's cache and limits (see docs/guides/simulated-users.md)",
+      group: agentGroup,
+    },
+    config: {
+      key: "user.model",
+      doc: "provider/model that plays the cases' simulated users, e.g. openai/gpt-4o-mini",
+      schema: { errorMessage: "must be provider/model (openai/gpt-4o-mini)" },
+    },
   },
 };
 
@@ -807,6 +824,12 @@ export const configGroups: Readonly<Record<string, ConfigGroup>> = {
     description:
       "The judge of judged metrics: a model string, or { model, ... } with its settings.",
     errorMessage: 'must be a model string ("openai/gpt-4o-mini") or { model, ... }',
+    shorthand: "model",
+  },
+  user: {
+    description:
+      "The model that plays the cases' simulated users: a model string, or { model }; asked through the judge's cache and limits.",
+    errorMessage: 'must be a model string ("openai/gpt-4o-mini") or { model }',
     shorthand: "model",
   },
 };

@@ -60,7 +60,9 @@ describe("the run's settings table", () => {
     }
     expect(properties.judge_timeout_ms).toBeUndefined();
     expect(properties.judge.oneOf?.[1].properties?.base_url).toBeDefined();
-    expect(Object.keys(configGroups)).toEqual(["judge"]);
+    expect(Object.keys(configGroups)).toEqual(["judge", "user"]);
+    // A plain string stands for the group's model, as it does for the judge.
+    expect(properties.user.oneOf?.[1].properties?.model).toBeDefined();
   });
 
   it("spells acronyms as config files do", () => {

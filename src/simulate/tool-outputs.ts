@@ -4,9 +4,9 @@
  * share of them, the state they need) and answer them with an output or a fault.
  */
 import { InvalidInputError } from "../core/errors.js";
+import { readSpelledKeys } from "./spelled-keys.js";
 import { childPath, isJsonObject, toJsonValue } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
-import { closestName } from "../core/suggest.js";
 import { toExpectedValue } from "../matchers/value-matchers.js";
 import type { ExpectedValue } from "../matchers/value-matchers.js";
 
@@ -95,18 +95,7 @@ function readFixture(item: unknown, source: string): ToolFixture {
       'must be an object { "tool": ..., "output": ... } or { "tool": ..., "fault": ... }',
     );
   }
-  const given: Partial<Record<Key, unknown>> = {};
-  for (const key of Object.keys(item)) {
-    const field = spellings.get(key);
-    if (field === undefined) {
-      const guess = closestName(key, [...keys]);
-      fail(
-        `is not read${guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`}`,
-        key,
-      );
-    } else if (given[field] !== undefined) fail(`is given twice`, key);
-    else given[field] = item[key];
-  }
+  const given = readSpelledKeys(item, spellings, keys, fail);
   const tool = given.tool;
   if (typeof tool !== "string" || tool === "")
     return fail("must name the tool (or * for all)", "tool");
