@@ -111,3 +111,15 @@ export { faultKinds, readToolFixtures } from "../simulate/tool-outputs.js";
 export type { FaultKind, ToolFixture } from "../simulate/tool-outputs.js";
 export { readSimulatedTools } from "../simulate/simulated-tool-specs.js";
 export { exampleOfSchema } from "../simulate/schema-example.js";
+export {
+  checkUserEnding,
+  checkUserMessage,
+  expectedByIntent,
+  readSimulatedUser,
+} from "../simulate/simulated-user.js";
+export type {
+  SimulatedUser,
+  UserFault,
+  UserFaultKind,
+  UserIntent,
+} from "../simulate/simulated-user.js";

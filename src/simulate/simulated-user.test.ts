@@ -38,6 +38,8 @@ describe("readSimulatedUser", () => {
       [{ facts: {} }, "user.goal", /what the user wants/],
       [{ goal: "x", maxTurns: 0 }, "user.maxTurns", /from 1 to 100/],
       [{ goal: "x", fact: {} }, "user.fact", /did you mean "facts"/],
+      // The model comes from the run: a dataset cannot name it.
+      [{ goal: "x", model: "openai/gpt-4o" }, "user.model", /is not read/],
       [{ goal: "x", facts: { id: { a: 1 } } }, "user.facts.id", /text, a number/],
       [{ goal: "x", intents: [{ name: "a" }, { name: "a" }] }, "user.intents[1].name", /before/],
       [
