@@ -63,6 +63,10 @@ describe("checkUserMessage", () => {
   it("passes a message that states only what the user was given or told", () => {
     expect(check("Hi, my blender from order A-1001 broke. Can I get my money back?")).toEqual([]);
     expect(check("It was 49.9, my email is sam@example.test")).toEqual([]);
+    // A number known by value, written otherwise.
+    expect(
+      check("It cost $49.90, and the agent said 1200 points", ["You have 1,200 points."]),
+    ).toEqual([]);
     expect(check("Yes, ticket T-77 is right", ["I opened ticket T-77 for you."])).toEqual([]);
   });
 
@@ -102,7 +106,7 @@ describe("checkUserMessage", () => {
     expect(
       statedValues("Order #A-1001. Paid $49.90 on 2024-05-01, see https://x.test/a?b=1 or a@b.co"),
     ).toEqual(["A-1001", "49.90", "2024-05-01", "https://x.test/a?b=1", "a@b.co"]);
-    expect(statedValues("I have 2 kids")).toEqual([]);
+    expect(statedValues("I have 2 kids and waited 10 days, since 3pm")).toEqual(["3pm"]);
   });
 });
 

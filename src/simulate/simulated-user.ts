@@ -167,11 +167,15 @@ export function checkUserMessage(input: {
 }): UserFault[] {
   const { user, message, turn } = input;
   const faults: UserFault[] = [];
-  const known = [user.goal, user.persona ?? "", ...Object.values(user.facts), ...input.heard]
+  const knownText = [user.goal, user.persona ?? "", ...Object.values(user.facts), ...input.heard]
     .join("\n")
     .toLowerCase();
+  // Numbers are known by value too: 49.90 is the 49.9 of a fact, 1,200 the 1200 of a reply.
+  const knownNumbers = new Set(statedValues(knownText).map(numberOf));
   for (const value of statedValues(message)) {
-    if (known.includes(value.toLowerCase())) continue;
+    if (knownText.includes(value.toLowerCase())) continue;
+    const number = numberOf(value);
+    if (!Number.isNaN(number) && knownNumbers.has(number)) continue;
     const fact = Object.entries(user.facts).find(([, given]) =>
       statedValues(given).some((other) => shapeOf(other) === shapeOf(value)),
     );
@@ -250,15 +254,21 @@ export function checkUserEnding(input: {
 
 /**
  * Values a message states that a user can only know: emails, URLs, and words with a digit in
- * them (order numbers, amounts, dates, phone numbers) of two characters or more.
+ * them (order numbers, amounts, dates, phone numbers), but for plain numbers under 100 (the 10 of
+ * "10 days" is talk, not a fact).
  */
 export function statedValues(text: string): string[] {
   const found = text.match(
-    /https?:\/\/[^\s"'<>)]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[\w$€£#./:-]*\d[\w$€£#./:-]*/g,
+    /https?:\/\/[^\s"'<>)]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[\w$€£#.,/:-]*\d[\w$€£#.,/:-]*/g,
   );
   return (found ?? [])
-    .map((value) => value.replace(/^[#$€£./:-]+|[./:-]+$/g, ""))
-    .filter((value) => value.length >= 2 && /\d|@|:\/\//.test(value));
+    .map((value) => value.replace(/^[#$€£.,/:-]+|[.,/:-]+$/g, ""))
+    .filter((value) => /\d|@|:\/\//.test(value) && !/^\d{1,2}$/.test(value));
+}
+
+/** A value as a number (`$1,200.50` is 1200.5), or NaN when it is not one. */
+function numberOf(value: string): number {
+  return /^[\d,]*\.?\d+$/.test(value) ? Number(value.replace(/,/g, "")) : Number.NaN;
 }
 
 /**
