@@ -49,8 +49,9 @@ export interface RecordAgentRunsOptions {
   /** The agent's version as the run knows it (its git commit), kept with each run. */
   readonly commit?: string | undefined;
   /**
-   * With `resume`: the runs the agent failed (their `runError` is `AGENT_RUN`) are taken out of
-   * the recordings file and run again; everything else it holds is kept.
+   * With `resume`: the runs the agent failed, or its simulated user spoiled (their `runError` is
+   * `AGENT_RUN` or `USER_SIMULATOR`), are taken out of the recordings file and run again;
+   * everything else it holds is kept.
    */
   readonly retryFailed?: boolean;
   /**
@@ -582,10 +583,10 @@ async function recordedKeys(
   return keys;
 }
 
-/** Whether a recorded line is a run the agent failed. */
+/** Whether a recorded line is a run the agent failed, or its simulated user spoiled. */
 function failedRun(value: JsonObject): boolean {
   const error = value.runError ?? value.run_error;
-  return isJsonObject(error) && error.code === "AGENT_RUN";
+  return isJsonObject(error) && (error.code === "AGENT_RUN" || error.code === "USER_SIMULATOR");
 }
 
 /**

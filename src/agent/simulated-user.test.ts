@@ -166,6 +166,32 @@ describe("a simulated user", () => {
     });
   });
 
+  it("runs a spoiled run again with --resume --retry-errors, keeping the rest", async () => {
+    const model = scriptedUser([says("bye", null, true)]);
+    const { recordings } = await record([{ id: "quits", user }], model);
+    const dataset = path.join(path.dirname(recordings), "dataset.jsonl");
+    const behaved = scriptedUser([
+      says("Hi, order A-1001 came broken", "identify"),
+      says("Yes, sure", "refund"),
+      says("Thanks", null, true),
+    ]);
+    const again = await recordAgentRuns({
+      dataset,
+      recordings,
+      agent: supportAgent,
+      repeat: 1,
+      concurrency: 1,
+      timeoutMs: 60_000,
+      resume: true,
+      retryFailed: true,
+      user: { model: () => behaved.model, seed: 7 },
+    });
+    expect(again).toMatchObject({ ran: 1, kept: 0, spoiled: 0 });
+    const lines = readJsonl(recordings);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.runError).toBeUndefined();
+  });
+
   it("spoils the run when it ends before the agent answered, or never ends", async () => {
     const atOnce = await record([{ id: "quits", user }], scriptedUser([says("bye", null, true)]));
     expect(atOnce.recorded.spoiled).toBe(1);
