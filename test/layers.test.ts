@@ -21,6 +21,7 @@ const allowed: Record<string, readonly string[]> = {
   diff: ["metrics", "matchers", "algorithms", "core"],
   // Simulated tools: a run's calls answered from fixtures, faults on cue, pure given a seed.
   simulate: ["matchers", "adapters", "core"],
+  lint: ["adapters", "core"],
   judges: ["core"],
   providers: ["media", "core"],
   evaluate: ["core"],
@@ -36,6 +37,7 @@ const allowed: Record<string, readonly string[]> = {
   reports: ["evaluate-to-file", "evaluate", "reporters", "diff", "node", "matchers", "core"],
   view: ["reports", "reporters", "node", "adapters", "core"],
   cli: [
+    "lint",
     "agent",
     "view",
     "reports",
@@ -64,6 +66,7 @@ const allowed: Record<string, readonly string[]> = {
     "judges",
     "diff",
     "simulate",
+    "lint",
     "metrics",
     "matchers",
     "algorithms",
@@ -73,7 +76,7 @@ const allowed: Record<string, readonly string[]> = {
 };
 
 /** Layers that must stay pure: no I/O, no environment, no logging, no timers. */
-const pure = ["core", "algorithms", "adapters", "matchers", "metrics", "diff", "simulate"];
+const pure = ["core", "algorithms", "adapters", "matchers", "metrics", "diff", "simulate", "lint"];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

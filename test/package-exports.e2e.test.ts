@@ -467,6 +467,16 @@ console.log(JSON.stringify({
     expect(mcp.stderr).toContain("npm install @modelcontextprotocol/sdk");
     expect(mcp.code).toBe(2);
     expect(existsSync(path.join(consumer.directory, "toolscore-results.runs.jsonl"))).toBe(false);
+    // An MCP server's tools linted: the same, and a file of definitions needs no SDK.
+    const lint = await runProgram(bin, ["lint-tools", "node server.mjs"], {
+      cwd: consumer.directory,
+    });
+    expect(lint.stderr).toContain("an MCP server's tools needs");
+    expect(lint.stderr).toContain("npm install @modelcontextprotocol/sdk");
+    expect(lint.code).toBe(2);
+    const file = await runProgram(bin, ["lint-tools", "tools.json"], { cwd: consumer.directory });
+    expect(file).toMatchObject({ code: 0 });
+    expect(file.stdout).toContain("tools.json: 1 tool, 0 errors, 1 warning");
   });
 
   it("loads an SDK installed afterwards, by import and by require", async () => {

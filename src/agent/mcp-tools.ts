@@ -7,6 +7,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable, Writable } from "node:stream";
+import { InvalidInputError } from "../core/errors.js";
 import { loadOptional } from "../core/optional-dependency.js";
 import { isJsonObject } from "../core/json.js";
 import type { Toolbox } from "./toolbox.js";
@@ -184,4 +185,74 @@ export async function startHttpToolServer(options: {
         });
       }),
   };
+}
+
+/**
+ * The tools an MCP server lists (`tools/list`, page after page), asked over stdio of `command`
+ * run through the shell in `cwd`, with the official SDK's client; the server is stopped after.
+ * A server that does not answer within `timeoutMs` is an error saying so, with its stderr's end.
+ */
+export async function listServerTools(
+  command: string,
+  options: {
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly timeoutMs: number;
+  },
+): Promise<unknown[]> {
+  const sdk = await loadOptional(
+    { ...sdkDependency, feature: "an MCP server's tools" },
+    async () => {
+      const [client, stdio] = await Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/client/stdio.js"),
+      ]);
+      return { ...client, ...stdio };
+    },
+  );
+  const shell =
+    process.platform === "win32"
+      ? { command: process.env.ComSpec ?? "cmd.exe", args: ["/d", "/s", "/c", command] }
+      : { command: "/bin/sh", args: ["-c", command] };
+  const env = Object.fromEntries(
+    Object.entries(options.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const transport = new sdk.StdioClientTransport({
+    ...shell,
+    cwd: options.cwd,
+    env,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-2000);
+  });
+  const client = new sdk.Client({ name: "toolscore-lint-tools", version: "1.0.0" });
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  try {
+    await client.connect(transport, { signal: deadline, timeout: options.timeoutMs });
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        signal: deadline,
+        timeout: options.timeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  } catch (error) {
+    const said =
+      stderr.trim() === "" ? "" : `; it said: ${stderr.trim().split("\n").slice(-5).join(" | ")}`;
+    throw new InvalidInputError({
+      field: "command",
+      message: `the MCP server ${JSON.stringify(command)} did not list its tools: ${error instanceof Error ? error.message : String(error)}${said}`,
+      cause: error,
+    });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }

@@ -116,6 +116,14 @@ async function refuseMissing(file: string, what: string): Promise<void> {
 }
 
 async function readToolsFile(file: string): Promise<SimulatedToolSpec[]> {
+  return readSimulatedTools(await readDefinitionsFile(file), file);
+}
+
+/**
+ * A file of tool definitions (JSON, or YAML by its extension) as a value; an `InvalidInputError`
+ * naming the file when it cannot be read or parsed.
+ */
+export async function readDefinitionsFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -137,7 +145,7 @@ async function readToolsFile(file: string): Promise<SimulatedToolSpec[]> {
       cause: error,
     });
   }
-  return readSimulatedTools(value, file);
+  return value;
 }
 
 async function readOutputsFile(file: string): Promise<ToolFixture[]> {

@@ -85,6 +85,12 @@ const commandTable: readonly {
     load: () => import("./simulate-tools.js").then((m) => m.command),
   },
   {
+    name: "lint-tools",
+    usage: "lint-tools <file|command>",
+    summary: "check tool definitions for what makes models call them wrongly",
+    load: () => import("./lint-tools.js").then((m) => m.command),
+  },
+  {
     name: "cache",
     usage: "cache clear",
     summary: "empty the judge cache",

@@ -1,8 +1,8 @@
 /**
  * Edit distance counting a swap of two neighbouring characters as one edit (the commonest typo,
- * `junti` for `junit`), stopping early once it is over `limit`.
+ * `junti` for `junit`), stopping early once it is over `limit` (then `limit + 1`).
  */
-function distance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
@@ -39,7 +39,7 @@ export function closestName(given: string, known: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const name of known) {
-    const d = distance(target, simple(name), limit);
+    const d = editDistance(target, simple(name), limit);
     if (d < bestDistance) {
       best = name;
       bestDistance = d;

@@ -117,6 +117,14 @@ export {
   expectedByIntent,
   readSimulatedUser,
 } from "../simulate/simulated-user.js";
+export { lintProviders, lintRules, lintTools, readLintedTools } from "../lint/lint-tools.js";
+export type {
+  LintFinding,
+  LintProvider,
+  LintRuleId,
+  LintSeverity,
+  LintToolsOptions,
+} from "../lint/lint-tools.js";
 export type {
   SimulatedUser,
   UserFault,
