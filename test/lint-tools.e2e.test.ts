@@ -113,6 +113,23 @@ describe("toolscore lint-tools", () => {
       }),
     );
     expect(run.code).toBe(1);
+    // How the 20 recorded runs used them: two tools never called, reads called unexpected.
+    const dataset = path.join(root, "examples/benchmarks/tau-bench/dataset.jsonl");
+    const covered = await lint([tools, "--runs", dataset, "--format", "json"], folder());
+    const { coverage } = JSON.parse(covered.stdout) as {
+      coverage: { cases: number; neverCalled: string[]; tools: { name: string }[] };
+    };
+    expect(coverage.cases).toBe(20);
+    expect(coverage.neverCalled).toEqual(["list_all_airports", "send_certificate"]);
+    expect(coverage.tools).toHaveLength(14);
+    const text = await lint(["--runs", dataset], folder());
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /Tool coverage over .*dataset\.jsonl: 20 cases\ntool +available +expected +called +called, not expected\n/,
+    );
+    // Without the tool list, only the tools the cases name: each was called by some case.
+    expect(text.stdout).toContain("never called: none\n");
+    expect(text.stdout).not.toContain("(not listed)");
   });
 
   it("lints the tools MCP servers list over stdio: toolscore's simulated tools and the SDK's example servers", async () => {
@@ -157,6 +174,7 @@ describe("toolscore lint-tools", () => {
       ],
       [["empty.json", "--provider", "mistral"], /--provider takes openai, anthropic, gemini/],
       [["empty.json", "--format", "html"], /--format must be text, json, markdown/],
+      [["--runs", "missing.jsonl"], /missing\.jsonl/],
       [[`${JSON.stringify(process.execPath)} -e "process.exit(3)"`], /did not list its tools/],
     ];
     for (const [args, message] of cases) {

@@ -118,6 +118,8 @@ export {
   readSimulatedUser,
 } from "../simulate/simulated-user.js";
 export { lintProviders, lintRules, lintTools, readLintedTools } from "../lint/lint-tools.js";
+export { caseToolNames, toolCoverage } from "../lint/tool-coverage.js";
+export type { CaseCoverage, CaseToolNames, ToolCoverage, ToolUse } from "../lint/tool-coverage.js";
 export type {
   LintFinding,
   LintProvider,
