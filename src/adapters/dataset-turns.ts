@@ -51,6 +51,17 @@ function turnOfTrajectory(
 }
 
 /**
+ * What followed the last user message of a turn's transcript (it may hold the conversation so
+ * far): its calls, steps and replies, and that message.
+ */
+export function lastTurnOf(
+  trajectory: Trajectory,
+): Pick<CaseTurn, "toolsCalled" | "calledSteps" | "replies" | "input"> {
+  const last = trajectory.turns.at(-1);
+  return last === undefined ? { toolsCalled: [] } : turnOfTrajectory(trajectory, last);
+}
+
+/**
  * Reads a case's `turns`: each an object of a turn's fields (camelCase or snake_case). With a
  * transcript, each turn takes the calls and replies that followed its user message (by
  * position); a transcript with more user turns than the case is an error (the calls of the
@@ -137,9 +148,7 @@ export function readTurns(
         return fail(`${path} could not be read: ${(error as Error).message}`, path);
       }
       transcripts.push({ at, trajectory: read });
-      // What followed the turn's user message: the transcript may hold the conversation so far.
-      const last = read.turns.at(-1);
-      turn = last === undefined ? { toolsCalled: [] } : turnOfTrajectory(read, last);
+      turn = lastTurnOf(read);
     }
     const heard = turn.input;
     const { input, ...rest } = given;

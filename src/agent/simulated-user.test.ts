@@ -65,13 +65,17 @@ const supportAgent: Agent = {
   },
 };
 
-async function record(cases: readonly unknown[], model?: ReturnType<typeof scriptedUser>) {
+async function record(
+  cases: readonly unknown[],
+  model?: ReturnType<typeof scriptedUser>,
+  agent: Agent = supportAgent,
+) {
   const directory = folder({ "dataset.jsonl": jsonl(cases) });
   const recordings = path.join(directory, "runs.jsonl");
   const recorded = await recordAgentRuns({
     dataset: path.join(directory, "dataset.jsonl"),
     recordings,
-    agent: supportAgent,
+    agent,
     repeat: 1,
     concurrency: 1,
     timeoutMs: 60_000,
@@ -138,6 +142,36 @@ describe("a simulated user", () => {
     const [read] = await entries(recordings);
     expect(read).toMatchObject({ id: "refund", turns: [{}, {}, {}] });
     expect(read).not.toHaveProperty("simulatorFault");
+  });
+
+  it("reads a transcript that holds the conversation so far as scoring does: only what followed the last message", async () => {
+    // The same agent, answering with the whole conversation each turn.
+    const agent: Agent = {
+      name: "whole-conversation agent",
+      run: async (request, context) => {
+        const earlier = request.history.flatMap((turn) => turn.transcript as unknown[]);
+        const own = (await supportAgent.run(request, context)) as unknown[];
+        return [...earlier, ...own];
+      },
+    };
+    const model = scriptedUser([
+      says("Hi, the blender from order A-1001 arrived broken", "identify"),
+      says("I'd like a refund", "refund"),
+      says("Yes, sure", "refund"),
+      says("Thanks, bye", null, true),
+    ]);
+    const { lines } = await record([{ id: "refund", user }], model, agent);
+    const turns = lines[0]?.turns as { expectedTools: { name: string }[] }[];
+    // get_order, made at turn 1, is not counted again at turns 2 and 3.
+    expect(turns.map((turn) => turn.expectedTools.map((call) => call.name))).toEqual([
+      ["get_order"],
+      [],
+      ["refund_order"],
+    ]);
+    // The user is shown each reply once, at its turn.
+    const prompt = promptOf(model.asked[3]);
+    expect(prompt.match(/agent: I see order A-1001\./g)).toHaveLength(1);
+    expect(prompt.match(/agent: Are you sure you want a refund\?/g)).toHaveLength(1);
   });
 
   it("spoils the run when it makes a fact up, and sends the agent nothing more", async () => {

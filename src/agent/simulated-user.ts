@@ -7,8 +7,8 @@ import { JudgeResponseError, ProviderCallError } from "../core/errors.js";
 import type { JudgeModel } from "../core/judge.js";
 import type { JsonObject } from "../core/json.js";
 import type { Content } from "../core/test-case.js";
+import { lastTurnOf } from "../adapters/dataset-turns.js";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
-import type { Trajectory } from "../core/trajectory.js";
 import { askSimulatedUser } from "../judges/simulated-user.js";
 import type { HeardTurn } from "../judges/simulated-user.js";
 import { checkUserEnding, checkUserMessage, expectedByIntent } from "../simulate/simulated-user.js";
@@ -83,7 +83,7 @@ export function createUserSpeaker(input: {
       const turn = history.length;
       const conversation = history.map((entry, at): HeardTurn => ({
         user: said[at]?.message ?? "",
-        agent: (replies[at] ??= trajectoryOf(entry.transcript)?.replies ?? []),
+        agent: (replies[at] ??= turnOf(entry.transcript)?.replies ?? []),
       }));
       let answer;
       try {
@@ -150,10 +150,14 @@ export function createUserSpeaker(input: {
   };
 }
 
-/** A transcript read by the one reader; undefined when it cannot be (scoring says why). */
-function trajectoryOf(transcript: unknown): Trajectory | undefined {
+/**
+ * A turn's transcript read by the one reader, as scoring reads it: what followed its last user
+ * message (it may hold the conversation so far); undefined when it cannot be read (scoring says
+ * why).
+ */
+function turnOf(transcript: unknown): ReturnType<typeof lastTurnOf> | undefined {
   try {
-    return parseTrajectory(transcript);
+    return lastTurnOf(parseTrajectory(transcript));
   } catch {
     return undefined;
   }
@@ -174,7 +178,7 @@ export function spokenTurns(
     intents: log.user.intents,
     turnIntents: log.intents,
     called: inputs.map((_, at) =>
-      (trajectoryOf(transcripts[at])?.calls ?? []).map((call) => call.name),
+      (turnOf(transcripts[at])?.toolsCalled ?? []).map((call) => call.name),
     ),
   });
   return inputs.map((input, at): JsonObject => ({
