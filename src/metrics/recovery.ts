@@ -26,6 +26,7 @@ import { contentText } from "../core/test-case.js";
 import type { Content, ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
 import { linearRegExp } from "../matchers/linear-regex.js";
+import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { outputSaysError } from "./call-scope.js";
 import { patternOption } from "./constraint-options.js";
 
@@ -97,6 +98,47 @@ function kindOf(output: string): RecoveryFailure["kind"] {
   return "error";
 }
 
+/** Which calls failed: marked errors, or outputs `errorOutput` finds (transcripts that do not mark them). */
+export function failedFlags(calls: readonly ToolCall[], errorOutput: LinearRegExp): boolean[] {
+  return calls.map((call) => call.isError === true || outputSaysError(call.output, errorOutput));
+}
+
+/** The pattern of outputs that say a call failed, when none is given (see `errorOutput`). */
+export function defaultErrorPattern(): LinearRegExp {
+  return linearRegExp(defaultErrorOutput, "i");
+}
+
+/** A failed call, and the calls of the same tool and arguments after it up to one that succeeded. */
+export interface RetryChain {
+  readonly at: number;
+  /** The retries' positions among the calls, in order. */
+  readonly retries: readonly number[];
+  /** Whether the last retry succeeded. */
+  readonly succeeded: boolean;
+}
+
+/** Every failure's retries: a call in a chain starts none of its own. */
+export function retryChains(calls: readonly ToolCall[], failed: readonly boolean[]): RetryChain[] {
+  const chains: RetryChain[] = [];
+  const inChain = new Set<number>();
+  for (const [at, call] of calls.entries()) {
+    if (!failed[at] || inChain.has(at)) continue;
+    const retries: number[] = [];
+    let succeeded = false;
+    for (let next = at + 1; next < calls.length && !succeeded; next++) {
+      const later = calls[next];
+      if (later.name !== call.name || !jsonEquals(later.inputParameters, call.inputParameters)) {
+        continue;
+      }
+      inChain.add(next);
+      retries.push(next);
+      succeeded = !failed[next];
+    }
+    chains.push({ at, retries, succeeded });
+  }
+  return chains;
+}
+
 const textOf = (call: ToolCall) =>
   typeof call.output === "string" ? call.output : JSON.stringify(call.output);
 
@@ -132,8 +174,7 @@ export function recovery(options: RecoveryOptions = {}): SyncMetric<RecoveryCase
   }
   const stateChanging = new Set(listed ?? []);
   const errorOutput =
-    patternOption("recovery.errorOutput", given.errorOutput) ??
-    linearRegExp(defaultErrorOutput, "i");
+    patternOption("recovery.errorOutput", given.errorOutput) ?? defaultErrorPattern();
 
   const measureSync = (testCase: RecoveryCase): MetricResult<RecoveryDetails> => {
     try {
@@ -143,43 +184,34 @@ export function recovery(options: RecoveryOptions = {}): SyncMetric<RecoveryCase
       const calls = testCase.toolsCalled ?? [];
       const readOnly = new Map((testCase.availableTools ?? []).map((t) => [t.name, t.readOnly]));
       const changes = (tool: string) => stateChanging.has(tool) || readOnly.get(tool) === false;
-      const failed = calls.map(
-        (call) => call.isError === true || outputSaysError(call.output, errorOutput),
-      );
+      const failed = failedFlags(calls, errorOutput);
       const answer =
         testCase.actualOutput === undefined
           ? testCase.replies?.at(-1)
           : contentText(testCase.actualOutput);
       const failures: RecoveryFailure[] = [];
-      const inChain = new Set<number>();
-      for (const [at, call] of calls.entries()) {
-        if (!failed[at] || inChain.has(at)) continue;
+      for (const chain of retryChains(calls, failed)) {
+        const { at } = chain;
+        const call = calls[at];
         const kind = kindOf(textOf(call));
-        const same = (other: ToolCall) =>
-          other.name === call.name && jsonEquals(other.inputParameters, call.inputParameters);
-        // The calls after it of the same tool and arguments, up to the first that succeeded.
-        let retries = 0;
-        let recovered = false;
+        const retried = new Set(chain.retries);
+        const retries = chain.retries.length;
+        let recovered = chain.succeeded;
         const violations: string[] = [];
         let looked = false;
         let uncertain = kind === "timeout" && changes(call.name);
-        for (let next = at + 1; next < calls.length; next++) {
+        const last = chain.succeeded ? (chain.retries.at(-1) as number) : calls.length - 1;
+        for (let next = at + 1; next <= last; next++) {
           const later = calls[next];
-          if (!same(later)) {
+          if (!retried.has(next)) {
             if (later.name !== call.name && !changes(later.name)) looked = true;
             if (later.name === call.name && !failed[next]) recovered = true;
             continue;
           }
-          inChain.add(next);
-          retries++;
           if (uncertain && !looked) {
             violations.push(
               `called[${next}] ${later.name} repeats called[${at}], which timed out and may have gone through: look before doing it again`,
             );
-          }
-          if (!failed[next]) {
-            recovered = true;
-            break;
           }
           uncertain = kindOf(textOf(later)) === "timeout" && changes(call.name);
           looked = false;
