@@ -191,7 +191,7 @@ describe("readDatasetCase: call lists in providers' formats", () => {
       expectedTools: [{ name: "x", agrs: {} }],
     });
     expect(message).toBe(
-      'line 7: toolsCalled[0].nam is not a field of a tool call (did you mean "name"?); a call has arguments (or inputParameters, input_parameters, args, input), name, output, type, id, description, reasoning, isError, invalidArguments',
+      'line 7: toolsCalled[0].nam is not a field of a tool call (did you mean "name"?); a call has arguments (or inputParameters, input_parameters, args, input), name, output, type, id, description, reasoning, isError, invalidArguments, durationMs',
     );
     expect(errorOf({ toolsCalled: [], expectedTools: [{ name: "x", agrs: {} }] }).message).toMatch(
       /expectedTools\[0\]\.agrs .*\(did you mean "args"\?\); a call has arguments .*, after$/,

@@ -11,6 +11,7 @@ import type {
 } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
+import { readCaseSpend } from "./case-spend.js";
 import { readToolList } from "./tool-spec.js";
 import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
 import type { TurnTranscript } from "./dataset-turns.js";
@@ -214,6 +215,14 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
   if (simulatorFault !== undefined) read.simulatorFault = simulatorFault;
   const metadata = fields.object("metadata", "an object");
   if (metadata !== undefined) read.metadata = metadata;
+  const spend = readCaseSpend(
+    metadata,
+    called === undefined
+      ? (turns?.transcripts.map(({ trajectory }) => trajectory) ?? [])
+      : [called],
+    notes,
+  );
+  if (spend !== undefined) read.spend = spend;
   if (turns !== undefined) notes.push(...turns.notes);
   if (turns?.turns !== undefined) read.turns = turns.turns;
   if (turns?.turnAggregate !== undefined) read.turnAggregate = turns.turnAggregate;

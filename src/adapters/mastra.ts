@@ -5,7 +5,7 @@
  * mastra-ai/mastra's `AISpanType` and span attributes.
  */
 import { readAiSdk } from "./ai-sdk.js";
-import { asArray, asId, asRecord, asString, at } from "./read.js";
+import { asArray, asId, asRecord, asString, at, datesMs } from "./read.js";
 import type { Record_ } from "./read.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
 
@@ -87,6 +87,9 @@ export function readMastra(input: unknown, builder: TrajectoryBuilder): void {
   const rootId = root === undefined ? undefined : (asId(root.spanId) ?? asId(root.id));
   if (root !== undefined && rootId !== undefined && (chosen !== undefined || traces.length === 1))
     builder.setTrace({ traceId: root.traceId as string, spanId: rootId });
+  const ended = (span: Record_) => span.endTime ?? span.endedAt;
+  const runMs = root === undefined ? undefined : datesMs(started(root), ended(root));
+  if (runMs !== undefined) builder.setDuration(runMs);
   for (const { span, path } of own) {
     const type = typeOf(span);
     const attributes = asRecord(span.attributes) ?? {};
@@ -108,6 +111,7 @@ export function readMastra(input: unknown, builder: TrajectoryBuilder): void {
       id: asId(span.spanId) ?? asId(span.id),
       ...(type === "mcp_tool_call" ? { type: "MCP" as const } : {}),
       path,
+      durationMs: datesMs(started(span), ended(span)),
       result: {
         output: error !== undefined ? (message ?? error) : (span.output ?? null),
         isError: failed,

@@ -10,6 +10,7 @@ import {
   asString,
   at,
   blocksOutput,
+  datesMs,
   jsonOrText,
   replyTextOf,
   textOf,
@@ -298,6 +299,9 @@ function readTrace(items: readonly unknown[], path: string, builder: TrajectoryB
   const rootId = rootSpan === undefined ? undefined : asId(rootSpan.id);
   if (rootTrace !== undefined && rootId !== undefined && (chosen !== undefined || ids.length === 1))
     builder.setTrace({ traceId: rootTrace, spanId: rootId });
+  const runMs =
+    rootSpan === undefined ? undefined : datesMs(rootSpan.started_at, rootSpan.ended_at);
+  if (runMs !== undefined) builder.setDuration(runMs);
   const spans = own
     .map((entry, order) => ({ ...entry, order }))
     .sort(
@@ -332,6 +336,7 @@ function readTrace(items: readonly unknown[], path: string, builder: TrajectoryB
         id: asId(span.id),
         ...(data.mcp_data === undefined ? {} : { type: "MCP" as const }),
         path: spanPath,
+        durationMs: datesMs(span.started_at, span.ended_at),
         result: {
           output: error !== undefined ? (error.message ?? error) : (data.output ?? null),
           isError: error !== undefined,

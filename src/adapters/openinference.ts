@@ -1,5 +1,12 @@
 import { asId, asString, jsonOrText } from "./read.js";
-import { addMessageCalls, addSpanUsage, historyCalls, readSpans, stepGroups } from "./otlp.js";
+import {
+  addMessageCalls,
+  addSpanUsage,
+  historyCalls,
+  readSpans,
+  spanMs,
+  stepGroups,
+} from "./otlp.js";
 import type { DecodedSpan, HistoryCall, MessageCall } from "./otlp.js";
 import { readToolSpecs } from "./tool-spec.js";
 import type { TrajectoryBuilder } from "./trajectory-builder.js";
@@ -226,6 +233,7 @@ function addToolSpans(
         arguments: span.attributes.get("input.value"),
         id,
         path: span.path,
+        durationMs: spanMs(span),
         result: {
           output: mime.includes("json")
             ? jsonOrText(output)

@@ -1,5 +1,12 @@
 import { asArray, asId, asRecord, asString, jsonOrText } from "./read.js";
-import { addMessageCalls, addSpanUsage, historyCalls, readSpans, stepGroups } from "./otlp.js";
+import {
+  addMessageCalls,
+  addSpanUsage,
+  historyCalls,
+  readSpans,
+  spanMs,
+  stepGroups,
+} from "./otlp.js";
 import type { DecodedSpan, HistoryCall, MessageCall } from "./otlp.js";
 import { readToolList } from "./tool-spec.js";
 import type { RawResult, TrajectoryBuilder } from "./trajectory-builder.js";
@@ -170,6 +177,7 @@ function readOtelCalls(spans: readonly DecodedSpan[], builder: TrajectoryBuilder
         arguments: argumentsValue,
         id,
         path: span.path,
+        durationMs: spanMs(span),
         result: {
           output: resultValue !== undefined ? jsonOrText(resultValue) : (response?.output ?? null),
           isError,

@@ -238,9 +238,11 @@ export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSp
       });
     }
     setRoot(own, builder);
+    setExtent(own, builder);
     return own;
   }
   if (ids.length === 1) setRoot(spans, builder);
+  setExtent(spans, builder);
   if (ids.length > 1) {
     builder.warn(
       "several-traces",
@@ -249,6 +251,27 @@ export function readSpans(input: unknown, builder: TrajectoryBuilder): DecodedSp
     );
   }
   return spans;
+}
+
+/** How long a span lasted in milliseconds, when it says when it started and ended. */
+export function spanMs(span: Pick<DecodedSpan, "start" | "end">): number | undefined {
+  const { start, end } = span;
+  if (start === undefined || end === undefined || end < start) return undefined;
+  return Number(end - start) / 1e6;
+}
+
+/** The run's duration: from the first span's start to the last one's end, when they are timed. */
+function setExtent(spans: readonly DecodedSpan[], builder: TrajectoryBuilder): void {
+  let first: bigint | undefined;
+  let last: bigint | undefined;
+  for (const { start, end } of spans) {
+    if (start === undefined || end === undefined || end < start) continue;
+    if (first === undefined || start < first) first = start;
+    if (last === undefined || end > last) last = end;
+  }
+  if (first !== undefined && last !== undefined) {
+    builder.setDuration(spanMs({ start: first, end: last }) as number);
+  }
 }
 
 /**

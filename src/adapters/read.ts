@@ -171,3 +171,10 @@ export function usageOf(
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0;
 }
+
+/** Milliseconds from one date text to another (ISO 8601), when both parse and end is not before start. */
+export function datesMs(start: unknown, end: unknown): number | undefined {
+  if (typeof start !== "string" || typeof end !== "string") return undefined;
+  const ms = Date.parse(end) - Date.parse(start);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}

@@ -37,6 +37,8 @@ export interface RawCall {
    * the AI SDK's invalid calls): why. The raw text is then kept as is.
    */
   invalid?: string | undefined;
+  /** How long the tool took, when the format times it (a span's start and end). */
+  durationMs?: number | undefined;
 }
 
 /** A tool result as a format reader found it. */
@@ -59,6 +61,7 @@ interface MutableCall {
   isError: boolean;
   invalidArguments?: string;
   numberSpellings?: NumberSpellings;
+  durationMs?: number;
   resolved: boolean;
   path: string;
 }
@@ -75,6 +78,7 @@ function publicCall(call: MutableCall): ToolCall {
   result.isError = call.isError;
   if (call.invalidArguments !== undefined) result.invalidArguments = call.invalidArguments;
   if (call.numberSpellings !== undefined) result.numberSpellings = call.numberSpellings;
+  if (call.durationMs !== undefined) result.durationMs = call.durationMs;
   return result;
 }
 
@@ -212,6 +216,7 @@ export class TrajectoryBuilder {
       resolved: false,
       path: raw.path,
     };
+    if (raw.durationMs !== undefined) call.durationMs = raw.durationMs;
     if (raw.invalid !== undefined) {
       call.invalidArguments =
         typeof raw.arguments === "string" ? raw.arguments : jsonText(raw.arguments);
@@ -369,9 +374,16 @@ export class TrajectoryBuilder {
 
   private root: TraceContext | undefined;
 
+  private durationMs: number | undefined;
+
   /** The run's root span, when the transcript is one trace of spans. */
   setTrace(root: TraceContext): void {
     this.root = root;
+  }
+
+  /** How long the run took, when the transcript times it (a trace from first start to last end). */
+  setDuration(durationMs: number): void {
+    this.durationMs = durationMs;
   }
 
   build(options: { expectResults: boolean }): Trajectory {
@@ -394,7 +406,7 @@ export class TrajectoryBuilder {
       if (turn.usage !== undefined) built.usage = turn.usage;
       return built;
     });
-    const { format, tools, warnings, replies, root, usage, models } = this;
+    const { format, tools, warnings, replies, root, usage, models, durationMs } = this;
     // Literals, not spreads: each keeps one shape, which the readers of a case rely on.
     const built: Trajectory =
       root !== undefined
@@ -404,11 +416,12 @@ export class TrajectoryBuilder {
         : replies.length === 0
           ? { format, calls, steps, turns, tools, warnings, nameMapping: [] }
           : { format, calls, steps, turns, tools, warnings, nameMapping: [], replies };
-    if (usage === undefined && models.length === 0) return built;
+    if (usage === undefined && models.length === 0 && durationMs === undefined) return built;
     return {
       ...built,
       ...(usage === undefined ? {} : { usage }),
       ...(models.length === 0 ? {} : { models }),
+      ...(durationMs === undefined ? {} : { durationMs }),
     };
   }
 }

@@ -4,7 +4,7 @@
  * reads. Each kind lives in a file of its own; this file holds what they share.
  */
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
-import { costOf, defaultPrices, priceOfModel } from "../core/pricing.js";
+import { estimatedCostUsd, turnUsageOf } from "../adapters/case-spend.js";
 import type { Content } from "../core/test-case.js";
 import type { Trajectory } from "../core/trajectory.js";
 import type { Toolbox } from "./toolbox.js";
@@ -238,8 +238,7 @@ function withTranscriptDetails(
   } catch {
     return reported;
   }
-  const turnUsage =
-    laterTurn && trajectory.turns.length > 1 ? trajectory.turns.at(-1)?.usage : trajectory.usage;
+  const turnUsage = turnUsageOf(trajectory, laterTurn);
   const model = reported.model ?? trajectory.models?.at(-1);
   const usage = reported.usage ?? turnUsage;
   const details = {
@@ -247,10 +246,10 @@ function withTranscriptDetails(
     ...(model === undefined ? {} : { model }),
     ...(usage === undefined ? {} : { usage }),
   };
-  const price = model === undefined ? undefined : priceOfModel(defaultPrices, model);
-  if (reported.costUsd !== undefined || usage === undefined || price === undefined) return details;
+  if (reported.costUsd !== undefined || usage === undefined || model === undefined) return details;
   const { inputTokens = 0, outputTokens = 0 } = usage;
-  return { ...details, estimatedCostUsd: costOf(price, { inputTokens, outputTokens }) };
+  const estimate = estimatedCostUsd(model, { inputTokens, outputTokens });
+  return estimate === undefined ? details : { ...details, estimatedCostUsd: estimate };
 }
 
 /** The keys of an answer's envelope: the transcript, and the run's details. */

@@ -20,7 +20,10 @@ export type ArgumentKey = (typeof ARGUMENT_KEYS)[number];
 /** Which side a call is read for: a call made (a result may come with it) or an expected one. */
 export type CallSide = "called" | "expected";
 
-/** The keys a call may carry besides its arguments; an expected call may also list `after`. */
+/**
+ * The keys a call may carry besides its arguments (how long it took, never compared: a run may be
+ * another's expected calls); an expected call may also list `after`.
+ */
 const calledKeys: ReadonlySet<string> = new Set<string>([
   ...ARGUMENT_KEYS,
   "name",
@@ -32,6 +35,7 @@ const calledKeys: ReadonlySet<string> = new Set<string>([
   "isError",
   "invalidArguments",
   "numberSpellings",
+  "durationMs",
 ]);
 const expectedKeys: ReadonlySet<string> = new Set<string>([...calledKeys, "after"]);
 

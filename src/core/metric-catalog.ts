@@ -43,6 +43,12 @@ export const metricCatalog = [
     judge: "none",
   },
   {
+    id: "efficiency",
+    description:
+      "what a run cost against budgets: calls, repeats, loops, retries, calls beyond the expected, tokens, time, dollars",
+    judge: "none",
+  },
+  {
     id: "deepeval-multimodal-tool-correctness",
     description:
       "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",

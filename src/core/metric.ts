@@ -38,6 +38,11 @@ export interface Metric<TCase = TestCase, TDetails = unknown> {
    * made). Without it, a conversation's turns are only scored one by one.
    */
   misplacedCalls?(turns: readonly TurnScore<TCase>[]): readonly MisplacedCall[];
+  /**
+   * Whether the metric scores a conversation as one run (all its calls, what it spent), not turn
+   * by turn: its turns are then each skipped with a reason that says so.
+   */
+  readonly scoresWholeRun?: boolean;
 }
 
 /** One turn of a conversation as a metric scored it. */

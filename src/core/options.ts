@@ -205,6 +205,9 @@ const setByTheRun: Readonly<Record<string, string>> = {
   batchStatusCheckInterval: "batch settings are the run's: the config's metric options",
   batchMaxIterations: "batch settings are the run's: the config's metric options",
   name: "a metric's name is the run's: the config's metric options",
+  maxTokens: "spending budgets are the run's: the config's metric options",
+  maxLatencyMs: "spending budgets are the run's: the config's metric options",
+  maxCostUsd: "spending budgets are the run's: the config's metric options",
 };
 
 /**

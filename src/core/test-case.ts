@@ -41,6 +41,23 @@ export interface ToolSpec {
 }
 
 /**
+ * What a run of the agent spent, as its recording or its transcript says (`efficiency` reads it):
+ * each figure absent when neither says.
+ */
+export interface RunSpend {
+  /** Model tokens the agent's model read over the run. */
+  readonly inputTokens?: number;
+  /** Model tokens the agent's model wrote over the run. */
+  readonly outputTokens?: number;
+  /** How long the run took, end to end, in milliseconds. */
+  readonly durationMs?: number;
+  /** What the run cost in US dollars: as the agent reported it, else its tokens at list price. */
+  readonly costUsd?: number;
+  /** Whether `costUsd` is an estimate from list prices, not what the agent reported. */
+  readonly costEstimated?: boolean;
+}
+
+/**
  * One evaluation case: what the user asked, what the agent answered and did, and what it was
  * expected to do. Metrics read the fields they need and report the ones that are missing.
  */
@@ -101,6 +118,11 @@ export interface TestCase {
    * never ended, ...). No metric scores the case; each is not evaluable for this reason.
    */
   readonly simulatorFault?: string;
+  /**
+   * What the run spent (tokens, time, money), read from its recording (`metadata.agentRun`) or
+   * its transcript.
+   */
+  readonly spend?: RunSpend;
 }
 
 /** Where a case sits in a conversation: its turns, and the index (0-based) of this one. */

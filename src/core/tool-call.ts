@@ -43,6 +43,11 @@ export interface ToolCall {
    * a schema declaring `integer` can refuse a float the parsed value cannot show.
    */
   readonly numberSpellings?: NumberSpellings;
+  /**
+   * How long the tool took to answer, in milliseconds, when the transcript says (a span's start
+   * and end; a recording's simulated latency); read by `efficiency`, never compared.
+   */
+  readonly durationMs?: number;
 }
 
 /**
@@ -67,6 +72,7 @@ export interface ToolCallInput {
   isError?: boolean;
   invalidArguments?: string;
   numberSpellings?: Record<string, string>;
+  durationMs?: number;
 }
 
 export interface ToToolCallOptions {
@@ -221,6 +227,17 @@ function readToolCall(
       });
     }
     call.isError = isError;
+  }
+  const durationMs = record.durationMs;
+  if (durationMs !== undefined && durationMs !== null) {
+    if (typeof durationMs !== "number" || !Number.isFinite(durationMs) || durationMs < 0) {
+      const field = `${fieldAt(parent, index)}.durationMs`;
+      throw new InvalidInputError({
+        field,
+        message: `${field} must be a number of milliseconds (0 or more) when given, got ${JSON.stringify(durationMs)}`,
+      });
+    }
+    call.durationMs = durationMs;
   }
   return call;
 }

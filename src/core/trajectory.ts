@@ -108,6 +108,11 @@ export interface Trajectory {
   readonly usage?: TokenUsage;
   /** The models that answered, as the transcript names them, in order of first mention. */
   readonly models?: readonly string[];
+  /**
+   * How long the run took in milliseconds, when the transcript times it (a trace of spans: from
+   * the first span's start to the last one's end); absent otherwise.
+   */
+  readonly durationMs?: number;
 }
 
 /** A span of a trace, by OpenTelemetry's ids (hex). */

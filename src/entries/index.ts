@@ -47,6 +47,7 @@ export type {
   ContentPart,
   ImagePart,
   ImageSource,
+  RunSpend,
   TestCase,
   TextPart,
   ToolSpec,
@@ -83,6 +84,16 @@ export type {
   ResponseContainsOptions,
 } from "../metrics/response-contains.js";
 export { recovery } from "../metrics/recovery.js";
+export { efficiency } from "../metrics/efficiency.js";
+export type {
+  BudgetCheck,
+  EfficiencyCase,
+  EfficiencyDetails,
+  EfficiencyLoop,
+  EfficiencyOptions,
+  ToolBudgets,
+  ToolEfficiency,
+} from "../metrics/efficiency.js";
 export type {
   RecoveryCase,
   RecoveryDetails,

@@ -172,3 +172,40 @@ describe("createCaseScorer: a run its simulated user spoiled", () => {
     expect(plain.summary({ durationMs: 0 })).not.toHaveProperty("simulatorFaults");
   });
 });
+
+describe("createCaseScorer: a metric of the whole run", () => {
+  it("scores a conversation once, on all its calls and what it spent, its turns skipped", async () => {
+    const { efficiency } = await import("../metrics/efficiency.js");
+    const { toolCallAccuracy } = await import("../metrics/tool-call-accuracy.js");
+    const scorer = createCaseScorer({
+      metrics: [
+        efficiency({ maxCalls: 2, maxTokens: 500 }),
+        toolCallAccuracy(),
+      ] as Metric<object>[],
+    });
+    const call = (name: string) => ({ name, inputParameters: {}, output: "ok", type: "FUNCTION" });
+    const conversation = {
+      id: "c",
+      toolsCalled: [call("a"), call("b"), call("c")],
+      spend: { inputTokens: 300, outputTokens: 100 },
+      turns: [
+        {
+          input: "one",
+          toolsCalled: [call("a"), call("b")],
+          expectedTools: [call("a"), call("b")],
+        },
+        { input: "two", toolsCalled: [call("c")], expectedTools: [call("c")] },
+      ],
+    };
+    const result = await scorer.score(conversation, 0);
+    const [whole, matched] = result.results;
+    expect(whole).toMatchObject({ status: "scored", score: 2 / 3, success: false });
+    expect(whole.status === "scored" && whole.reason).toContain(
+      "3 calls, 400 tokens (300 in, 100 out); over 1 of 3 budgets: maxCalls 3 > 2",
+    );
+    expect(matched).toMatchObject({ status: "scored", success: true });
+    // Each turn passed the matcher; the whole run's budget failed the case.
+    expect(result.status).toBe("failed");
+    expect(result.turns).toEqual(["passed", "passed"]);
+  });
+});

@@ -188,6 +188,32 @@ export function createCaseScorer<TCase extends object>(input: {
     }
   };
   const measureOptions = signal === undefined ? {} : { signal };
+  /** A conversation scored as one run: each turn skipped, saying so. */
+  const wholeRun = (
+    metric: Metric<TCase>,
+    at: number,
+    own: JsonObject | undefined,
+    item: TCase,
+    turns: number,
+  ): ScoredConversation | Promise<ScoredConversation> => {
+    const skipped: MetricResult = {
+      status: "skipped",
+      metric: metric.name,
+      reason: "scored on the whole conversation",
+    };
+    const made = (results: MetricResult[]): ScoredConversation => ({
+      result: results[0],
+      turns: Array.from({ length: turns }, () => skipped),
+    });
+    const results = measureChosen({
+      chosen: [choose(metric, at, own)],
+      caseAt: () => item,
+      name: () => metric.name,
+      measureOptions,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return results instanceof Promise ? results.then(made) : made(results);
+  };
   const { groupBy } = input;
   return {
     score(item, position, onStart) {
@@ -267,15 +293,17 @@ export function createCaseScorer<TCase extends object>(input: {
         }
         const aggregate = (item as TestCase).turnAggregate ?? input.turnAggregate ?? "mean";
         const results = metrics.map((metric, at) =>
-          scoreConversation({
-            name: metric.name,
-            metric,
-            cases,
-            chosen: perTurn.map((own) => choose(metric, at, own[at])),
-            aggregate,
-            measureOptions,
-            ...(signal === undefined ? {} : { signal }),
-          }),
+          metric.scoresWholeRun === true
+            ? wholeRun(metric, at, overrides[at], item, cases.length)
+            : scoreConversation({
+                name: metric.name,
+                metric,
+                cases,
+                chosen: perTurn.map((own) => choose(metric, at, own[at])),
+                aggregate,
+                measureOptions,
+                ...(signal === undefined ? {} : { signal }),
+              }),
         );
         const finish = (all: ScoredConversation[]): CaseResult => {
           const combined = all.map((entry) => entry.result);

@@ -44,6 +44,7 @@ import {
 } from "./ragas-tool-call.js";
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
 import { recovery, recoveryCaseOptions } from "./recovery.js";
+import { efficiency, efficiencyCaseOptions } from "./efficiency.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 import { describedMetric } from "../core/metric-catalog.js";
@@ -283,6 +284,13 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     caseOptions: recoveryCaseOptions,
     create(options) {
       return recovery(options);
+    },
+  },
+  {
+    ...describedMetric("efficiency"),
+    caseOptions: efficiencyCaseOptions,
+    create(options) {
+      return efficiency(options);
     },
   },
 ];

@@ -42,6 +42,7 @@ describe("createMetric", () => {
       "ragas-tool-call-f1",
       "response-contains",
       "recovery",
+      "efficiency",
     ]);
     expect(deterministicMetrics.every((definition) => definition.judge === "none")).toBe(true);
   });
