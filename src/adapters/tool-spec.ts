@@ -36,18 +36,32 @@ function readOnlyOf(record: Record<string, unknown>): boolean | undefined {
   return annotations?.destructiveHint === true ? false : undefined;
 }
 
+/**
+ * Whether a tool definition says the tool reaches outside (the web, other people): its own
+ * `openWorld` / `open_world`, else MCP's `openWorldHint`.
+ */
+function openWorldOf(record: Record<string, unknown>): boolean | undefined {
+  const own = record.openWorld ?? record.open_world;
+  if (typeof own === "boolean") return own;
+  const hint = asRecord(record.annotations)?.openWorldHint;
+  return typeof hint === "boolean" ? hint : undefined;
+}
+
 function spec(
   name: string,
   description: unknown,
   parameters: JsonObject | undefined,
-  readOnly: boolean | undefined,
+  record: Record<string, unknown>,
 ): ToolSpec {
   const text = asString(description);
+  const readOnly = readOnlyOf(record);
+  const openWorld = openWorldOf(record);
   return {
     name,
     ...(text === undefined || text === "" ? {} : { description: text }),
     ...(parameters === undefined ? {} : { parameters }),
     ...(readOnly === undefined ? {} : { readOnly }),
+    ...(openWorld === undefined ? {} : { openWorld }),
   };
 }
 
@@ -73,9 +87,14 @@ export function readToolSpecs(value: unknown, field = "tools"): ToolSpec[] {
   if (fn) {
     // Whether it is read-only may be said beside the function, as toolscore's datasets say it.
     const outer = readOnlyOf(record);
-    return readToolSpecs(fn, `${field}.function`).map((tool) =>
-      outer === undefined || tool.readOnly !== undefined ? tool : { ...tool, readOnly: outer },
-    );
+    const world = openWorldOf(record);
+    return readToolSpecs(fn, `${field}.function`).map((tool) => {
+      const read =
+        outer === undefined || tool.readOnly !== undefined ? tool : { ...tool, readOnly: outer };
+      return world === undefined || read.openWorld !== undefined
+        ? read
+        : { ...read, openWorld: world };
+    });
   }
   const name = asString(record.name);
   if (name === undefined || name === "") return [];
@@ -103,7 +122,7 @@ export function readToolSpecs(value: unknown, field = "tools"): ToolSpec[] {
     const type = (parameters as { type: string }).type;
     if (type !== type.toLowerCase()) parameters = lowerSchemaTypes(parameters) as JsonObject;
   }
-  return [spec(name, record.description, parameters, readOnlyOf(record))];
+  return [spec(name, record.description, parameters, record)];
 }
 
 /** Tool definitions from a list, or from a record keyed by tool name (the AI SDK's `tools`). */

@@ -49,6 +49,12 @@ export const metricCatalog = [
     judge: "none",
   },
   {
+    id: "tool-safety",
+    description:
+      "injected instructions and leaked data by rule: deciding values from a tool's output, not the user; secrets and canaries sent out; allow-lists",
+    judge: "none",
+  },
+  {
     id: "deepeval-multimodal-tool-correctness",
     description:
       "deepeval's MultimodalToolCorrectnessMetric: the deepeval metric for cases that need an actualOutput",

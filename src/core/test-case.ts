@@ -38,6 +38,12 @@ export interface ToolSpec {
    * `destructiveHint: true` for a tool that changes state); undefined when not said.
    */
   readonly readOnly?: boolean;
+  /**
+   * Whether the tool reaches outside the agent's world (sends mail, posts, fetches the web):
+   * `tool-safety` holds what leaves through it. Read from `openWorld` / `open_world`, or MCP's
+   * `openWorldHint`; undefined when not said.
+   */
+  readonly openWorld?: boolean;
 }
 
 /**

@@ -84,6 +84,14 @@ export type {
   ResponseContainsOptions,
 } from "../metrics/response-contains.js";
 export { recovery } from "../metrics/recovery.js";
+export { toolSafety, looksDeciding } from "../metrics/tool-safety.js";
+export type {
+  ToolSafetyCase,
+  ToolSafetyDetails,
+  ToolSafetyOptions,
+  ToolSafetyViolation,
+  ToolSafetyViolationKind,
+} from "../metrics/tool-safety.js";
 export { efficiency } from "../metrics/efficiency.js";
 export type {
   BudgetCheck,

@@ -45,6 +45,7 @@ import {
 import { responseContains, responseContainsCaseOptions } from "./response-contains.js";
 import { recovery, recoveryCaseOptions } from "./recovery.js";
 import { efficiency, efficiencyCaseOptions } from "./efficiency.js";
+import { toolSafety, toolSafetyCaseOptions } from "./tool-safety.js";
 import { knownMatchOptions, matchCaseOptions } from "./match-options.js";
 import { toolCallAccuracy } from "./tool-call-accuracy.js";
 import { describedMetric } from "../core/metric-catalog.js";
@@ -291,6 +292,13 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     caseOptions: efficiencyCaseOptions,
     create(options) {
       return efficiency(options);
+    },
+  },
+  {
+    ...describedMetric("tool-safety"),
+    caseOptions: toolSafetyCaseOptions,
+    create(options) {
+      return toolSafety(options);
     },
   },
 ];

@@ -43,6 +43,7 @@ describe("createMetric", () => {
       "response-contains",
       "recovery",
       "efficiency",
+      "tool-safety",
     ]);
     expect(deterministicMetrics.every((definition) => definition.judge === "none")).toBe(true);
   });
