@@ -173,7 +173,11 @@ const pathText = (path: readonly (string | number)[]) =>
   `$${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`)).join("")}`;
 
 const outputText = (call: ToolCall) =>
-  (typeof call.output === "string" ? call.output : JSON.stringify(call.output)).toLowerCase();
+  // A call read without the toolscore reader may lack its output: none is `null`.
+  (typeof call.output === "string"
+    ? call.output
+    : JSON.stringify(call.output ?? null)
+  ).toLowerCase();
 
 /**
  * The values an output gives as fields of their own: JSON's leaves, or a text's `key: value` lines
