@@ -141,6 +141,26 @@ describe("what a case's run spent", () => {
     ]);
   });
 
+  it("times a recording's calls by what its simulated tools logged, a call they did not serve not", () => {
+    const recorded = read({
+      toolsCalled: [
+        { name: "search", arguments: { q: "a" } },
+        { name: "book", arguments: { id: 1 } },
+        { name: "pay", arguments: {} },
+      ],
+      metadata: {
+        agentRun: {
+          simulatedTools: [
+            { tool: "search", arguments: { q: "a" }, call: 1, answer: "output", latencyMs: 1500 },
+            { tool: "book", arguments: { id: 1 }, call: 1, answer: "fault", fault: "timeout" },
+            { tool: "pay", arguments: { amount: 3 }, call: 1, answer: "output" },
+          ],
+        },
+      },
+    });
+    expect(recorded.toolsCalled?.map((call) => call.durationMs)).toEqual([1500, 0, undefined]);
+  });
+
   it("reads a call's own durationMs from a dataset, and refuses one that is no duration", () => {
     const given = read({ toolsCalled: [{ name: "search", arguments: {}, durationMs: 87.5 }] });
     expect(given.toolsCalled?.[0].durationMs).toBe(87.5);

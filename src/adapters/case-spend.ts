@@ -1,5 +1,6 @@
-import { isJsonObject } from "../core/json.js";
+import { isJsonObject, jsonEquals } from "../core/json.js";
 import type { JsonObject } from "../core/json.js";
+import type { ToolCall } from "../core/tool-call.js";
 import { costOf, defaultPrices, priceOfModel } from "../core/pricing.js";
 import type { RunSpend } from "../core/test-case.js";
 import type { TokenUsage, Trajectory } from "../core/trajectory.js";
@@ -102,4 +103,47 @@ function fillFromTranscripts(spend: Mutable<RunSpend>, transcripts: readonly Tra
       spend.costEstimated = true;
     }
   }
+}
+
+/**
+ * What a recording's simulated tools logged of each call (`metadata.agentRun.simulatedTools`),
+ * by the call's position: the entry at the same place whose tool and arguments are the call's,
+ * else none (a transcript the agent trimmed, a tool it served itself).
+ */
+export function simulatedLogOf(
+  calls: readonly ToolCall[],
+  metadata: JsonObject | undefined,
+): readonly (JsonObject | undefined)[] | undefined {
+  const agentRun = metadata?.agentRun;
+  const log = isJsonObject(agentRun) ? agentRun.simulatedTools : undefined;
+  if (!Array.isArray(log)) return undefined;
+  return calls.map((call, at) => {
+    const logged = log[at];
+    return isJsonObject(logged) &&
+      logged.tool === call.name &&
+      isJsonObject(logged.arguments) &&
+      jsonEquals(logged.arguments, call.inputParameters)
+      ? logged
+      : undefined;
+  });
+}
+
+/**
+ * A recording's calls, each its simulated tool served with the latency it was given (none is 0),
+ * unless the transcript timed the call itself.
+ */
+export function withSimulatedLatency(
+  calls: readonly ToolCall[],
+  metadata: JsonObject | undefined,
+): readonly ToolCall[] {
+  const log = simulatedLogOf(calls, metadata);
+  if (log === undefined) return calls;
+  return calls.map((call, at) => {
+    const logged = log[at];
+    if (logged === undefined || call.durationMs !== undefined) return call;
+    const latency = logged.latencyMs;
+    const durationMs =
+      typeof latency === "number" && Number.isFinite(latency) && latency >= 0 ? latency : 0;
+    return { ...call, durationMs };
+  });
 }

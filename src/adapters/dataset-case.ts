@@ -11,7 +11,7 @@ import type {
 } from "../core/trajectory.js";
 import type { NameNormalizationOptions } from "../core/normalize-tool-name.js";
 import { parseTrajectory } from "./parse-trajectory.js";
-import { readCaseSpend } from "./case-spend.js";
+import { readCaseSpend, withSimulatedLatency } from "./case-spend.js";
 import { readToolList } from "./tool-spec.js";
 import { readCaseTurns, turnFieldsOfCase } from "./dataset-turns.js";
 import type { TurnTranscript } from "./dataset-turns.js";
@@ -223,6 +223,10 @@ export function readDatasetCase(record: unknown, options: ReadDatasetCaseOptions
     notes,
   );
   if (spend !== undefined) read.spend = spend;
+  // A recording's simulated tools say how long each call they served took.
+  if (metadata !== undefined && read.toolsCalled !== undefined) {
+    read.toolsCalled = withSimulatedLatency(read.toolsCalled, metadata);
+  }
   if (turns !== undefined) notes.push(...turns.notes);
   if (turns?.turns !== undefined) read.turns = turns.turns;
   if (turns?.turnAggregate !== undefined) read.turnAggregate = turns.turnAggregate;

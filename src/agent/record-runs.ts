@@ -372,6 +372,7 @@ async function runCase(
   const inputs: Content[] = [];
   const history: AgentTurn[] = [];
   const turns: CaseRun["turns"][number][] = [];
+  let failedMs = 0;
   const ran = (failure?: string): CaseRun => ({
     inputs,
     transcripts: history.map((item) => item.transcript),
@@ -381,7 +382,6 @@ async function runCase(
     ...(toolbox === undefined ? {} : { toolbox }),
     ...(speaker.log === undefined ? {} : { user: speaker.log() }),
   });
-  let failedMs = 0;
   try {
     for (let turn = 0; ; turn++) {
       const input = await speaker.next(history);

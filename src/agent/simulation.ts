@@ -5,7 +5,7 @@
  */
 import { access, readFile } from "node:fs/promises";
 import { DatasetParseError, ErrorCode, InvalidInputError } from "../core/errors.js";
-import { isJsonObject, jsonEquals } from "../core/json.js";
+import { simulatedLogOf } from "../adapters/case-spend.js";
 import type { JsonObject } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { ToolCall } from "../core/tool-call.js";
@@ -84,19 +84,11 @@ function withLoggedFaults(
   calls: readonly ToolCall[],
   metadata: JsonObject | undefined,
 ): (ToolCall & { fault?: Exclude<FaultKind, "latency"> })[] {
-  const agentRun = metadata?.agentRun;
-  const log = isJsonObject(agentRun) ? agentRun.simulatedTools : undefined;
-  if (!Array.isArray(log)) return [...calls];
+  const log = simulatedLogOf(calls, metadata);
+  if (log === undefined) return [...calls];
   return calls.map((call, at) => {
     const logged = log[at];
-    if (
-      !isJsonObject(logged) ||
-      logged.tool !== call.name ||
-      !isJsonObject(logged.arguments) ||
-      !jsonEquals(logged.arguments, call.inputParameters)
-    ) {
-      return call;
-    }
+    if (logged === undefined) return call;
     if (logged.answer === "fault" && faultKinds.includes(logged.fault as FaultKind)) {
       return { ...call, fault: logged.fault as Exclude<FaultKind, "latency"> };
     }
