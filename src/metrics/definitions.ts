@@ -233,7 +233,7 @@ export const deterministicMetrics: readonly MetricDefinition[] = [
     create(options) {
       const given = camelKeys(optionsObject("tool-call-accuracy", options) as JsonObject);
       // A typo is named with the metric id the user wrote.
-      rejectUnknownOptions("tool-call-accuracy", given, [...knownMatchOptions, "name"]);
+      rejectUnknownOptions("tool-call-accuracy", given, [...knownMatchOptions, "name", "safety"]);
       return toolCallAccuracy(given);
     },
   },

@@ -14,6 +14,11 @@ import type { MatchOptions } from "./match-options.js";
 import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
 import { caseMatchOptions, hasRunPolicy, holdingRunPolicy } from "./case-policy.js";
+import { toToolCalls } from "../core/tool-call.js";
+import type { Content } from "../core/test-case.js";
+import type { ConversationPlace } from "../core/test-case.js";
+import { toolSafety } from "./tool-safety.js";
+import type { ToolSafetyOptions, ToolSafetyViolation } from "./tool-safety.js";
 
 /** Whether details are a match's (what a turn left unexpected and missing). */
 function isLeftovers(details: unknown): details is TurnLeftovers {
@@ -39,6 +44,9 @@ export interface ToolCallAccuracyCase {
   /** How each list groups into steps, when read from transcripts (for `order: "steps"`). */
   readonly calledSteps?: readonly TrajectoryStep[];
   readonly expectedSteps?: readonly TrajectoryStep[];
+  /** What the user said, and the conversation so far: the words `safety` holds values to. */
+  readonly input?: Content;
+  readonly conversation?: ConversationPlace;
 }
 
 /**
@@ -58,7 +66,18 @@ function withSteps(
 export interface ToolCallAccuracyOptions extends MatchOptions {
   /** The metric's name in results. Default "Tool Call Accuracy". */
   name?: string;
+  /**
+   * `tool-safety`'s checks (provenance, sensitive values, allow-lists) as constraints: a call that
+   * breaks one fails the case, score 0, named first in its reason. The run's policy: a case may
+   * not set it.
+   */
+  safety?: ToolSafetyOptions;
 }
+
+/** Details of a match whose calls broke the run's safety constraints. */
+export type SafetyCheckedMatch = MatchResult & {
+  readonly unsafeCalls?: readonly ToolSafetyViolation[];
+};
 
 /**
  * toolscore's own tool-call metric: `matchToolCalls` as a metric. Options are validated when the
@@ -72,8 +91,21 @@ export interface ToolCallAccuracyOptions extends MatchOptions {
 export function toolCallAccuracy(
   options: ToolCallAccuracyOptions = {},
 ): SyncMetric<ToolCallAccuracyCase, MatchResult> {
-  const { name = "Tool Call Accuracy", ...matchOptions } = options;
+  const { name = "Tool Call Accuracy", safety, ...matchOptions } = options;
   const resolved = resolveMatchOptions(matchOptions, "toolCallAccuracy");
+  const safe = safety === undefined ? undefined : toolSafety(safety);
+  /** The run's safety constraints the case's calls break: what a turn's user said so far counts. */
+  const unsafeCalls = (testCase: ToolCallAccuracyCase): readonly ToolSafetyViolation[] => {
+    if (safe === undefined) return [];
+    const place = testCase.conversation;
+    const checked = safe.measureSync({
+      toolsCalled: toToolCalls(flatListOf(testCase.toolsCalled), { field: "toolsCalled" }),
+      ...(testCase.input === undefined ? {} : { input: testCase.input }),
+      ...(place === undefined ? {} : { turns: place.turns.slice(0, place.at) }),
+      ...(testCase.availableTools === undefined ? {} : { availableTools: testCase.availableTools }),
+    });
+    return checked.status === "scored" ? checked.details.violations : [];
+  };
   const scored = <TDetails>(
     numbers: { readonly score: number; readonly threshold: number; readonly success: boolean },
     reason: string,
@@ -111,6 +143,15 @@ export function toolCallAccuracy(
         testCase.availableTools ?? [],
         fields,
       );
+      const unsafe = unsafeCalls(testCase);
+      if (unsafe.length > 0) {
+        const said = unsafe.map((violation) => violation.message).join("; ");
+        return scored(
+          { score: 0, threshold: details.threshold, success: false },
+          `Unsafe: ${said}. ${details.reason}`,
+          { ...details, unsafeCalls: unsafe },
+        );
+      }
       return scored(details, details.reason, details);
     } catch (error) {
       return toErroredResult(name, error);
@@ -154,7 +195,12 @@ export function toolCallAccuracy(
     // For a caller that keeps some details only: an exact match is scored the quick way, its
     // reason written from the numbers; any other case needs its alignment for its reason.
     [measureKeepingDetails](testCase: ToolCallAccuracyCase, keep: KeptDetails): MetricResult {
-      if (typeof (testCase as unknown) !== "object" || (testCase as unknown) === null) {
+      // Safety constraints read the case's words: the quick way does not.
+      if (
+        typeof (testCase as unknown) !== "object" ||
+        (testCase as unknown) === null ||
+        safe !== undefined
+      ) {
         return measureSync(testCase);
       }
       let outcome: ReturnType<typeof matchUnlessExact>;
