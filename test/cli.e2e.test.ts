@@ -1086,3 +1086,32 @@ describe("toolscore eval: reading JSONL in batches", () => {
     }
   });
 });
+
+describe("a console reader that goes away", () => {
+  it("ends nothing: `eval | head` writes the whole results file and exits with the run's code", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    const { binPath } = await import("./support/cli.js");
+    const cwd = folder();
+    const call = (id: number, city: string) => ({
+      id: `c${id}`,
+      toolsCalled: [{ name: "weather", arguments: { city } }],
+      expectedTools: [{ name: "weather", arguments: { city: "Paris" } }],
+    });
+    const cases = Array.from({ length: 300 }, (_, id) => call(id, id % 2 === 0 ? "Paris" : "Lyon"));
+    writeFileSync(path.join(cwd, "cases.jsonl"), jsonl(cases));
+    const { stdout } = await promisify(execFile)(
+      "bash",
+      [
+        "-c",
+        `set -o pipefail; node ${JSON.stringify(binPath)} eval cases.jsonl -o results.jsonl 2>stderr.txt | head -1; echo "exit \${PIPESTATUS[0]}"`,
+      ],
+      { cwd },
+    );
+    expect(stdout).toMatch(/exit 1\n$/);
+    expect(readFileSync(path.join(cwd, "stderr.txt"), "utf8")).not.toMatch(/EPIPE|Unhandled/);
+    const lines = readFileSync(path.join(cwd, "results.jsonl"), "utf8").trim().split("\n");
+    // The header, every case, the summary.
+    expect(lines).toHaveLength(302);
+  });
+});

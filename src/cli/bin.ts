@@ -19,6 +19,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+// A reader that went away (`toolscore eval ... | head`) is no error of the run: nothing more is
+// shown, and the run goes on to write its results file and exit with its own code.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
+
 const code = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
