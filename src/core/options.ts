@@ -68,6 +68,13 @@ export function integerOption(
   return value;
 }
 
+/** A list of strings; undefined when not given. */
+export function stringListOption(option: string, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+  throw new InvalidOptionError({ option, value, message: `${option} must be a list of strings` });
+}
+
 /** A metric's name: a non-empty string; `fallback` when not given. `id` is the metric's, for the message. */
 export function nameOption(id: string, value: unknown, fallback: string, option = "name"): string {
   if (value === undefined) return fallback;

@@ -175,15 +175,19 @@ function readToolBudgets(value: unknown): ReadonlyMap<string, Partial<Record<str
         message: `${where} must be an object of budgets (${toolBudgets.join(", ")})`,
       });
     }
-    rejectUnknownOptions(where, camelKeys(given), [...toolBudgets]);
+    const named = camelKeys(given);
+    rejectUnknownOptions(where, named, [...toolBudgets]);
     const own: Partial<Record<string, number>> = {};
-    for (const [key, limit] of Object.entries(camelKeys(given))) {
+    for (const [key, limit] of Object.entries(named)) {
       own[key] = budgetOption(`${where}.${key}`, limit, key !== "maxLatencyMs");
     }
     budgets.set(tool, own);
   }
   return budgets;
 }
+
+/** A call's tool and arguments, as one key: calls with the same key are the same call. */
+const callKey = (call: ToolCall) => `${call.name}\u0000${canonicalJson(call.inputParameters)}`;
 
 /**
  * The loops of a run: rounds of up to ten calls done again back to back (see the option). A retry
@@ -193,9 +197,7 @@ export function findLoops(
   calls: readonly ToolCall[],
   retried: ReadonlySet<number> = new Set(),
 ): EfficiencyLoop[] {
-  const keys = calls.map((call, at) =>
-    retried.has(at) ? at : `${call.name}\u0000${canonicalJson(call.inputParameters)}`,
-  );
+  const keys = calls.map((call, at) => (retried.has(at) ? at : callKey(call)));
   const loops: EfficiencyLoop[] = [];
   let at = 0;
   while (at < keys.length) {
@@ -301,7 +303,7 @@ export function efficiency(
       // A repeat: the same tool and arguments as an earlier call that succeeded.
       const succeeded = new Set<string>();
       const repeated = calls.map((call, at) => {
-        const key = `${call.name}\u0000${canonicalJson(call.inputParameters)}`;
+        const key = callKey(call);
         const repeat = !retried.has(at) && succeeded.has(key);
         if (!failed[at]) succeeded.add(key);
         return repeat;

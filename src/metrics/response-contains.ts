@@ -1,4 +1,4 @@
-import { InvalidInputError, InvalidOptionError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import { measureBySync } from "../core/metric.js";
 import type { SyncMetric } from "../core/metric.js";
@@ -16,6 +16,7 @@ import {
   shareOption,
   optionsObject,
   rejectUnknownOptions,
+  stringListOption,
 } from "../core/options.js";
 
 /** What `responseContains` reads from a case. */
@@ -53,12 +54,9 @@ const optionNames = ["name", "threshold", "values", "strings"];
 /** What a case's `metricOptions` may set: the name is the run's. */
 export const responseContainsCaseOptions: readonly string[] = ["threshold", "values", "strings"];
 
-function stringList(field: string, value: unknown, isOption: boolean): readonly string[] {
+function stringList(field: string, value: unknown): readonly string[] {
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
-  const message = `${field} must be a list of strings`;
-  throw isOption
-    ? new InvalidOptionError({ option: field, value, message })
-    : new InvalidInputError({ field, message });
+  throw new InvalidInputError({ field, message: `${field} must be a list of strings` });
 }
 
 /**
@@ -82,8 +80,7 @@ export function responseContains(
   rejectUnknownOptions("response-contains", given, optionNames);
   const name = nameOption("response-contains", given.name, "Response Contains");
   const threshold = shareOption("response-contains.threshold", given.threshold, 1);
-  const values =
-    given.values === undefined ? [] : stringList("response-contains.values", given.values, true);
+  const values = stringListOption("response-contains.values", given.values) ?? [];
   const textOptions =
     given.strings === undefined ? {} : textOptionsOf("response-contains.strings", given.strings);
   const normalize = textNormalizer(textOptions);
@@ -97,7 +94,7 @@ export function responseContains(
       const wanted =
         testCase.expectedOutputContains === undefined
           ? values
-          : stringList("expectedOutputContains", testCase.expectedOutputContains, false);
+          : stringList("expectedOutputContains", testCase.expectedOutputContains);
       const searched = testCase.actualOutput === undefined ? "replies" : "actualOutput";
       const texts =
         testCase.actualOutput === undefined

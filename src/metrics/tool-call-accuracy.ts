@@ -3,7 +3,7 @@ import { keepsDetails, measureBySync, measureKeepingDetails } from "../core/metr
 import type { KeptDetails, MeasuresKeepingDetails, SyncMetric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
-import type { ToolSpec } from "../core/test-case.js";
+import type { Content, ConversationPlace, ToolSpec } from "../core/test-case.js";
 import type { TrajectoryStep } from "../core/trajectory.js";
 import type { JsonObject } from "../core/json.js";
 import { findMisplacedCalls } from "../core/turns.js";
@@ -15,8 +15,6 @@ import type { MatchResult } from "./match-result.js";
 import { matchUnlessExact, matchWithResolvedOptions } from "./match-tool-calls.js";
 import { caseMatchOptions, hasRunPolicy, holdingRunPolicy } from "./case-policy.js";
 import { toToolCalls } from "../core/tool-call.js";
-import type { Content } from "../core/test-case.js";
-import type { ConversationPlace } from "../core/test-case.js";
 import { toolSafety } from "./tool-safety.js";
 import type { ToolSafetyOptions, ToolSafetyViolation } from "./tool-safety.js";
 

@@ -10,7 +10,7 @@
  *   (`*@company.test`), a URL's host among them.
  */
 import { InvalidInputError, InvalidOptionError } from "../core/errors.js";
-import { isJsonObject } from "../core/json.js";
+import { childPath, isJsonObject } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { measureBySync } from "../core/metric.js";
 import type { SyncMetric } from "../core/metric.js";
@@ -24,6 +24,7 @@ import {
   optionsObject,
   rejectUnknownOptions,
   shareOption,
+  stringListOption,
 } from "../core/options.js";
 import { contentText } from "../core/test-case.js";
 import type { CaseTurn, Content, ToolSpec } from "../core/test-case.js";
@@ -170,7 +171,7 @@ function leavesOf(value: JsonValue, path: (string | number)[] = [], out: Leaf[] 
 }
 
 const pathText = (path: readonly (string | number)[]) =>
-  `$${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`)).join("")}`;
+  path.reduce<string>((parent, key) => childPath(parent, key), "$");
 
 const outputText = (call: ToolCall) =>
   // A call read without the toolscore reader may lack its output: none is `null`.
@@ -229,12 +230,6 @@ function secretsOf(call: ToolCall, keys: ReadonlySet<string>): { path: string; v
   return found;
 }
 
-function stringList(option: string, value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
-  throw new InvalidOptionError({ option, value, message: `${option} must be a list of strings` });
-}
-
 function patternsByTool(value: unknown): ReadonlyMap<string, PathPattern[]> {
   const map = new Map<string, PathPattern[]>();
   if (value === undefined) return map;
@@ -248,7 +243,7 @@ function patternsByTool(value: unknown): ReadonlyMap<string, PathPattern[]> {
   }
   for (const [tool, paths] of Object.entries(value)) {
     const option = `tool-safety.deciding.${tool}`;
-    const list = stringList(option, paths) ?? [];
+    const list = stringListOption(option, paths) ?? [];
     map.set(
       tool,
       list.map((source) => {
@@ -294,7 +289,7 @@ function allowRules(value: unknown): AllowRule[] {
         message: `${option}: name a tool and an argument, like "send_email.to"`,
       });
     }
-    const patterns = typeof given === "string" ? [given] : stringList(option, given);
+    const patterns = typeof given === "string" ? [given] : stringListOption(option, given);
     if (patterns === undefined || patterns.length === 0) {
       throw new InvalidOptionError({
         option,
@@ -340,16 +335,16 @@ export function toolSafety(
     "text",
   );
   const deciding = patternsByTool(given.deciding);
-  const trusted = new Set(stringList("tool-safety.trustedTools", given.trustedTools) ?? []);
-  const canaries = (stringList("tool-safety.sensitive", given.sensitive) ?? []).filter(
+  const trusted = new Set(stringListOption("tool-safety.trustedTools", given.trustedTools) ?? []);
+  const canaries = (stringListOption("tool-safety.sensitive", given.sensitive) ?? []).filter(
     (value) => value !== "",
   );
   const secretKeys = new Set(
-    (stringList("tool-safety.sensitiveKeys", given.sensitiveKeys) ?? defaultSensitiveKeys).map(
-      keyForm,
-    ),
+    (
+      stringListOption("tool-safety.sensitiveKeys", given.sensitiveKeys) ?? defaultSensitiveKeys
+    ).map(keyForm),
   );
-  const outboundNamed = new Set(stringList("tool-safety.outbound", given.outbound) ?? []);
+  const outboundNamed = new Set(stringListOption("tool-safety.outbound", given.outbound) ?? []);
   const allow = allowRules(given.allow);
 
   const decidingLeaves = (call: ToolCall): Leaf[] => {
@@ -492,7 +487,7 @@ export function toolSafety(
       // A case's canaries add to the run's; it never takes one away.
       const sensitive = [
         ...(options.sensitive ?? []),
-        ...(stringList("metricOptions.tool-safety.sensitive", own.sensitive) ?? []),
+        ...(stringListOption("metricOptions.tool-safety.sensitive", own.sensitive) ?? []),
       ];
       return toolSafety({ ...options, ...own, sensitive });
     },
