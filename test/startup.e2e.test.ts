@@ -7,14 +7,17 @@ import { jsonl, testFolders } from "./support/folders.js";
 const folder = testFolders("toolscore-startup-");
 
 // Preloaded into the CLI: at exit, says which of the heavy packages the command loaded
-// (CommonJS packages land in require's cache, however they were required).
+// (CommonJS packages land in require's cache, however they were required: picomatch stands for
+// tinyglobby, which loads it), and whether Node's HTTP client (undici) was loaded, as ky's first
+// load does.
 const preload = path.join(
   folder({
     "loaded-modules.cjs": `process.on("exit", () => {
   const loaded = Object.keys(require.cache);
-  const names = ["ajv", "yaml"].filter((name) =>
+  const names = ["ajv", "yaml", "picomatch"].filter((name) =>
     loaded.some((file) => file.includes("/node_modules/" + name + "/")),
   );
+  if (process.moduleLoadList.some((entry) => entry.includes("undici"))) names.push("undici");
   process.stderr.write("loaded-modules: " + JSON.stringify(names) + "\\n");
 });
 `,
@@ -33,7 +36,7 @@ async function loadedBy(args: readonly string[], cwd: string): Promise<string[]>
 const call = (x: unknown) => ({ name: "lookup", arguments: { x } });
 
 describe("start-up: what each command loads", () => {
-  it("loads neither Ajv nor yaml for --version, --help or an eval without schemas", async () => {
+  it("loads no Ajv, yaml, glob or HTTP client for --version, --help or an eval without schemas", async () => {
     const cwd = folder({
       "cases.jsonl": jsonl([{ toolsCalled: [call(1)], expectedTools: [call(1)] }]),
     });

@@ -4,7 +4,7 @@
  * headers come from the run, never from a dataset. Retries of infrastructure failures (429, 5xx,
  * a dropped connection) with backoff are ky's: a well-kept client, not a loop of ours.
  */
-import ky, { HTTPError } from "ky";
+import type { HTTPError } from "ky";
 import { AgentFailure, requestBody } from "./agent.js";
 import type { Agent, AgentRequest } from "./agent.js";
 
@@ -55,6 +55,9 @@ async function post(
   options: HttpSettings,
   log: (message: string) => void,
 ): Promise<Response> {
+  // Loaded when the first request goes: ky's first load makes a fetch Request, which loads
+  // Node's HTTP client, a cost every other command and run would pay for nothing.
+  const { default: ky, isHTTPError } = await import("ky");
   try {
     return await ky.post(url, {
       json: requestBody(request),
@@ -74,27 +77,31 @@ async function post(
       hooks: {
         beforeRetry: [
           ({ error, retryCount }) => {
-            log(`retry ${retryCount}: ${describe(error)}`);
+            log(`retry ${retryCount}: ${describe(error, isHTTPError)}`);
           },
         ],
       },
     });
   } catch (error) {
-    if (error instanceof HTTPError) {
+    if (isHTTPError(error)) {
       const body = await error.response.text().catch(() => "");
       const said = body.trim() === "" ? "" : `: ${body.trim().slice(-bodyTail)}`;
       const retried = retriedStatuses.includes(error.response.status)
         ? ` (after ${options.retries} retries)`
         : "";
-      throw new AgentFailure(`the agent's endpoint answered ${describe(error)}${retried}${said}`);
+      throw new AgentFailure(
+        `the agent's endpoint answered ${describe(error, isHTTPError)}${retried}${said}`,
+      );
     }
     if (signal.aborted) throw error;
-    throw new AgentFailure(`the agent's endpoint could not be reached: ${describe(error)}`);
+    throw new AgentFailure(
+      `the agent's endpoint could not be reached: ${describe(error, isHTTPError)}`,
+    );
   }
 }
 
-function describe(error: unknown): string {
-  if (error instanceof HTTPError) {
+function describe(error: unknown, isHTTPError: (error: unknown) => error is HTTPError): string {
+  if (isHTTPError(error)) {
     return `${error.response.status}${error.response.statusText === "" ? "" : ` ${error.response.statusText}`}`;
   }
   if (!(error instanceof Error)) return String(error);

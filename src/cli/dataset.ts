@@ -2,7 +2,6 @@ import { isDatasetHead } from "../adapters/detect-format.js";
 import { writeFile } from "node:fs/promises";
 import { readRegularFile } from "../node/regular-file.js";
 import path from "node:path";
-import { isDynamicPattern } from "tinyglobby";
 import { existsSync, statSync } from "node:fs";
 import { scanResults } from "../node/results-file.js";
 import { refuseLinkedOutput, writeFlags } from "../node/output-path.js";
@@ -104,7 +103,7 @@ export async function namesRecordings(
   const [input] = inputs;
   const file = path.resolve(io.cwd, input);
   const info = statSync(file, { throwIfNoEntry: false });
-  if (info === undefined) return isDynamicPattern(input);
+  if (info === undefined) return (await import("tinyglobby")).isDynamicPattern(input);
   if (info.isDirectory()) return true;
   // One file with expected cases beside it is a recording, unless it is a dataset itself.
   if (!withExpected || !info.isFile()) return false;

@@ -8,11 +8,8 @@ import type { WatchChanges } from "../evaluate-to-file/case-memory.js";
 import { watchLoop } from "./watch.js";
 import { gateVerdict } from "../core/gate.js";
 import type { GateVerdict } from "../core/gate.js";
-import { formatComparison } from "../reporters/comparison.js";
-import { formatDivergences } from "../reporters/divergence.js";
-import { compareTrajectories } from "../reports/trajectory-comparison.js";
-import { callRegressions, diffPlanOf } from "./diff-plan.js";
-import type { DiffPlan } from "./diff-plan.js";
+import { diffPlanOf } from "./diff-plan.js";
+import type { BaselinePlan } from "./baseline-comparison.js";
 import { formatConsoleReport, maxFailuresShown } from "../reporters/console.js";
 import { firstFailures } from "../node/results-file.js";
 import { jsonlLines } from "../node/dataset.js";
@@ -26,7 +23,6 @@ import { oldOrderNote } from "../core/options.js";
 import { dryRun as dryRunToFile } from "../evaluate-to-file/dry-run.js";
 import { applySetting, gateRuleOf, findConfigFile, placedInConfig, settingsFor } from "./config.js";
 import { judgeOnDemand } from "./run-judge.js";
-import { withCalibrations } from "./judge-calibration.js";
 import type { RunJudge } from "./run-judge.js";
 import type { EvalConfig, MetricConfig } from "./config.js";
 import { ExitCode, namedFile, shownPath, usageError } from "./io.js";
@@ -36,7 +32,7 @@ import { metricCatalog } from "../core/metric-catalog.js";
 import { createProgress } from "./progress.js";
 import { refuseLinkedReports, writeReports } from "./reports.js";
 import type { ReportTargets } from "./reports.js";
-import { compareResults, summarizeResults } from "../reports/results-reports.js";
+import { summarizeResults } from "../reports/results-reports.js";
 import { refuseLinkedOutput } from "../node/output-path.js";
 import { globMatches } from "../matchers/glob.js";
 import { linearRegExp } from "../matchers/linear-regex.js";
@@ -47,7 +43,7 @@ import { fileHead } from "../node/recordings.js";
 import { diffSettings, runSettings } from "./run-settings.js";
 import { flagName } from "./settings.js";
 import type { Setting, SettingSources } from "./settings.js";
-import { agentRunOf, dryRunAgent, runAgentPhase } from "./eval-agent.js";
+import { agentRunOf } from "./eval-agent.js";
 import { namesModule } from "../agent/module-agent.js";
 import type { AgentRunPlan } from "./eval-agent.js";
 import type { DiffSettings, RunSettings } from "./run-settings.js";
@@ -71,6 +67,7 @@ export async function runEval(
   let plan = planned;
   if (planned.agentRun !== undefined && values["dry-run"] === true) {
     // The agent checked and its runs counted; the dataset's cases checked as a dry run does.
+    const { dryRunAgent } = await import("./agent-phase.js");
     await dryRunAgent(planned.agentRun, planned.dataset, io);
   } else plan = await agentThenScore(planned, io);
   const judge = judgeOnDemand(plan, io);
@@ -102,6 +99,7 @@ export async function runEval(
  */
 async function agentThenScore(planned: EvalPlan, io: CliIo): Promise<EvalPlan> {
   if (planned.agentRun === undefined) return planned;
+  const { runAgentPhase } = await import("./agent-phase.js");
   await runAgentPhase(planned.agentRun, planned.dataset, io);
   const recordings = planned.agentRun.recordings;
   return {
@@ -128,13 +126,7 @@ interface EvalPlan extends Omit<RunSettings, "baseline"> {
   /** What chooses the cases to run by id, when something does. */
   readonly select: { readonly accepts: (id: string) => boolean; readonly name: string } | undefined;
   /** An earlier run's results file to compare with, and the score tolerance. */
-  readonly baseline?: {
-    readonly file: string;
-    readonly name: string;
-    readonly tolerance: number;
-    /** How the calls are compared with the baseline's (the diff settings). */
-    readonly calls: DiffPlan;
-  };
+  readonly baseline?: BaselinePlan;
   /** The agent to run on the dataset first, when the run names one. */
   readonly agentRun: AgentRunPlan | undefined;
 }
@@ -196,7 +188,11 @@ async function planEval(
     );
   }
   // Each judged metric named with its judge's last calibration; a decision model takes its band.
-  metrics = await withCalibrations(metrics, settings, io);
+  // Loaded for a run with a judge only.
+  if (settings.judge !== undefined) {
+    const { withCalibrations } = await import("./judge-calibration.js");
+    metrics = await withCalibrations(metrics, settings, io);
+  }
   const { out } = settings;
   const baseline = baselineOf(settings, io, resolved.from);
   const reports = {
@@ -608,39 +604,21 @@ async function showOutcome(
     `${formatConsoleReport({ summary, color, ...shownCases, ...(judgeConsistency === undefined ? {} : { judgeConsistency }) })}\n`,
   );
   io.stdout.write(`results: ${shownPath(plan.out, io)}\n`);
-  const comparison =
+  const compared =
     plan.baseline === undefined || outcome.aborted
       ? undefined
-      : await compareResults(plan.baseline.file, plan.out, {
-          tolerance: plan.baseline.tolerance,
-        });
-  const calls =
-    plan.baseline === undefined || outcome.aborted
-      ? undefined
-      : await compareTrajectories({
-          baseline: plan.baseline.file,
-          current: plan.out,
-          diff: plan.baseline.calls.diff,
-          flakyRate: plan.baseline.calls.flakyRate,
-          cwd: io.cwd,
-          onWarning: (message) => io.stderr.write(`toolscore: ${printable(message)}\n`),
-        });
-  if (comparison !== undefined && plan.baseline !== undefined) {
-    io.stdout.write(`${formatComparison(comparison, { baseline: plan.baseline.name, color })}\n`);
-  }
-  if (calls !== undefined) io.stdout.write(`${formatDivergences(calls, { color })}\n`);
+      : await (
+          await import("./baseline-comparison.js")
+        ).compareWithBaseline(plan.baseline, plan.out, io, color);
+  const comparison = compared?.comparison;
+  const calls = compared?.calls;
   const stop: unknown = outcome.aborted ? io.signal?.reason : undefined;
   const verdict = gateVerdict(summary, {
     ...plan.gate,
     baseline:
-      comparison === undefined || plan.baseline === undefined
+      compared === undefined || plan.baseline === undefined
         ? undefined
-        : {
-            name: plan.baseline.name,
-            regressions:
-              comparison.regressions +
-              (calls === undefined ? 0 : callRegressions(calls, plan.baseline.calls)),
-          },
+        : { name: plan.baseline.name, regressions: compared.regressions },
     stoppedBy: outcome.aborted
       ? stop === "SIGTERM"
         ? "SIGTERM"

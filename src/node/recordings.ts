@@ -1,7 +1,6 @@
 import { isDatasetHead, isResultsHead } from "../adapters/detect-format.js";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { escapePath, glob, isDynamicPattern } from "tinyglobby";
 import { parseTrajectory } from "../adapters/parse-trajectory.js";
 import { traceIdsOf } from "../adapters/otlp.js";
 import { DatasetParseError, InvalidInputError, InvalidOptionError } from "../core/errors.js";
@@ -20,7 +19,11 @@ function portable(from: string, to: string): string {
 }
 
 /** The folder a glob searches from (the part before its first pattern), or the folder itself. */
-function staticBase(absolute: string, input: string): string {
+function staticBase(
+  absolute: string,
+  input: string,
+  isDynamicPattern: (pattern: string) => boolean,
+): string {
   if (!isDynamicPattern(input)) return absolute;
   const parts = absolute.split(path.sep);
   const first = parts.findIndex((part) => isDynamicPattern(part));
@@ -82,6 +85,8 @@ export async function findTranscripts(options: {
    */
   onLink?: (link: string) => void;
 }): Promise<string[]> {
+  // Loaded here, not with this module: only a search of folders and globs needs it.
+  const { escapePath, glob, isDynamicPattern } = await import("tinyglobby");
   const found = new Set<string>();
   const exclude = new Set((options.exclude ?? []).map((file) => path.resolve(options.cwd, file)));
   for (const input of options.inputs) {
@@ -111,7 +116,7 @@ export async function findTranscripts(options: {
     });
     // A link is a recording when a folder holds it and it leads to a file in that folder; any
     // other is told of, and never read.
-    const base = globbed ? staticBase(absolute, input) : absolute;
+    const base = globbed ? staticBase(absolute, input, isDynamicPattern) : absolute;
     for (const link of await linksUnder(base)) {
       if (!globbed && (await fileWithin(link, base))) matches.push(link);
       else options.onLink?.(link);
