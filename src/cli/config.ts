@@ -18,7 +18,13 @@ import { InvalidOptionError } from "../core/errors.js";
 import { isJsonObject, jsonErrorPosition, textPosition } from "../core/json.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import { configGroups, gateSettings, runConfigSchema, runSettings } from "./run-settings.js";
+import {
+  configGroups,
+  gateSettings,
+  isConfigGroup,
+  runConfigSchema,
+  runSettings,
+} from "./run-settings.js";
 import type { MetricConfig, RunSettings } from "./run-settings.js";
 import { configKeysOf, flagsOf, resolveSettings, snake } from "./settings.js";
 import type { Setting, SettingSources } from "./settings.js";
@@ -299,7 +305,7 @@ function settingsOf(value: JsonObject, file: string, text: string): EvalConfig {
         );
       }
       seen.set(key, spelled);
-      const inside = group === "" && key in configGroups ? key : undefined;
+      const inside = group === "" && isConfigGroup(key) ? key : undefined;
       if (inside === undefined)
         read(group === "" ? key : `${group}.${key}`, item, spelled, top ?? spelled);
       else if (isJsonObject(item)) entries(item, inside, spelled);

@@ -200,7 +200,10 @@ const whole = (minimum: number, errorMessage: string) => ({
 });
 
 /** The run's settings: the order is --help's within each group, and the schema's. */
-export const runSettings: SettingsTable<RunSettings> = {
+/** The config file's objects of settings (`judge: { model, ... }`), each described in `configGroups`. */
+type RunConfigGroup = "judge" | "user";
+
+export const runSettings: SettingsTable<RunSettings, RunConfigGroup> = {
   expected: {
     kind: kinds.text,
     flag: {
@@ -819,7 +822,7 @@ export const gateSettings = [
 ] as const;
 
 /** The config file's objects of settings. */
-export const configGroups: Readonly<Record<string, ConfigGroup>> = {
+export const configGroups: Readonly<Record<RunConfigGroup, ConfigGroup>> = {
   judge: {
     description:
       "The judge of judged metrics: a model string, or { model, ... } with its settings.",
@@ -833,6 +836,11 @@ export const configGroups: Readonly<Record<string, ConfigGroup>> = {
     shorthand: "model",
   },
 };
+
+/** Whether a config file's top-level key is one of its objects of settings. */
+export function isConfigGroup(key: string): key is RunConfigGroup {
+  return Object.hasOwn(configGroups, key);
+}
 
 /**
  * The config file's JSON Schema, also published for editors (`toolscore/config.schema.json`):

@@ -43,29 +43,40 @@ export interface FlagSpec {
   readonly group?: string;
 }
 
-/** A setting's key in the config file. */
-export interface ConfigSpec {
-  /** The key, camelCase; `judge.timeoutMs` is inside the `judge` object. Default: the setting's name. */
-  readonly key?: string;
+/**
+ * A setting's key in the config file. `G` names the table's config groups, so that a key inside
+ * a group the table does not describe does not compile.
+ */
+export interface ConfigSpec<G extends string = string> {
+  /**
+   * The key inside a group, camelCase (`judge.timeoutMs` is inside the `judge` object); a
+   * setting at the top level is keyed by its name.
+   */
+  readonly key?: `${G}.${string}`;
   /** What it is, one line: the schema's description, which editors show. */
   readonly doc: string;
   /** Keys of the schema that differ from its kind's (a minimum, another error message). */
   readonly schema?: JsonObject;
 }
 
-/** One entry of a settings table. */
-export interface Setting<T> {
+/** One entry of a settings table; `G` names the table's config groups. */
+export interface Setting<T, G extends string = string> {
   readonly kind: Kind<T>;
   readonly flag?: FlagSpec;
-  readonly config?: ConfigSpec;
+  readonly config?: ConfigSpec<G>;
   /** The value when neither the flag nor the config gives one, when it is not the kind's. */
   readonly fallback?: (cwd: string) => T;
   /** Both given: the value from the flag's and the config's (default: the flag's). */
   readonly combine?: (fromFlag: T, fromConfig: T) => T;
 }
 
-/** A table with one entry per setting of `S`: a setting without an entry does not compile. */
-export type SettingsTable<S> = { readonly [K in keyof S]-?: Setting<S[K]> };
+/**
+ * A table with one entry per setting of `S`: a setting without an entry does not compile, nor
+ * does a config key inside a group that is not one of `G`.
+ */
+export type SettingsTable<S, G extends string = string> = {
+  readonly [K in keyof S]-?: Setting<S[K], G>;
+};
 
 /** An object in the config file that holds settings (`judge: { model, ... }`). */
 export interface ConfigGroup {
@@ -152,9 +163,9 @@ function bothSpellings(key: string, schema: JsonObject): [string, JsonObject][] 
  * camelCase and snake_case, a group also as its shorthand string; `head` holds the schema's own
  * keys (title, `definitions`) and the keys that come before the settings.
  */
-export function configSchemaOf<S>(
-  table: SettingsTable<S>,
-  groups: Readonly<Record<string, ConfigGroup>>,
+export function configSchemaOf<S, G extends string>(
+  table: SettingsTable<S, G>,
+  groups: Readonly<Record<G, ConfigGroup>>,
   head: { readonly top: JsonObject; readonly first: JsonObject; readonly definitions: JsonObject },
 ): JsonObject {
   const properties: JsonObject = { ...head.first };
@@ -162,7 +173,7 @@ export function configSchemaOf<S>(
   for (const [name, entry] of Object.entries(table) as [string, Setting<unknown>][]) {
     const key = configKey(name, entry);
     if (key === undefined) continue;
-    const [outer, inner] = key.split(".") as [string, string?];
+    const [outer, inner] = key.split(".") as [G, string?];
     if (inner === undefined) {
       for (const [spelled, schema] of bothSpellings(key, schemaOf(entry))) {
         properties[spelled] = schema;
