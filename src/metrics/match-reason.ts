@@ -82,6 +82,15 @@ const calls = (n: number): string => (n === 1 ? "1 expected call" : `${n} expect
 const scoreTextOf = (result: Pick<MatchResult, "order" | "scoreKind" | "score">): string =>
   `order: ${result.order}; ${result.scoreKind} ${rounded(result.score)}`;
 
+/**
+ * The score of a case its violations fail: the figure the calls earned, then the score, so that
+ * "recall 0" never reads as calls gone missing.
+ */
+const failedScoreText = (
+  result: Pick<MatchResult, "order" | "scoreKind" | "precision" | "recall" | "f1">,
+): string =>
+  `order: ${result.order}; ${result.scoreKind === "exact" ? "" : `${result.scoreKind} ${rounded(result[result.scoreKind])}, `}score 0`;
+
 const wasWere = (n: number): string => (n === 1 ? "was" : "were");
 
 /**
@@ -196,7 +205,7 @@ export function buildReason(
     const notes = [...leftOut.map(leftOutText), ...(scopeText === undefined ? [] : [scopeText])];
     return notes.length === 0 ? exact : `${exact} ${sentence(notes)}.`;
   }
-  const scoreText = scoreTextOf(result);
+  const scoreText = failed === undefined ? scoreTextOf(result) : failedScoreText(result);
   const items: string[] = [];
   let matched = 0;
   for (const pair of result.pairs) {

@@ -804,6 +804,11 @@ describe("matchToolCalls: constraints", () => {
     expect(result.success).toBe(false);
     expect(result.reason).toContain("called[2] delete_account is a forbidden tool");
     expect(result.reason).toContain("The case fails on these violations.");
+    // The figure the calls earned, then the score the violation leaves: not "f1 0".
+    expect(result.f1).toBeGreaterThan(0);
+    expect(result.reason).toContain(
+      `(order: ${result.order}; f1 ${Math.round(result.f1 * 1000) / 1000}, score 0)`,
+    );
   });
 
   it("fails on schema violations only when asked", () => {
