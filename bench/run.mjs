@@ -673,6 +673,63 @@ workloads["conversation-6000-turns-misplaced"] = () => ({
 });
 
 /**
+ * A JSONL dataset of `cases` cases that each carry their tool's schema (as BFCL-style datasets do:
+ * each case its own copy), one argument in five of the wrong type. In the temp folder, reused.
+ */
+function schemaDataset(cases) {
+  const file = path.join(os.tmpdir(), `toolscore-bench-schemas-${cases}.jsonl`);
+  if (existsSync(file)) return file;
+  const tool = {
+    name: "lookup",
+    parameters: {
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        unit: { type: "string", enum: ["c", "f"] },
+        filters: { type: "object", properties: { max: { type: "number" } } },
+      },
+      required: ["id"],
+    },
+  };
+  const lines = [];
+  for (let i = 0; i < cases; i++) {
+    const call = { name: "lookup", arguments: { id: i % 5 === 0 ? String(i) : i, unit: "c" } };
+    lines.push(
+      JSON.stringify({
+        id: `case-${i}`,
+        toolsCalled: [call],
+        expectedTools: [call],
+        availableTools: [tool],
+      }),
+    );
+  }
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+workloads["eval-20000-schemas"] = () => {
+  const out = path.join(os.tmpdir(), `toolscore-bench-schemas-results-${process.pid}.jsonl`);
+  const run = wholeProcess([
+    path.join(benchDir, "..", "dist", "cli", "bin.js"),
+    "eval",
+    schemaDataset(20_000),
+    "--out",
+    out,
+    "--overwrite",
+    "--quiet",
+    "--workers",
+    "0",
+  ]);
+  rmSync(out, { force: true });
+  return {
+    workload: "eval: 20,000 cases, each with its copy of its tool's schema (--workers 0)",
+    cases: 20_000,
+    seconds: run.seconds,
+    peakMiB: run.peakMiB,
+  };
+};
+
+/**
  * eval --agent: `cases` cases run `repeat` times by a module agent that takes `sleepMs` a run,
  * `concurrency` at once, the CLI as users run it; the recordings scored after.
  */

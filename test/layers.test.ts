@@ -28,7 +28,7 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core"],
   node: ["adapters", "media", "core"],
   // The agent under test, run at the edge like a provider: it reads datasets, writes recordings.
-  agent: ["simulate", "judges", "node", "adapters", "core"],
+  agent: ["simulate", "judges", "node", "matchers", "adapters", "core"],
   testing: ["registry", "metrics", "adapters", "core"],
   tracing: ["evaluate-to-file", "evaluate", "core"],
   compat: ["evaluate", "metrics", "adapters", "judges", "providers", "node", "core"],

@@ -21,6 +21,7 @@ import type { Agent, AgentRunDetails, AgentTurn } from "./agent.js";
 import { startHttpToolServer } from "./mcp-tools.js";
 import type { HttpToolServer } from "./mcp-tools.js";
 import { toolboxOfRun } from "./simulation.js";
+import { SchemaValidator } from "../matchers/schema-validation.js";
 import type { CaseTools, ToolSimulation } from "./simulation.js";
 import type { Toolbox } from "./toolbox.js";
 import { createUserSpeaker, scriptedSpeaker, spokenTurns } from "./simulated-user.js";
@@ -132,7 +133,12 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
   const running = new Set<Promise<unknown>>();
   // Started when a run first serves its tools over MCP; closed when the runs are done.
   let server: Promise<HttpToolServer> | undefined;
-  const mcpServer = () => (server ??= startHttpToolServer({ port: 0 }));
+  const phase: RunPhase = {
+    mcpServer: () => (server ??= startHttpToolServer({ port: 0 })),
+    // One for every run: each run's simulated tools check their arguments against schemas the
+    // runs share.
+    schemas: new SchemaValidator(),
+  };
   const schedule = async (task: () => Promise<unknown>): Promise<void> => {
     while (running.size >= options.concurrency) await Promise.race(running);
     const started = task().finally(() => running.delete(started));
@@ -179,7 +185,7 @@ export async function recordAgentRuns(options: RecordAgentRunsOptions): Promise<
         }
         await schedule(async () => {
           options.onStart?.({ caseId: id, attempt });
-          const run = await runCase(options, { id, inputs, user, attempt, tools }, mcpServer);
+          const run = await runCase(options, { id, inputs, user, attempt, tools }, phase);
           if (options.signal?.aborted === true) return;
           ran++;
           agentMs += run.durationMs;
@@ -315,6 +321,12 @@ interface CaseRun {
   readonly user?: UserRunLog;
 }
 
+/** What the runs of one phase share: the tool server, started on first use, and compiled schemas. */
+interface RunPhase {
+  readonly mcpServer: () => Promise<HttpToolServer>;
+  readonly schemas: SchemaValidator;
+}
+
 /**
  * Runs the agent on a case, turn by turn: each turn is given the conversation so far (the
  * earlier turns' inputs and transcripts) and the run's session id; a failed turn ends the run.
@@ -330,7 +342,7 @@ async function runCase(
     readonly attempt: number;
     readonly tools: CaseToolsGiven;
   },
-  mcpServer: () => Promise<HttpToolServer>,
+  phase: RunPhase,
 ): Promise<CaseRun> {
   const { id: caseId, attempt } = run;
   const session = randomUUID();
@@ -361,6 +373,7 @@ async function runCase(
       options.simulation,
       { caseId, attempt, ...run.tools },
       options.timeoutMs,
+      phase.schemas,
     );
   } catch (error) {
     return unreadable(error instanceof Error ? error.message : String(error));
@@ -368,7 +381,7 @@ async function runCase(
   const served =
     toolbox === undefined || options.agent.toolsInContext === true
       ? undefined
-      : (await mcpServer()).add(`/mcp/${session}`, toolbox);
+      : (await phase.mcpServer()).add(`/mcp/${session}`, toolbox);
   const inputs: Content[] = [];
   const history: AgentTurn[] = [];
   const turns: CaseRun["turns"][number][] = [];

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import { jsonl, readJsonl, testFolders } from "../../test/support/folders.js";
 import type { Agent, AgentRequest, RunContext } from "./agent.js";
@@ -297,4 +298,38 @@ describe("recordAgentRuns with simulated tools", () => {
       });
     },
   );
+
+  it("compiles the tools' argument schemas once for all the runs", async () => {
+    const dir = folder();
+    const dataset = path.join(dir, "cases.jsonl");
+    writeFileSync(
+      dataset,
+      jsonl([
+        { id: "a", input: "Refund A1" },
+        { id: "b", input: "Refund A1" },
+      ]),
+    );
+    // The Ajv class the simulated tools' validator loads, through require's cache.
+    const ajv = (
+      createRequire(import.meta.url)("ajv") as { Ajv: { prototype: { compile: () => unknown } } }
+    ).Ajv;
+    const compile = vi.spyOn(ajv.prototype, "compile");
+    try {
+      const runs = await recordAgentRuns({
+        dataset,
+        recordings: path.join(dir, "runs.jsonl"),
+        agent: refundAgent(true, "context"),
+        repeat: 3,
+        concurrency: 2,
+        timeoutMs: 60_000,
+        resume: false,
+        simulation: await simulation(),
+      });
+      expect(runs).toMatchObject({ ran: 6, failed: 0 });
+      // Both tools take the same arguments: one schema text, compiled once.
+      expect(compile).toHaveBeenCalledTimes(1);
+    } finally {
+      compile.mockRestore();
+    }
+  });
 });

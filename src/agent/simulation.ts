@@ -12,6 +12,7 @@ import type { ToolCall } from "../core/tool-call.js";
 import { readDataset, readDatasetRecords } from "../node/dataset.js";
 import { readSimulatedTools } from "../simulate/simulated-tool-specs.js";
 import type { SimulatedToolSpec } from "../simulate/simulate-tools.js";
+import type { SchemaValidator } from "../matchers/schema-validation.js";
 import { faultKinds, fixturesOfCalls, readToolFixtures } from "../simulate/tool-outputs.js";
 import type { FaultKind, ToolFixture } from "../simulate/tool-outputs.js";
 import { createToolbox } from "./toolbox.js";
@@ -186,6 +187,8 @@ export function toolboxOfRun(
   simulation: ToolSimulation | undefined,
   run: CaseTools,
   maxLatencyMs: number,
+  /** Where the tools' schemas are compiled: one for all the runs, or the run's own. */
+  schemas?: SchemaValidator,
 ): Toolbox | undefined {
   if (simulation === undefined && run.toolOutputs === undefined) return undefined;
   const own =
@@ -202,5 +205,6 @@ export function toolboxOfRun(
     seed: simulation?.seed ?? 0,
     run: `${run.caseId}\u0000${run.attempt}`,
     maxLatencyMs,
+    ...(schemas === undefined ? {} : { schemas }),
   });
 }

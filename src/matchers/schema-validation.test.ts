@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { describe, expect, it, vi } from "vitest";
 import type { JsonObject } from "../core/json.js";
 import { SchemaValidator } from "./schema-validation.js";
 
@@ -128,5 +129,53 @@ describe("SchemaValidator with $id", () => {
     expect(validator.validate(copy(), { limit: "1" })).toEqual([
       { kind: "wrong-type", path: "$.limit", message: "must be number" },
     ]);
+  });
+});
+
+describe("SchemaValidator's compiled schemas", () => {
+  // The Ajv classes the validator loads, through require's cache: the same prototypes.
+  const load = createRequire(import.meta.url);
+  const ajvClass = (
+    load("ajv") as { Ajv: { prototype: { compile: () => unknown; removeSchema: () => unknown } } }
+  ).Ajv;
+
+  it("compiles a schema once for every copy of its text, as a dataset gives one per case", () => {
+    const compile = vi.spyOn(ajvClass.prototype, "compile");
+    try {
+      const validator = new SchemaValidator();
+      for (let copy = 0; copy < 50; copy++) {
+        const schema = JSON.parse(JSON.stringify(weather)) as JsonObject;
+        expect(validator.validate(schema, { city: "Oslo", days: 0 })).toEqual([
+          expect.objectContaining({ kind: "invalid-value", path: "$.days" }),
+        ]);
+      }
+      expect(compile).toHaveBeenCalledTimes(1);
+      // The same keys in another order are another text: Ajv reports errors in schema order.
+      validator.validate({ required: ["city"], type: "object" }, {});
+      validator.validate({ type: "object", required: ["city"] }, {});
+      expect(compile).toHaveBeenCalledTimes(3);
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it("lets the oldest of many distinct schemas go, out of Ajv too, and compiles it again when it comes back", () => {
+    const remove = vi.spyOn(ajvClass.prototype, "removeSchema");
+    try {
+      const validator = new SchemaValidator();
+      const schemaOf = (n: number): JsonObject => ({
+        type: "object",
+        properties: { n: { type: "integer", minimum: n } },
+      });
+      for (let n = 0; n < 1200; n++) {
+        expect(validator.validate(schemaOf(n), { n: n - 1 })).toHaveLength(1);
+      }
+      expect(remove).toHaveBeenCalledTimes(200);
+      // The first, let go, is compiled again and still judges right.
+      expect(validator.validate(schemaOf(0), { n: 0 })).toEqual([]);
+      expect(validator.validate(schemaOf(0), { n: -1 })).toHaveLength(1);
+    } finally {
+      remove.mockRestore();
+    }
   });
 });

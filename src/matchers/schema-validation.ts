@@ -235,34 +235,66 @@ function floatsForIntegers(
   }
 }
 
+/** Distinct schemas a validator keeps compiled; the first compiled is the first let go. */
+const maxCompiledSchemas = 1000;
+
+/** A schema compiled, or why it cannot be, with what to take out of Ajv when it is let go. */
+interface Compiled {
+  readonly result: ValidateFunction | Error;
+  readonly ajv?: Ajv | Ajv2020;
+  readonly compiled?: JsonObject;
+}
+
 /**
  * Validates tool arguments against the tool's JSON Schema with Ajv (draft-07, or 2020-12 when the
  * schema says so; formats checked), turning its errors into violations, and flags arguments the
- * schema does not declare. Compiled validators are kept per schema object.
+ * schema does not declare. Compiled validators are kept per schema object and per schema text:
+ * a dataset repeats a tool's schema in every case, each its own object once read, and Ajv's
+ * compile costs a millisecond and keeps what it compiled.
  */
 export class SchemaValidator {
   // Made on first use: most resolved options never validate a schema.
-  private compiled: WeakMap<JsonObject, ValidateFunction | Error> | undefined;
+  private byObject: WeakMap<JsonObject, ValidateFunction | Error> | undefined;
+  private byText: Map<string, Compiled> | undefined;
   private draft07: Ajv | Ajv2020 | undefined;
   private draft2020: Ajv | Ajv2020 | undefined;
 
   private compile(schema: JsonObject): ValidateFunction | Error {
-    this.compiled ??= new WeakMap();
-    const cached = this.compiled.get(schema);
+    this.byObject ??= new WeakMap();
+    const cached = this.byObject.get(schema);
     if (cached) return cached;
-    let result: ValidateFunction | Error;
+    this.byText ??= new Map();
+    // The text as written, key order kept: Ajv reports errors in the schema's order.
+    const text = JSON.stringify(schema);
+    let compiled = this.byText.get(text);
+    if (compiled === undefined) {
+      compiled = this.compileAnew(schema);
+      if (this.byText.size >= maxCompiledSchemas) this.forgetOldest(this.byText);
+      this.byText.set(text, compiled);
+    }
+    this.byObject.set(schema, compiled.result);
+    return compiled.result;
+  }
+
+  private compileAnew(schema: JsonObject): Compiled {
     try {
       const uses2020 = typeof schema.$schema === "string" && schema.$schema.includes("2020-12");
       const ajv = uses2020 ? (this.draft2020 ??= newAjv(true)) : (this.draft07 ??= newAjv(false));
       // Draft-07 Ajv refuses other drafts' $schema ids; the keywords we rely on are shared.
       const rest = { ...schema };
       Reflect.deleteProperty(rest, "$schema");
-      result = ajv.compile(uses2020 ? schema : rest);
+      const compiled = uses2020 ? schema : rest;
+      return { result: ajv.compile(compiled), ajv, compiled };
     } catch (error) {
-      result = error instanceof Error ? error : new Error(String(error));
+      return { result: error instanceof Error ? error : new Error(String(error)) };
     }
-    this.compiled.set(schema, result);
-    return result;
+  }
+
+  /** Lets the first compiled schema go, out of Ajv's own cache too (`byText` is never empty). */
+  private forgetOldest(byText: Map<string, Compiled>): void {
+    const [[text, { ajv, compiled }]] = byText;
+    byText.delete(text);
+    if (ajv !== undefined && compiled !== undefined) ajv.removeSchema(compiled);
   }
 
   /**

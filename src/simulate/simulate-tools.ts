@@ -26,6 +26,8 @@ export interface ToolSimulatorOptions {
   readonly seed: number;
   /** Which run this is (case and attempt): runs of one seed draw apart. */
   readonly run: string;
+  /** Where the tools' schemas are compiled; runs that share one compile each schema once. */
+  readonly schemas?: SchemaValidator;
 }
 
 /** How the simulator answered a call. */
@@ -90,7 +92,7 @@ export function answerText(answer: ToolAnswer): string {
 /** Makes a run's simulator (see the file's head). */
 export function createToolSimulator(options: ToolSimulatorOptions): ToolSimulator {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const validator = new SchemaValidator();
+  const validator = options.schemas ?? new SchemaValidator();
   const state: JsonObject = {};
   const calls: SimulatedCall[] = [];
   const counts = new Map<string, number>();
