@@ -673,46 +673,25 @@ workloads["conversation-6000-turns-misplaced"] = () => ({
 });
 
 /**
- * A JSONL dataset of `cases` cases that each carry their tool's schema (as BFCL-style datasets do:
- * each case its own copy), one argument in five of the wrong type. In the temp folder, reused.
+ * A JSONL dataset of `cases` cases of one tool, written once in the temp folder: `caseOf(i)` gives
+ * case i's fields besides its id.
  */
-function schemaDataset(cases) {
-  const file = path.join(os.tmpdir(), `toolscore-bench-schemas-${cases}.jsonl`);
+function casesDataset(name, cases, caseOf) {
+  const file = path.join(os.tmpdir(), `toolscore-bench-${name}-${cases}.jsonl`);
   if (existsSync(file)) return file;
-  const tool = {
-    name: "lookup",
-    parameters: {
-      type: "object",
-      properties: {
-        id: { type: "integer" },
-        unit: { type: "string", enum: ["c", "f"] },
-        filters: { type: "object", properties: { max: { type: "number" } } },
-      },
-      required: ["id"],
-    },
-  };
   const lines = [];
-  for (let i = 0; i < cases; i++) {
-    const call = { name: "lookup", arguments: { id: i % 5 === 0 ? String(i) : i, unit: "c" } };
-    lines.push(
-      JSON.stringify({
-        id: `case-${i}`,
-        toolsCalled: [call],
-        expectedTools: [call],
-        availableTools: [tool],
-      }),
-    );
-  }
+  for (let i = 0; i < cases; i++) lines.push(JSON.stringify({ id: `case-${i}`, ...caseOf(i) }));
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
 }
 
-workloads["eval-20000-schemas"] = () => {
-  const out = path.join(os.tmpdir(), `toolscore-bench-schemas-results-${process.pid}.jsonl`);
+/** eval of `file` on the main thread, the CLI as users run it, in a process of its own. */
+function evalMainThread(file) {
+  const out = path.join(os.tmpdir(), `toolscore-bench-results-${process.pid}.jsonl`);
   const run = wholeProcess([
     path.join(benchDir, "..", "dist", "cli", "bin.js"),
     "eval",
-    schemaDataset(20_000),
+    file,
     "--out",
     out,
     "--overwrite",
@@ -721,13 +700,58 @@ workloads["eval-20000-schemas"] = () => {
     "0",
   ]);
   rmSync(out, { force: true });
-  return {
-    workload: "eval: 20,000 cases, each with its copy of its tool's schema (--workers 0)",
-    cases: 20_000,
-    seconds: run.seconds,
-    peakMiB: run.peakMiB,
-  };
+  return { seconds: run.seconds, peakMiB: run.peakMiB };
+}
+
+// Each case carries its own copy of its tool's schema, as BFCL-style datasets do; one argument in
+// five is of the wrong type.
+const lookupTool = {
+  name: "lookup",
+  parameters: {
+    type: "object",
+    properties: {
+      id: { type: "integer" },
+      unit: { type: "string", enum: ["c", "f"] },
+      filters: { type: "object", properties: { max: { type: "number" } } },
+    },
+    required: ["id"],
+  },
 };
+workloads["eval-20000-schemas"] = () => ({
+  workload: "eval: 20,000 cases, each with its copy of its tool's schema (--workers 0)",
+  cases: 20_000,
+  ...evalMainThread(
+    casesDataset("schemas", 20_000, (i) => {
+      const call = { name: "lookup", arguments: { id: i % 5 === 0 ? String(i) : i, unit: "c" } };
+      return { toolsCalled: [call], expectedTools: [call], availableTools: [lookupTool] };
+    }),
+  ),
+});
+
+// Each case's expected arguments are two patterns from data, the same two in every case.
+workloads["eval-20000-patterns"] = () => ({
+  workload: "eval: 20,000 cases, each expecting two {$match: regex} arguments (--workers 0)",
+  cases: 20_000,
+  ...evalMainThread(
+    casesDataset("patterns", 20_000, (i) => ({
+      toolsCalled: [
+        {
+          name: "lookup",
+          arguments: { date: `2026-05-${String(1 + (i % 28)).padStart(2, "0")}`, q: `w${i}` },
+        },
+      ],
+      expectedTools: [
+        {
+          name: "lookup",
+          arguments: {
+            date: { $match: "regex", pattern: "^2026-05-[0-9]{2}$" },
+            q: { $match: "regex", pattern: "^w[0-9]+$" },
+          },
+        },
+      ],
+    })),
+  ),
+});
 
 /**
  * eval --agent: `cases` cases run `repeat` times by a module agent that takes `sleepMs` a run,

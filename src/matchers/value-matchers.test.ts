@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { describe, expect, it, vi } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import {
   isValueMatcher,
+  MatcherMemo,
   match,
   textNormalizer,
   toExpectedValue,
@@ -326,5 +328,67 @@ describe("textNormalizer", () => {
   it("removes any ignored character, regex syntax included", () => {
     const normalize = textNormalizer({ ignoreCharacters: "]\\^-[.*" });
     expect(normalize("a]b\\c^d-e[f.g*h")).toBe("abcdefgh");
+  });
+});
+
+describe("MatcherMemo", () => {
+  // The engine patterns from data compile on, through require's cache: the same class.
+  const re2 = (createRequire(import.meta.url)("re2js") as { RE2JS: { compile: () => unknown } })
+    .RE2JS;
+  const date = (): Record<string, unknown> => ({ $match: "regex", pattern: "^2026-05-\\d\\d$" });
+
+  it("makes a matcher once for every copy of its text, as a dataset writes one a case", () => {
+    const compile = vi.spyOn(re2, "compile");
+    try {
+      const memo = new MatcherMemo();
+      const read = (at: number) =>
+        toExpectedValue({ date: date(), n: at }, { field: `expected[${at}]`, memo }) as Record<
+          string,
+          ValueMatcher
+        >;
+      const first = read(0);
+      const second = read(1);
+      expect(second.date).toBe(first.date);
+      expect(first.date.test("2026-05-01")).toBe(true);
+      expect(first.date.test("2026-06-01")).toBe(false);
+      expect(compile).toHaveBeenCalledTimes(1);
+      // Without a memo, each reading makes its own.
+      toExpectedValue(date(), { field: "x" });
+      expect(compile).toHaveBeenCalledTimes(2);
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it("keeps no error: each bad copy is refused naming its own path", () => {
+    const memo = new MatcherMemo();
+    const bad = () => ({ $match: "regex", pattern: "(?<=a)b" });
+    expect(() => toExpectedValue({ a: bad() }, { field: "expected[0]", memo })).toThrow(
+      /expected\[0\]\.a\.pattern/,
+    );
+    expect(() => toExpectedValue({ a: bad() }, { field: "expected[1]", memo })).toThrow(
+      /expected\[1\]\.a\.pattern/,
+    );
+  });
+
+  it("does not share a matcher whose text may hold a code matcher's meaning", () => {
+    const memo = new MatcherMemo();
+    const record = () => ({ $match: "oneOf", values: [match.regex(/^a/), "b"] });
+    const one = toExpectedValue(record(), { field: "x", memo });
+    const two = toExpectedValue(record(), { field: "x", memo });
+    expect(one).not.toBe(two);
+  });
+
+  it("lets the oldest of many distinct matchers go, and makes it again when it comes back", () => {
+    const memo = new MatcherMemo();
+    const of = (n: number) =>
+      toExpectedValue({ $match: "range", min: n }, { field: "x", memo }) as ValueMatcher;
+    const first = of(0);
+    expect(of(0)).toBe(first);
+    for (let n = 1; n <= 1000; n++) of(n);
+    const again = of(0);
+    expect(again).not.toBe(first);
+    expect(again.test(0)).toBe(true);
+    expect(again.test(-1)).toBe(false);
   });
 });

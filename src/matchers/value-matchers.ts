@@ -561,14 +561,43 @@ export function isPlainExpectedValue(value: unknown): value is JsonValue {
 export type ExpectedValue =
   JsonValue | ValueMatcher | { [key: string]: ExpectedValue } | ExpectedValue[];
 
+/** Distinct matchers a memo keeps; the first made is the first let go. */
+const maxMemoMatchers = 1000;
+
+/**
+ * The matchers a run made from `{"$match": ...}` objects, by their JSON text: a dataset writes one
+ * matcher in every case, and a pattern's compile costs far more than reading its text. Matchers
+ * are immutable, so one serves every case that writes it.
+ */
+export class MatcherMemo {
+  private readonly made = new Map<string, ValueMatcher>();
+
+  /** The matcher `record` describes: made by `make` the first time its text is met. */
+  of(record: Record<string, unknown>, make: () => ValueMatcher): ValueMatcher {
+    // Only plain JSON has one meaning per text: a code matcher inside may be a RegExp's.
+    if (!isCleanJson(record)) return make();
+    const text = JSON.stringify(record);
+    let matcher = this.made.get(text);
+    if (matcher === undefined) {
+      matcher = make();
+      if (this.made.size >= maxMemoMatchers) {
+        const [[oldest]] = this.made;
+        this.made.delete(oldest);
+      }
+      this.made.set(text, matcher);
+    }
+    return matcher;
+  }
+}
+
 /**
  * Reads an expected value: keeps code matchers, turns `{"$match": ...}` objects into matchers
- * (validated, errors name the path), unwraps `{"$literal": value}` (for data that really has a
- * `$match` key), and validates the rest as JSON.
+ * (validated, errors name the path; made once per text with a `memo`), unwraps
+ * `{"$literal": value}` (for data that really has a `$match` key), and validates the rest as JSON.
  */
 export function toExpectedValue(
   value: unknown,
-  options: { field: string },
+  options: { readonly field: string; readonly memo?: MatcherMemo | undefined },
 ): ExpectedValue | undefined {
   // Plain JSON without matchers (the common case) is used as given.
   if (isPlainExpectedValue(value)) return value;
@@ -583,7 +612,12 @@ export function toExpectedValue(
       return v.map((item, i) => visit(item, childPath(path, i), depth + 1) ?? null);
     if (isJsonObject(v)) {
       const record = v as Record<string, unknown>;
-      if (Object.hasOwn(record, "$match")) return fromJson(record, path);
+      if (Object.hasOwn(record, "$match")) {
+        const { memo } = options;
+        return memo === undefined
+          ? fromJson(record, path)
+          : memo.of(record, () => fromJson(record, path));
+      }
       if (Object.hasOwn(record, "$literal"))
         return toJsonValue(record.$literal, { field: childPath(path, "$literal") }) ?? null;
       const copy: Record<string, ExpectedValue> = {};

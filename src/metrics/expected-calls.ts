@@ -7,7 +7,7 @@ import {
   match,
   toExpectedValue,
 } from "../matchers/value-matchers.js";
-import type { ExpectedValue } from "../matchers/value-matchers.js";
+import type { ExpectedValue, MatcherMemo } from "../matchers/value-matchers.js";
 
 /**
  * An expected call as the caller writes it: a name, arguments that may hold matchers
@@ -93,6 +93,7 @@ function readCall(
   group: number,
   index: number,
   predecessors: number[],
+  memo: MatcherMemo | undefined,
 ): ReadCall {
   const where = () => fieldName(parent, group, index);
   const { record, argumentsKey: key } = readCallFields(value, "expected", where);
@@ -117,7 +118,7 @@ function readCall(
     args = raw;
   } else if (key !== undefined && raw !== null && raw !== undefined) {
     const argumentsField = childPath(where(), key);
-    const parsed = toExpectedValue(raw, { field: argumentsField });
+    const parsed = toExpectedValue(raw, { field: argumentsField, memo });
     if (!isValueMatcher(parsed) && !isJsonObject(parsed)) {
       throw new InvalidInputError({
         field: argumentsField,
@@ -135,6 +136,7 @@ function readCall(
       output =
         toExpectedValue(rawOutput, {
           field: childPath(fieldName(parent, group, index), "output"),
+          memo,
         }) ?? null;
       if (output !== rawOutput) plain = false;
     }
@@ -177,10 +179,12 @@ export function toExpectedCalls(
   input: unknown,
   field = "expected",
   withSteps = true,
+  /** The run's matchers by their text, when it keeps them (see `MatcherMemo`). */
+  memo?: MatcherMemo,
 ): ExpectedCalls {
   if (isJsonObject(input) && Array.isArray(input.calls)) {
     // A parsed reference transcript: its calls, in order, and its steps when it has them.
-    const read = toExpectedCalls(input.calls, `${field}.calls`);
+    const read = toExpectedCalls(input.calls, `${field}.calls`, true, memo);
     const steps = withSteps ? stepsOf(input.steps, read.calls.length) : undefined;
     return steps === undefined ? read : { ...read, steps };
   }
@@ -201,13 +205,13 @@ export function toExpectedCalls(
       for (let i = 0; i < group.length; i++) {
         members.push(read.length);
         groupOf.push(g);
-        read.push(readCall(group[i], field, g, i, [...previousGroup]));
+        read.push(readCall(group[i], field, g, i, [...previousGroup], memo));
       }
       // An empty group imposes nothing: the next group follows the last non-empty one.
       if (members.length > 0) previousGroup = members;
     }
   } else {
-    for (let i = 0; i < input.length; i++) read.push(readCall(input[i], field, -1, i, []));
+    for (let i = 0; i < input.length; i++) read.push(readCall(input[i], field, -1, i, [], memo));
   }
   const calls = read.map((item) => item.call);
   const hasAfter = read.some((item) => item.after !== undefined && item.after.length > 0);

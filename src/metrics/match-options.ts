@@ -10,7 +10,12 @@ import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator, schemaViolationKinds } from "../matchers/schema-validation.js";
 import type { SchemaViolationKind } from "../matchers/schema-validation.js";
-import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
+import {
+  isValueMatcher,
+  MatcherMemo,
+  textNormalizer,
+  toExpectedValue,
+} from "../matchers/value-matchers.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import {
@@ -241,6 +246,8 @@ export interface ResolvedMatchOptions {
   readonly limits: ResolvedMatchLimits;
   readonly maxOrderStates: number;
   readonly validator: SchemaValidator;
+  /** The matchers the cases' `{"$match": ...}` objects make, made once per text. */
+  readonly matchers: MatcherMemo;
   /** The definitions of `tools`, by (normalized) name. */
   readonly definitions: ReadonlyMap<string, JsonObject>;
 }
@@ -592,6 +599,7 @@ function resolveFresh(options: MatchOptions, where: string): ResolvedMatchOption
       max: Number.MAX_SAFE_INTEGER,
     }),
     validator: new SchemaValidator(),
+    matchers: new MatcherMemo(),
     definitions: toolDefinitions(tools, given.normalizeName),
   };
   return resolved;

@@ -164,7 +164,11 @@ function readCaseCalls(
   // Under in-order, calls of one step (one assistant turn) have no order among themselves.
   const read = readActual(actual, fields.actual, withSteps || resolved.order === "in-order");
   toolList(caseTools, "availableTools");
-  return { read, given: toExpectedCalls(expected, fields.expected, withSteps), caseTools };
+  return {
+    read,
+    given: toExpectedCalls(expected, fields.expected, withSteps, resolved.matchers),
+    caseTools,
+  };
 }
 
 /** Scores the candidate pairs of a case's lists and aligns them by the order mode. */
