@@ -146,6 +146,8 @@ describe("eval --agent with simulated users", () => {
     expect(first.code).toBe(0);
     const asked = server().modelCalls.length;
     expect(asked).toBe(3);
+    // What the user model's calls spent is said with them (this model has no price).
+    expect(first.stderr).toMatch(/the user model asked 3 times, [1-9]\d* tokens, cost unknown/);
     const replay = await evalUsers(cwd, at("dataset.jsonl"), ["--overwrite"]);
     expect(replay.code).toBe(0);
     expect(server().modelCalls).toHaveLength(asked);

@@ -132,8 +132,13 @@ export async function runAgentPhase(plan: AgentRunPlan, dataset: string, io: Cli
   }
   const asked = user?.summary();
   if (asked !== undefined) {
+    // What its calls spent, as the judge's line says it: the run's cost is the agent's and theirs.
+    const spent =
+      asked.calls === 0
+        ? ""
+        : `, ${asked.inputTokens + asked.outputTokens} tokens, ${asked.estimatedCostUsd === undefined ? "cost unknown" : `~$${asked.estimatedCostUsd.toFixed(4)}`}`;
     parts.push(
-      `the user model asked ${plural(asked.calls, "time")}${asked.cacheHits > 0 ? ` (${asked.cacheHits} answered from the cache)` : ""}`,
+      `the user model asked ${plural(asked.calls, "time")}${asked.cacheHits > 0 ? ` (${asked.cacheHits} answered from the cache)` : ""}${spent}`,
     );
   }
   io.stderr.write(
