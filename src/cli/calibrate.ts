@@ -16,7 +16,7 @@ import type { CliIo } from "./io.js";
 import { flagsHelp, readArgs } from "./flags.js";
 import { readLabelledCases } from "./labelled-cases.js";
 import { createBatchedJudge } from "../evaluate-to-file/judge-batches.js";
-import type { JudgeModel } from "../core/judge.js";
+import type { JudgeModel, JudgeRunSummary } from "../core/judge.js";
 import { entryOf, lastCalibration, recordCalibration, worseSince } from "./calibration-history.js";
 import type { Flag } from "./flags.js";
 import type { Command } from "./commands.js";
@@ -195,7 +195,19 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     return exit;
   }
-  const spent = judge.summary();
+  io.stdout.write(reportText(report, judge.summary()));
+  io.stdout.write(`${report.verdict}\n`);
+  for (const line of history) io.stdout.write(`${line}\n`);
+  if (unreadable > 0)
+    io.stdout.write(
+      `  ${unreadable} labelled case${unreadable === 1 ? "" : "s"} could not be read (above): calibrated on the other ${report.results.length}\n`,
+    );
+  for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
+  return exit;
+}
+
+/** The calibration's figures and the cases where judge and label disagree (the first 20). */
+function reportText(report: CalibrationReport, spent: JudgeRunSummary | undefined): string {
   const kappa = report.cohensKappa === undefined ? "–" : report.cohensKappa.toFixed(2);
   const interval =
     report.kappaInterval === undefined
@@ -204,22 +216,19 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   const rate = (value: number | undefined) => (value === undefined ? "–" : formatRate(value));
   const unsure = report.notEvaluable;
   const { bothPass, bothFail, judgeOnlyPass, labelOnlyPass } = report.confusion;
-  io.stdout.write(
-    [
-      `${report.metric}: judge ${report.model} on ${report.results.length} labelled cases (${report.errors} could not be judged)`,
-      `  coverage            ${formatRate(report.coverage)} decided (${report.abstained} "cannot tell" on cases a label decides)`,
-      `  Cohen's kappa       ${kappa}${interval}`,
-      `  false pass / fail   ${rate(report.falsePassRate)} / ${rate(report.falseFailRate)}`,
-      `  confusion           label pass: judge pass ${bothPass}, fail ${labelOnlyPass}; label fail: judge pass ${judgeOnlyPass}, fail ${bothFail}`,
-      `  pass/fail accuracy  ${formatRate(report.accuracy)} (${report.unit === "call" ? "call by call" : `threshold ${report.threshold}`}, ${report.cases} ${report.unit}s both decided)`,
-      `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
-      `  exact agreement     ${formatRate(report.exactAgreement)}`,
-      `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
-      ...decisionLines(report),
-      `  judge               ${spent?.calls ?? 0} calls, ${spent?.batchedRequests ? `${spent.batchedRequests} batched, ` : ""}${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
-      "",
-    ].join("\n"),
-  );
+  const lines = [
+    `${report.metric}: judge ${report.model} on ${report.results.length} labelled cases (${report.errors} could not be judged)`,
+    `  coverage            ${formatRate(report.coverage)} decided (${report.abstained} "cannot tell" on cases a label decides)`,
+    `  Cohen's kappa       ${kappa}${interval}`,
+    `  false pass / fail   ${rate(report.falsePassRate)} / ${rate(report.falseFailRate)}`,
+    `  confusion           label pass: judge pass ${bothPass}, fail ${labelOnlyPass}; label fail: judge pass ${judgeOnlyPass}, fail ${bothFail}`,
+    `  pass/fail accuracy  ${formatRate(report.accuracy)} (${report.unit === "call" ? "call by call" : `threshold ${report.threshold}`}, ${report.cases} ${report.unit}s both decided)`,
+    `  mean abs. error     ${report.meanAbsoluteError.toFixed(3)}`,
+    `  exact agreement     ${formatRate(report.exactAgreement)}`,
+    `  cannot tell         ${unsure.judged} said, ${unsure.agreed} of ${unsure.labelled} labelled undecidable`,
+    ...decisionLines(report),
+    `  judge               ${spent?.calls ?? 0} calls, ${spent?.batchedRequests ? `${spent.batchedRequests} batched, ` : ""}${spent?.cacheHits ?? 0} answered from the cache, ${report.usage.inputTokens + report.usage.outputTokens} tokens${report.costUsd === undefined ? "" : `, ~$${report.costUsd.toFixed(4)}`}`,
+  ];
   const passes = (value: number) => value >= report.threshold;
   const wrong = report.results.filter((result) =>
     typeof result.label === "number"
@@ -230,18 +239,11 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     const judged =
       result.score ??
       (result.notEvaluable === true ? "cannot tell" : (result.error?.code ?? "error"));
-    io.stdout.write(
-      `  ${result.id}: label ${result.label}, judge ${judged}${result.reason === undefined ? "" : ` (${result.reason})`}\n`,
+    lines.push(
+      `  ${result.id}: label ${result.label}, judge ${judged}${result.reason === undefined ? "" : ` (${result.reason})`}`,
     );
   }
-  io.stdout.write(`${report.verdict}\n`);
-  for (const line of history) io.stdout.write(`${line}\n`);
-  if (unreadable > 0)
-    io.stdout.write(
-      `  ${unreadable} labelled case${unreadable === 1 ? "" : "s"} could not be read (above): calibrated on the other ${report.results.length}\n`,
-    );
-  for (const failure of report.failures.slice(1)) io.stdout.write(`  also: ${failure}\n`);
-  return exit;
+  return lines.map((line) => `${line}\n`).join("");
 }
 
 /** A decision model's lines: the band the figures hold for, and what its probabilities are worth. */

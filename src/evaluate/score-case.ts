@@ -7,7 +7,7 @@ import {
   measureKeepingDetails,
   measuresKeepingDetails,
 } from "../core/metric.js";
-import type { KeptDetails, Metric } from "../core/metric.js";
+import type { KeptDetails, MeasureOptions, Metric } from "../core/metric.js";
 import { toErroredResult } from "../core/metric-result.js";
 import type { MetricResult } from "../core/metric-result.js";
 import { caseStatusOf } from "../core/case-result.js";
@@ -67,6 +67,16 @@ class DerivedMetrics<TCase extends object> {
       this.cache.set(key, derived);
     }
     return derived;
+  }
+
+  /** The run's metric at `at`, or the one a case's (or turn's) own options make of it. */
+  choose(metric: Metric<TCase>, at: number, own: JsonObject | undefined): ChosenMetric<TCase> {
+    if (own === undefined) return metric;
+    try {
+      return this.get(at, metric, own);
+    } catch (error) {
+      return { failed: toErroredResult(metric.name, error) };
+    }
   }
 }
 
@@ -145,6 +155,50 @@ export interface CaseScorer<TCase extends object> {
   ): CaseResult | Promise<CaseResult>;
 }
 
+/** The group of a case; a case that could not be read has no metadata: only its id can group it. */
+function groupOf(item: object, id: string, groupBy: GroupBy | undefined): string | undefined {
+  if (ToolscoreError.isInstance(item)) return groupBy === "id" ? id : undefined;
+  return groupKeyOf(item, id, groupBy);
+}
+
+/** Each metric's result for a run its simulated user spoiled: not the agent's to answer for. */
+function notTheAgents(
+  metrics: readonly { readonly name: string }[],
+  fault: string,
+): MetricResult[] {
+  const reason = `not the agent's to answer for: ${fault}`;
+  return metrics.map((metric) => ({ metric: metric.name, status: "not-evaluable", reason }));
+}
+
+/** A conversation scored as one run: each turn skipped, saying so. */
+function scoreWholeRun<TCase extends object>(input: {
+  readonly chosen: ChosenMetric<TCase>;
+  readonly name: string;
+  readonly item: TCase;
+  readonly turns: number;
+  readonly measureOptions: MeasureOptions;
+  readonly signal: AbortSignal | undefined;
+}): ScoredConversation | Promise<ScoredConversation> {
+  const { name, turns, signal } = input;
+  const skipped: MetricResult = {
+    status: "skipped",
+    metric: name,
+    reason: "scored on the whole conversation",
+  };
+  const made = (results: MetricResult[]): ScoredConversation => ({
+    result: results[0],
+    turns: Array.from({ length: turns }, () => skipped),
+  });
+  const results = measureChosen({
+    chosen: [input.chosen],
+    caseAt: () => input.item,
+    name: () => name,
+    measureOptions: input.measureOptions,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return results instanceof Promise ? results.then(made) : made(results);
+}
+
 export function createCaseScorer<TCase extends object>(input: {
   metrics: readonly Metric<TCase>[];
   describe?: (item: TCase | ToolscoreError, position: number) => CasePosition;
@@ -174,58 +228,15 @@ export function createCaseScorer<TCase extends object>(input: {
   const nameAt = (at: number): string => metrics[at].name;
   const describe = input.describe ?? defaultDescribe;
   const derived = new DerivedMetrics<TCase>();
-  /** The run's metric at `at`, or the one a case's (or turn's) own options make of it. */
-  const choose = (
-    metric: Metric<TCase>,
-    at: number,
-    own: JsonObject | undefined,
-  ): ChosenMetric<TCase> => {
-    if (own === undefined) return metric;
-    try {
-      return derived.get(at, metric, own);
-    } catch (error) {
-      return { failed: toErroredResult(metric.name, error) };
-    }
-  };
+  const choose = derived.choose.bind(derived);
   const measureOptions = signal === undefined ? {} : { signal };
-  /** A conversation scored as one run: each turn skipped, saying so. */
-  const wholeRun = (
-    metric: Metric<TCase>,
-    at: number,
-    own: JsonObject | undefined,
-    item: TCase,
-    turns: number,
-  ): ScoredConversation | Promise<ScoredConversation> => {
-    const skipped: MetricResult = {
-      status: "skipped",
-      metric: metric.name,
-      reason: "scored on the whole conversation",
-    };
-    const made = (results: MetricResult[]): ScoredConversation => ({
-      result: results[0],
-      turns: Array.from({ length: turns }, () => skipped),
-    });
-    const results = measureChosen({
-      chosen: [choose(metric, at, own)],
-      caseAt: () => item,
-      name: () => metric.name,
-      measureOptions,
-      ...(signal === undefined ? {} : { signal }),
-    });
-    return results instanceof Promise ? results.then(made) : made(results);
-  };
   const { groupBy } = input;
   return {
     score(item, position, onStart) {
       const where = describe(item, position);
       // A case that could not be read has no run number or metadata: only its id can group it.
-      const unread = ToolscoreError.isInstance(item);
-      const run = unread ? undefined : (item as { run?: unknown }).run;
-      const group = unread
-        ? groupBy === "id"
-          ? where.id
-          : undefined
-        : groupKeyOf(item, where.id, groupBy);
+      const run = ToolscoreError.isInstance(item) ? undefined : (item as { run?: unknown }).run;
+      const group = groupOf(item, where.id, groupBy);
       const begin = performance.now();
       onStart?.(where);
       // A turn holds its case's options too: each unused metric is said once.
@@ -272,14 +283,7 @@ export function createCaseScorer<TCase extends object>(input: {
       }
       const fault = (item as TestCase).simulatorFault;
       if (typeof fault === "string") {
-        const reason = `not the agent's to answer for: ${fault}`;
-        return result(
-          "not-evaluable",
-          metrics.map((metric) => ({ metric: metric.name, status: "not-evaluable", reason })),
-          undefined,
-          undefined,
-          true,
-        );
+        return result("not-evaluable", notTheAgents(metrics, fault), undefined, undefined, true);
       }
       const overrides = caseOverrides(item, metrics, note);
       if (!Array.isArray(overrides)) return failed(overrides);
@@ -294,7 +298,14 @@ export function createCaseScorer<TCase extends object>(input: {
         const aggregate = (item as TestCase).turnAggregate ?? input.turnAggregate ?? "mean";
         const results = metrics.map((metric, at) =>
           metric.scoresWholeRun === true
-            ? wholeRun(metric, at, overrides[at], item, cases.length)
+            ? scoreWholeRun({
+                chosen: choose(metric, at, overrides[at]),
+                name: metric.name,
+                item,
+                turns: cases.length,
+                measureOptions,
+                signal,
+              })
             : scoreConversation({
                 name: metric.name,
                 metric,

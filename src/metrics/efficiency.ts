@@ -308,58 +308,12 @@ export function efficiency(
         if (!failed[at]) succeeded.add(key);
         return repeat;
       });
-      const tools = new Map<string, { -readonly [K in keyof ToolEfficiency]: ToolEfficiency[K] }>();
-      const untimed = new Set<string>();
-      for (const [at, call] of calls.entries()) {
-        let figures = tools.get(call.name);
-        if (figures === undefined) {
-          figures = { tool: call.name, calls: 0, repeats: 0, retries: 0, failed: 0 };
-          tools.set(call.name, figures);
-        }
-        figures.calls++;
-        if (repeated[at]) figures.repeats++;
-        if (retried.has(at)) figures.retries++;
-        if (failed[at]) figures.failed++;
-        if (call.durationMs === undefined) untimed.add(call.name);
-        else {
-          figures.totalMs = (figures.totalMs ?? 0) + call.durationMs;
-          figures.slowestMs = Math.max(figures.slowestMs ?? 0, call.durationMs);
-        }
-      }
-      for (const tool of untimed) {
-        const figures = tools.get(tool);
-        if (figures === undefined) continue;
-        delete figures.totalMs;
-        delete figures.slowestMs;
-      }
+      const tools = toolFigures(calls, repeated, retried, failed);
       const loops = findLoops(calls, retried);
       const repeats = repeated.filter(Boolean).length;
       const retries = retried.size;
       const failures = failed.filter(Boolean).length;
-      // Calls beyond the expected, tool by tool; retries have their own budget.
-      const expected = expectedOf(testCase);
-      let extraCalls: number | undefined;
-      let extraLookups: number | undefined;
-      if (expected !== undefined) {
-        const readOnly = new Set(
-          (testCase.availableTools ?? [])
-            .filter((tool) => tool.readOnly === true)
-            .map((t) => t.name),
-        );
-        const wanted = new Map<string, number>();
-        for (const call of expected) wanted.set(call.name, (wanted.get(call.name) ?? 0) + 1);
-        const made = new Map<string, number>();
-        calls.forEach((call, at) => {
-          if (!retried.has(at)) made.set(call.name, (made.get(call.name) ?? 0) + 1);
-        });
-        extraCalls = 0;
-        extraLookups = 0;
-        for (const [tool, count] of made) {
-          const beyond = Math.max(0, count - (wanted.get(tool) ?? 0));
-          if (readOnly.has(tool)) extraLookups += beyond;
-          else extraCalls += beyond;
-        }
-      }
+      const { extraCalls, extraLookups } = extraCallsOf(testCase, calls, retried);
       const spend = testCase.spend;
       const actuals: Record<Budget, number | undefined> = {
         maxCalls: calls.length,
@@ -374,32 +328,7 @@ export function efficiency(
         maxLatencyMs: spend?.durationMs,
         maxCostUsd: spend?.costUsd,
       };
-      const budgets: BudgetCheck[] = [];
-      const unknown: string[] = [];
-      for (const [budget, limit] of limits) {
-        const actual = actuals[budget];
-        if (actual === undefined) unknown.push(budget);
-        else budgets.push({ budget, limit, actual, held: actual <= limit });
-      }
-      for (const [tool, own] of perTool) {
-        const figures = tools.get(tool);
-        for (const [budget, limit] of Object.entries(own)) {
-          if (limit === undefined) continue;
-          const key = `tools.${tool}.${budget}`;
-          const actual =
-            budget === "maxCalls"
-              ? (figures?.calls ?? 0)
-              : budget === "maxRepeats"
-                ? (figures?.repeats ?? 0)
-                : budget === "maxRetries"
-                  ? (figures?.retries ?? 0)
-                  : figures === undefined
-                    ? 0
-                    : figures.slowestMs;
-          if (actual === undefined) unknown.push(key);
-          else budgets.push({ budget: key, limit, actual, held: actual <= limit });
-        }
-      }
+      const { budgets, unknown } = checkBudgets(limits, actuals, perTool, tools);
       const details: EfficiencyDetails = {
         calls: calls.length,
         repeats,
@@ -459,6 +388,108 @@ export function efficiency(
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+type ToolFigures = { -readonly [K in keyof ToolEfficiency]: ToolEfficiency[K] };
+
+/** Each tool's figures, in the order of its first call; times only when every call was timed. */
+function toolFigures(
+  calls: readonly ToolCall[],
+  repeated: readonly boolean[],
+  retried: ReadonlySet<number>,
+  failed: readonly boolean[],
+): Map<string, ToolFigures> {
+  const tools = new Map<string, ToolFigures>();
+  const untimed = new Set<string>();
+  for (const [at, call] of calls.entries()) {
+    let figures = tools.get(call.name);
+    if (figures === undefined) {
+      figures = { tool: call.name, calls: 0, repeats: 0, retries: 0, failed: 0 };
+      tools.set(call.name, figures);
+    }
+    figures.calls++;
+    if (repeated[at]) figures.repeats++;
+    if (retried.has(at)) figures.retries++;
+    if (failed[at]) figures.failed++;
+    if (call.durationMs === undefined) untimed.add(call.name);
+    else {
+      figures.totalMs = (figures.totalMs ?? 0) + call.durationMs;
+      figures.slowestMs = Math.max(figures.slowestMs ?? 0, call.durationMs);
+    }
+  }
+  for (const tool of untimed) {
+    const figures = tools.get(tool);
+    if (figures === undefined) continue;
+    delete figures.totalMs;
+    delete figures.slowestMs;
+  }
+  return tools;
+}
+
+/**
+ * Calls beyond the expected, tool by tool (retries have their own budget); calls of read-only
+ * tools counted apart, as lookups. Undefined without expected calls.
+ */
+function extraCallsOf(
+  testCase: EfficiencyCase,
+  calls: readonly ToolCall[],
+  retried: ReadonlySet<number>,
+): { extraCalls: number | undefined; extraLookups: number | undefined } {
+  const expected = expectedOf(testCase);
+  if (expected === undefined) return { extraCalls: undefined, extraLookups: undefined };
+  const readOnly = new Set(
+    (testCase.availableTools ?? []).filter((tool) => tool.readOnly === true).map((t) => t.name),
+  );
+  const wanted = new Map<string, number>();
+  for (const call of expected) wanted.set(call.name, (wanted.get(call.name) ?? 0) + 1);
+  const made = new Map<string, number>();
+  calls.forEach((call, at) => {
+    if (!retried.has(at)) made.set(call.name, (made.get(call.name) ?? 0) + 1);
+  });
+  let extraCalls = 0;
+  let extraLookups = 0;
+  for (const [tool, count] of made) {
+    const beyond = Math.max(0, count - (wanted.get(tool) ?? 0));
+    if (readOnly.has(tool)) extraLookups += beyond;
+    else extraCalls += beyond;
+  }
+  return { extraCalls, extraLookups };
+}
+
+/** Each budget set, checked against its figure; those whose figure the case lacks, by name. */
+function checkBudgets(
+  limits: ReadonlyMap<Budget, number>,
+  actuals: Readonly<Record<Budget, number | undefined>>,
+  perTool: ReturnType<typeof readToolBudgets>,
+  tools: ReadonlyMap<string, ToolFigures>,
+): { budgets: BudgetCheck[]; unknown: string[] } {
+  const budgets: BudgetCheck[] = [];
+  const unknown: string[] = [];
+  for (const [budget, limit] of limits) {
+    const actual = actuals[budget];
+    if (actual === undefined) unknown.push(budget);
+    else budgets.push({ budget, limit, actual, held: actual <= limit });
+  }
+  for (const [tool, own] of perTool) {
+    const figures = tools.get(tool);
+    for (const [budget, limit] of Object.entries(own)) {
+      if (limit === undefined) continue;
+      const key = `tools.${tool}.${budget}`;
+      const actual =
+        budget === "maxCalls"
+          ? (figures?.calls ?? 0)
+          : budget === "maxRepeats"
+            ? (figures?.repeats ?? 0)
+            : budget === "maxRetries"
+              ? (figures?.retries ?? 0)
+              : figures === undefined
+                ? 0
+                : figures.slowestMs;
+      if (actual === undefined) unknown.push(key);
+      else budgets.push({ budget: key, limit, actual, held: actual <= limit });
+    }
+  }
+  return { budgets, unknown };
+}
 
 function whatItLacks(budget: string): string {
   if (budget === "maxTokens") return "the run's tokens";
