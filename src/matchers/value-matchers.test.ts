@@ -4,12 +4,12 @@ import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import {
   isValueMatcher,
-  MatcherMemo,
   match,
   textNormalizer,
   toExpectedValue,
   describeMatchers,
 } from "./value-matchers.js";
+import { MatcherMemo } from "./matcher-memo.js";
 import type { ValueMatcher } from "./value-matchers.js";
 
 /** Each matcher in code and in its JSON dataset form, with values it must accept and refuse. */

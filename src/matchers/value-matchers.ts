@@ -1,4 +1,5 @@
 import { linearRegExp } from "./linear-regex.js";
+import type { MatcherMemo } from "./matcher-memo.js";
 import type { LinearRegExp } from "./linear-regex.js";
 import { InvalidInputError, JudgeRequiredError } from "../core/errors.js";
 import { didYouMean } from "../core/suggest.js";
@@ -560,35 +561,6 @@ export function isPlainExpectedValue(value: unknown): value is JsonValue {
 /** An expected value: JSON where any node may be a matcher. */
 export type ExpectedValue =
   JsonValue | ValueMatcher | { [key: string]: ExpectedValue } | ExpectedValue[];
-
-/** Distinct matchers a memo keeps; the first made is the first let go. */
-const maxMemoMatchers = 1000;
-
-/**
- * The matchers a run made from `{"$match": ...}` objects, by their JSON text: a dataset writes one
- * matcher in every case, and a pattern's compile costs far more than reading its text. Matchers
- * are immutable, so one serves every case that writes it.
- */
-export class MatcherMemo {
-  private readonly made = new Map<string, ValueMatcher>();
-
-  /** The matcher `record` describes: made by `make` the first time its text is met. */
-  of(record: Record<string, unknown>, make: () => ValueMatcher): ValueMatcher {
-    // Only plain JSON has one meaning per text: a code matcher inside may be a RegExp's.
-    if (!isCleanJson(record)) return make();
-    const text = JSON.stringify(record);
-    let matcher = this.made.get(text);
-    if (matcher === undefined) {
-      matcher = make();
-      if (this.made.size >= maxMemoMatchers) {
-        const [[oldest]] = this.made;
-        this.made.delete(oldest);
-      }
-      this.made.set(text, matcher);
-    }
-    return matcher;
-  }
-}
 
 /**
  * Reads an expected value: keeps code matchers, turns `{"$match": ...}` objects into matchers

@@ -7,7 +7,8 @@ import {
   match,
   toExpectedValue,
 } from "../matchers/value-matchers.js";
-import type { ExpectedValue, MatcherMemo } from "../matchers/value-matchers.js";
+import type { ExpectedValue } from "../matchers/value-matchers.js";
+import type { MatcherMemo } from "../matchers/matcher-memo.js";
 
 /**
  * An expected call as the caller writes it: a name, arguments that may hold matchers

@@ -6,16 +6,12 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { ToolSpec } from "../core/test-case.js";
 import type { ArgumentMode, ArgumentRule, CompiledRules } from "../matchers/compare-arguments.js";
 import type { TextOptions, ValueMatcher } from "../matchers/value-matchers.js";
+import { MatcherMemo } from "../matchers/matcher-memo.js";
 import type { LinearRegExp } from "../matchers/linear-regex.js";
 import { compilePathPattern } from "../matchers/path-rules.js";
 import { SchemaValidator, schemaViolationKinds } from "../matchers/schema-validation.js";
 import type { SchemaViolationKind } from "../matchers/schema-validation.js";
-import {
-  isValueMatcher,
-  MatcherMemo,
-  textNormalizer,
-  toExpectedValue,
-} from "../matchers/value-matchers.js";
+import { isValueMatcher, textNormalizer, toExpectedValue } from "../matchers/value-matchers.js";
 import { resolveMatchLimits } from "./limits.js";
 import type { MatchLimits, ResolvedMatchLimits } from "./limits.js";
 import {
