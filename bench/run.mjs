@@ -642,21 +642,30 @@ function conversationDataset(turns, misplaced) {
 
 /** eval of one conversation, the CLI as users run it, in a process of its own. */
 function evalConversation(turns, misplaced, exits) {
-  const out = path.join(os.tmpdir(), `toolscore-bench-conversation-results-${process.pid}.jsonl`);
+  return { cases: 1, ...evalFile(conversationDataset(turns, misplaced), [], exits) };
+}
+
+/**
+ * `toolscore eval file` with `flags`, the CLI as users run it, in a process of its own: its wall
+ * time and peak memory; its results written to the temp folder and removed.
+ */
+function evalFile(file, flags = [], exits = undefined) {
+  const out = path.join(os.tmpdir(), `toolscore-bench-results-${process.pid}.jsonl`);
   const run = wholeProcess(
     [
       path.join(benchDir, "..", "dist", "cli", "bin.js"),
       "eval",
-      conversationDataset(turns, misplaced),
+      file,
       "--out",
       out,
       "--overwrite",
       "--quiet",
+      ...flags,
     ],
     exits,
   );
   rmSync(out, { force: true });
-  return { cases: 1, seconds: run.seconds, peakMiB: run.peakMiB };
+  return { seconds: run.seconds, peakMiB: run.peakMiB };
 }
 
 workloads["conversation-10000-turns"] = () => ({
@@ -685,24 +694,6 @@ function casesDataset(name, cases, caseOf) {
   return file;
 }
 
-/** eval of `file` on the main thread, the CLI as users run it, in a process of its own. */
-function evalMainThread(file) {
-  const out = path.join(os.tmpdir(), `toolscore-bench-results-${process.pid}.jsonl`);
-  const run = wholeProcess([
-    path.join(benchDir, "..", "dist", "cli", "bin.js"),
-    "eval",
-    file,
-    "--out",
-    out,
-    "--overwrite",
-    "--quiet",
-    "--workers",
-    "0",
-  ]);
-  rmSync(out, { force: true });
-  return { seconds: run.seconds, peakMiB: run.peakMiB };
-}
-
 // Each case carries its own copy of its tool's schema, as BFCL-style datasets do; one argument in
 // five is of the wrong type.
 const lookupTool = {
@@ -720,11 +711,12 @@ const lookupTool = {
 workloads["eval-20000-schemas"] = () => ({
   workload: "eval: 20,000 cases, each with its copy of its tool's schema (--workers 0)",
   cases: 20_000,
-  ...evalMainThread(
+  ...evalFile(
     casesDataset("schemas", 20_000, (i) => {
       const call = { name: "lookup", arguments: { id: i % 5 === 0 ? String(i) : i, unit: "c" } };
       return { toolsCalled: [call], expectedTools: [call], availableTools: [lookupTool] };
     }),
+    ["--workers", "0"],
   ),
 });
 
@@ -732,7 +724,7 @@ workloads["eval-20000-schemas"] = () => ({
 workloads["eval-20000-patterns"] = () => ({
   workload: "eval: 20,000 cases, each expecting two {$match: regex} arguments (--workers 0)",
   cases: 20_000,
-  ...evalMainThread(
+  ...evalFile(
     casesDataset("patterns", 20_000, (i) => ({
       toolsCalled: [
         {
@@ -750,6 +742,7 @@ workloads["eval-20000-patterns"] = () => ({
         },
       ],
     })),
+    ["--workers", "0"],
   ),
 });
 
@@ -908,19 +901,7 @@ workloads["eval-1m-half-bare"] = () => {
 
 /** toolscore eval on the 1M-case dataset, the CLI as users run it, with the extra flags given. */
 function evalMillion(flags) {
-  const out = path.join(os.tmpdir(), `toolscore-bench-1m-results-${process.pid}.jsonl`);
-  const run = wholeProcess([
-    path.join(benchDir, "..", "dist", "cli", "bin.js"),
-    "eval",
-    millionCaseDataset(),
-    "--out",
-    out,
-    "--overwrite",
-    "--quiet",
-    ...flags,
-  ]);
-  rmSync(out, { force: true });
-  return { seconds: run.seconds, peakMiB: run.peakMiB };
+  return evalFile(millionCaseDataset(), flags);
 }
 
 // Half the cases failing, default settings, each deterministic metric of the CLI.
